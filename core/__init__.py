@@ -1,0 +1,1 @@
+"""Chime's engine: reminders, session logs, agent and providers. Never imports Qt or reads the machine."""

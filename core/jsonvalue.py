@@ -1,0 +1,28 @@
+"""JSON values and their one compact rendering (schedule.md §2.7). Pure: no I/O."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, TypeAlias
+
+JsonValue: TypeAlias = "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
+JsonObject: TypeAlias = dict[str, Any]
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape_surrogate(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def compact_json(value: Any) -> str:
+    """Render ``value`` as compact JSON: ``,``/``:`` separators, raw non-ASCII, key order kept.
+
+    Control characters below U+0020 become escapes (lowercase hex), and an unpaired surrogate is
+    written as its six-character escape (json.dumps would emit it raw, which no UTF-8 encoder
+    accepts). Paired surrogates cannot occur in a Python ``str``: astral characters are one code
+    point, emitted raw. Raises ValueError for NaN/Infinity and TypeError for non-JSON values.
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _LONE_SURROGATE.sub(_escape_surrogate, text)

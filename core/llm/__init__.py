@@ -1,0 +1,1 @@
+"""Model providers behind one interface: the offline assistant and OpenAI-compatible endpoints."""

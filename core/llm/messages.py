@@ -1,0 +1,93 @@
+"""Provider-neutral request and stream types. Pure: frozen values, no I/O.
+
+A request is the system prompt, the history as ``Message`` values, and the tool definitions.
+A provider answers with a stream of ``StreamChunk`` values ending in exactly one ``Finish``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Role = Literal["system", "user", "assistant", "tool"]
+FinishReason = Literal["stop", "tool_calls", "length", "interrupted"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One tool call as the model sent it; ``arguments`` is the raw JSON text (may be invalid)."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message of the model's history.
+
+    ``user``: ``text`` (``source_kind`` is ``user`` or ``plugin``; a plugin message is a reminder
+    follow-up). ``assistant``: ``text`` and ``tool_calls``. ``tool``: ``text`` is the result given to
+    the model, ``tool_call_id`` and ``name`` say which call it answers, ``is_error`` whether it failed.
+    """
+
+    role: Role
+    text: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None
+    name: str | None = None
+    is_error: bool = False
+    source_kind: Literal["user", "plugin"] = "user"
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    prompt_tokens: int
+    completion_tokens: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"promptTokens": self.prompt_tokens, "completionTokens": self.completion_tokens}
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRequest:
+    """Everything one model step needs. ``tools`` are OpenAI-style function definitions."""
+
+    system: str
+    messages: tuple[Message, ...]
+    tools: tuple[dict[str, Any], ...] = ()
+    time_context: str | None = None
+    """The turn's time-context reading (agent.md §4); providers send it as a system message."""
+    time_zone: str | None = None
+    """The zone of the reading, when known and unambiguous (the offline assistant resolves local
+    times in it). None when the zone is unknown or mixed."""
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    """A piece of streamed answer text."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """The end of one model step: the whole text, the merged tool calls and why it stopped."""
+
+    text: str
+    tool_calls: tuple[ToolCall, ...]
+    reason: FinishReason
+    usage: Usage | None = None
+    model: str = ""
+
+
+StreamChunk = TextDelta | Finish
+
+
+@dataclass(frozen=True, slots=True)
+class ModelInfo:
+    """Which provider and model answered: recorded in ``assistant/message.model``."""
+
+    provider: str
+    name: str
+    extra: dict[str, Any] = field(default_factory=dict)

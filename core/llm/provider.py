@@ -1,0 +1,22 @@
+"""ModelProvider: the one interface every model backend implements. Pure: a Protocol only."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Protocol
+
+from core.llm.messages import ModelInfo, ModelRequest, StreamChunk
+
+
+class ModelProvider(Protocol):
+    """Streams one model step.
+
+    ``stream(request)`` yields ``TextDelta`` chunks and ends with exactly one ``Finish``. Failures
+    raise ``core.errors.ProviderError`` (with a user-readable message); cancelling the consuming
+    task closes the underlying stream. ``info`` names the provider and model for the log.
+    """
+
+    @property
+    def info(self) -> ModelInfo: ...
+
+    def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]: ...
