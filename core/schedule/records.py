@@ -1,0 +1,209 @@
+"""Durable records, change payloads and views (schedule.md §2.2–§2.4). Pure: no I/O, no logging.
+
+Records are frozen values holding their target as integer ms; ``to_json()`` gives the exact
+camelCase key set in write order, numbers already normalised to ``int``. ``decode_record`` is the
+strict §8.2 decoder of one record mapping (raising ScheduleLogError); change payloads are decoded
+by ``core.schedule.fold.decode_change``. Importing this module pulls in no asyncio, so widgets may
+use it directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, ClassVar, Literal, TypeAlias
+
+from core.errors import ScheduleLogError
+from core.schedule.wire import format_instant, is_padded, ms_to_datetime, parse_instant, safe_int
+
+VERSION = 1
+MIN_EVERY_SECONDS = 300
+MAX_EVERY_SECONDS = 9_007_199_254_740
+"""The largest everySeconds whose product with 1000 is still a safe integer."""
+DELIVERY_MODE = "session-local"
+
+Kind: TypeAlias = Literal["after", "at", "every"]
+
+
+@dataclass(frozen=True, slots=True)
+class AfterRecord:
+    """A one-shot reminder set ``after_seconds`` from its creation sample."""
+
+    id: str
+    prompt: str
+    after_seconds: int
+    scheduled_ms: int
+    kind: ClassVar[Literal["after"]] = "after"
+
+    @property
+    def scheduled_at(self) -> str:
+        return format_instant(self.scheduled_ms)
+
+    @property
+    def scheduled_datetime(self) -> datetime:
+        return ms_to_datetime(self.scheduled_ms)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": "after",
+            "prompt": self.prompt,
+            "afterSeconds": self.after_seconds,
+            "scheduledAt": self.scheduled_at,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AtRecord:
+    """A one-shot reminder at an absolute instant; no trace of the submitted zone is kept."""
+
+    id: str
+    prompt: str
+    scheduled_ms: int
+    kind: ClassVar[Literal["at"]] = "at"
+
+    @property
+    def scheduled_at(self) -> str:
+        return format_instant(self.scheduled_ms)
+
+    @property
+    def scheduled_datetime(self) -> datetime:
+        return ms_to_datetime(self.scheduled_ms)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": "at",
+            "prompt": self.prompt,
+            "scheduledAt": self.scheduled_at,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class EveryRecord:
+    """A fixed-rate reminder; ``scheduled_ms`` is its earliest undispatched aligned occurrence."""
+
+    id: str
+    prompt: str
+    every_seconds: int
+    scheduled_ms: int
+    kind: ClassVar[Literal["every"]] = "every"
+
+    @property
+    def scheduled_at(self) -> str:
+        return format_instant(self.scheduled_ms)
+
+    @property
+    def scheduled_datetime(self) -> datetime:
+        return ms_to_datetime(self.scheduled_ms)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": "every",
+            "prompt": self.prompt,
+            "everySeconds": self.every_seconds,
+            "scheduledAt": self.scheduled_at,
+        }
+
+
+Record: TypeAlias = AfterRecord | AtRecord | EveryRecord
+
+
+def view(record: Record, now_ms: int) -> dict[str, Any]:
+    """The §2.4 view: the record's keys, then ``state`` (equal is overdue) and ``deliveryMode``."""
+    value = record.to_json()
+    value["state"] = "scheduled" if now_ms < record.scheduled_ms else "overdue"
+    value["deliveryMode"] = DELIVERY_MODE
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class CreateChange:
+    record: Record
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": VERSION, "operation": "create", "schedule": self.record.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteChange:
+    id: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": VERSION, "operation": "delete", "id": self.id}
+
+
+@dataclass(frozen=True, slots=True)
+class DispatchChange:
+    """A dispatch: the one-shot form when ``accepted_ms`` is None, else the every form."""
+
+    id: str
+    accepted_ms: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        value: dict[str, Any] = {"version": VERSION, "operation": "dispatch", "id": self.id}
+        if self.accepted_ms is not None:
+            value["acceptedAt"] = format_instant(self.accepted_ms)
+        return value
+
+
+Change: TypeAlias = CreateChange | DeleteChange | DispatchChange
+
+_AFTER_KEYS = frozenset({"id", "kind", "prompt", "afterSeconds", "scheduledAt"})
+_AT_KEYS = frozenset({"id", "kind", "prompt", "scheduledAt"})
+_EVERY_KEYS = frozenset({"id", "kind", "prompt", "everySeconds", "scheduledAt"})
+_KEYS_BY_KIND = {"after": _AFTER_KEYS, "at": _AT_KEYS, "every": _EVERY_KEYS}
+
+
+def decode_id(value: object) -> str:
+    """An id: a non-empty, unpadded string. Raises ScheduleLogError."""
+    if not isinstance(value, str) or not value or is_padded(value):
+        raise ScheduleLogError("an id must be a non-empty string without surrounding whitespace")
+    return value
+
+
+def decode_instant(value: object, key: str) -> int:
+    """A canonical instant in ms. Raises ScheduleLogError."""
+    try:
+        return parse_instant(value)
+    except ValueError:
+        raise ScheduleLogError(f"{key} is not a canonical UTC instant") from None
+
+
+def _decode_prompt(value: object) -> str:
+    if not isinstance(value, str) or not value or is_padded(value):
+        raise ScheduleLogError("a prompt must be a non-empty string without surrounding whitespace")
+    return value
+
+
+def _decode_seconds(value: object, key: str, low: int, high: int) -> int:
+    number = safe_int(value)
+    if number is None or not low <= number <= high:
+        raise ScheduleLogError(f"{key} must be a whole number of seconds in {low}..{high}")
+    return number
+
+
+def decode_record(value: object) -> Record:
+    """Strictly decode one record mapping (§2.2, §8.2). Raises ScheduleLogError."""
+    if not isinstance(value, Mapping):
+        raise ScheduleLogError("schedule must be an object")
+    kind = value.get("kind")
+    keys = _KEYS_BY_KIND.get(kind) if isinstance(kind, str) else None
+    if keys is None:
+        raise ScheduleLogError("unknown schedule kind")
+    if value.keys() != keys:
+        raise ScheduleLogError(f"a {kind} record has exactly the keys {sorted(keys)}")
+    sid = decode_id(value["id"])
+    prompt = _decode_prompt(value["prompt"])
+    target = decode_instant(value["scheduledAt"], "scheduledAt")
+    if kind == "after":
+        seconds = _decode_seconds(value["afterSeconds"], "afterSeconds", 1, 2**53 - 1)
+        return AfterRecord(sid, prompt, seconds, target)
+    if kind == "at":
+        return AtRecord(sid, prompt, target)
+    every = _decode_seconds(
+        value["everySeconds"], "everySeconds", MIN_EVERY_SECONDS, MAX_EVERY_SECONDS
+    )
+    return EveryRecord(sid, prompt, every, target)
