@@ -1,0 +1,375 @@
+"""The local agent of one live session (agent.md §1-§3): input queue, turns, maintenance phase.
+Must not know Qt, read the machine clock or zone (injected), or know which tools exist.
+
+Choices the spec leaves open (written down here):
+
+- Input is appended to the log at once and the pending-input fold (``core.agent.pending``) decides
+  what runs: one input per turn, oldest first. A failed turn does not consume its input: it stays
+  pending but *held* (no automatic re-run) until ``retry()`` or the next input of any kind; then
+  the oldest pending input (the failed one) runs first.
+- ``start()`` runs input left pending by an earlier run (e.g. a reminder admitted just before a
+  crash, or a turn the app closed mid-way), so a reopened session answers it.
+- ``cancel()`` ends the running turn with ``status: "cancelled"``; ``dispose()`` ends it with
+  ``status: "interrupted"`` (the same closers crash recovery writes), so its input is answered
+  again when the session next runs.
+- A partial answer is kept (``finish: "interrupted"``) only when some text had streamed.
+- A barrier (``flush``) that fails before a model request or a tool does not stop the turn: the
+  events stay queued in the live log and the session reports the warning to its observers.
+- The provider is read once per turn: a provider swapped meanwhile answers from the next turn.
+- Unexpected exceptions inside a turn end it ``failed`` with kind ``internal`` (and are logged).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal, Protocol
+
+from core.agent.pending import fold_pending
+from core.agent.tool_registry import ToolRegistry
+from core.agent.turn import (
+    TurnContext,
+    TurnOutcome,
+    TurnState,
+    close_cancelled,
+    close_open,
+    run_steps,
+)
+from core.clock import Clock, NewId, ZoneSource
+from core.llm.provider import ModelProvider
+from core.session import vocabulary as v
+from core.time_context import sample_zone, time_reading
+
+AgentStatus = Literal["idle", "running"]
+Unsubscribe = Callable[[], None]
+
+_log = logging.getLogger(__name__)
+
+
+class AgentLog(Protocol):
+    """What the agent needs from a session: the ``SessionLog`` shape (api.md). A log that also
+    has ``append_group(items)`` (``LiveSession``) gets reminders admitted atomically."""
+
+    @property
+    def events(self) -> Sequence[Mapping[str, Any]]: ...
+
+    @property
+    def seed_length(self) -> int: ...
+
+    def append(self, type: str, data: Mapping[str, Any]) -> Any: ...
+
+    async def flush(self) -> bool: ...
+
+
+class MaintenanceClaimed:
+    """The agent's maintenance phase, held by one job (the reminder owner) until ``release()``."""
+
+    def __init__(self, agent: Agent) -> None:
+        self._agent: Agent | None = agent
+
+    def admit_reminder(self, text: str, changes: Sequence[Mapping[str, Any]]) -> None:
+        """Appends the reminder ``user/message`` and its dispatch changes as ONE atomic group.
+        Raises (and appends nothing) when the claim was released or the log refuses the group."""
+        if self._agent is None:
+            raise RuntimeError("the maintenance claim was already released")
+        self._agent._admit(text, changes)
+
+    def release(self) -> None:
+        agent, self._agent = self._agent, None
+        if agent is not None:
+            agent._release()
+
+
+class Agent:
+    """Turns pending input into turns. Create inside a running event loop's thread; call
+    ``start()`` once the observers are connected. Implements the owner's ``MaintenanceHost``."""
+
+    def __init__(
+        self,
+        log: AgentLog,
+        provider: ModelProvider,
+        tools: ToolRegistry,
+        clock: Clock,
+        zone_source: ZoneSource,
+        *,
+        system_prompt: str,
+        new_id: NewId,
+    ) -> None:
+        self._log = log
+        self.provider = provider
+        self._tools = tools
+        self._clock = clock
+        self._zone_source = zone_source
+        self._system_prompt = system_prompt
+        self._new_id = new_id
+        self._pending = fold_pending(log.events, log.seed_length)
+        self._fed = len(log.events)
+        self._status: AgentStatus = "idle"
+        self._claim: MaintenanceClaimed | None = None
+        self._pump: asyncio.Task[None] | None = None
+        self._turn_task: asyncio.Task[TurnOutcome] | None = None
+        self._end_status: v.TurnStatus = "cancelled"
+        self._retry = False
+        self._closed = False
+        self._idle_waiters: list[asyncio.Future[None]] = []
+        self._status_observers: list[Callable[[AgentStatus], None]] = []
+        self._delta_observers: list[Callable[[str], None]] = []
+        self._turn_observers: list[Callable[[int, str], None]] = []
+
+    # --- public state and observers -------------------------------------------------------
+
+    @property
+    def status(self) -> AgentStatus:
+        """``idle`` or ``running``; the maintenance phase shows as ``idle``."""
+        return self._status
+
+    @property
+    def in_maintenance(self) -> bool:
+        return self._claim is not None
+
+    @property
+    def pending_inputs(self) -> tuple[int, ...]:
+        """Seqs of the pending ``user/message`` events, oldest first."""
+        self._sync()
+        return self._pending.pending
+
+    @property
+    def can_retry(self) -> bool:
+        """True when the last turn failed and its input waits for ``retry()``."""
+        return self._pending.held and bool(self._pending.pending) and self._pump is None
+
+    def on_status(self, callback: Callable[[AgentStatus], None]) -> Unsubscribe:
+        return _subscribe(self._status_observers, callback)
+
+    def on_delta(self, callback: Callable[[str], None]) -> Unsubscribe:
+        """Streaming answer text as it arrives (not events; the finished message is one event)."""
+        return _subscribe(self._delta_observers, callback)
+
+    def on_turn_end(self, callback: Callable[[int, str], None]) -> Unsubscribe:
+        """``(turn, status)`` after each ``turn/end`` is appended."""
+        return _subscribe(self._turn_observers, callback)
+
+    # --- input ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Runs input left pending by an earlier run of this session (needs a running loop)."""
+        self._kick()
+
+    def submit(self, text: str, time_zone: str | None) -> str:
+        """Appends the user's input at once (also while a turn runs); returns its message id."""
+        return self.followup(text, v.user_source(time_zone))
+
+    def followup(self, text: str, source: Mapping[str, Any]) -> str:
+        """Appends a pending input that starts a normal later turn once the agent is idle."""
+        message_id = self._new_id()
+        self._append(v.USER_MESSAGE, v.user_message(message_id, text, dict(source)))
+        self._kick()
+        return message_id
+
+    def retry(self) -> bool:
+        """Runs a new turn on the input of the failed turn; False when there is nothing to retry."""
+        if not self.can_retry or self._closed:
+            return False
+        self._retry = True
+        self._kick()
+        return True
+
+    def cancel(self) -> bool:
+        """Ends the running turn (``status: "cancelled"``); False when no turn runs."""
+        task = self._turn_task
+        if task is None or task.done():
+            return False
+        self._end_status = "cancelled"
+        task.cancel()
+        return True
+
+    async def when_idle(self) -> None:
+        """Resolves when the agent is idle, out of maintenance, with no runnable input."""
+        if self._is_settled():
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._idle_waiters.append(future)
+        await future
+
+    def claim_maintenance(self) -> MaintenanceClaimed | None:
+        """The maintenance phase, or None at once when a turn runs or another job holds it."""
+        if self._closed or self._claim is not None or self._pump is not None:
+            return None
+        self._claim = MaintenanceClaimed(self)
+        return self._claim
+
+    async def dispose(self) -> None:
+        """Stops for good: a running turn ends ``interrupted``; idle waiters are cancelled."""
+        self._closed = True
+        task = self._turn_task
+        if task is not None and not task.done():
+            self._end_status = "interrupted"
+            task.cancel()
+        if self._pump is not None:
+            await asyncio.gather(self._pump, return_exceptions=True)
+        for future in self._idle_waiters:
+            future.cancel()
+        self._idle_waiters.clear()
+
+    # --- maintenance ----------------------------------------------------------------------
+
+    def _admit(self, text: str, changes: Sequence[Mapping[str, Any]]) -> None:
+        message = v.user_message(self._new_id(), text, v.SCHEDULE_SOURCE)
+        items = [(v.USER_MESSAGE, message), *((v.SCHEDULE_CHANGE, dict(c)) for c in changes)]
+        append_group = getattr(self._log, "append_group", None)
+        if append_group is not None:
+            append_group(items)
+        else:  # a log without groups (test fakes): not atomic on disk, documented in the class
+            for kind, data in items:
+                self._log.append(kind, data)
+        self._sync()
+
+    def _release(self) -> None:
+        self._claim = None
+        self._kick()
+
+    # --- the pump -------------------------------------------------------------------------
+
+    def _kick(self) -> None:
+        self._sync()
+        if self._closed or self._claim is not None or self._pump is not None:
+            return
+        if self._pending.next_input(include_held=self._retry) is None:
+            self._settle()
+            return
+        self._set_status("running")
+        self._pump = asyncio.get_running_loop().create_task(self._run_pending())
+
+    async def _run_pending(self) -> None:
+        try:
+            while not self._closed:
+                self._sync()
+                input_seq = self._pending.next_input(include_held=self._retry)
+                self._retry = False
+                if input_seq is None:
+                    break
+                await self._run_turn(input_seq)
+        finally:
+            self._pump = None
+            self._set_status("idle")
+            self._settle()
+
+    async def _run_turn(self, input_seq: int) -> None:
+        turn = self._pending.last_turn + 1
+        self._append(v.TURN_START, v.turn_start(turn, input_seq))
+        state = TurnState(turn)
+        ctx = self._context()
+        self._turn_task = asyncio.get_running_loop().create_task(self._turn(ctx, state, input_seq))
+        try:
+            outcome = await self._turn_task
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise
+            close_cancelled(ctx, state, self._end_status)
+            self._notify_turn(turn, self._end_status)
+            return
+        finally:
+            self._turn_task = None
+        self._append(v.TURN_END, v.turn_end(turn, outcome.status, outcome.error))
+        self._notify_turn(turn, outcome.status)
+
+    async def _turn(self, ctx: TurnContext, state: TurnState, input_seq: int) -> TurnOutcome:
+        try:
+            reading = time_reading(self._clock(), self._turn_zones(input_seq))
+            self._append(v.CONTEXT_TIME, v.context_time(reading.zone_name, reading.text))
+            return await run_steps(ctx, state, reading)
+        except Exception as error:  # a bug must end the turn visibly, never wedge the agent
+            _log.exception("turn %d failed unexpectedly", state.turn)
+            close_open(ctx, state)
+            return TurnOutcome(
+                "failed", {"kind": "internal", "message": f"Internal error: {error}"}
+            )
+
+    def _turn_zones(self, input_seq: int) -> list[str | None]:
+        zones = [sample_zone(self._zone_source)]
+        data = self._log.events[input_seq].get("data")
+        source = data.get("source") if isinstance(data, Mapping) else None
+        if isinstance(source, Mapping) and source.get("kind") == "user":
+            zone = source.get("timeZone")
+            zones.append(zone if isinstance(zone, str) else None)
+        return zones
+
+    def _context(self) -> TurnContext:
+        return TurnContext(
+            events=lambda: self._log.events,
+            append=self._append,
+            barrier=self._barrier,
+            provider=self.provider,
+            tools=self._tools,
+            system_prompt=self._system_prompt,
+            new_id=self._new_id,
+            on_delta=self._notify_delta,
+        )
+
+    # --- helpers --------------------------------------------------------------------------
+
+    def _append(self, kind: str, data: Mapping[str, Any]) -> None:
+        self._log.append(kind, data)
+        self._sync()
+
+    def _sync(self) -> None:
+        events = self._log.events
+        for seq in range(self._fed, len(events)):
+            self._pending.feed(seq, events[seq])
+        self._fed = len(events)
+
+    async def _barrier(self) -> None:
+        try:
+            ok = await self._log.flush()
+        except Exception:  # a barrier failure is a warning for the window, not a turn failure
+            _log.warning("persistence barrier raised", exc_info=True)
+            return
+        if not ok:
+            _log.warning("persistence barrier failed; events stay queued in the live log")
+
+    def _is_settled(self) -> bool:
+        self._sync()
+        idle = self._pump is None and self._claim is None
+        return idle and self._pending.next_input() is None
+
+    def _settle(self) -> None:
+        if not self._is_settled():
+            return
+        waiters, self._idle_waiters = self._idle_waiters, []
+        for future in waiters:
+            if not future.done():
+                future.set_result(None)
+
+    def _set_status(self, status: AgentStatus) -> None:
+        if status == self._status:
+            return
+        self._status = status
+        for callback in list(self._status_observers):
+            _safely(callback, status)
+
+    def _notify_delta(self, text: str) -> None:
+        for callback in list(self._delta_observers):
+            _safely(callback, text)
+
+    def _notify_turn(self, turn: int, status: str) -> None:
+        for callback in list(self._turn_observers):
+            _safely(callback, turn, status)
+
+
+def _subscribe(observers: list[Any], callback: Any) -> Unsubscribe:
+    observers.append(callback)
+
+    def unsubscribe() -> None:
+        if callback in observers:
+            observers.remove(callback)
+
+    return unsubscribe
+
+
+def _safely(callback: Callable[..., None], *args: Any) -> None:
+    try:
+        callback(*args)
+    except Exception:  # an observer's bug must not break the agent
+        _log.exception("agent observer failed")

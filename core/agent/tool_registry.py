@@ -1,0 +1,93 @@
+"""Tool names → handlers for the agent's tool runtime. Owns decoding arguments and turning every
+failure into a tool result for the model (agent.md §3). Must not know which tools exist.
+
+Result rules (written down here, the spec leaves the wording open):
+
+- Arguments are the model's raw JSON text: ``""`` (or only whitespace) means ``{}``; text that is not
+  JSON is an error result, and the handler does not run.
+- A name no toolset declared is an error result (``isError: true``) naming the known tools.
+- ``ToolArgumentError`` from a handler is an error result carrying its message.
+- A handler's return value is the tool's value: rendered with ``compact_json`` (schedule.md §2.7),
+  ``isError: false`` even when the value is a schedule error object (those are ordinary values).
+- Any other exception is an error result with a generic sentence; the registry's caller logs it.
+  Cancellation is never caught.
+
+All registered tools are exclusive: the agent runs a step's tool calls one after another, never in
+parallel (schedule.md §12).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from core.errors import ToolArgumentError
+from core.jsonvalue import compact_json
+
+
+class Toolset(Protocol):
+    """What the registry needs from a group of tools (``ScheduleTools`` satisfies it)."""
+
+    def definitions(self) -> Sequence[Mapping[str, Any]]: ...
+
+    async def call(self, name: str, arguments: Any) -> object: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutcome:
+    content: str
+    is_error: bool
+    failure: BaseException | None = None
+    """The unexpected exception behind an internal error result, for the caller to log."""
+
+
+class ToolRegistry:
+    """An ordered set of toolsets; a tool name belongs to the first toolset that declares it."""
+
+    def __init__(self, toolsets: Sequence[Toolset] = ()) -> None:
+        self._handlers: dict[str, Toolset] = {}
+        self._definitions: list[dict[str, Any]] = []
+        for toolset in toolsets:
+            self.register(toolset)
+
+    def register(self, toolset: Toolset) -> None:
+        for definition in toolset.definitions():
+            name = str(definition.get("function", {}).get("name", ""))
+            if name and name not in self._handlers:
+                self._handlers[name] = toolset
+                self._definitions.append(dict(definition))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._handlers)
+
+    def definitions(self) -> tuple[dict[str, Any], ...]:
+        return tuple(self._definitions)
+
+    async def run(self, name: str, raw_arguments: str) -> ToolOutcome:
+        handler = self._handlers.get(name)
+        if handler is None:
+            known = ", ".join(self._handlers) or "none"
+            return ToolOutcome(f"Unknown tool {name!r}. Available tools: {known}.", is_error=True)
+        try:
+            arguments = decode_arguments(raw_arguments)
+        except ValueError as error:
+            return ToolOutcome(f"The arguments are not valid JSON: {error}.", is_error=True)
+        try:
+            value = await handler.call(name, arguments)
+            return ToolOutcome(compact_json(value), is_error=False)
+        except ToolArgumentError as error:
+            return ToolOutcome(str(error) or "Invalid arguments.", is_error=True)
+        except Exception as error:  # a tool bug must become a result for the model, not a crash
+            return ToolOutcome(
+                f"The tool {name} failed unexpectedly.", is_error=True, failure=error
+            )
+
+
+def decode_arguments(raw: str) -> Any:
+    """The model's argument text as a JSON value; blank text is ``{}``. Raises ValueError."""
+    if not raw.strip():
+        return {}
+    return json.loads(raw)

@@ -1,0 +1,174 @@
+"""One turn of the agent (agent.md §3): the model steps, the tool calls and what the log records.
+Must not decide which input runs or when: the agent's pump does that.
+
+The runner appends ``context/time``, then loops: barrier, model request (system prompt, the history
+window, the turn's reading, the tool definitions), streamed answer, ``assistant/message``, and for
+each tool call in order a barrier, the tool, ``tool/result``. It stops when a step has no tool
+calls, or after ``MAX_STEPS`` steps: the last step's message is then recorded with
+``finish: "length"`` and its calls get error results without running (the model will not see
+them, so running them would act behind its back). ``TurnState`` is what the pump needs to close a
+cancelled turn.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.agent.history import fold_history
+from core.agent.tool_registry import ToolRegistry
+from core.errors import ProviderError
+from core.llm.messages import Finish, ModelRequest, TextDelta, ToolCall
+from core.llm.provider import ModelProvider
+from core.session import vocabulary as v
+from core.time_context import TimeReading
+
+MAX_STEPS = 8
+STEP_LIMIT_TEXT = "Not run: this turn reached its limit of 8 model steps."
+CANCELLED_TEXT = "Cancelled before this tool finished; its outcome is unknown."
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass
+class TurnState:
+    """The mutable progress of one turn, shared with the pump for cancellation closers."""
+
+    turn: int
+    partial: str = ""
+    streaming: bool = False
+    open_calls: list[ToolCall] = field(default_factory=list)
+    model: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOutcome:
+    status: v.TurnStatus
+    error: dict[str, str] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnContext:
+    """What a turn reads and where it writes. ``append`` feeds the agent's folds too."""
+
+    events: Callable[[], Sequence[Mapping[str, Any]]]
+    append: Callable[[str, Mapping[str, Any]], None]
+    barrier: Callable[[], Any]
+    provider: ModelProvider
+    tools: ToolRegistry
+    system_prompt: str
+    new_id: Callable[[], str]
+    on_delta: Callable[[str], None]
+
+
+async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) -> TurnOutcome:
+    """The model/tool loop of one turn. ProviderError ends it ``failed``; cancellation propagates."""
+    info = ctx.provider.info
+    state.model = {"provider": info.provider, "name": info.name}
+    try:
+        for step in range(MAX_STEPS):
+            await ctx.barrier()
+            finish = await _stream(ctx, state, _request(ctx, reading))
+            last = step == MAX_STEPS - 1
+            _record_answer(ctx, state, finish, last=last)
+            if not finish.tool_calls:
+                break
+            await _run_calls(ctx, state, finish.tool_calls, skip=last)
+    except ProviderError as error:
+        _keep_partial(ctx, state)
+        return TurnOutcome("failed", {"kind": error.kind, "message": error.message})
+    return TurnOutcome("completed")
+
+
+def _request(ctx: TurnContext, reading: TimeReading) -> ModelRequest:
+    return ModelRequest(
+        system=ctx.system_prompt,
+        messages=fold_history(ctx.events()),
+        tools=ctx.tools.definitions(),
+        time_context=reading.text,
+        time_zone=reading.zone_name,
+    )
+
+
+async def _stream(ctx: TurnContext, state: TurnState, request: ModelRequest) -> Finish:
+    state.partial, state.streaming = "", True
+    stream = ctx.provider.stream(request)
+    try:
+        async for chunk in stream:
+            if isinstance(chunk, TextDelta):
+                state.partial += chunk.text
+                ctx.on_delta(chunk.text)
+            elif isinstance(chunk, Finish):
+                return chunk
+        raise ProviderError("bad_response", "The model's answer ended without finishing.")
+    finally:
+        await _close(stream)
+
+
+async def _close(stream: AsyncIterator[Any]) -> None:
+    aclose = getattr(stream, "aclose", None)
+    if aclose is not None:
+        await aclose()
+
+
+def _record_answer(ctx: TurnContext, state: TurnState, finish: Finish, *, last: bool) -> None:
+    calls = finish.tool_calls
+    if calls:
+        reason = "length" if last else "tool_calls"
+    else:
+        reason = finish.reason if finish.reason in ("stop", "length") else "stop"
+    model = dict(state.model)
+    if finish.model:
+        model["name"] = finish.model
+    data = v.assistant_message(
+        ctx.new_id(),
+        finish.text,
+        [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in calls],
+        model,
+        reason,
+        finish.usage.to_json() if finish.usage is not None else None,
+    )
+    state.partial, state.streaming = "", False
+    state.open_calls = list(calls)
+    ctx.append(v.ASSISTANT_MESSAGE, data)
+
+
+async def _run_calls(
+    ctx: TurnContext, state: TurnState, calls: Sequence[ToolCall], *, skip: bool
+) -> None:
+    for call in calls:
+        if skip:
+            content, is_error = STEP_LIMIT_TEXT, True
+        else:
+            await ctx.barrier()
+            outcome = await ctx.tools.run(call.name, call.arguments)
+            if outcome.failure is not None:
+                _log.error("tool %s failed", call.name, exc_info=outcome.failure)
+            content, is_error = outcome.content, outcome.is_error
+        state.open_calls.remove(call)
+        ctx.append(v.TOOL_RESULT, v.tool_result(call.id, call.name, content, is_error=is_error))
+
+
+def _keep_partial(ctx: TurnContext, state: TurnState) -> None:
+    """Records a streamed-but-unfinished answer as ``finish: "interrupted"`` (if it had text)."""
+    if state.streaming and state.partial:
+        data = v.assistant_message(ctx.new_id(), state.partial, [], state.model, "interrupted")
+        ctx.append(v.ASSISTANT_MESSAGE, data)
+    state.partial, state.streaming = "", False
+
+
+def close_open(ctx: TurnContext, state: TurnState) -> None:
+    """Keeps the partial answer and gives every call without a result an error result."""
+    _keep_partial(ctx, state)
+    for call in list(state.open_calls):
+        ctx.append(v.TOOL_RESULT, v.tool_result(call.id, call.name, CANCELLED_TEXT, is_error=True))
+    state.open_calls.clear()
+
+
+def close_cancelled(ctx: TurnContext, state: TurnState, status: v.TurnStatus) -> None:
+    """Closers of a turn ended from outside (agent.md §1 ``cancel()``): the partial answer, an
+    error result for every call without one, then ``turn/end`` with ``status``."""
+    close_open(ctx, state)
+    ctx.append(v.TURN_END, v.turn_end(state.turn, status))
