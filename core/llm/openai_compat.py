@@ -1,0 +1,534 @@
+"""OpenAICompatProvider: the network door to OpenAI-compatible chat endpoints (agent.md §5.2).
+
+Owns: mapping ``ModelRequest`` to a streamed ``/chat/completions`` call through the official
+``openai`` SDK (``AsyncOpenAI`` over ``httpx2``), merging the streamed deltas into ``TextDelta``
+chunks and one ``Finish``, listing models, and turning every failure into a ``ProviderError`` whose
+message tells the user what to fix. Must not: know about sessions, tools' meaning or Qt; log, print
+or embed the API key anywhere (messages, ``repr``, logs); read the clock or the system zone.
+
+Choices the spec leaves open (written down here):
+
+- The time-context reading is a second system message placed just before the latest user
+  message, so everything before the current turn stays a stable prefix for the server's cache.
+- Retries (429, 408/409, 5xx, connect failures and timeouts before the first byte) are the SDK's
+  own, bounded by ``max_retries``; each backoff is capped by ``max_retry_delay`` (the SDK honours
+  ``Retry-After`` up to two minutes, too long for a chat turn). Nothing is retried once the answer
+  has started streaming: the agent's Retry starts a clean turn instead.
+- The stream must carry a ``finish_reason``; a stream that ends without one (connection closed
+  early, even cleanly) is a failure, never a silently truncated answer.
+- A server that rejects ``stream_options`` (usage reporting) with a 400 is asked again once
+  without it, and never again by this provider.
+- Endpoints without a key get a fixed placeholder key: the SDK would otherwise fall back to
+  ``OPENAI_API_KEY`` from the environment and send that key to whatever server is configured.
+- ``CancelledError`` is never converted: cancelling the consuming task cancels it and closes the
+  stream. Kind ``cancelled`` is for a request cut off because the provider itself was closed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import httpx2
+import openai
+from openai import AsyncOpenAI
+from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam
+
+from core.errors import ProviderError
+from core.llm.messages import (
+    Finish,
+    FinishReason,
+    Message,
+    ModelInfo,
+    ModelRequest,
+    StreamChunk,
+    TextDelta,
+    ToolCall,
+    Usage,
+)
+
+NO_KEY = "no-key"
+"""Sent as the bearer token when the user configured no key; local servers ignore it."""
+
+_FINISH: dict[str, FinishReason] = {
+    "stop": "stop",
+    "length": "length",
+    "tool_calls": "tool_calls",
+    "function_call": "tool_calls",
+    "content_filter": "stop",
+}
+
+
+class _CappedBackoffClient(AsyncOpenAI):
+    """AsyncOpenAI whose retry waits never exceed ``max_retry_delay`` seconds.
+
+    The SDK has no public seam for its backoff, so this overrides its private
+    ``_calculate_retry_timeout`` (same signature) and caps the SDK's own figure. Tests pass 0.
+    """
+
+    def __init__(self, *, max_retry_delay: float, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._chime_max_retry_delay = max_retry_delay
+
+    def _calculate_retry_timeout(self, *args: Any, **kwargs: Any) -> float:
+        delay: float = super()._calculate_retry_timeout(*args, **kwargs)
+        return max(0.0, min(delay, self._chime_max_retry_delay))
+
+
+class OpenAICompatProvider:
+    """A ``ModelProvider`` for one OpenAI-compatible base URL and model.
+
+    ``timeout`` bounds connecting (at most 10 s) and every wait for the next bytes of the answer,
+    so a model that takes minutes to answer still works while it keeps streaming. Call
+    ``aclose()`` when the provider is replaced; consume ``stream()`` under
+    ``contextlib.aclosing`` so abandoning it closes the connection at once.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        *,
+        http_client: httpx2.AsyncClient | None = None,
+        timeout: float = 120.0,
+        max_retries: int = 2,
+        max_retry_delay: float = 4.0,
+        include_usage: bool = True,
+    ) -> None:
+        self._base_url = base_url.strip().rstrip("/")
+        self._model = model
+        self._secret = _Secret(api_key or "")
+        self._timeout = timeout
+        self._max_retries = max_retries
+        self._include_usage = include_usage
+        self._client = _CappedBackoffClient(
+            max_retry_delay=max_retry_delay,
+            api_key=api_key or NO_KEY,
+            base_url=self._base_url,
+            timeout=httpx2.Timeout(timeout, connect=min(timeout, 10.0)),
+            max_retries=max_retries,
+            http_client=http_client,
+        )
+
+    def __repr__(self) -> str:
+        key = "set" if self._secret.value else "none"
+        return f"OpenAICompatProvider(base_url={self._base_url!r}, model={self._model!r}, api_key=<{key}>)"
+
+    @property
+    def info(self) -> ModelInfo:
+        return ModelInfo(
+            provider="openai-compatible", name=self._model, extra={"baseUrl": self._base_url}
+        )
+
+    async def aclose(self) -> None:
+        """Closes the HTTP client; a stream still running ends with kind ``cancelled``."""
+        await self._client.close()
+
+    async def stream(self, request: ModelRequest) -> AsyncGenerator[StreamChunk, None]:
+        """Streams one model step: ``TextDelta`` pieces, then exactly one ``Finish``."""
+        merged = _Merge()
+        try:
+            sdk_stream = await self._open(request)
+            async with sdk_stream:
+                async for chunk in sdk_stream:
+                    merged.started = True
+                    for piece in merged.feed(chunk):
+                        yield TextDelta(piece)
+        except openai.OpenAIError as exc:
+            raise self._error(exc, started=merged.started) from None
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise ProviderError("bad_response", _malformed(type(exc).__name__)) from None
+        except RuntimeError as exc:
+            raise _closed_or(exc) from None
+        yield self._finish(merged)
+
+    async def list_models(self) -> list[str]:
+        """The model names ``GET /models`` offers, unique and sorted."""
+        try:
+            page = await self._client.models.list()
+            names = {m.id for m in page.data if isinstance(getattr(m, "id", None), str)}
+        except openai.OpenAIError as exc:
+            raise self._error(exc, started=False, listing=True) from None
+        except (ValueError, TypeError, AttributeError):
+            raise ProviderError("bad_response", _models_malformed()) from None
+        except RuntimeError as exc:
+            raise _closed_or(exc) from None
+        return sorted(names)
+
+    async def _open(self, request: ModelRequest) -> openai.AsyncStream[Any]:
+        try:
+            return await self._create(request)
+        except openai.BadRequestError as exc:
+            if not (self._include_usage and "stream_options" in _server_text(exc)):
+                raise
+            self._include_usage = False
+            return await self._create(request)
+
+    async def _create(self, request: ModelRequest) -> openai.AsyncStream[Any]:
+        # Plain dicts of the documented shapes; the casts only name them for the type checker.
+        messages = cast("list[ChatCompletionMessageParam]", to_openai_messages(request))
+        tools = cast("list[ChatCompletionToolParam]", [_tool_definition(t) for t in request.tools])
+        return await self._client.chat.completions.create(
+            model=self._model,
+            messages=messages,
+            stream=True,
+            tools=tools if tools else openai.omit,
+            stream_options={"include_usage": True} if self._include_usage else openai.omit,
+        )
+
+    def _finish(self, merged: _Merge) -> Finish:
+        if merged.finish_reason is None:
+            raise ProviderError("connection", _ended_early(), retryable=True)
+        calls = merged.tool_calls()
+        reason = _FINISH.get(merged.finish_reason, "stop")
+        if calls and reason == "stop":
+            reason = "tool_calls"
+        return Finish(
+            text="".join(merged.text),
+            tool_calls=calls,
+            reason=reason,
+            usage=merged.usage,
+            model=merged.model or self._model,
+        )
+
+    def _error(
+        self, exc: openai.OpenAIError, *, started: bool, listing: bool = False
+    ) -> ProviderError:
+        error = describe_error(
+            exc,
+            base_url=self._base_url,
+            model=self._model,
+            has_key=bool(self._secret.value),
+            started=started,
+            listing=listing,
+            timeout=self._timeout,
+            retries=self._max_retries,
+        )
+        return ProviderError(
+            error.kind, self._secret.redact(error.message), retryable=error.retryable
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Secret:
+    """The API key, kept out of ``repr`` and scrubbed from any text shown to the user."""
+
+    value: str = field(repr=False)
+
+    def redact(self, text: str) -> str:
+        return text.replace(self.value, "[redacted]") if self.value else text
+
+
+# ---------------------------------------------------------------- request mapping (pure)
+
+
+def to_openai_messages(request: ModelRequest) -> list[dict[str, Any]]:
+    """The ``messages`` array: system prompt, history, and the reading before the last user turn."""
+    history = [_message(m) for m in request.messages]
+    if request.time_context:
+        reading = {"role": "system", "content": request.time_context}
+        last_user = max(
+            (i for i, m in enumerate(request.messages) if m.role == "user"), default=None
+        )
+        history.insert(len(history) if last_user is None else last_user, reading)
+    head = [{"role": "system", "content": request.system}] if request.system else []
+    return head + history
+
+
+def _message(message: Message) -> dict[str, Any]:
+    if message.role == "assistant":
+        out: dict[str, Any] = {"role": "assistant", "content": message.text or None}
+        if message.tool_calls:
+            out["tool_calls"] = [_tool_call(c) for c in message.tool_calls]
+        elif not message.text:
+            out["content"] = ""
+        return out
+    if message.role == "tool":
+        return {"role": "tool", "tool_call_id": message.tool_call_id or "", "content": message.text}
+    return {"role": message.role, "content": message.text}
+
+
+def _tool_call(call: ToolCall) -> dict[str, Any]:
+    return {
+        "id": call.id,
+        "type": "function",
+        "function": {"name": call.name, "arguments": call.arguments},
+    }
+
+
+def _tool_definition(definition: dict[str, Any]) -> dict[str, Any]:
+    """OpenAI ``tools`` entries; a bare function schema is wrapped as ``{"type": "function"}``."""
+    return definition if "type" in definition else {"type": "function", "function": definition}
+
+
+# ---------------------------------------------------------------- stream merging
+
+
+@dataclass
+class _PartialCall:
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Merge:
+    """Folds ``chat.completion.chunk`` objects: text, tool calls by index, usage, finish reason."""
+
+    text: list[str] = field(default_factory=list)
+    calls: dict[int, _PartialCall] = field(default_factory=dict)
+    finish_reason: str | None = None
+    usage: Usage | None = None
+    model: str = ""
+    started: bool = False
+
+    def feed(self, chunk: Any) -> list[str]:
+        """Takes one chunk; returns its new text pieces."""
+        self.model = _str(getattr(chunk, "model", None)) or self.model
+        self._take_usage(getattr(chunk, "usage", None))
+        pieces: list[str] = []
+        for choice in _list(getattr(chunk, "choices", None)):
+            if getattr(choice, "index", 0) not in (0, None):
+                continue
+            pieces += self._take_delta(getattr(choice, "delta", None))
+            reason = getattr(choice, "finish_reason", None)
+            if isinstance(reason, str) and reason:
+                self.finish_reason = reason
+        return pieces
+
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        ordered = sorted(self.calls.items())
+        return tuple(
+            ToolCall(id=c.id or f"call_{i}", name=c.name, arguments="".join(c.arguments))
+            for i, c in ordered
+        )
+
+    def _take_delta(self, delta: Any) -> list[str]:
+        if delta is None:
+            return []
+        for position, call in enumerate(_list(getattr(delta, "tool_calls", None))):
+            self._take_call(position, call)
+        content = getattr(delta, "content", None)
+        if isinstance(content, str) and content:
+            self.text.append(content)
+            return [content]
+        return []
+
+    def _take_call(self, position: int, call: Any) -> None:
+        index = getattr(call, "index", None)
+        if not isinstance(index, int):
+            index = (
+                len(self.calls) if getattr(call, "id", None) else max(self.calls, default=position)
+            )
+        partial = self.calls.setdefault(index, _PartialCall())
+        partial.id = partial.id or _str(getattr(call, "id", None))
+        function = getattr(call, "function", None)
+        partial.name = partial.name or _str(getattr(function, "name", None))
+        arguments = _str(getattr(function, "arguments", None))
+        if arguments:
+            partial.arguments.append(arguments)
+
+    def _take_usage(self, usage: Any) -> None:
+        prompt = getattr(usage, "prompt_tokens", None)
+        completion = getattr(usage, "completion_tokens", None)
+        if isinstance(prompt, int) and isinstance(completion, int):
+            self.usage = Usage(prompt_tokens=prompt, completion_tokens=completion)
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+# ---------------------------------------------------------------- errors in words
+
+
+@dataclass(frozen=True, slots=True)
+class _Described:
+    kind: str
+    message: str
+    retryable: bool = False
+
+
+def describe_error(
+    exc: openai.OpenAIError,
+    *,
+    base_url: str,
+    model: str,
+    has_key: bool,
+    started: bool,
+    listing: bool,
+    timeout: float,
+    retries: int,
+) -> _Described:
+    """Kind and user-facing sentence for an SDK failure. The caller redacts the key."""
+    if isinstance(exc, openai.APITimeoutError):
+        return _Described("timeout", _timed_out(base_url, timeout, started), retryable=True)
+    if isinstance(exc, openai.APIConnectionError):
+        text = _cut_off() if started else _unreachable(base_url)
+        return _Described("connection", text, retryable=True)
+    if isinstance(exc, openai.APIStatusError):
+        return _status(exc, model=model, has_key=has_key, listing=listing, retries=retries)
+    if isinstance(exc, openai.APIResponseValidationError):
+        return _Described("bad_response", _models_malformed() if listing else _malformed("schema"))
+    if isinstance(exc, openai.APIError):
+        return _Described("server", _failed_midway(_server_text(exc)), retryable=True)
+    return _Described("bad_response", _malformed(type(exc).__name__))
+
+
+def _status(
+    exc: openai.APIStatusError, *, model: str, has_key: bool, listing: bool, retries: int
+) -> _Described:
+    code = exc.status_code
+    detail = _server_text(exc)
+    if code == 401:
+        return _Described("auth", _rejected_key() if has_key else _key_needed())
+    if code == 403:
+        return _Described("auth", _forbidden(detail))
+    if code == 404:
+        return _Described("not_found", _models_missing() if listing else _not_found(model, detail))
+    if code == 429:
+        if exc.code == "insufficient_quota" or "quota" in detail.lower():
+            return _Described("rate_limit", _no_quota(detail))
+        return _Described("rate_limit", _rate_limited(retries), retryable=True)
+    if code >= 500:
+        return _Described("server", _server_failed(code, retries, detail), retryable=True)
+    return _Described("bad_response", _refused(code, detail))
+
+
+def _server_text(exc: openai.OpenAIError) -> str:
+    """The server's own error message, on one line and short; empty when it gave none."""
+    body = getattr(exc, "body", None)
+    message = body.get("message") if isinstance(body, dict) else None
+    if not isinstance(message, str):
+        message = body if isinstance(body, str) else ""
+    one_line = " ".join(message.split())
+    return one_line if len(one_line) <= 200 else one_line[:199] + "…"
+
+
+def _closed_or(exc: RuntimeError) -> ProviderError:
+    if "closed" in str(exc).lower():
+        return ProviderError(
+            "cancelled",
+            "The request was cancelled because the model connection was closed (the settings changed).",
+        )
+    return ProviderError("bad_response", _malformed(type(exc).__name__))
+
+
+def _with_detail(sentence: str, detail: str) -> str:
+    return (
+        f"{sentence} The server said: {json.dumps(detail, ensure_ascii=False)}"
+        if detail
+        else sentence
+    )
+
+
+def _timed_out(base_url: str, timeout: float, started: bool) -> str:
+    where = "stopped sending the answer" if started else "did not answer"
+    return (
+        f"The model endpoint at {base_url} {where} for {timeout:g} seconds. Check that the server "
+        "is running and not overloaded, then retry."
+    )
+
+
+def _unreachable(base_url: str) -> str:
+    return (
+        f"Could not connect to the model endpoint at {base_url}. Check that the server is running "
+        "and that the base URL in Settings is right."
+    )
+
+
+def _cut_off() -> str:
+    return (
+        "The connection to the model endpoint broke before the answer was complete. Retry; if it "
+        "keeps happening, check the server."
+    )
+
+
+def _ended_early() -> str:
+    return (
+        "The model endpoint closed the stream before the answer was complete. Retry; if it keeps "
+        "happening, check the server."
+    )
+
+
+def _malformed(what: str) -> str:
+    return (
+        f"The model endpoint sent a stream this app cannot read ({what}). Check that the base URL "
+        "points to an OpenAI-compatible API (it usually ends in /v1)."
+    )
+
+
+def _models_malformed() -> str:
+    return (
+        "The model endpoint's model list is not in the OpenAI format. Check that the base URL "
+        "points to an OpenAI-compatible API (it usually ends in /v1)."
+    )
+
+
+def _failed_midway(detail: str) -> str:
+    return _with_detail("The model endpoint reported an error while answering.", detail)
+
+
+def _key_needed() -> str:
+    return "The endpoint requires an API key (401). Add the key in Settings."
+
+
+def _rejected_key() -> str:
+    return "The endpoint rejected the API key (401). Check the key in Settings."
+
+
+def _forbidden(detail: str) -> str:
+    return _with_detail(
+        "The endpoint refused access with this API key (403). Check the key's permissions and the model in Settings.",
+        detail,
+    )
+
+
+def _not_found(model: str, detail: str) -> str:
+    return _with_detail(
+        f"The endpoint has no model named {model!r}, or no chat API at this base URL (404). Check "
+        "the model name and base URL in Settings.",
+        detail,
+    )
+
+
+def _models_missing() -> str:
+    return (
+        "The endpoint has no model list at this base URL (404). Check the base URL in Settings "
+        "(it usually ends in /v1)."
+    )
+
+
+def _rate_limited(retries: int) -> str:
+    tries = f" after {retries} retries" if retries else ""
+    return f"The endpoint is rate-limiting requests (429) and still refused{tries}. Wait a moment, then retry."
+
+
+def _no_quota(detail: str) -> str:
+    return _with_detail(
+        "The account behind this API key has no quota left (429). Check your plan or billing with the provider.",
+        detail,
+    )
+
+
+def _server_failed(code: int, retries: int, detail: str) -> str:
+    tries = f" after {retries} retries" if retries else ""
+    return _with_detail(
+        f"The model endpoint failed with a server error ({code}){tries}. Try again later, or check the server's logs.",
+        detail,
+    )
+
+
+def _refused(code: int, detail: str) -> str:
+    return _with_detail(
+        f"The endpoint refused the request ({code}). Check that the model supports tool calls and "
+        "that the settings are right.",
+        detail,
+    )
