@@ -89,21 +89,23 @@ class MemoryLog:
     def seed_length(self) -> int:
         return self._seed_length
 
-    def append(self, type: str, data: Mapping[str, Any]) -> Mapping[str, Any]:
+    def append(self, type: str, data: Mapping[str, Any]) -> None:
         envelope = {"seq": len(self._events), "type": type, "data": dict(data)}
         self._events.append(envelope)
         for callback in list(self._subscribers):
             callback(envelope)
-        return envelope
 
     def append_group(
         self, items: Sequence[tuple[str, Mapping[str, Any]]]
     ) -> list[Mapping[str, Any]]:
         if self.refuse_groups:
             raise OSError("group refused by the test")
-        envelopes = [self.append(t, d) for t, d in items]
-        self.groups.append([dict(e) for e in envelopes])
-        return envelopes
+        first = len(self._events)
+        for kind, data in items:
+            self.append(kind, data)
+        envelopes = [dict(e) for e in self._events[first:]]
+        self.groups.append(envelopes)
+        return list(envelopes)
 
     async def flush(self) -> bool:
         self.barriers += 1

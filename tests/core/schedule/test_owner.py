@@ -1,0 +1,510 @@
+"""The live reminder owner (schedule.md §10-§12) against a fake agent, fake waker and fake clock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from core.schedule import ScheduleTools
+from core.schedule.owner import ScheduleOwner
+from tests.core.agent.fakes import FakeWaker, MemoryLog, settle
+from tests.fakes import FakeClock
+
+START = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
+MAX_TIMER = timedelta(milliseconds=2_147_483_647)
+
+
+class FakeClaim:
+    def __init__(self, agent: FakeAgent) -> None:
+        self.agent = agent
+
+    def admit_reminder(self, text: str, changes: Sequence[Mapping[str, Any]]) -> None:
+        self.agent.trace.append("admit")
+        if self.agent.refuse_admit:
+            raise OSError("refused")
+        message = {"id": "r", "text": text, "source": {"kind": "plugin", "plugin": "schedule"}}
+        self.agent.log.append_group(
+            [("user/message", message), *(("schedule/change", c) for c in changes)]
+        )
+        self.agent.admitted.append(text)
+
+    def release(self) -> None:
+        self.agent.trace.append("release")
+        self.agent.claimed = False
+
+
+class FakeAgent:
+    """A MaintenanceHost: ``busy`` refuses claims; ``become_idle()`` resolves idle waits."""
+
+    def __init__(self, log: MemoryLog) -> None:
+        self.log = log
+        self.busy = False
+        self.claimed = False
+        self.refuse_admit = False
+        self.claim_raises = False
+        self.admitted: list[str] = []
+        self.trace: list[str] = []
+        self.idle_waits = 0
+        self._idle = asyncio.Event()
+
+    def claim_maintenance(self) -> FakeClaim | None:
+        if self.claim_raises:
+            raise RuntimeError("claim machinery broke")
+        if self.busy or self.claimed:
+            self.trace.append("refused")
+            return None
+        self.trace.append("claim")
+        self.claimed = True
+        return FakeClaim(self)
+
+    async def when_idle(self) -> None:
+        self.idle_waits += 1
+        self._idle.clear()
+        await self._idle.wait()
+
+    def become_idle(self) -> None:
+        self.busy = False
+        self._idle.set()
+
+
+class Rig:
+    def __init__(self, log: MemoryLog | None = None, *, start: datetime = START) -> None:
+        self.log = log if log is not None else MemoryLog()
+        self.clock = FakeClock(start)
+        self.tools = ScheduleTools(self.log, self.clock, on_change=self.trigger)
+        self.agent = FakeAgent(self.log)
+        self.waker = FakeWaker()
+        self.broken_clock = False
+        self.owner = ScheduleOwner(
+            self.log, self.owner_clock, self.tools.queue, self.agent, self.waker
+        )
+        self.waker.callback = self.owner.request_drive
+
+    def owner_clock(self) -> datetime:
+        now = self.clock()
+        return now.replace(tzinfo=None) if self.broken_clock else now
+
+    def trigger(self) -> None:
+        self.owner.request_drive()
+
+    async def create(self, **arguments: Any) -> Any:
+        result = await self.tools.call("schedule_create", arguments)
+        await self.drain()
+        return result
+
+    async def drain(self) -> None:
+        await settle()
+        await self.owner.drained()
+        await settle()
+
+    async def fire_at(self, when: datetime) -> None:
+        self.clock.set(when)
+        self.waker.fire()
+        await self.drain()
+
+    def dispatches(self) -> list[dict[str, Any]]:
+        return [c for c in self.log.of_type("schedule/change") if c["operation"] == "dispatch"]
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def test_starting_with_nothing_scheduled_takes_one_barrier_and_arms_no_timer() -> None:
+    async def main() -> Rig:
+        rig = Rig()
+        rig.owner.start()
+        await rig.drain()
+        return rig
+
+    rig = run(main())
+    assert (rig.log.barriers, rig.waker.arms, rig.agent.trace) == (1, [], [])
+
+
+def test_a_created_reminder_arms_the_timer_for_its_target() -> None:
+    async def main() -> Rig:
+        rig = Rig()
+        rig.owner.start()
+        await rig.drain()
+        await rig.create(prompt="stretch", after_seconds=120)
+        return rig
+
+    rig = run(main())
+    assert rig.waker.armed == START + timedelta(seconds=120)
+
+
+def test_a_due_one_shot_is_admitted_as_one_group_in_the_spec_order() -> None:
+    async def main() -> tuple[Rig, int]:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        before = rig.log.barriers
+        await rig.fire_at(START + timedelta(seconds=120))
+        return rig, rig.log.barriers - before
+
+    rig, barriers = run(main())
+    (group,) = rig.log.groups
+    assert [e["type"] for e in group] == ["user/message", "schedule/change"]
+    assert group[1]["data"] == {"version": 1, "operation": "dispatch", "id": "schedule-1"}
+    assert group[0]["data"]["text"].splitlines()[0] == "[SCHEDULE REMINDER]"
+    assert group[0]["data"]["text"].splitlines()[-1] == 'reminder_prompt_json: "stretch"'
+    assert rig.agent.trace == ["claim", "admit", "release"]
+    # the dispatching drive: 2 barriers; the drive it triggers (nothing left): 1
+    assert barriers == 3
+    assert rig.waker.armed is None
+
+
+def test_the_timer_never_fires_early_after_the_clock_was_set_back() -> None:
+    async def main() -> Rig:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        await rig.fire_at(START - timedelta(hours=1))
+        return rig
+
+    rig = run(main())
+    assert (rig.agent.admitted, rig.dispatches()) == ([], [])
+    assert rig.waker.armed == START + timedelta(seconds=120)
+
+
+def test_a_clock_jump_forward_fires_an_overdue_reminder_once() -> None:
+    async def main() -> Rig:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.clock.set(START + timedelta(days=3))
+        rig.owner.request_drive()  # e.g. the app woke from sleep
+        await rig.drain()
+        rig.owner.request_drive()
+        await rig.drain()
+        return rig
+
+    rig = run(main())
+    assert len(rig.agent.admitted) == 1
+    assert len(rig.dispatches()) == 1
+
+
+def test_a_target_a_month_ahead_arms_one_clamped_segment_and_rearms_on_wake() -> None:
+    async def main() -> tuple[Rig, list[datetime]]:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="pay rent", after_seconds=31 * 86400)
+        first = list(rig.waker.arms)
+        await rig.fire_at(START + MAX_TIMER)
+        return rig, first
+
+    rig, first = run(main())
+    assert first == [START + MAX_TIMER]
+    assert rig.waker.armed == START + timedelta(days=31)
+    assert rig.agent.admitted == []
+
+
+def test_a_one_millisecond_wait_arms_a_one_millisecond_segment() -> None:
+    async def main() -> Rig:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="soon", after_seconds=60)
+        rig.clock.set(START + timedelta(seconds=60) - timedelta(milliseconds=1))
+        rig.owner.request_drive()
+        await rig.drain()
+        return rig
+
+    rig = run(main())
+    assert rig.waker.armed == START + timedelta(seconds=60)
+    assert rig.waker.arms[-1] - rig.clock() == timedelta(milliseconds=1)
+
+
+def test_a_reminder_due_while_the_agent_is_busy_waits_for_idle_without_a_timer() -> None:
+    async def main() -> tuple[Rig, list[Any]]:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.agent.busy = True
+        await rig.fire_at(START + timedelta(seconds=130))
+        during: list[Any] = [rig.agent.admitted[:], rig.waker.armed, rig.owner.waiting_for_idle]
+        rig.owner.request_drive()  # another trigger while waiting: still one idle wait
+        await rig.drain()
+        during.append(rig.agent.idle_waits)
+        rig.agent.become_idle()
+        await rig.drain()
+        return rig, during
+
+    rig, during = run(main())
+    assert during == [[], None, True, 1]
+    assert len(rig.agent.admitted) == 1
+    assert not rig.owner.waiting_for_idle
+
+
+def test_two_due_one_shots_are_admitted_in_two_claims_oldest_target_first() -> None:
+    async def main() -> Rig:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="second", after_seconds=200)
+        await rig.create(prompt="first", after_seconds=100)
+        rig.clock.set(START + timedelta(seconds=300))
+        rig.owner.request_drive()
+        await rig.drain()
+        return rig
+
+    rig = run(main())
+    assert [t.splitlines()[-1] for t in rig.agent.admitted] == [
+        'reminder_prompt_json: "first"',
+        'reminder_prompt_json: "second"',
+    ]
+    assert [len(g) for g in rig.log.groups] == [2, 2]
+
+
+def test_overdue_every_reminders_arrive_in_one_batch_with_their_latest_occurrence() -> None:
+    async def main() -> Rig:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="water", every_seconds=300)
+        await rig.create(prompt="stand", every_seconds=600)
+        rig.clock.set(START + timedelta(minutes=47))
+        rig.owner.request_drive()
+        await rig.drain()
+        return rig
+
+    rig = run(main())
+    (text,) = rig.agent.admitted
+    assert text.splitlines()[0] == "[SCHEDULE REMINDER BATCH]"
+    assert text.splitlines()[2] == (
+        'reminders_json: [{"schedule_id":"schedule-1","occurrence_at":"2026-08-05T12:45:00.000Z",'
+        '"reminder_prompt":"water"},{"schedule_id":"schedule-2","occurrence_at":'
+        '"2026-08-05T12:40:00.000Z","reminder_prompt":"stand"}]'
+    )
+    assert [d["acceptedAt"] for d in rig.dispatches()] == ["2026-08-05T12:47:00.000Z"] * 2
+    assert rig.waker.armed == START + timedelta(minutes=50)
+
+
+def test_triggers_during_a_drive_coalesce_into_exactly_one_more_drive() -> None:
+    async def main() -> int:
+        rig = Rig()
+        rig.log.gate = asyncio.Event()
+        rig.owner.start()
+        await settle()
+        for _ in range(5):
+            rig.owner.request_drive()
+        rig.log.gate.set()
+        await rig.drain()
+        return rig.log.barriers
+
+    assert run(main()) == 2
+
+
+def test_a_failed_barrier_ends_the_drive_without_a_timer_or_retry() -> None:
+    async def main() -> Rig:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.log.outcomes = [False]
+        await rig.fire_at(START + timedelta(seconds=120))
+        return rig
+
+    rig = run(main())
+    assert (rig.agent.admitted, rig.waker.armed) == ([], None)
+
+
+def test_a_failed_post_dispatch_barrier_does_not_drive_again() -> None:
+    async def main() -> tuple[Rig, int]:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.log.outcomes = [True, False]
+        before = rig.log.barriers
+        await rig.fire_at(START + timedelta(seconds=120))
+        return rig, rig.log.barriers - before
+
+    rig, barriers = run(main())
+    assert (len(rig.agent.admitted), barriers) == (1, 2)
+
+
+def test_a_corrupt_log_faults_the_owner_for_good() -> None:
+    corrupt = [{"type": "schedule/change", "data": {"version": 2}}]
+
+    async def main() -> Rig:
+        rig = Rig(MemoryLog(corrupt))
+        rig.owner.start()
+        await rig.drain()
+        rig.owner.request_drive()
+        rig.owner.notify_idle()
+        await rig.drain()
+        return rig
+
+    rig = run(main())
+    assert rig.owner.faulted
+    assert (rig.log.barriers, rig.waker.arms) == (1, [])
+
+
+def test_a_clock_failure_while_deciding_is_logged_not_faulted() -> None:
+    async def main() -> tuple[Rig, bool]:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.clock.set(START + timedelta(seconds=125))
+        rig.broken_clock = True  # a naive datetime is a clock failure (§1.3)
+        rig.owner.request_drive()
+        await rig.drain()
+        faulted = rig.owner.faulted
+        rig.broken_clock = False
+        rig.owner.request_drive()
+        await rig.drain()
+        return rig, faulted
+
+    rig, faulted = run(main())
+    assert faulted is False
+    assert len(rig.agent.admitted) == 1
+
+
+def test_a_refused_admission_appends_nothing_and_waits_for_the_next_trigger() -> None:
+    async def main() -> tuple[Rig, list[Any]]:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.agent.refuse_admit = True
+        await rig.fire_at(START + timedelta(seconds=120))
+        first = [rig.dispatches(), rig.waker.armed, rig.owner.faulted, rig.agent.trace[-1]]
+        rig.agent.refuse_admit = False
+        rig.owner.request_drive()
+        await rig.drain()
+        return rig, first
+
+    rig, first = run(main())
+    assert first == [[], None, False, "release"]
+    assert len(rig.dispatches()) == 1
+
+
+def test_a_claim_that_raises_faults_the_owner() -> None:
+    async def main() -> Rig:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.agent.claim_raises = True
+        await rig.fire_at(START + timedelta(seconds=120))
+        return rig
+
+    assert run(main()).owner.faulted
+
+
+def test_the_idle_trigger_is_ignored_in_a_session_that_never_used_reminders() -> None:
+    async def main() -> int:
+        rig = Rig(
+            MemoryLog([{"type": "user/message", "data": {"id": "u", "text": "hi", "source": {}}}])
+        )
+        rig.owner.start()
+        await rig.drain()
+        for _ in range(3):
+            rig.owner.notify_idle()
+            await rig.drain()
+        return rig.log.barriers
+
+    assert run(main()) == 1
+
+
+def test_the_idle_trigger_drives_once_the_log_has_a_schedule_change() -> None:
+    async def main() -> int:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        before = rig.log.barriers
+        rig.owner.notify_idle()
+        await rig.drain()
+        return rig.log.barriers - before
+
+    assert run(main()) == 1
+
+
+def test_a_fork_inherits_none_of_its_parents_reminders_but_still_drives_on_idle() -> None:
+    async def main() -> tuple[Rig, Rig]:
+        parent = Rig()
+        await parent.tools.call("schedule_create", {"prompt": "parent", "after_seconds": 60})
+        prefix = [{"type": e["type"], "data": e["data"]} for e in parent.log.events]
+        child = Rig(MemoryLog(prefix, seed_length=len(prefix)))
+        child.owner.start()
+        await child.drain()
+        child.clock.set(START + timedelta(hours=1))
+        child.owner.notify_idle()
+        await child.drain()
+        return parent, child
+
+    _parent, child = run(main())
+    assert (child.waker.arms, child.agent.admitted) == ([], [])
+    assert child.log.barriers == 2
+
+
+def test_disposal_clears_the_timer_and_arms_nothing_afterwards() -> None:
+    async def main() -> tuple[Rig, int]:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        await rig.owner.dispose()
+        appended = len(rig.log.events)
+        rig.owner.request_drive()
+        rig.owner.notify_idle()
+        await rig.drain()
+        return rig, appended
+
+    rig, appended = run(main())
+    assert rig.waker.armed is None
+    assert rig.waker.cancels >= 1
+    assert len(rig.log.events) == appended
+
+
+def test_disposal_ends_the_idle_wait_at_once() -> None:
+    async def main() -> Rig:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.agent.busy = True
+        await rig.fire_at(START + timedelta(seconds=120))
+        assert rig.owner.waiting_for_idle
+        await asyncio.wait_for(rig.owner.dispose(), timeout=5)
+        rig.agent.become_idle()
+        await settle()
+        return rig
+
+    rig = run(main())
+    assert (rig.agent.admitted, rig.owner.waiting_for_idle) == ([], False)
+
+
+def test_disposal_awaits_the_drive_in_flight_which_then_writes_nothing() -> None:
+    async def main() -> tuple[Rig, list[str]]:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.clock.set(START + timedelta(seconds=120))
+        rig.log.gate = asyncio.Event()
+        rig.waker.fire()
+        await settle()  # the drive is now inside its first barrier
+        order: list[str] = []
+        disposal = asyncio.ensure_future(rig.owner.dispose())
+        await settle()
+        order.append("disposing" if not disposal.done() else "disposed early")
+        rig.log.gate.set()
+        await disposal
+        order.append("disposed")
+        return rig, order
+
+    rig, order = run(main())
+    assert order == ["disposing", "disposed"]
+    assert (rig.agent.admitted, rig.dispatches(), rig.waker.armed) == ([], [], None)
+
+
+@pytest.mark.parametrize("kind", ["wait", "busy"])
+def test_an_owner_drive_that_does_not_dispatch_takes_one_barrier(kind: str) -> None:
+    async def main() -> int:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.agent.busy = kind == "busy"
+        before = rig.log.barriers
+        rig.clock.set(START + timedelta(seconds=60 if kind == "wait" else 130))
+        rig.owner.request_drive()
+        await rig.drain()
+        return rig.log.barriers - before
+
+    assert run(main()) == 1
