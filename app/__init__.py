@@ -1,0 +1,1 @@
+"""Chime's composition root and Qt adapters: wiring, the qasync door, timers, settings, paths."""

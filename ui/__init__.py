@@ -1,0 +1,1 @@
+"""Chime's widgets, item models and delegates. No awaits, no I/O: app/ feeds them values."""

@@ -1,0 +1,186 @@
+"""SessionBridge: one session (live SessionHost, or a read-only view) as Qt signals. No widgets.
+
+The bridge subscribes to the session's events, the agent's status and streaming deltas and the
+persistence barrier outcomes, and re-emits them as Qt signals on the GUI thread; the window's
+input reaches the agent through ``submit``/``stop``/``retry``. The logic lives in plain methods
+(``async def submit``) so tests can drive it without a window.
+
+Signals:
+    event_appended(object): a new event envelope (Mapping) was appended to the log.
+    streaming(str): the live answer text so far ("" when streaming ended).
+    busy_changed(bool): a turn started (True) or the agent went idle (False).
+    schedule_changed(object): the active reminders, as schedule.md §2.2 JSON records (list).
+    persistence_changed(bool): True when the last barrier failed (recent events not durable).
+    reminder_arrived(str): a reminder follow-up was appended (its framing text).
+    title_changed(str): the session's title changed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from PySide6.QtCore import QObject, Signal
+
+from core.clock import ZoneSource
+from core.errors import ChimeError
+
+_log = logging.getLogger(__name__)
+
+
+class LiveLog(Protocol):
+    """What the bridge reads from a ``LiveSession`` (architecture.md)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def read_only(self) -> bool: ...
+    @property
+    def read_only_reason(self) -> str | None: ...
+    @property
+    def events(self) -> Sequence[Mapping[str, Any]]: ...
+    def append(self, type: str, data: Mapping[str, Any]) -> Mapping[str, Any]: ...
+    def schedule_fold(self) -> Any: ...
+    def subscribe(self, callback: Callable[[Mapping[str, Any]], None]) -> Callable[[], None]: ...
+    def subscribe_persistence(self, callback: Callable[[bool], None]) -> Callable[[], None]: ...
+
+
+class AgentLike(Protocol):
+    """What the bridge uses of ``core.agent.Agent``."""
+
+    @property
+    def status(self) -> str: ...
+    def on_status(self, callback: Callable[[Any], None]) -> Callable[[], None]: ...
+    def on_delta(self, callback: Callable[[str], None]) -> Callable[[], None]: ...
+    def submit(self, text: str, time_zone: str | None) -> str: ...
+    def cancel(self) -> bool: ...
+    def retry(self) -> bool: ...
+
+
+class SessionBridge(QObject):
+    """A session for the window. ``agent`` is None for a read-only session (no owner runs).
+
+    Signals: see the module docstring.
+    """
+
+    event_appended = Signal(object)
+    streaming = Signal(str)
+    busy_changed = Signal(bool)
+    schedule_changed = Signal(object)
+    persistence_changed = Signal(bool)
+    reminder_arrived = Signal(str)
+    title_changed = Signal(str)
+
+    def __init__(
+        self,
+        session: LiveLog,
+        agent: AgentLike | None,
+        zone_source: ZoneSource,
+        *,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.agent = agent
+        self._zone_source = zone_source
+        self._stream_text = ""
+        self._persistence_failed = False
+        self._unsubscribe: list[Callable[[], None]] = [
+            session.subscribe(self._on_session_event),
+            session.subscribe_persistence(self._on_session_persistence),
+        ]
+        if agent is not None:
+            self._unsubscribe.append(agent.on_status(self._on_agent_status))
+            self._unsubscribe.append(agent.on_delta(self._on_agent_delta))
+
+    @property
+    def id(self) -> str:
+        return self.session.id
+
+    @property
+    def writable(self) -> bool:
+        return self.agent is not None and not self.session.read_only
+
+    def is_busy(self) -> bool:
+        return self.agent is not None and str(self.agent.status) == "running"
+
+    def persistence_failed(self) -> bool:
+        return self._persistence_failed
+
+    async def submit(self, text: str) -> bool:
+        """Append the user's input (the agent answers it now, or after the running turn)."""
+        if self.agent is None or not text.strip():
+            return False
+        self.agent.submit(text, self._zone_source())
+        return True
+
+    def stop(self) -> bool:
+        """Cancel the running turn (Stop / Esc)."""
+        return self.agent.cancel() if self.agent is not None else False
+
+    def retry(self) -> bool:
+        """Run a new turn on the failed turn's input."""
+        return self.agent.retry() if self.agent is not None else False
+
+    def rename(self, title: str) -> None:
+        """Record a new title (a ``session/title`` event)."""
+        if self.writable and title.strip():
+            self.session.append("session/title", {"title": title.strip()})
+
+    def active_reminders(self) -> list[Mapping[str, Any]]:
+        """The fold's active records as JSON (empty when the schedule log cannot be folded)."""
+        try:
+            state = self.session.schedule_fold().to_json()
+        except ChimeError as error:
+            _log.info("schedule fold of %s failed: %s", self.session.id, error)
+            return []
+        active = state.get("active", []) if isinstance(state, Mapping) else []
+        return list(active)
+
+    def detach(self) -> None:
+        """Stop observing the session (before it is closed)."""
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._unsubscribe = []
+
+    # -- observers -----------------------------------------------------------------------
+    def _on_session_event(self, envelope: Mapping[str, Any]) -> None:
+        kind = envelope.get("type")
+        if kind == "assistant/message" and self._stream_text:
+            self._stream_text = ""
+        self.event_appended.emit(envelope)
+        if kind == "schedule/change":
+            self.schedule_changed.emit(self.active_reminders())
+        elif kind == "session/title":
+            data = envelope.get("data")
+            if isinstance(data, Mapping):
+                self.title_changed.emit(str(data.get("title", "")))
+        elif kind == "user/message" and _is_reminder(envelope):
+            data = envelope.get("data")
+            self.reminder_arrived.emit(
+                str(data.get("text", "")) if isinstance(data, Mapping) else ""
+            )
+
+    def _on_session_persistence(self, ok: bool) -> None:
+        failed = not ok
+        if failed != self._persistence_failed:
+            self._persistence_failed = failed
+            self.persistence_changed.emit(failed)
+
+    def _on_agent_status(self, status: Any) -> None:
+        busy = str(status) == "running"
+        if not busy and self._stream_text:
+            self._stream_text = ""
+            self.streaming.emit("")
+        self.busy_changed.emit(busy)
+
+    def _on_agent_delta(self, text: str) -> None:
+        self._stream_text += text
+        self.streaming.emit(self._stream_text)
+
+
+def _is_reminder(envelope: Mapping[str, Any]) -> bool:
+    data = envelope.get("data")
+    source = data.get("source") if isinstance(data, Mapping) else None
+    return isinstance(source, Mapping) and source.get("kind") == "plugin"

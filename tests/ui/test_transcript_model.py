@@ -1,0 +1,104 @@
+"""TranscriptModel: rows from events, merged tool results, streaming, lazy older history."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex
+
+from tests.ui.events import EventScript, create_call, view
+from ui.transcript_model import INITIAL_EVENTS, KIND_ROLE, TITLE_ROLE, TranscriptModel
+
+
+def kinds(model: TranscriptModel) -> list[str]:
+    return [model.index(r).data(KIND_ROLE) for r in range(model.rowCount())]
+
+
+def test_the_model_passes_the_qt_model_tester(qtmodeltester) -> None:
+    script = EventScript()
+    for n in range(300):
+        script.turn(f"question {n}", f"answer {n}")
+    model = TranscriptModel()
+    model.reset(script.events, "UTC")
+    model.want_older()
+    qtmodeltester.check(model, force_py=True)
+    model.set_streaming("partial")
+    model.append_event(script.answer("done"))
+    model.toggle_expanded(0)
+    model.reset(script.events[:10], "UTC")
+    assert model.rowCount() > 0
+
+
+def test_a_tool_result_updates_its_call_row_instead_of_adding_one(qtbot) -> None:
+    script = EventScript()
+    model = TranscriptModel()
+    model.reset(script.events, "UTC")
+    model.append_event(script.user("remind me in 2 minutes to stretch"))
+    model.append_event(script.answer("", [create_call("c1", "stretch", 120)]))
+    with qtbot.waitSignal(model.dataChanged):
+        model.append_event(
+            script.result(
+                "c1", "schedule_create", view("schedule-1", "stretch", "2026-08-05T12:02:00.000Z")
+            )
+        )
+    assert kinds(model) == ["user", "tool"]
+    assert model.index(1).data(TITLE_ROLE) == "Create reminder — stretch, 12:02 · schedule-1"
+
+
+def test_streaming_text_becomes_the_recorded_answer_row() -> None:
+    script = EventScript()
+    model = TranscriptModel()
+    model.reset(script.events, "UTC")
+    model.append_event(script.user("hi"))
+    model.set_streaming("Hel")
+    model.set_streaming("Hello")
+    assert kinds(model) == ["user", "streaming"]
+    assert model.index(1).data() == "Hello"
+    model.append_event(script.answer("Hello there"))
+    assert kinds(model) == ["user", "assistant"]
+    assert model.index(1).data() == "Hello there"
+
+
+def test_streaming_cleared_without_an_answer_leaves_no_row() -> None:
+    model = TranscriptModel()
+    model.reset([], "UTC")
+    model.set_streaming("partial")
+    model.clear_streaming()
+    assert model.rowCount() == 0
+
+
+def test_a_long_session_opens_with_its_tail_and_loads_older_turns_on_demand() -> None:
+    script = EventScript()
+    for n in range(1000):
+        script.turn(f"question {n}", f"answer {n}")
+    model = TranscriptModel()
+    model.reset(script.events, "UTC")
+    first = model.rowCount()
+    assert first <= INITIAL_EVENTS
+    assert model.index(first - 1).data() == "answer 999"
+    assert not model.canFetchMore(QModelIndex())  # Qt's bottom-visible probing loads nothing
+    model.want_older()
+    assert model.canFetchMore(QModelIndex())
+    model.fetchMore(QModelIndex())
+    assert model.rowCount() > first
+    assert model.index(model.rowCount() - 1).data() == "answer 999"
+    while model.has_older():
+        model.want_older()
+        model.fetchMore(QModelIndex())
+    assert model.index(0).data() == "question 0"
+    assert model.rowCount() == 3000
+
+
+def test_a_result_whose_call_is_in_an_older_batch_still_finds_it() -> None:
+    script = EventScript()
+    for n in range(300):
+        script.turn(f"q{n}", f"a{n}")
+    script.user("remind me")
+    script.answer("", [create_call("c9", "stretch", 60)])
+    model = TranscriptModel()
+    model.reset(script.events, "UTC")
+    model.append_event(
+        script.result(
+            "c9", "schedule_create", view("schedule-9", "stretch", "2026-08-05T12:01:00.000Z")
+        )
+    )
+    titles = [model.index(r).data(TITLE_ROLE) for r in range(model.rowCount())]
+    assert "Create reminder — stretch, 12:01 · schedule-9" in titles

@@ -1,0 +1,115 @@
+"""Transcript rows built from plain envelopes: kinds, tool summaries, reminder parsing."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.ui.events import T0, EventScript, create_call, view
+from ui.transcript_rows import (
+    merge_tool_result,
+    parse_reminders,
+    reminder_caption,
+    row_for_event,
+    tool_summary,
+)
+
+TRICKY = st.text(
+    alphabet=st.sampled_from(['"', "\\", "\u2028", "\u0085", "\ufeff", "😀", "a", "\n", " "]),
+    min_size=1,
+)
+
+
+def test_a_user_message_is_a_user_row_and_a_follow_up_is_a_reminder_row() -> None:
+    script = EventScript()
+    user = script.user("hello")
+    reminder = script.reminder("schedule-1", "stretch", T0, T0)
+    assert [r.kind for r in row_for_event(user, "UTC")] == ["user"]
+    [row] = row_for_event(reminder, "UTC")
+    assert row.kind == "reminder"
+    assert [(i.schedule_id, i.prompt, i.occurrence_at) for i in row.reminders] == [
+        ("schedule-1", "stretch", T0)
+    ]
+
+
+def test_a_reminder_delivered_late_says_when_it_was_due_and_delivered() -> None:
+    script = EventScript()
+    event = script.reminder("schedule-1", "stretch", T0, T0 + timedelta(minutes=30))
+    [row] = row_for_event(event, "Europe/Berlin")
+    assert row.late
+    assert reminder_caption(row, "Europe/Berlin") == "Reminder · due 14:00 · delivered 14:30 (late)"
+
+
+def test_a_reminder_on_time_is_not_late() -> None:
+    script = EventScript()
+    [row] = row_for_event(script.reminder("schedule-1", "x", T0, T0 + timedelta(seconds=2)), "UTC")
+    assert not row.late
+    assert reminder_caption(row, "UTC") == "Reminder · due 12:00"
+
+
+@given(TRICKY, TRICKY)
+def test_reminder_framing_round_trips_any_id_and_prompt(schedule_id: str, prompt: str) -> None:
+    script = EventScript()
+    event = script.reminder(schedule_id, prompt, T0, T0)
+    items = parse_reminders(event["data"]["text"])
+    assert [(i.schedule_id, i.prompt) for i in items] == [(schedule_id, prompt)]
+
+
+def test_a_batch_framing_lists_every_reminder() -> None:
+    text = (
+        "[SCHEDULE REMINDER BATCH]\nRecurring reminders ...\nreminders_json: "
+        '[{"schedule_id":"schedule-fast","occurrence_at":"2026-08-05T12:00:00.000Z","reminder_prompt":"fast"},'
+        '{"schedule_id":"schedule-slow","occurrence_at":"2026-08-05T11:59:00.000Z","reminder_prompt":"slow"}]'
+    )
+    assert [i.prompt for i in parse_reminders(text)] == ["fast", "slow"]
+
+
+def test_a_create_call_with_its_result_reads_like_the_spec_card() -> None:
+    script = EventScript()
+    call = script.answer("", [create_call("c1", "stretch", 120)])
+    [row] = row_for_event(call, "Europe/Berlin")
+    assert row.title == "Create reminder — stretch"
+    result = script.result(
+        "c1", "schedule_create", view("schedule-3", "stretch", "2026-08-05T08:45:00.000Z")
+    )
+    merged = merge_tool_result(row, result["data"], "Europe/Berlin")
+    assert merged.title == "Create reminder — stretch, 10:45 · schedule-3"
+    assert '"after_seconds": 120' in merged.detail
+    assert '"id": "schedule-3"' in merged.detail
+
+
+def test_tool_errors_and_deletes_are_summarised_in_words() -> None:
+    failed = tool_summary("schedule_create", "{}", '{"code":"not_future","message":"m"}', "UTC")
+    assert failed == "Create reminder — failed (not_future)"
+    deleted = tool_summary(
+        "schedule_delete", '{"id":"schedule-3"}', '{"id":"schedule-3","deleted":true}', "UTC"
+    )
+    assert deleted == "Delete reminder — schedule-3 · deleted"
+    missing = tool_summary(
+        "schedule_delete",
+        '{"id":"x"}',
+        '{"id":"x","deleted":false,"code":"schedule_not_found"}',
+        "UTC",
+    )
+    assert missing == "Delete reminder — x · not found"
+    assert tool_summary("schedule_list", "{}", "[1,2]", "UTC") == "List reminders — 2 active"
+
+
+def test_a_failed_turn_is_an_error_row_and_a_completed_one_makes_none() -> None:
+    script = EventScript()
+    failed = script.add(
+        "turn/end",
+        {"turn": 1, "status": "failed", "error": {"kind": "connection", "message": "No route"}},
+    )
+    done = script.add("turn/end", {"turn": 2, "status": "completed"})
+    [row] = row_for_event(failed, "UTC")
+    assert (row.kind, row.text) == ("error", "No route")
+    assert row_for_event(done, "UTC") == []
+
+
+def test_bookkeeping_events_make_no_rows() -> None:
+    script = EventScript()
+    for kind in ("turn/start", "schedule/change", "session/title", "something/new"):
+        assert row_for_event(script.add(kind, {}), "UTC") == []

@@ -1,0 +1,168 @@
+"""Composer, reminders panel, sessions sidebar, settings dialog and main window, offscreen."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QIcon
+
+from tests.fakes import FakeClock
+from ui.composer import Composer
+from ui.main_window import MainWindow, window_title
+from ui.reminders_panel import RemindersModel, RemindersPanel, kind_label
+from ui.session_list import SessionListModel, SessionListPanel, SessionSummary
+from ui.settings_dialog import PresetChoice, SettingsDialog, SettingsDraft
+from ui.timefmt import day_time, every_label, relative
+
+RECORD = {
+    "id": "schedule-3",
+    "kind": "after",
+    "prompt": "stretch",
+    "afterSeconds": 720,
+    "scheduledAt": "2026-08-05T12:12:00.000Z",
+}
+
+
+def test_enter_sends_and_shift_enter_adds_a_line(qtbot) -> None:
+    composer = Composer()
+    qtbot.addWidget(composer)
+    qtbot.keyClicks(composer.editor, "first")
+    qtbot.keyClick(composer.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(composer.editor, "second")
+    with qtbot.waitSignal(composer.submitted) as sent:
+        qtbot.keyClick(composer.editor, Qt.Key.Key_Return)
+    assert sent.args == ["first\nsecond"]
+    assert composer.text() == ""
+
+
+def test_blank_input_is_not_sent_and_busy_turns_send_into_queue(qtbot) -> None:
+    composer = Composer()
+    qtbot.addWidget(composer)
+    with qtbot.assertNotEmitted(composer.submitted):
+        qtbot.keyClicks(composer.editor, "   ")
+        qtbot.keyClick(composer.editor, Qt.Key.Key_Return)
+    composer.set_busy(True)
+    assert composer.stop_button.isEnabled()
+    assert composer.send_button.text() == "Queue"
+    with qtbot.waitSignal(composer.stop_requested):
+        qtbot.mouseClick(composer.stop_button, Qt.MouseButton.LeftButton)
+    assert "remind me in 10 minutes" in composer.editor.placeholderText()
+
+
+def test_the_reminders_panel_shows_kind_local_time_and_countdown(
+    qtbot, clock: FakeClock, qtmodeltester
+) -> None:
+    standalone = RemindersModel(clock)
+    qtmodeltester.check(standalone, force_py=True)
+    standalone.set_records([RECORD], "UTC")
+    assert standalone.rowCount() == 1
+    panel = RemindersPanel(clock, QIcon())
+    qtbot.addWidget(panel)
+    assert panel.empty.isVisibleTo(panel)
+    panel.set_records([RECORD], "Europe/Berlin")
+    text = panel.model.index(0).data()
+    assert text == "stretch\nonce · today 14:12 · in 12 min\nschedule-3"
+    clock.advance(timedelta(minutes=13))
+    assert "overdue" in panel.model.index(0).data()
+
+
+def test_ask_to_delete_drafts_the_request_for_the_selected_reminder(
+    qtbot, clock: FakeClock
+) -> None:
+    panel = RemindersPanel(clock, QIcon())
+    qtbot.addWidget(panel)
+    panel.set_records([RECORD], "UTC")
+    panel.list.setCurrentIndex(panel.model.index(0))
+    with qtbot.waitSignal(panel.ask_delete) as asked:
+        qtbot.mouseClick(panel.delete_button, Qt.MouseButton.LeftButton)
+    assert asked.args == ["schedule-3"]
+
+
+def test_kind_labels_and_time_phrases() -> None:
+    assert kind_label({"kind": "every", "everySeconds": 1800}) == "every 30 min"
+    assert kind_label({"kind": "at"}) == "at"
+    assert every_label(86400) == "every day"
+    assert every_label(7200) == "every 2 h"
+    from datetime import UTC, datetime
+
+    now = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
+    assert relative(now + timedelta(minutes=12), now) == "in 12 min"
+    assert relative(now - timedelta(minutes=5), now) == "5 min ago"
+    assert relative(now + timedelta(hours=2, minutes=5), now) == "in 2 h 5 min"
+    assert day_time(now + timedelta(days=1), now, "UTC") == "tomorrow 12:00"
+
+
+def test_the_sidebar_sorts_by_activity_and_filters_by_title_or_text(
+    qtbot, clock: FakeClock, qtmodeltester
+) -> None:
+    panel = SessionListPanel(clock)
+    qtbot.addWidget(panel)
+    now = clock()
+    panel.set_sessions(
+        [
+            SessionSummary("a", "Old chat", now - timedelta(days=2)),
+            SessionSummary(
+                "b", "Stretching", now, reminder_count=2, live=True, search_text="water the plants"
+            ),
+        ],
+        "b",
+    )
+    standalone = SessionListModel(clock)
+    qtmodeltester.check(standalone, force_py=True)
+    standalone.set_sessions([SessionSummary("a", "A", now)])
+    assert standalone.row_of("a") == 0
+    assert [panel.proxy.index(r, 0).data() for r in range(panel.proxy.rowCount())] == [
+        "Stretching",
+        "Old chat",
+    ]
+    qtbot.keyClicks(panel.filter, "plants")
+    assert [panel.proxy.index(r, 0).data() for r in range(panel.proxy.rowCount())] == ["Stretching"]
+    panel.filter.clear()
+    with qtbot.waitSignal(panel.session_chosen) as chosen:
+        panel.list.activated.emit(panel.proxy.index(1, 0))
+    assert chosen.args == ["a"]
+
+
+def test_the_settings_dialog_edits_a_copy_and_fills_presets(qtbot) -> None:
+    original = SettingsDraft(theme="dark", text_size=12)
+    presets = [
+        PresetChoice("ollama", "Ollama", "http://localhost:11434/v1"),
+        PresetChoice("custom", "Custom", ""),
+    ]
+    dialog = SettingsDialog(original, presets)
+    qtbot.addWidget(dialog)
+    assert not dialog.endpoint_box.isEnabled()
+    dialog.remote_radio.setChecked(True)
+    dialog.preset_combo.setCurrentIndex(0)
+    dialog.preset_combo.activated.emit(0)
+    dialog.model_combo.setEditText("llama3")
+    draft = dialog.draft()
+    assert (draft.provider, draft.base_url, draft.model, draft.theme) == (
+        "openai-compatible",
+        "http://localhost:11434/v1",
+        "llama3",
+        "dark",
+    )
+    assert original.provider == "offline"
+    with qtbot.waitSignal(dialog.models_requested):
+        qtbot.mouseClick(dialog.refresh_button, Qt.MouseButton.LeftButton)
+    dialog.set_models(["llama3", "qwen"])
+    assert dialog.model_combo.count() == 2
+    dialog.set_test_result(False, "Could not connect")
+    assert dialog.test_result.text() == "✗ Could not connect"
+
+
+def test_the_window_title_menus_and_ask_to_delete(qtbot, clock: FakeClock) -> None:
+    window = MainWindow(clock, QIcon())
+    qtbot.addWidget(window)
+    assert window.windowTitle() == "Chime"
+    window.set_session_title("Stretching")
+    assert window.windowTitle() == window_title("Stretching") == "Stretching — Chime"
+    menus = [a.text() for a in window.menuBar().actions()]
+    assert menus == ["&Session", "&Edit", "&View", "&Help"]
+    shortcuts = {k: v for v, k in window.window_actions.shortcut_lines()}
+    assert shortcuts["Ctrl+N"] == "New session"
+    assert shortcuts["Ctrl+R"] == "Reminders panel"
+    window.reminders.ask_delete.emit("schedule-3")
+    assert window.composer.text() == "Delete reminder schedule-3"

@@ -1,0 +1,294 @@
+"""MainWindow: sessions sidebar, transcript, composer, reminders dock, menus, status bar. No I/O.
+
+It builds its children and exposes them (``sessions``, ``transcript``, ``composer``,
+``reminders``, ``actions``) so ``app.main`` can connect them to the engine; it never reaches the
+engine itself. Window-local actions (focus moves, panel toggles, Help) are wired here.
+
+Signals:
+    fork_requested(): the banner's "Fork from last good turn".
+    close_requested(): the user closed the window (the app flushes and quits).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from itertools import pairwise
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAccessible, QAccessibleEvent, QCloseEvent, QIcon
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.actions import MENUS, WindowActions
+from ui.composer import Composer
+from ui.reminders_panel import RemindersPanel
+from ui.session_list import SessionListPanel
+from ui.transcript_model import TranscriptModel
+from ui.transcript_view import TranscriptView
+
+APP_NAME = "Chime"
+
+
+def window_title(session_title: str | None) -> str:
+    """``<session title> — Chime``, or just ``Chime`` before the session has a title."""
+    return f"{session_title} — {APP_NAME}" if session_title else APP_NAME
+
+
+class Banner(QFrame):
+    """A message strip above the transcript, with an optional action button."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("banner")
+        self.label = QLabel(self)
+        self.label.setObjectName("banner-text")
+        self.label.setWordWrap(True)
+        self.button = QPushButton(self.tr("Fork from last good turn"), self)
+        self.button.setObjectName("banner-fork")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(12, 8, 12, 8)
+        row.addWidget(self.label, 1)
+        row.addWidget(self.button)
+        self.hide()
+
+    def show_message(self, text: str, *, offer_fork: bool) -> None:
+        self.label.setText(text)
+        self.setAccessibleName(text)
+        self.button.setVisible(offer_fork)
+        self.show()
+
+
+class MainWindow(QMainWindow):
+    """The one window.
+
+    Signals:
+        fork_requested(): fork the current session from its last good turn.
+        close_requested(): the window was asked to close (the app decides how to quit).
+    """
+
+    fork_requested = Signal()
+    close_requested = Signal()
+
+    def __init__(
+        self, clock: Callable[[], datetime], bell: QIcon, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("main-window")
+        self.setWindowTitle(window_title(None))
+        self.window_actions = WindowActions(self)
+        self.transcript_model = TranscriptModel(self)
+        self.transcript = TranscriptView(self.transcript_model, bell, self)
+        self.composer = Composer(self)
+        self.sessions = SessionListPanel(clock, self)
+        self.reminders = RemindersPanel(clock, bell, self)
+        self.banner = Banner(self)
+        self._allow_close = False
+        self._build_center()
+        self._build_dock()
+        self._build_menus()
+        self._build_status()
+        self._connect_local()
+        self._set_tab_order()
+        self.resize(1100, 720)
+
+    # -- building ------------------------------------------------------------------------
+    def _build_center(self) -> None:
+        center = QWidget(self)
+        center.setObjectName("center")
+        column = QVBoxLayout(center)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.banner)
+        column.addWidget(self.transcript, 1)
+        column.addWidget(self.composer)
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.setObjectName("main-splitter")
+        splitter.addWidget(self.sessions)
+        splitter.addWidget(center)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([250, 850])
+        splitter.setChildrenCollapsible(False)
+        self.sessions.setMinimumWidth(180)
+        self.setCentralWidget(splitter)
+
+    def _build_dock(self) -> None:
+        self.reminders_dock = QDockWidget(self.tr("Reminders"), self)
+        self.reminders_dock.setObjectName("reminders-dock")
+        self.reminders_dock.setWidget(self.reminders)
+        self.reminders_dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetClosable
+            | QDockWidget.DockWidgetFeature.DockWidgetMovable
+        )
+        self.reminders_dock.setMinimumWidth(240)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.reminders_dock)
+        self.window_actions.action("toggle_reminders").setChecked(True)
+
+    def _build_menus(self) -> None:
+        for menu_name in MENUS:
+            menu = self.menuBar().addMenu(self.tr(f"&{menu_name}"))
+            for action in self.window_actions.in_menu(menu_name):
+                menu.addAction(action)
+                if action is self.window_actions.action("undo_delete"):
+                    menu.addSeparator()
+        names = ("new_session", "rename_session", "fork_session", "export_markdown", "export_jsonl")
+        self.sessions.add_actions(
+            [self.window_actions.action(n) for n in (*names, "close_session", "delete_session")]
+        )
+
+    def _build_status(self) -> None:
+        self.zone_label = QLabel(self)
+        self.zone_label.setObjectName("status-zone")
+        self.provider_label = QLabel(self)
+        self.provider_label.setObjectName("status-provider")
+        self.state_label = QLabel(self)
+        self.state_label.setObjectName("status-state")
+        self.persistence_label = QLabel(self)
+        self.persistence_label.setObjectName("status-persistence")
+        self.persistence_label.hide()
+        bar = self.statusBar()
+        bar.addWidget(self.state_label)
+        bar.addWidget(self.persistence_label)
+        bar.addPermanentWidget(self.provider_label)
+        bar.addPermanentWidget(self.zone_label)
+
+    def _connect_local(self) -> None:
+        act = self.window_actions.action
+        act("focus_composer").triggered.connect(self.focus_composer)
+        act("focus_transcript").triggered.connect(self._on_focus_transcript)
+        act("focus_sessions").triggered.connect(self._on_focus_sessions)
+        act("search_sessions").triggered.connect(self._on_search_sessions)
+        act("toggle_reminders").toggled.connect(self._on_toggle_reminders)
+        self.reminders_dock.visibilityChanged.connect(self._on_dock_visibility_changed)
+        act("show_context").toggled.connect(self.transcript.set_show_context)
+        act("copy").triggered.connect(self.transcript.copy_selection)
+        act("shortcuts").triggered.connect(self.show_shortcuts)
+        act("about").triggered.connect(self._on_about)
+        self.banner.button.clicked.connect(self.fork_requested)
+        self.reminders.ask_delete.connect(self._on_reminders_ask_delete)
+        self.transcript.settings_requested.connect(act("settings").trigger)
+        self.transcript.retry_requested.connect(act("retry").trigger)
+
+    def _set_tab_order(self) -> None:
+        order = [
+            self.sessions.filter,
+            self.sessions.list,
+            self.banner.button,
+            self.transcript,
+            self.composer.editor,
+            self.composer.send_button,
+            self.composer.stop_button,
+            self.reminders.list,
+            self.reminders.delete_button,
+        ]
+        for first, second in pairwise(order):
+            QWidget.setTabOrder(first, second)
+
+    # -- public slots --------------------------------------------------------------------
+    def set_session_title(self, title: str | None) -> None:
+        self.setWindowTitle(window_title(title))
+
+    def set_zone(self, zone_name: str | None) -> None:
+        self.zone_label.setText(zone_name or self.tr("zone unknown"))
+        self.zone_label.setToolTip(self.tr("The system time zone, sampled for each turn"))
+
+    def set_provider(self, text: str) -> None:
+        self.provider_label.setText(text)
+
+    def set_state(self, state: str, detail: str = "") -> None:
+        """``live``, ``cold``, ``read-only: open elsewhere`` or ``corrupt``, shown in the status bar."""
+        self.state_label.setText(self.tr("Session: ") + state)
+        self.state_label.setToolTip(detail)
+
+    def set_persistence_warning(self, failed: bool) -> None:
+        """Show or clear the warning that a save (persistence barrier) failed."""
+        self.persistence_label.setText(
+            self.tr("⚠ Could not save to disk — recent messages may be lost if the app closes now.")
+        )
+        self.persistence_label.setVisible(failed)
+
+    def show_banner(self, text: str, *, offer_fork: bool) -> None:
+        self.banner.show_message(text, offer_fork=offer_fork)
+
+    def hide_banner(self) -> None:
+        self.banner.hide()
+
+    def focus_composer(self) -> None:
+        self.composer.editor.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def announce(self, text: str) -> None:
+        """Tell screen readers about a new reminder turn (an Alert on the transcript)."""
+        self.transcript.setAccessibleDescription(text)
+        QAccessible.updateAccessibility(QAccessibleEvent(self.transcript, QAccessible.Event.Alert))
+
+    def show_shortcuts(self) -> None:
+        lines = "".join(
+            f"<tr><td>{label}</td><td>&nbsp;&nbsp;<b>{keys}</b></td></tr>"
+            for label, keys in self.window_actions.shortcut_lines()
+        )
+        box = QMessageBox(self)
+        box.setObjectName("shortcuts-dialog")
+        box.setWindowTitle(self.tr("Keyboard shortcuts — Chime"))
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setText(f"<table>{lines}</table>")
+        box.open()
+
+    def allow_close(self) -> None:
+        """The app finished flushing: the next close really closes."""
+        self._allow_close = True
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self._allow_close:
+            event.accept()
+            return
+        event.ignore()
+        self.close_requested.emit()
+
+    # -- handlers ------------------------------------------------------------------------
+    def _on_focus_transcript(self) -> None:
+        self.transcript.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if not self.transcript.currentIndex().isValid():
+            self.transcript.select_last()
+
+    def _on_focus_sessions(self) -> None:
+        self.sessions.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _on_search_sessions(self) -> None:
+        self.sessions.filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.sessions.filter.selectAll()
+
+    def _on_toggle_reminders(self, visible: bool) -> None:
+        self.reminders_dock.setVisible(visible)
+        if visible:
+            self.reminders.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _on_dock_visibility_changed(self, visible: bool) -> None:
+        if not self.isVisible():
+            return
+        action = self.window_actions.action("toggle_reminders")
+        blocker = action.blockSignals(True)
+        action.setChecked(visible)
+        action.blockSignals(blocker)
+
+    def _on_reminders_ask_delete(self, schedule_id: str) -> None:
+        self.composer.set_text(self.tr("Delete reminder ") + schedule_id)
+
+    def _on_about(self) -> None:
+        QMessageBox.about(
+            self,
+            self.tr("About Chime"),
+            self.tr(
+                "Chime — a chat app whose assistant can set reminders that come back as turns of "
+                "the same conversation, while that conversation is open."
+            ),
+        )

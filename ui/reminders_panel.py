@@ -1,0 +1,213 @@
+"""RemindersPanel: a read-only projection of the session's schedule fold. No I/O, no awaits.
+
+It shows the records it is given (schedule.md §2.2 camelCase JSON, in fold order); reminders are
+managed by chat, so "Ask to delete" only drafts "Delete reminder <id>" for the user to send. Its
+once-a-second timer only re-renders the relative times from the injected clock.
+
+Signals:
+    ask_delete(str): draft a delete request for this reminder id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QByteArray,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QColor, QIcon
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QListView,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.timefmt import day_time, every_label, relative
+from ui.transcript_rows import parse_instant
+
+Index = QModelIndex | QPersistentModelIndex
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+OVERDUE_ROLE = Qt.ItemDataRole.UserRole + 2
+
+
+def kind_label(record: Mapping[str, Any]) -> str:
+    """``once``, ``at`` or ``every N min`` (schedule.md §2.2 kinds)."""
+    kind = record.get("kind")
+    if kind == "every":
+        seconds = record.get("everySeconds")
+        return every_label(int(seconds)) if isinstance(seconds, int | float) else "every"
+    return "once" if kind == "after" else "at"
+
+
+class RemindersModel(QAbstractListModel):
+    """Active reminders as list rows; the display text is recomputed from ``now`` on every call."""
+
+    def __init__(self, clock: Callable[[], datetime], parent: Any = None) -> None:
+        super().__init__(parent)
+        self._clock = clock
+        self._records: list[Mapping[str, Any]] = []
+        self._zone_name: str | None = None
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 -- Qt's own default
+        return 0 if parent.isValid() else len(self._records)
+
+    def roleNames(self) -> dict[int, QByteArray]:
+        names = dict(super().roleNames())
+        names[ID_ROLE] = QByteArray(b"scheduleId")
+        names[OVERDUE_ROLE] = QByteArray(b"overdue")
+        return names
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._records):
+            return None
+        record = self._records[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return self._text(record)
+        if role == ID_ROLE:
+            return str(record.get("id", ""))
+        if role == OVERDUE_ROLE:
+            return self._overdue(record)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return str(record.get("scheduledAt", ""))
+        if role == Qt.ItemDataRole.ForegroundRole and self._overdue(record):
+            return QColor("#c0392b")
+        return None
+
+    def set_records(self, records: Sequence[Mapping[str, Any]], zone_name: str | None) -> None:
+        """Replace the projection with the fold's active records."""
+        self.beginResetModel()
+        self._records = list(records)
+        self._zone_name = zone_name
+        self.endResetModel()
+
+    def refresh_times(self) -> None:
+        """Re-render the relative times (the clock moved)."""
+        if self._records:
+            self.dataChanged.emit(self.index(0), self.index(len(self._records) - 1))
+
+    def _overdue(self, record: Mapping[str, Any]) -> bool:
+        target = parse_instant(record.get("scheduledAt"))
+        return target is not None and target <= self._clock()
+
+    def _text(self, record: Mapping[str, Any]) -> str:
+        now = self._clock()
+        target = parse_instant(record.get("scheduledAt"))
+        when = "?"
+        if target is not None:
+            state = "overdue" if target <= now else relative(target, now)
+            when = f"{day_time(target, now, self._zone_name)} · {state}"
+        prompt = str(record.get("prompt", ""))
+        return f"{prompt}\n{kind_label(record)} · {when}\n{record.get('id', '')}"
+
+
+class RemindersPanel(QWidget):
+    """The dock's contents: the list, "Ask to delete", the session-local note, an empty state.
+
+    Signals:
+        ask_delete(str): draft "Delete reminder <id>".
+    """
+
+    ask_delete = Signal(str)
+
+    def __init__(
+        self, clock: Callable[[], datetime], bell: QIcon, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("reminders-panel")
+        self.setAccessibleName(self.tr("Reminders"))
+        self.model = RemindersModel(clock, self)
+        self.list = QListView(self)
+        self.list.setObjectName("reminders-list")
+        self.list.setAccessibleName(self.tr("Active reminders"))
+        self.list.setModel(self.model)
+        self.list.setWordWrap(True)
+        self.list.setSpacing(4)
+        self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.delete_button = QPushButton(self.tr("Ask to delete"), self)
+        self.delete_button.setObjectName("reminders-ask-delete")
+        self.delete_button.setAccessibleName(self.tr("Ask to delete the selected reminder"))
+        self.delete_button.setEnabled(False)
+        self.empty = QLabel(self)
+        self.empty.setObjectName("reminders-empty")
+        self.empty.setWordWrap(True)
+        self.empty.setText(
+            self.tr(
+                "No reminders yet.\n\nAsk for one in the chat, for example:\n"
+                "“remind me in 10 minutes to stretch”\n“every 30 minutes remind me to drink water”"
+            )
+        )
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.note = QLabel(
+            self.tr(
+                "Reminders fire only while this session is open. Closed sessions catch up when reopened."
+            ),
+            self,
+        )
+        self.note.setObjectName("reminders-note")
+        self.note.setWordWrap(True)
+        self._stack = QStackedWidget(self)
+        self._stack.addWidget(self.empty)
+        self._stack.addWidget(self.list)
+        self._build(bell)
+        self._timer = QTimer(self)
+        self._timer.setInterval(1000)
+        self._timer.timeout.connect(self.model.refresh_times)
+        self._timer.start()
+        self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
+        self.delete_button.clicked.connect(self._on_delete_clicked)
+        self._show_state()
+
+    def _build(self, bell: QIcon) -> None:
+        header = QHBoxLayout()
+        icon = QLabel(self)
+        icon.setPixmap(bell.pixmap(18, 18))
+        title = QLabel(self.tr("Active reminders"), self)
+        title.setObjectName("panel-title")
+        header.addWidget(icon)
+        header.addWidget(title, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 10, 10, 10)
+        layout.setSpacing(8)
+        layout.addLayout(header)
+        layout.addWidget(self._stack, 1)
+        layout.addWidget(self.delete_button)
+        layout.addWidget(self.note)
+
+    def set_records(self, records: Sequence[Mapping[str, Any]], zone_name: str | None) -> None:
+        """Show the fold's active records (schedule.md §2.2 JSON, creation order)."""
+        current = self.selected_id()
+        self.model.set_records(records, zone_name)
+        for row in range(self.model.rowCount()):
+            if self.model.index(row).data(ID_ROLE) == current:
+                self.list.setCurrentIndex(self.model.index(row))
+        self._show_state()
+
+    def selected_id(self) -> str | None:
+        index = self.list.currentIndex()
+        return str(index.data(ID_ROLE)) if index.isValid() else None
+
+    def _show_state(self) -> None:
+        has_rows = self.model.rowCount() > 0
+        self._stack.setCurrentWidget(self.list if has_rows else self.empty)
+        self.delete_button.setEnabled(has_rows and self.selected_id() is not None)
+
+    def _on_list_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self.delete_button.setEnabled(current.isValid())
+
+    def _on_delete_clicked(self) -> None:
+        selected = self.selected_id()
+        if selected:
+            self.ask_delete.emit(selected)

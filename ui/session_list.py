@@ -1,0 +1,290 @@
+"""The sessions sidebar: newest activity first, badges, live and unread marks, a filter. No I/O.
+
+The app gives it ``SessionSummary`` values; the filter matches the title and ``search_text`` (the
+message text the app has for that session). Actions (New, Rename, Fork, Export, Close, Delete) are
+the main window's QActions, added here for the context menu.
+
+Signals:
+    session_chosen(str): the user picked this session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QByteArray,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    QSortFilterProxyModel,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QLineEdit,
+    QListView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.timefmt import since
+
+Index = QModelIndex | QPersistentModelIndex
+SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 1
+ID_ROLE = Qt.ItemDataRole.UserRole + 2
+SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSummary:
+    """What the sidebar shows for one session."""
+
+    id: str
+    title: str
+    last_activity: datetime
+    reminder_count: int = 0
+    live: bool = False
+    unread: bool = False
+    read_only: bool = False
+    search_text: str = ""
+
+
+class SessionListModel(QAbstractListModel):
+    """Session summaries, newest activity first."""
+
+    def __init__(self, clock: Callable[[], datetime], parent: Any = None) -> None:
+        super().__init__(parent)
+        self._clock = clock
+        self._items: list[SessionSummary] = []
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 -- Qt's own default
+        return 0 if parent.isValid() else len(self._items)
+
+    def roleNames(self) -> dict[int, QByteArray]:
+        names = dict(super().roleNames())
+        names[SUMMARY_ROLE] = QByteArray(b"summary")
+        names[ID_ROLE] = QByteArray(b"sessionId")
+        names[SEARCH_ROLE] = QByteArray(b"search")
+        return names
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._items):
+            return None
+        item = self._items[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return item.title
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return self._accessible(item)
+        if role == SUMMARY_ROLE:
+            return item
+        if role == ID_ROLE:
+            return item.id
+        if role == SEARCH_ROLE:
+            return f"{item.title}\n{item.search_text}"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return item.title
+        return None
+
+    def _accessible(self, item: SessionSummary) -> str:
+        parts = [item.title, since(item.last_activity, self._clock())]
+        if item.reminder_count:
+            parts.append(f"{item.reminder_count} active reminders")
+        if item.live:
+            parts.append("open")
+        if item.unread:
+            parts.append("unread reminder")
+        return ", ".join(parts)
+
+    def set_sessions(self, items: Sequence[SessionSummary]) -> None:
+        """Replace the list (sorted newest activity first)."""
+        self.beginResetModel()
+        self._items = sorted(items, key=lambda s: (s.last_activity, s.id), reverse=True)
+        self.endResetModel()
+
+    def row_of(self, session_id: str) -> int:
+        for row, item in enumerate(self._items):
+            if item.id == session_id:
+                return row
+        return -1
+
+
+class SessionDelegate(QStyledItemDelegate):
+    """Two lines: title with the live dot; relative time, reminder badge and unread mark."""
+
+    def __init__(self, clock: Callable[[], datetime], parent: Any = None) -> None:
+        super().__init__(parent)
+        self._clock = clock
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        metrics = QFontMetrics(option.font)
+        return QSize(200, metrics.height() * 2 + 18)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        item: SessionSummary | None = index.data(SUMMARY_ROLE)
+        if item is None:
+            return
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        palette = option.palette
+        rect = option.rect.adjusted(6, 2, -6, -2)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        if selected:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(palette.color(QPalette.ColorRole.Highlight))
+            painter.drawRoundedRect(rect, 6, 6)
+        if option.state & QStyle.StateFlag.State_HasFocus:
+            painter.setPen(palette.color(QPalette.ColorRole.Highlight).darker(140))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(rect.adjusted(0, 0, -1, -1), 6, 6)
+        text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        self._paint_lines(painter, option, item, rect, palette.color(text_role))
+        painter.restore()
+
+    def _paint_lines(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        item: SessionSummary,
+        rect: QRect,
+        color: QColor,
+    ) -> None:
+        metrics = QFontMetrics(option.font)
+        line = metrics.height()
+        inner = rect.adjusted(10, 6, -10, -6)
+        title_font = QFont(option.font)
+        title_font.setBold(item.unread)
+        painter.setFont(title_font)
+        painter.setPen(color)
+        left = inner.left()
+        if item.live:
+            painter.setBrush(QColor("#2fa84f"))
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.drawEllipse(left, inner.top() + line // 2 - 4, 8, 8)
+            left += 14
+            painter.setPen(color)
+        title_rect = QRect(left, inner.top(), inner.right() - left - 30, line)
+        elided = QFontMetrics(title_font).elidedText(
+            item.title, Qt.TextElideMode.ElideRight, title_rect.width()
+        )
+        painter.drawText(title_rect, int(Qt.AlignmentFlag.AlignVCenter), elided)
+        if item.unread:
+            painter.setBrush(QColor("#e49b0f"))
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.drawEllipse(inner.right() - 8, inner.top() + line // 2 - 4, 8, 8)
+        self._paint_second_line(painter, option, item, inner, color)
+
+    def _paint_second_line(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        item: SessionSummary,
+        inner: QRect,
+        color: QColor,
+    ) -> None:
+        small = QFont(option.font)
+        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.88))
+        painter.setFont(small)
+        metrics = QFontMetrics(small)
+        top = inner.top() + QFontMetrics(option.font).height() + 2
+        muted = QColor(color)
+        muted.setAlpha(170)
+        painter.setPen(muted)
+        parts = [since(item.last_activity, self._clock())]
+        if item.read_only:
+            parts.append("read-only")
+        painter.drawText(
+            QRect(inner.left(), top, inner.width() - 40, metrics.height()), 0, " · ".join(parts)
+        )
+        if item.reminder_count:
+            badge = f"⏰ {item.reminder_count}"
+            width = metrics.horizontalAdvance(badge) + 10
+            badge_rect = QRect(inner.right() - width, top, width, metrics.height())
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(228, 155, 15, 60))
+            painter.drawRoundedRect(badge_rect, 6, 6)
+            painter.setPen(color)
+            painter.drawText(badge_rect, int(Qt.AlignmentFlag.AlignCenter), badge)
+
+
+class SessionListPanel(QWidget):
+    """Filter box plus the sessions list.
+
+    Signals:
+        session_chosen(str): activate this session.
+    """
+
+    session_chosen = Signal(str)
+
+    def __init__(self, clock: Callable[[], datetime], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("session-list")
+        self.model = SessionListModel(clock, self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setFilterRole(SEARCH_ROLE)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.filter = QLineEdit(self)
+        self.filter.setObjectName("session-filter")
+        self.filter.setPlaceholderText(self.tr("Search sessions"))
+        self.filter.setAccessibleName(self.tr("Search sessions by title or message text"))
+        self.filter.setClearButtonEnabled(True)
+        self.list = QListView(self)
+        self.list.setObjectName("session-list-view")
+        self.list.setAccessibleName(self.tr("Sessions"))
+        self.list.setModel(self.proxy)
+        self.list.setItemDelegate(SessionDelegate(clock, self.list))
+        self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.list.setUniformItemSizes(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.setSpacing(6)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.list, 1)
+        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+        self.list.activated.connect(self._on_list_activated)
+        self.list.clicked.connect(self._on_list_activated)
+        self._current: str | None = None
+
+    def add_actions(self, actions: Sequence[QAction]) -> None:
+        """Offer these window actions in the list's context menu."""
+        self.list.addActions(list(actions))
+
+    def set_sessions(self, items: Sequence[SessionSummary], current: str | None) -> None:
+        """Show these sessions and highlight ``current``."""
+        self._current = current
+        self.model.set_sessions(items)
+        self.select(current)
+
+    def select(self, session_id: str | None) -> None:
+        """Highlight a session without emitting ``session_chosen``."""
+        self._current = session_id
+        row = self.model.row_of(session_id) if session_id else -1
+        if row < 0:
+            self.list.clearSelection()
+            return
+        index = self.proxy.mapFromSource(self.model.index(row))
+        if index.isValid():
+            blocker = self.list.selectionModel().blockSignals(True)
+            self.list.setCurrentIndex(index)
+            self.list.selectionModel().blockSignals(blocker)
+
+    def selected_id(self) -> str | None:
+        index = self.list.currentIndex()
+        return str(index.data(ID_ROLE)) if index.isValid() else self._current
+
+    def _on_list_activated(self, index: QModelIndex) -> None:
+        session_id = index.data(ID_ROLE)
+        if isinstance(session_id, str) and session_id != self._current:
+            self.session_chosen.emit(session_id)

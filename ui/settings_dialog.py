@@ -1,0 +1,246 @@
+"""SettingsDialog: edits a copy of the settings (provider, endpoint, model, key, appearance). No I/O.
+
+Network work (listing models, testing the connection) is the app's: the dialog emits a request
+with the current draft and shows the answer it is handed back (``set_models``, ``set_test_result``).
+
+Signals:
+    models_requested(object): list the endpoint's models for this ``SettingsDraft``.
+    test_requested(object): try this ``SettingsDraft``'s endpoint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+THEMES = (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark"))
+
+
+@dataclass(frozen=True, slots=True)
+class PresetChoice:
+    """An OpenAI-compatible endpoint preset offered in the dialog."""
+
+    name: str
+    label: str
+    base_url: str
+    default_model: str = ""
+    needs_key: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsDraft:
+    """The values the dialog edits. ``api_key`` is only carried, never shown in clear."""
+
+    provider: str = "offline"
+    preset: str = "ollama"
+    base_url: str = ""
+    model: str = ""
+    api_key: str = ""
+    theme: str = "system"
+    text_size: int = 11
+    key_note: str = ""
+
+
+class SettingsDialog(QDialog):
+    """Provider, endpoint, model list, API key, Test connection; theme and text size.
+
+    Signals:
+        models_requested(object): a ``SettingsDraft`` whose endpoint should list its models.
+        test_requested(object): a ``SettingsDraft`` whose endpoint should be tried.
+    """
+
+    models_requested = Signal(object)
+    test_requested = Signal(object)
+
+    def __init__(
+        self, draft: SettingsDraft, presets: Sequence[PresetChoice], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("settings-dialog")
+        self.setWindowTitle(self.tr("Settings — Chime"))
+        self.setAccessibleName(self.tr("Settings"))
+        self._presets = {p.name: p for p in presets}
+        self._original = draft
+        self._build(presets)
+        self._load(draft)
+        self._connect()
+
+    # -- building ------------------------------------------------------------------------
+    def _build(self, presets: Sequence[PresetChoice]) -> None:
+        layout = QVBoxLayout(self)
+        layout.setSpacing(12)
+        layout.addWidget(self._build_provider())
+        layout.addWidget(self._build_endpoint(presets))
+        layout.addWidget(self._build_appearance())
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        layout.addWidget(self.buttons)
+        self.setMinimumWidth(520)
+
+    def _build_provider(self) -> QGroupBox:
+        box = QGroupBox(self.tr("Assistant"), self)
+        self.offline_radio = QRadioButton(self.tr("Built-in offline assistant (no network)"), box)
+        self.offline_radio.setObjectName("settings-offline")
+        self.remote_radio = QRadioButton(self.tr("OpenAI-compatible endpoint"), box)
+        self.remote_radio.setObjectName("settings-remote")
+        self._provider_group = QButtonGroup(self)
+        self._provider_group.addButton(self.offline_radio)
+        self._provider_group.addButton(self.remote_radio)
+        column = QVBoxLayout(box)
+        column.addWidget(self.offline_radio)
+        column.addWidget(self.remote_radio)
+        return box
+
+    def _build_endpoint(self, presets: Sequence[PresetChoice]) -> QGroupBox:
+        self.endpoint_box = QGroupBox(self.tr("Endpoint"), self)
+        form = QFormLayout(self.endpoint_box)
+        self.preset_combo = QComboBox(self.endpoint_box)
+        self.preset_combo.setObjectName("settings-preset")
+        self.preset_combo.setAccessibleName(self.tr("Preset"))
+        for preset in presets:
+            self.preset_combo.addItem(preset.label, preset.name)
+        self.base_url_edit = QLineEdit(self.endpoint_box)
+        self.base_url_edit.setObjectName("settings-base-url")
+        self.base_url_edit.setAccessibleName(self.tr("Base URL"))
+        self.model_combo = QComboBox(self.endpoint_box)
+        self.model_combo.setObjectName("settings-model")
+        self.model_combo.setAccessibleName(self.tr("Model"))
+        self.model_combo.setEditable(True)
+        self.refresh_button = QPushButton(self.tr("Load models"), self.endpoint_box)
+        self.refresh_button.setObjectName("settings-load-models")
+        model_row = QHBoxLayout()
+        model_row.addWidget(self.model_combo, 1)
+        model_row.addWidget(self.refresh_button)
+        self.key_edit = QLineEdit(self.endpoint_box)
+        self.key_edit.setObjectName("settings-api-key")
+        self.key_edit.setAccessibleName(self.tr("API key"))
+        self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key_edit.setPlaceholderText(self.tr("optional for local servers"))
+        self.key_note = QLabel(self.endpoint_box)
+        self.key_note.setObjectName("settings-key-note")
+        self.key_note.setWordWrap(True)
+        self.test_button = QPushButton(self.tr("Test connection"), self.endpoint_box)
+        self.test_button.setObjectName("settings-test")
+        self.test_result = QLabel(self.endpoint_box)
+        self.test_result.setObjectName("settings-test-result")
+        self.test_result.setWordWrap(True)
+        self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow(self.tr("&Preset"), self.preset_combo)
+        form.addRow(self.tr("&Base URL"), self.base_url_edit)
+        form.addRow(self.tr("&Model"), model_row)
+        form.addRow(self.tr("API &key"), self.key_edit)
+        form.addRow("", self.key_note)
+        form.addRow(self.test_button, self.test_result)
+        return self.endpoint_box
+
+    def _build_appearance(self) -> QGroupBox:
+        box = QGroupBox(self.tr("Appearance"), self)
+        form = QFormLayout(box)
+        self.theme_combo = QComboBox(box)
+        self.theme_combo.setObjectName("settings-theme")
+        self.theme_combo.setAccessibleName(self.tr("Theme"))
+        for value, label in THEMES:
+            self.theme_combo.addItem(self.tr(label), value)
+        self.size_spin = QSpinBox(box)
+        self.size_spin.setObjectName("settings-text-size")
+        self.size_spin.setAccessibleName(self.tr("Text size in points"))
+        self.size_spin.setRange(8, 24)
+        self.size_spin.setSuffix(" pt")
+        form.addRow(self.tr("&Theme"), self.theme_combo)
+        form.addRow(self.tr("Text &size"), self.size_spin)
+        return box
+
+    def _connect(self) -> None:
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.remote_radio.toggled.connect(self._update_enabled)
+        self.preset_combo.activated.connect(self._on_preset_activated)
+        self.refresh_button.clicked.connect(self._on_refresh_clicked)
+        self.test_button.clicked.connect(self._on_test_clicked)
+
+    # -- values --------------------------------------------------------------------------
+    def _load(self, draft: SettingsDraft) -> None:
+        (
+            self.remote_radio if draft.provider == "openai-compatible" else self.offline_radio
+        ).setChecked(True)
+        self.preset_combo.setCurrentIndex(max(0, self.preset_combo.findData(draft.preset)))
+        self.base_url_edit.setText(draft.base_url)
+        self.model_combo.setEditText(draft.model)
+        self.key_edit.setText(draft.api_key)
+        self.key_note.setText(draft.key_note)
+        self.key_note.setVisible(bool(draft.key_note))
+        self.theme_combo.setCurrentIndex(max(0, self.theme_combo.findData(draft.theme)))
+        self.size_spin.setValue(draft.text_size)
+        self._update_enabled()
+
+    def draft(self) -> SettingsDraft:
+        """The edited copy (the original is untouched until the app saves this)."""
+        return replace(
+            self._original,
+            provider="openai-compatible" if self.remote_radio.isChecked() else "offline",
+            preset=str(self.preset_combo.currentData() or "custom"),
+            base_url=self.base_url_edit.text().strip(),
+            model=self.model_combo.currentText().strip(),
+            api_key=self.key_edit.text().strip(),
+            theme=str(self.theme_combo.currentData() or "system"),
+            text_size=self.size_spin.value(),
+        )
+
+    def set_models(self, names: Sequence[str], error: str = "") -> None:
+        """Show the endpoint's model list (keeping the typed name), or why it could not be read."""
+        typed = self.model_combo.currentText()
+        self.model_combo.clear()
+        self.model_combo.addItems(list(names))
+        self.model_combo.setEditText(typed or (names[0] if names else ""))
+        self.refresh_button.setEnabled(True)
+        self.test_result.setText(error or self.tr("%n model(s) found.", "", len(names)))
+
+    def set_test_result(self, ok: bool, message: str) -> None:
+        """Show the outcome of "Test connection" in words."""
+        self.test_button.setEnabled(True)
+        prefix = "✓ " if ok else "✗ "
+        self.test_result.setText(prefix + message)
+
+    def _update_enabled(self) -> None:
+        self.endpoint_box.setEnabled(self.remote_radio.isChecked())
+
+    def _on_preset_activated(self, _row: int) -> None:
+        preset = self._presets.get(str(self.preset_combo.currentData()))
+        if preset is None:
+            return
+        if preset.base_url:
+            self.base_url_edit.setText(preset.base_url)
+        if preset.default_model:
+            self.model_combo.setEditText(preset.default_model)
+        self.key_edit.setPlaceholderText(
+            self.tr("required") if preset.needs_key else self.tr("optional for local servers")
+        )
+
+    def _on_refresh_clicked(self) -> None:
+        self.refresh_button.setEnabled(False)
+        self.test_result.setText(self.tr("Loading models…"))
+        self.models_requested.emit(self.draft())
+
+    def _on_test_clicked(self) -> None:
+        self.test_button.setEnabled(False)
+        self.test_result.setText(self.tr("Testing…"))
+        self.test_requested.emit(self.draft())

@@ -1,0 +1,291 @@
+"""TranscriptModel: a session's events as list rows with custom roles. No I/O, no awaits.
+
+New events append rows at the end; older history is loaded lazily at the top through Qt's
+``canFetchMore``/``fetchMore`` protocol, so a session of 10,000 messages opens with only its last
+turns built. Qt's views call ``fetchMore`` whenever the *last* row is visible (always true in a
+chat that follows the bottom), so fetching is gated: the view calls ``want_older()`` when the user
+reaches the top, and only then does ``canFetchMore`` answer True.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QByteArray,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
+
+from ui.transcript_rows import (
+    TranscriptRow,
+    merge_tool_result,
+    reminder_caption,
+    reminder_text,
+    row_for_event,
+)
+
+Index = QModelIndex | QPersistentModelIndex
+
+INITIAL_EVENTS = 400
+"""Events turned into rows when a session opens (its tail)."""
+FETCH_EVENTS = 400
+"""Events added per ``fetchMore`` (moved back to the start of the turn they fall in)."""
+MAX_TURN_SCAN = 4000
+"""How far back a batch start may move to reach its turn's start."""
+
+KIND_ROLE = Qt.ItemDataRole.UserRole + 1
+ROW_ROLE = Qt.ItemDataRole.UserRole + 2
+TITLE_ROLE = Qt.ItemDataRole.UserRole + 3
+DETAIL_ROLE = Qt.ItemDataRole.UserRole + 4
+EXPANDED_ROLE = Qt.ItemDataRole.UserRole + 5
+SEQ_ROLE = Qt.ItemDataRole.UserRole + 6
+CAPTION_ROLE = Qt.ItemDataRole.UserRole + 7
+
+
+class TranscriptModel(QAbstractListModel):
+    """The rows of one session's transcript.
+
+    Feed it with ``reset(events, zone_name)`` (the session's event sequence, possibly lazy), then
+    ``append_event(envelope)`` for every new event and ``set_streaming(text)`` for live text.
+    """
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[TranscriptRow] = []
+        self._expanded: set[int] = set()
+        self._serial_base = 0
+        self._calls: dict[str, int] = {}
+        self._events: Sequence[Mapping[str, Any]] = ()
+        self._loaded_from = 0
+        self._zone_name: str | None = None
+        self._older_wanted = False
+        self._streaming = False
+
+    # -- Qt model interface ------------------------------------------------------------------
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 -- Qt's own default
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return self._plain_text(row)
+        if role == KIND_ROLE:
+            return row.kind
+        if role == ROW_ROLE:
+            return row
+        if role == TITLE_ROLE:
+            return row.title
+        if role == DETAIL_ROLE:
+            return row.detail
+        if role == EXPANDED_ROLE:
+            return (index.row() + self._serial_base) in self._expanded
+        if role == SEQ_ROLE:
+            return row.seq
+        if role == CAPTION_ROLE:
+            return reminder_caption(row, self._zone_name) if row.kind == "reminder" else ""
+        return None
+
+    def roleNames(self) -> dict[int, QByteArray]:
+        names = dict(super().roleNames())
+        for role, name in (
+            (KIND_ROLE, b"kind"),
+            (ROW_ROLE, b"row"),
+            (TITLE_ROLE, b"title"),
+            (DETAIL_ROLE, b"detail"),
+            (EXPANDED_ROLE, b"expanded"),
+            (SEQ_ROLE, b"seq"),
+            (CAPTION_ROLE, b"caption"),
+        ):
+            names[role] = QByteArray(name)
+        return names
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return (
+            Qt.ItemFlag.ItemIsEnabled
+            | Qt.ItemFlag.ItemIsSelectable
+            | Qt.ItemFlag.ItemNeverHasChildren
+        )
+
+    def canFetchMore(self, parent: Index) -> bool:
+        return not parent.isValid() and self._older_wanted and self._loaded_from > 0
+
+    def fetchMore(self, parent: Index) -> None:
+        if not self.canFetchMore(parent):
+            return
+        self._older_wanted = False
+        start = self._turn_start(max(0, self._loaded_from - FETCH_EVENTS))
+        rows = self._build(start, self._loaded_from, prepend=True)
+        self._loaded_from = start
+        if not rows:
+            return
+        self.beginInsertRows(QModelIndex(), 0, len(rows) - 1)
+        self._rows[:0] = rows
+        self._serial_base -= len(rows)
+        self.endInsertRows()
+
+    # -- feeding -----------------------------------------------------------------------------
+    def reset(self, events: Sequence[Mapping[str, Any]], zone_name: str | None) -> None:
+        """Show a new session: rows for the tail of ``events`` (older ones load on demand)."""
+        self.beginResetModel()
+        self._events = events
+        self._zone_name = zone_name
+        self._rows = []
+        self._expanded = set()
+        self._calls = {}
+        self._serial_base = 0
+        self._older_wanted = False
+        self._streaming = False
+        count = len(events)
+        self._loaded_from = self._turn_start(max(0, count - INITIAL_EVENTS))
+        self._rows = self._build(self._loaded_from, count, prepend=False)
+        self.endResetModel()
+
+    def set_zone_name(self, zone_name: str | None) -> None:
+        """Times are shown in this zone from now on (rows already built keep their summaries)."""
+        self._zone_name = zone_name
+
+    def has_older(self) -> bool:
+        """True while history older than the first row has not been loaded."""
+        return self._loaded_from > 0
+
+    def want_older(self) -> None:
+        """The user reached the top: let the next ``fetchMore`` load an older batch."""
+        self._older_wanted = self._loaded_from > 0
+
+    def append_event(self, event: Mapping[str, Any]) -> None:
+        """Show one new event (tool results update their call's row instead of adding one)."""
+        if event.get("type") == "tool/result":
+            self._merge_result(event)
+            return
+        rows = row_for_event(event, self._zone_name)
+        if self._streaming:
+            rows = self._finish_streaming(rows)
+        if rows:
+            self._append_rows(rows)
+
+    def set_streaming(self, text: str) -> None:
+        """Show (or update) the live streaming row at the bottom."""
+        row = TranscriptRow("streaming", text)
+        if self._streaming:
+            self._rows[-1] = row
+            index = self.index(len(self._rows) - 1)
+            self.dataChanged.emit(index, index, [Qt.ItemDataRole.DisplayRole])
+            return
+        self._streaming = True
+        self._append_rows([row])
+
+    def clear_streaming(self) -> None:
+        """Drop the live streaming row (the turn ended without a recorded answer text)."""
+        if not self._streaming:
+            return
+        self._streaming = False
+        last = len(self._rows) - 1
+        self.beginRemoveRows(QModelIndex(), last, last)
+        self._rows.pop()
+        self.endRemoveRows()
+
+    def toggle_expanded(self, row: int) -> None:
+        """Expand or collapse a tool or context row's details."""
+        if not 0 <= row < len(self._rows):
+            return
+        serial = row + self._serial_base
+        self._expanded ^= {serial}
+        index = self.index(row)
+        self.dataChanged.emit(index, index, [EXPANDED_ROLE])
+
+    def row_at(self, row: int) -> TranscriptRow | None:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def last_seq(self) -> int:
+        """The seq of the newest event shown (-1 for an empty session)."""
+        return len(self._events) - 1
+
+    # -- internals ---------------------------------------------------------------------------
+    def _append_rows(self, rows: list[TranscriptRow]) -> None:
+        first = len(self._rows)
+        self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
+        for offset, row in enumerate(rows):
+            if row.kind == "tool" and row.call_id:
+                self._calls[row.call_id] = first + offset + self._serial_base
+        self._rows.extend(rows)
+        self.endInsertRows()
+
+    def _finish_streaming(self, rows: list[TranscriptRow]) -> list[TranscriptRow]:
+        self._streaming = False
+        last = len(self._rows) - 1
+        if rows and rows[0].kind == "assistant":
+            self._rows[last] = rows[0]
+            index = self.index(last)
+            self.dataChanged.emit(index, index)
+            return rows[1:]
+        self.beginRemoveRows(QModelIndex(), last, last)
+        self._rows.pop()
+        self.endRemoveRows()
+        return rows
+
+    def _merge_result(self, event: Mapping[str, Any]) -> None:
+        data = event.get("data")
+        if not isinstance(data, Mapping):
+            return
+        serial = self._calls.get(str(data.get("callId", "")))
+        if serial is None:
+            return
+        row = serial - self._serial_base
+        if 0 <= row < len(self._rows):
+            self._rows[row] = merge_tool_result(self._rows[row], data, self._zone_name)
+            index = self.index(row)
+            self.dataChanged.emit(index, index)
+
+    def _turn_start(self, start: int) -> int:
+        """``start`` moved back to the ``turn/start`` of the turn it falls in (bounded scan)."""
+        floor = max(0, start - MAX_TURN_SCAN)
+        index = start
+        while index > floor:
+            event = self._events[index]
+            if event.get("type") in ("turn/start", "user/message"):
+                return index
+            index -= 1
+        return index
+
+    def _build(self, start: int, stop: int, *, prepend: bool) -> list[TranscriptRow]:
+        rows: list[TranscriptRow] = []
+        local_calls: dict[str, int] = {}
+        for seq in range(start, stop):
+            event = self._events[seq]
+            if event.get("type") == "tool/result":
+                self._merge_into(rows, local_calls, event)
+                continue
+            for row in row_for_event(event, self._zone_name):
+                if row.kind == "tool" and row.call_id:
+                    local_calls[row.call_id] = len(rows)
+                rows.append(row)
+        base = self._serial_base - len(rows) if prepend else self._serial_base + len(self._rows)
+        for call_id, position in local_calls.items():
+            self._calls.setdefault(call_id, base + position)
+        return rows
+
+    def _merge_into(
+        self, rows: list[TranscriptRow], calls: Mapping[str, int], event: Mapping[str, Any]
+    ) -> None:
+        data = event.get("data")
+        if not isinstance(data, Mapping):
+            return
+        position = calls.get(str(data.get("callId", "")))
+        if position is not None:
+            rows[position] = merge_tool_result(rows[position], data, self._zone_name)
+
+    @staticmethod
+    def _plain_text(row: TranscriptRow) -> str:
+        if row.kind == "tool":
+            return row.title
+        if row.kind == "reminder":
+            return reminder_text(row)
+        return row.text
