@@ -1,0 +1,84 @@
+"""The derived checkpoint's content (session-log.md §8). Pure: no I/O, no clock.
+
+A checkpoint lets a session of 10^6 events open without parsing them. It vouches for the first
+``length`` bytes of ``session.jsonl`` (header included) only while their xxh3-128 ``digest`` still
+matches; the folds are then taken from it and only the bytes after ``length`` are scanned. The line
+offsets of its ``count`` events live beside it in ``offsets.bin`` (little-endian uint64 each), with
+their own digest. Both files are derived: deleting them only makes the next open slower.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from core.jsonvalue import compact_json
+
+CHECKPOINT_VERSION = 1
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """Fold state after the first ``count`` events, which end at byte ``length`` of the log.
+
+    ``schedule`` is ``ScheduleFold.to_json()``, or None when the fold had failed with
+    ``schedule_error``; ``folds`` is ``SessionFolds.to_json()``.
+    """
+
+    session_id: str
+    length: int
+    count: int
+    digest: str
+    offsets_digest: str
+    schedule: Mapping[str, Any] | None
+    schedule_error: str | None
+    folds: Mapping[str, Any]
+
+    def encode(self) -> bytes:
+        return compact_json(
+            {
+                "version": CHECKPOINT_VERSION,
+                "sessionId": self.session_id,
+                "length": self.length,
+                "count": self.count,
+                "digest": self.digest,
+                "offsetsDigest": self.offsets_digest,
+                "schedule": self.schedule,
+                "scheduleError": self.schedule_error,
+                "folds": self.folds,
+            }
+        ).encode("utf-8")
+
+
+def decode_checkpoint(raw: bytes) -> Checkpoint | None:
+    """The checkpoint in ``raw``, or None when it is unreadable or of another version."""
+    try:
+        value = json.loads(raw.decode("utf-8"))
+        if value["version"] != CHECKPOINT_VERSION:
+            return None
+        return Checkpoint(
+            session_id=_typed(value["sessionId"], str),
+            length=_typed(value["length"], int),
+            count=_typed(value["count"], int),
+            digest=_typed(value["digest"], str),
+            offsets_digest=_typed(value["offsetsDigest"], str),
+            schedule=_optional_mapping(value["schedule"]),
+            schedule_error=None if value["scheduleError"] is None else str(value["scheduleError"]),
+            folds=_typed(value["folds"], dict),
+        )
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _typed(value: object, kind: type[_T]) -> _T:
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise TypeError(f"expected {kind.__name__}")
+    return value
+
+
+def _optional_mapping(value: object) -> Mapping[str, Any] | None:
+    return None if value is None else _typed(value, dict)

@@ -1,0 +1,166 @@
+"""Header and event-envelope lines of a session log (session-log.md §2). Pure: no I/O, no clock.
+
+Owns the byte form of one log line: the header written once at creation, the envelope
+``{"seq","at","type","data"}`` (plus ``"group"`` on a group's first line), their strict decoding,
+the canonical UTC instant used for ``at`` and the time-ordered session id. Must not read the clock
+or touch files: instants and random bytes are passed in.
+
+Decoding choices where the spec is silent: an envelope may carry keys a newer version added (they
+are kept, and ignored); ``data`` may be any JSON value (unknown types are kept as they are).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeGuard
+
+from core.errors import SessionFormatError
+from core.jsonvalue import compact_json
+
+FORMAT_VERSION = 1
+"""The only header ``version`` this code reads and writes."""
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_ONE_MS = timedelta(milliseconds=1)
+_INSTANT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
+_SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+
+
+def format_instant(when: datetime) -> str:
+    """``when`` in the canonical form ``YYYY-MM-DDTHH:mm:ss.sssZ`` (schedule.md §2.1).
+
+    Sub-millisecond digits are dropped toward the past. A naive datetime raises ValueError.
+    """
+    if when.tzinfo is None or when.utcoffset() is None:
+        raise ValueError("the clock returned a naive datetime; an aware UTC instant is required")
+    utc = when.astimezone(UTC)
+    return (
+        f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d}T{utc.hour:02d}:{utc.minute:02d}:"
+        f"{utc.second:02d}.{utc.microsecond // 1000:03d}Z"
+    )
+
+
+def parse_instant(text: str) -> datetime:
+    """The aware UTC datetime of a canonical instant; ValueError if ``text`` is not canonical."""
+    if not _INSTANT.fullmatch(text):
+        raise ValueError(f"not a canonical UTC instant: {text!r}")
+    return datetime.fromisoformat(text[:-1]).replace(tzinfo=UTC)
+
+
+def is_session_id(text: object) -> TypeGuard[str]:
+    """True for a file-name-safe id: 1-64 of ``A-Z a-z 0-9 _ -``, not starting with ``-`` or ``_``."""
+    return isinstance(text, str) and _SESSION_ID.fullmatch(text) is not None
+
+
+def session_id(now: datetime, random_bytes: bytes) -> str:
+    """A UUIDv7 in text: 48 bits of epoch ms from ``now``, then 74 bits from ``random_bytes``.
+
+    Ids created in later milliseconds sort after earlier ones (as text too: fixed-width hex).
+    ``random_bytes`` needs at least 10 bytes (from ``os.urandom`` in production).
+    """
+    if len(random_bytes) < 10:
+        raise ValueError("session_id needs at least 10 random bytes")
+    ms = ((now - _EPOCH) // _ONE_MS) & (2**48 - 1)
+    rand = int.from_bytes(random_bytes[:10], "big")
+    value = (ms << 80) | (0x7 << 76) | ((rand >> 68) & 0xFFF) << 64 | (0b10 << 62)
+    value |= rand & (2**62 - 1)
+    text = f"{value:032x}"
+    return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
+
+
+@dataclass(frozen=True)
+class SessionHeader:
+    """Line 1 of a session log; it never changes after the file is created."""
+
+    id: str
+    created_at: str
+    parent_id: str | None = None
+    seed_length: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "session",
+            "version": FORMAT_VERSION,
+            "id": self.id,
+            "createdAt": self.created_at,
+            "parentId": self.parent_id,
+            "seedLength": self.seed_length,
+        }
+
+    def line(self) -> bytes:
+        return (compact_json(self.to_json()) + "\n").encode("utf-8")
+
+
+def parse_header(line: bytes) -> SessionHeader:
+    """Decode line 1 (without its ``\\n``). SessionFormatError says what is wrong."""
+    try:
+        value = json.loads(line.decode("utf-8"))
+    except ValueError as error:
+        raise SessionFormatError(f"the session header is not JSON ({error})") from None
+    if not isinstance(value, dict) or value.get("type") != "session":
+        raise SessionFormatError('the first line is not a session header ("type":"session")')
+    version = value.get("version")
+    if type(version) is not int or version != FORMAT_VERSION:
+        raise SessionFormatError(
+            f"unknown session format version {version!r}: this Chime reads version {FORMAT_VERSION}"
+        )
+    return _header_fields(value)
+
+
+def _header_fields(value: dict[str, Any]) -> SessionHeader:
+    sid, created, parent, seed = (
+        value.get(key) for key in ("id", "createdAt", "parentId", "seedLength")
+    )
+    if not is_session_id(sid):
+        raise SessionFormatError(f"invalid session id in the header: {sid!r}")
+    if not isinstance(created, str) or not _INSTANT.fullmatch(created):
+        raise SessionFormatError(f"invalid createdAt in the header: {created!r}")
+    if parent is not None and not is_session_id(parent):
+        raise SessionFormatError(f"invalid parentId in the header: {parent!r}")
+    if type(seed) is not int or seed < 0:
+        raise SessionFormatError(f"invalid seedLength in the header: {seed!r}")
+    return SessionHeader(sid, created, parent, seed)
+
+
+def make_envelope(
+    seq: int, at: str, type: str, data: Any, *, group: int | None = None
+) -> dict[str, Any]:
+    """The envelope in write order; ``group`` (the group's size) only on a group's first line."""
+    envelope: dict[str, Any] = {"seq": seq, "at": at, "type": type, "data": data}
+    if group is not None:
+        envelope["group"] = group
+    return envelope
+
+
+def encode_line(envelope: Mapping[str, Any]) -> bytes:
+    """One log line: compact JSON, raw non-ASCII, ending in ``\\n`` (TypeError/ValueError if not JSON)."""
+    return (compact_json(envelope) + "\n").encode("utf-8")
+
+
+def parse_envelope(line: bytes, seq: int) -> dict[str, Any]:
+    """Decode one event line (without its ``\\n``) expected at index ``seq``; ValueError if invalid."""
+    try:
+        value = json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError("not valid UTF-8") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not JSON ({error.msg} at column {error.colno})") from None
+    if not isinstance(value, dict):
+        raise ValueError("not a JSON object")
+    found = value.get("seq")
+    if type(found) is not int or found != seq:
+        raise ValueError(f"seq {found!r} is not its index {seq}")
+    if not isinstance(value.get("at"), str) or not _INSTANT.fullmatch(value["at"]):
+        raise ValueError(f"invalid at {value.get('at')!r}")
+    if not isinstance(value.get("type"), str) or not value["type"]:
+        raise ValueError(f"invalid type {value.get('type')!r}")
+    if "data" not in value:
+        raise ValueError("no data")
+    group = value.get("group", 1)
+    if type(group) is not int or group < 1:
+        raise ValueError(f"invalid group size {group!r}")
+    return value

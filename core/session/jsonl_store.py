@@ -1,0 +1,383 @@
+"""THE disk door of sessions: layout, publish without overwrite, durable appends, locks, trash.
+
+Every file operation of core/ happens here (STYLE.md §1.3); nothing else in core opens a file.
+Functions here block: async callers run them through ``asyncio.to_thread`` so the event loop
+thread never waits on a write, an fsync, a rename or a directory listing. The one exception is
+``LogFile.read``: reading an old event copies bytes out of a memory map of the log (page cache),
+which is what makes ``LiveSession.events`` lazy without a thread hop per event.
+
+Layout (session-log.md §1): ``<data>/sessions/<id>/session.jsonl``, ``.../lock``, derived
+``.../checkpoint.json`` and ``.../offsets.bin``, torn tails ``.../session.jsonl.torn-<UTC>``, and
+``<data>/trash/<id>/``. Directories are created 0700, files 0600.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO, Protocol
+
+import xxhash
+
+from core.errors import SessionError, SessionNotFoundError
+
+SESSIONS = "sessions"
+TRASH = "trash"
+LOG_NAME = "session.jsonl"
+LOCK_NAME = "lock"
+CHECKPOINT_NAME = "checkpoint.json"
+OFFSETS_NAME = "offsets.bin"
+TORN_PREFIX = LOG_NAME + ".torn-"
+DIR_MODE = 0o700
+FILE_MODE = 0o600
+_CHUNK = 1 << 20
+_BINARY = getattr(os, "O_BINARY", 0)
+
+
+class FileOps(Protocol):
+    """The three calls a durable append makes; tests substitute one that fails (ENOSPC)."""
+
+    def pwrite(self, fd: int, data: bytes, offset: int) -> int: ...
+
+    def sync(self, fd: int) -> None: ...
+
+    def truncate(self, fd: int, length: int) -> None: ...
+
+
+class OsFileOps:
+    """The real calls: positional write, fsync (F_FULLFSYNC is not asked for), ftruncate."""
+
+    def pwrite(self, fd: int, data: bytes, offset: int) -> int:
+        if hasattr(os, "pwrite"):
+            return os.pwrite(fd, data, offset)
+        os.lseek(fd, offset, os.SEEK_SET)  # pragma: no cover -- Windows has no os.pwrite
+        return os.write(fd, data)  # pragma: no cover -- Windows has no os.pwrite
+
+    def sync(self, fd: int) -> None:
+        os.fsync(fd)
+
+    def truncate(self, fd: int, length: int) -> None:
+        os.ftruncate(fd, length)
+
+
+def session_dir(data_dir: Path, session_id: str, *, trash: bool = False) -> Path:
+    return data_dir / (TRASH if trash else SESSIONS) / session_id
+
+
+def digest(buffer: bytes | mmap.mmap | memoryview) -> str:
+    """xxh3-128 of ``buffer`` as hex; never copies a memory map."""
+    return str(xxhash.xxh3_128_hexdigest(buffer))
+
+
+class LogFile:
+    """An open ``session.jsonl``: memory-mapped reads and durable positional appends."""
+
+    def __init__(self, path: Path, *, writable: bool, ops: FileOps | None = None) -> None:
+        flags = (os.O_RDWR if writable else os.O_RDONLY) | _BINARY
+        try:
+            self._fd = os.open(path, flags)
+        except FileNotFoundError:
+            raise SessionNotFoundError(f"no session log at {path}") from None
+        self.path = path
+        self._ops = ops or OsFileOps()
+        self._map: mmap.mmap | None = None
+        self._stale_tail = False
+
+    def size(self) -> int:
+        return os.fstat(self._fd).st_size
+
+    def buffer(self) -> mmap.mmap | bytes:
+        """A read-only view of the whole file as it is now (remapped when it grew)."""
+        size = self.size()
+        if self._map is None or len(self._map) < size:
+            if self._map is not None:
+                self._map.close()
+            self._map = mmap.mmap(self._fd, 0, access=mmap.ACCESS_READ) if size else None
+        return self._map if self._map is not None else b""
+
+    def read(self, start: int, end: int) -> bytes:
+        """Bytes [start, end) of the log, remapping once if the file grew past the old map."""
+        if self._map is None or len(self._map) < end:
+            self.buffer()
+        assert self._map is not None  # the header alone makes a log non-empty
+        return self._map[start:end]
+
+    def digest_prefix(self, length: int) -> str:
+        with memoryview(self.buffer()) as view, view[:length] as prefix:
+            return digest(prefix)
+
+    def write_durably(self, data: bytes, offset: int) -> None:
+        """Write ``data`` at ``offset`` and fsync; on failure truncate back to ``offset`` and raise."""
+        try:
+            written = 0
+            while written < len(data):
+                written += self._ops.pwrite(self._fd, data[written:], offset + written)
+            if self._stale_tail:
+                self._ops.truncate(self._fd, offset + len(data))
+            self._ops.sync(self._fd)
+            self._stale_tail = False
+        except OSError:
+            self._truncate_back(offset)
+            raise
+
+    def _truncate_back(self, length: int) -> None:
+        try:
+            self._ops.truncate(self._fd, length)
+            self._ops.sync(self._fd)
+        except OSError:
+            self._stale_tail = True  # the next successful write cuts what is past its end
+
+    def cut(self, length: int) -> None:
+        """Truncate to ``length`` and fsync (the torn-tail repair)."""
+        if self._map is not None:
+            self._map.close()
+            self._map = None
+        self._ops.truncate(self._fd, length)
+        self._ops.sync(self._fd)
+
+    def close(self) -> None:
+        if self._map is not None:
+            self._map.close()
+            self._map = None
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+class MappedOffsets:
+    """``offsets.bin`` mapped read-only: ``view[i]`` is the byte offset of event ``i``'s line."""
+
+    def __init__(self, fd: int, count: int) -> None:
+        self._map = mmap.mmap(fd, 0, access=mmap.ACCESS_READ) if count else None
+        self.view: memoryview | list[int] = memoryview(self._map).cast("Q") if self._map else []
+
+    def close(self) -> None:
+        if isinstance(self.view, memoryview):
+            self.view.release()
+        if self._map is not None:
+            self._map.close()
+
+
+def load_offsets(folder: Path, count: int, expected_digest: str) -> MappedOffsets | None:
+    """The checkpoint's offsets when the file holds exactly ``count`` of them with that digest."""
+    if sys.byteorder != "little":  # pragma: no cover -- offsets.bin is little-endian uint64
+        return None
+    try:
+        fd = os.open(folder / OFFSETS_NAME, os.O_RDONLY | _BINARY)
+    except OSError:
+        return None
+    try:
+        if os.fstat(fd).st_size != 8 * count:
+            return None
+        offsets = MappedOffsets(fd, count)
+    finally:
+        os.close(fd)
+    found = digest(offsets.view) if isinstance(offsets.view, memoryview) else digest(b"")
+    if found != expected_digest:
+        offsets.close()
+        return None
+    return offsets
+
+
+def read_file(path: Path) -> bytes | None:
+    """The whole file, or None if it cannot be read."""
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def read_head(path: Path) -> bytes:
+    """The first line of ``path`` without its ``\\n`` (the whole file if it has none)."""
+    chunks: list[bytes] = []
+    with _open_read(path) as handle:
+        while chunk := handle.read(65536):
+            newline = chunk.find(b"\n")
+            if newline >= 0:
+                chunks.append(chunk[:newline])
+                break
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def read_range(path: Path, start: int, end: int | None = None) -> bytes:
+    """Bytes [start, end) of ``path`` (to its end when ``end`` is None)."""
+    with _open_read(path) as handle:
+        handle.seek(start)
+        return handle.read() if end is None else handle.read(end - start)
+
+
+def _open_read(path: Path) -> BinaryIO:
+    try:
+        return path.open("rb")
+    except FileNotFoundError:
+        raise SessionNotFoundError(f"no session log at {path}") from None
+
+
+def require_session(folder: Path) -> None:
+    """SessionNotFoundError unless ``folder`` holds a session log."""
+    if not (folder / LOG_NAME).is_file():
+        raise SessionNotFoundError(f"no session {folder.name} in {folder.parent}")
+
+
+def make_dirs(path: Path) -> None:
+    """Create ``path`` and its missing parents with mode 0700."""
+    path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+
+
+def _sync_dir(path: Path) -> None:
+    if os.name == "nt":  # pragma: no cover -- Windows cannot open a directory to fsync it
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_new(path: Path, chunks: Iterator[bytes], *, sync: bool) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY, FILE_MODE)
+    try:
+        for chunk in chunks:
+            view = memoryview(chunk)
+            while view:
+                view = view[os.write(fd, view) :]
+        if sync:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def copy_chunks(path: Path, start: int, end: int) -> Iterator[bytes]:
+    """Bytes [start, end) of ``path`` in chunks of at most 1 MiB."""
+    with _open_read(path) as handle:
+        handle.seek(start)
+        left = end - start
+        while left > 0:
+            chunk = handle.read(min(left, _CHUNK))
+            if not chunk:
+                raise SessionError(f"{path} ended {left} bytes early while copying")
+            left -= len(chunk)
+            yield chunk
+
+
+def publish_session(folder: Path, header_line: bytes, body: Iterator[bytes]) -> None:
+    """Create ``folder`` (which must not exist) holding a durable ``session.jsonl``.
+
+    The log is written to a temporary file, fsynced, published under its final name with
+    ``os.link`` (which never overwrites), and the folder is fsynced (session-log.md §2).
+    """
+    make_dirs(folder.parent)
+    folder.mkdir(mode=DIR_MODE)
+    temp = folder / f".{LOG_NAME}.new"
+    _write_new(temp, _prepend(header_line, body), sync=True)
+    os.link(temp, folder / LOG_NAME)
+    temp.unlink()
+    _sync_dir(folder)
+    _sync_dir(folder.parent)
+
+
+def _prepend(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
+    yield first
+    yield from rest
+
+
+class SessionLock:
+    """The exclusive OS lock on ``sessions/<id>/lock``; it dies with the process."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)  # closing the descriptor releases flock/msvcrt locks
+            self._fd = -1
+
+
+def try_lock(folder: Path) -> SessionLock | None:
+    """Take the session's live lock without waiting; None when another holder has it."""
+    fd = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT | _BINARY, FILE_MODE)
+    try:
+        _lock_fd(fd)
+    except OSError:
+        os.close(fd)
+        return None
+    return SessionLock(fd)
+
+
+if sys.platform == "win32":  # pragma: no cover -- exercised only on Windows
+
+    def _lock_fd(fd: int) -> None:
+        import msvcrt
+
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+
+else:
+
+    def _lock_fd(fd: int) -> None:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def save_torn(log: LogFile, committed: int, stamp: str) -> Path:
+    """Copy bytes past ``committed`` to ``session.jsonl.torn-<stamp>``, then cut the log there."""
+    torn = log.read(committed, log.size())
+    target = log.path.with_name(TORN_PREFIX + stamp)
+    suffix = 0
+    while target.exists():
+        suffix += 1
+        target = log.path.with_name(f"{TORN_PREFIX}{stamp}-{suffix}")
+    _write_new(target, iter([torn]), sync=True)
+    log.cut(committed)
+    _sync_dir(log.path.parent)
+    return target
+
+
+def write_checkpoint(folder: Path, checkpoint: bytes, offsets: bytes) -> None:
+    """Replace the derived checkpoint files (no fsync: a torn one fails its digest and is rebuilt)."""
+    (folder / CHECKPOINT_NAME).unlink(missing_ok=True)
+    for name, data in ((OFFSETS_NAME, offsets), (CHECKPOINT_NAME, checkpoint)):
+        temp = folder / f".{name}.new"
+        temp.unlink(missing_ok=True)
+        _write_new(temp, iter([data]), sync=False)
+        os.replace(temp, folder / name)
+
+
+def log_length(path: Path) -> int:
+    return path.stat().st_size
+
+
+def session_ids(data_dir: Path, *, trash: bool = False) -> list[str]:
+    """Names of the folders under ``sessions/`` (or ``trash/``) that hold a session log."""
+    root = data_dir / (TRASH if trash else SESSIONS)
+    try:
+        entries = list(os.scandir(root))
+    except FileNotFoundError:
+        return []
+    return sorted(e.name for e in entries if (Path(e.path) / LOG_NAME).is_file())
+
+
+def move_session(source: Path, target: Path) -> None:
+    """Move a session folder (trash or restore); SessionError if the target exists."""
+    if not source.is_dir():
+        raise SessionNotFoundError(f"no session folder at {source}")
+    if target.exists():
+        raise SessionError(f"{target} already exists")
+    make_dirs(target.parent)
+    os.rename(source, target)
+    _sync_dir(target.parent)
+
+
+def remove_tree(path: Path) -> None:
+    shutil.rmtree(path)
+
+
+def write_private(path: Path, chunks: Iterator[bytes]) -> None:
+    """Write an export file with mode 0600, replacing any file of that name."""
+    path.unlink(missing_ok=True)
+    _write_new(path, chunks, sync=True)

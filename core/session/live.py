@@ -1,0 +1,426 @@
+"""LiveSession: a session's live log (a SessionLog), its folds, observers and persistence barrier.
+
+``append`` is synchronous and in memory: the event is visible in ``events`` and every fold at
+once, and queued for writing. ``flush`` is the barrier (session-log.md §3): one write and one fsync
+cover everything queued before it (group commit; concurrent flushes share the write in flight),
+and the disk work runs in a worker thread. Queued events are also flushed on their own within
+``write_behind_seconds``. A failed write or fsync truncates the file back to its durable length,
+keeps the events queued and returns False; the next successful flush writes them once.
+
+No file I/O here (that is ``jsonl_store``); the clock is injected. Choices where the spec is
+silent: ``flush`` of a read-only, closed or detached (storage-less) session returns False; after a
+failed write-behind nothing retries on a timer, the next append or flush does; observers that
+raise are logged and do not undo the append. Envelopes handed out are shared: do not mutate them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+from array import array
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from core.clock import Clock
+from core.errors import ScheduleLogError, SessionError, SessionReadOnlyError
+from core.schedule.fold import ScheduleFold, ScheduleFolder
+from core.session import vocabulary as v
+from core.session.checkpoint import Checkpoint
+from core.session.event_list import EventList
+from core.session.events import SessionHeader, encode_line, format_instant, make_envelope
+from core.session.folds import SessionFolds
+from core.session.jsonl_store import LogFile, MappedOffsets, SessionLock, digest, write_checkpoint
+
+logger = logging.getLogger(__name__)
+
+WRITE_BEHIND_SECONDS = 0.2
+CHECKPOINT_EVERY = 50_000
+"""A checkpoint is also written after this many new durable events (besides on close)."""
+
+
+class Cancellable(Protocol):
+    def cancel(self) -> None: ...
+
+
+Scheduler = Callable[[float, Callable[[], None]], "Cancellable | None"]
+"""Calls ``callback`` after ``delay`` seconds; returns a handle, or None when it cannot."""
+
+
+def loop_scheduler(delay: float, callback: Callable[[], None]) -> Cancellable | None:
+    """``call_later`` on the running loop; None (no write-behind) when no loop runs."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    return loop.call_later(delay, callback)
+
+
+@dataclass
+class LoadedSession:
+    """What opening a log found: everything a LiveSession starts from (built by the store)."""
+
+    header: SessionHeader
+    folder: Path | None
+    log: LogFile | None
+    folds: SessionFolds
+    schedule: ScheduleFolder | None
+    schedule_error: str | None = None
+    read_only_reason: str | None = None
+    lock: SessionLock | None = None
+    base: MappedOffsets | None = None
+    tail: array[int] = field(default_factory=lambda: array("Q"))
+    durable_length: int = 0
+    body_start: int = 0
+    checkpoint_count: int = 0
+
+
+class LiveSession:
+    """One open session. Create through ``SessionStore``, or ``LiveSession.detached`` (no storage)."""
+
+    def __init__(
+        self,
+        loaded: LoadedSession,
+        clock: Clock,
+        *,
+        scheduler: Scheduler = loop_scheduler,
+        write_behind_seconds: float = WRITE_BEHIND_SECONDS,
+        checkpoint_every: int = CHECKPOINT_EVERY,
+    ) -> None:
+        self._loaded = loaded
+        self.header = loaded.header
+        self.read_only_reason = loaded.read_only_reason
+        self._clock = clock
+        self._scheduler = scheduler
+        self._write_behind_seconds = write_behind_seconds
+        self._checkpoint_every = checkpoint_every
+        base = loaded.base.view if loaded.base is not None else ()
+        self._events = EventList(
+            loaded.log, base=base, tail=loaded.tail, durable_length=loaded.durable_length
+        )
+        self._folds = loaded.folds
+        self._schedule = loaded.schedule
+        self._schedule_error = loaded.schedule_error
+        self._checkpoint_count = loaded.checkpoint_count
+        self._observers: list[Callable[[Mapping[str, Any]], None]] = []
+        self._persistence_observers: list[Callable[[bool], None]] = []
+        self._inflight: asyncio.Future[bool] | None = None
+        self._write_behind: Cancellable | None = None
+        self._tasks: set[asyncio.Future[Any]] = set()
+        self._closed = False
+
+    @classmethod
+    def detached(cls, session_id: str, clock: Clock, *, seed_length: int = 0) -> LiveSession:
+        """An in-memory session with no storage: every ``flush`` returns False."""
+        header = SessionHeader(session_id, format_instant(clock()), None, seed_length)
+        error = "seed_length is beyond the log" if seed_length else None
+        return cls(
+            LoadedSession(header, None, None, SessionFolds(seed_length), ScheduleFolder(), error),
+            clock,
+        )
+
+    @property
+    def id(self) -> str:
+        return self.header.id
+
+    @property
+    def seed_length(self) -> int:
+        return self.header.seed_length
+
+    @property
+    def read_only(self) -> bool:
+        return self.read_only_reason is not None
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def events(self) -> Sequence[Mapping[str, Any]]:
+        return self._events
+
+    @property
+    def durable_count(self) -> int:
+        """How many events are known durable (the rest wait for a barrier)."""
+        return self._events.durable_count
+
+    @property
+    def title(self) -> str | None:
+        """The latest ``session/title``, else the first user message's first line, else None."""
+        return self._folds.display_title
+
+    @property
+    def last_activity(self) -> str:
+        """``at`` of the newest event (canonical UTC), or the header's ``createdAt``."""
+        return self._folds.last_at or self.header.created_at
+
+    def pending_inputs(self) -> tuple[int, ...]:
+        """Seqs of the pending ``user/message`` events, oldest first (agent.md §1)."""
+        return tuple(self._folds.pending)
+
+    def open_turn(self) -> int | None:
+        """The number of the turn that has started and not ended, if any."""
+        return self._folds.open_turn
+
+    def open_calls(self) -> dict[str, str]:
+        """Tool calls of the open turn without a result: call id -> tool name, in call order."""
+        return dict(self._folds.open_calls)
+
+    def byte_span(self, count: int) -> tuple[int, int]:
+        """Where the lines of durable events ``[0, count)`` lie in the log (for a verbatim fork)."""
+        if not 0 <= count <= self._events.durable_count:
+            raise IndexError(f"{count} is not within the durable events")
+        start = self._loaded.body_start
+        if count == 0:
+            return start, start
+        durable = self._events.durable_count
+        return start, self._events.start(count) if count < durable else self._events.durable_length
+
+    def schedule_fold(self) -> ScheduleFold:
+        """Equal to ``fold_schedule(events, seed_length)``; ScheduleLogError when that fails."""
+        if self._schedule is None or self._schedule_error is not None:
+            raise ScheduleLogError(self._schedule_error or "the schedule fold failed")
+        return self._schedule.fold()
+
+    # -- appends ---------------------------------------------------------------------------
+
+    def append(self, type: str, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Append one event; returns its envelope. Raises to refuse (then nothing is appended):
+        SessionReadOnlyError, SessionError (closed), ScheduleLogError (schedule.md §8.5 guard),
+        TypeError/ValueError (not JSON)."""
+        return self.append_group([(type, data)])[0]
+
+    def append_group(
+        self, items: Sequence[tuple[str, Mapping[str, Any]]]
+    ) -> list[Mapping[str, Any]]:
+        """Append events that become durable together: all or none after a crash (§3).
+
+        A group of k ≥ 2 events carries ``"group": k`` on its first line. Refusals as ``append``.
+        """
+        self._check_writable()
+        at = format_instant(self._clock())
+        first = len(self._events)
+        size = len(items) if len(items) > 1 else None
+        lines = [
+            encode_line(
+                make_envelope(
+                    first + i, at, _event_type(t), dict(d), group=size if i == 0 else None
+                )
+            )
+            for i, (t, d) in enumerate(items)
+        ]
+        envelopes: list[dict[str, Any]] = [json.loads(line) for line in lines]
+        trial = self._trial_schedule(envelopes)
+        if trial is not None:
+            self._schedule = trial
+        for envelope, line in zip(envelopes, lines, strict=True):
+            self._events.queue(envelope, line)
+            self._folds.feed(envelope)
+        self._arm_write_behind()
+        for envelope in envelopes:
+            self._notify(envelope)
+        return list(envelopes)
+
+    def _check_writable(self) -> None:
+        if self._closed:
+            raise SessionError(f"session {self.id} is closed")
+        if self.read_only_reason is not None:
+            raise SessionReadOnlyError(self.read_only_reason)
+
+    def _trial_schedule(self, envelopes: list[dict[str, Any]]) -> ScheduleFolder | None:
+        changes = [e["data"] for e in envelopes if e["type"] == v.SCHEDULE_CHANGE]
+        if not changes:
+            return None
+        if self._schedule is None or self._schedule_error is not None:
+            raise ScheduleLogError(self._schedule_error or "the schedule fold failed")
+        trial = self._schedule.copy()
+        for data in changes:
+            trial.feed(data)
+        return trial
+
+    # -- observers -------------------------------------------------------------------------
+
+    def subscribe(self, callback: Callable[[Mapping[str, Any]], None]) -> Callable[[], None]:
+        """Call ``callback(envelope)`` after each append; returns the unsubscribe function."""
+        self._observers.append(callback)
+        return lambda: _discard(self._observers, callback)
+
+    def subscribe_persistence(self, callback: Callable[[bool], None]) -> Callable[[], None]:
+        """Call ``callback(ok)`` after each write attempt; returns the unsubscribe function."""
+        self._persistence_observers.append(callback)
+        return lambda: _discard(self._persistence_observers, callback)
+
+    def _notify(self, envelope: Mapping[str, Any]) -> None:
+        for callback in list(self._observers):
+            try:
+                callback(envelope)
+            except Exception:
+                logger.exception("an event observer of session %s failed", self.id)
+
+    def _notify_persistence(self, ok: bool) -> None:
+        for callback in list(self._persistence_observers):
+            try:
+                callback(ok)
+            except Exception:
+                logger.exception("a persistence observer of session %s failed", self.id)
+
+    # -- the barrier -----------------------------------------------------------------------
+
+    async def flush(self) -> bool:
+        """The persistence barrier: True only when every event appended so far is durable."""
+        if self._loaded.log is None or self.read_only_reason is not None:
+            return False
+        target = len(self._events)
+        while self._events.durable_count < target:
+            if self._inflight is None:
+                self._inflight = asyncio.ensure_future(self._write_batch())
+            if not await asyncio.shield(self._inflight):
+                return False
+        return True
+
+    async def _write_batch(self) -> bool:
+        log = self._loaded.log
+        assert log is not None  # flush checked it
+        count = self._events.queued_count
+        try:
+            data = self._events.queued_bytes(count)
+            await asyncio.to_thread(log.write_durably, data, self._events.durable_length)
+        except OSError as error:
+            logger.warning("session %s: write failed, events kept queued: %s", self.id, error)
+            ok = False
+        else:
+            self._events.commit(count)
+            ok = True
+        finally:
+            self._inflight = None
+        self._notify_persistence(ok)
+        if ok:
+            self._maybe_checkpoint()
+        return ok
+
+    def _arm_write_behind(self) -> None:
+        if self._write_behind is None and self._loaded.log is not None:
+            self._write_behind = self._scheduler(self._write_behind_seconds, self._on_write_behind)
+
+    def _on_write_behind(self) -> None:
+        self._write_behind = None
+        if self._events.queued_count and not self._closed:
+            self._track(asyncio.ensure_future(self.flush()))
+
+    def _track(self, task: asyncio.Future[Any]) -> None:
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- reading the tail ------------------------------------------------------------------
+
+    def tail_events(self, count: int) -> list[Mapping[str, Any]]:
+        """The last ``count`` events, oldest first (parses only those)."""
+        return list(self._events[max(0, len(self._events) - count) :])
+
+    def tail_turns(self, turns: int) -> list[Mapping[str, Any]]:
+        """The events of the last ``turns`` turns, each from its input message, oldest first.
+
+        Walks back from the end parsing only what it returns (the window's first screen).
+        """
+        index = first = len(self._events)
+        seen = 0
+        while index > 0 and seen < turns:
+            index -= 1
+            event = self._events[index]
+            if event.get("type") == v.TURN_START:
+                seen += 1
+                data = event.get("data")
+                consumed = data.get("input") if isinstance(data, dict) else None
+                first = consumed if type(consumed) is int and 0 <= consumed < index else index
+        if seen < turns:
+            first = 0
+        return list(self._events[first:])
+
+    # -- checkpoint and close --------------------------------------------------------------
+
+    def _maybe_checkpoint(self) -> None:
+        due = self._events.durable_count - self._checkpoint_count >= self._checkpoint_every
+        if due and not self._events.queued_count and not self._closed:
+            self._track(asyncio.ensure_future(self._write_checkpoint()))
+
+    async def _write_checkpoint(self) -> None:
+        folder, log = self._loaded.folder, self._loaded.log
+        if folder is None or log is None or self._events.queued_count:
+            return
+        count, length = self._events.durable_count, self._events.durable_length
+        offsets = self._events.offsets_bytes()
+        schedule = (
+            self._schedule.fold().to_json()
+            if self._schedule_error is None and self._schedule
+            else None
+        )
+        state = Checkpoint(
+            self.id,
+            length,
+            count,
+            "",
+            digest(offsets),
+            schedule,
+            self._schedule_error,
+            self._folds.to_json(),
+        )
+        self._checkpoint_count = count
+        try:
+            await asyncio.to_thread(_store_checkpoint, folder, log.path, state, offsets)
+        except OSError as error:
+            logger.warning("session %s: checkpoint not written: %s", self.id, error)
+
+    async def close(self) -> bool:
+        """Flush, write the checkpoint, release the lock. Returns the final flush's outcome."""
+        if self._closed:
+            return True
+        if self._write_behind is not None:
+            self._write_behind.cancel()
+            self._write_behind = None
+        ok = await self.flush() if self.read_only_reason is None and self._loaded.log else True
+        self._closed = True
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if (
+            ok
+            and self.read_only_reason is None
+            and self._checkpoint_count < self._events.durable_count
+        ):
+            await self._write_checkpoint()
+        self._release()
+        return ok
+
+    def _release(self) -> None:
+        loaded = self._loaded
+        if loaded.lock is not None:
+            loaded.lock.release()
+        if loaded.log is not None:
+            loaded.log.close()
+        if loaded.base is not None:
+            with contextlib.suppress(BufferError):
+                loaded.base.close()
+
+
+def _store_checkpoint(folder: Path, log_path: Path, state: Checkpoint, offsets: bytes) -> None:
+    """Worker-thread half of a checkpoint: hash the covered bytes, then replace the files."""
+    reader = LogFile(log_path, writable=False)
+    try:
+        found = reader.digest_prefix(state.length)
+    finally:
+        reader.close()
+    checkpoint = dataclasses.replace(state, digest=found)
+    write_checkpoint(folder, checkpoint.encode(), offsets)
+
+
+def _event_type(type: object) -> str:
+    if not isinstance(type, str) or not type:
+        raise ValueError(f"an event type is a non-empty string, not {type!r}")
+    return type
+
+
+def _discard(items: list[Any], item: object) -> None:
+    with contextlib.suppress(ValueError):
+        items.remove(item)

@@ -1,0 +1,148 @@
+"""Opening a session log: checkpoint check, tail scan, torn-tail repair, corruption verdict.
+
+Runs in a worker thread (the store calls ``load_session`` through ``asyncio.to_thread``); every
+file operation goes through ``jsonl_store``. Implements session-log.md §4 and §8:
+
+1. An invalid header or unknown version raises SessionFormatError; the file is untouched.
+2. A checkpoint whose length fits the file and whose digests match gives the folds and line
+   offsets of the bytes it covers; otherwise the whole log is scanned (cold open).
+3. The bytes after that are scanned. A torn tail of a live session is copied to
+   ``session.jsonl.torn-<UTC>`` and cut off (a read-only viewer leaves it alone: the owner may
+   still be writing it). Corruption opens the session read-only with the line and the reason,
+   and makes the schedule fold fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from core.errors import ScheduleLogError, SessionFormatError
+from core.schedule.fold import ScheduleFolder
+from core.session import vocabulary as v
+from core.session.checkpoint import Checkpoint, decode_checkpoint
+from core.session.events import SessionHeader, parse_header
+from core.session.folds import SessionFolds
+from core.session.jsonl_store import (
+    CHECKPOINT_NAME,
+    LOG_NAME,
+    FileOps,
+    LogFile,
+    MappedOffsets,
+    SessionLock,
+    load_offsets,
+    read_file,
+    save_torn,
+)
+from core.session.live import LoadedSession
+from core.session.scan import ScanResult, scan
+
+
+class _Feeder:
+    """The scan's sink: line offsets, the session folds and the schedule fold, event by event."""
+
+    def __init__(self, loaded: LoadedSession) -> None:
+        self.loaded = loaded
+        self.seed_length = loaded.header.seed_length
+
+    def __call__(self, seq: int, start: int, envelope: dict[str, Any]) -> None:
+        loaded = self.loaded
+        loaded.tail.append(start)
+        loaded.folds.feed(envelope)
+        if envelope["type"] != v.SCHEDULE_CHANGE or seq < self.seed_length:
+            return
+        if loaded.schedule is not None and loaded.schedule_error is None:
+            try:
+                loaded.schedule.feed(envelope["data"])
+            except ScheduleLogError as error:
+                loaded.schedule_error = f"event {seq}: {error}"
+
+
+def load_session(
+    folder: Path,
+    *,
+    lock: SessionLock | None,
+    read_only_reason: str | None,
+    ops: FileOps | None,
+    torn_stamp: Callable[[], str],
+) -> LoadedSession:
+    """Open ``folder``'s log. Live (``read_only_reason`` None) sessions get their torn tail cut."""
+    log = LogFile(folder / LOG_NAME, writable=read_only_reason is None, ops=ops)
+    try:
+        buffer = log.buffer()
+        header_end = buffer.find(b"\n")
+        if header_end < 0:
+            raise SessionFormatError("the session log has no complete header line")
+        header = parse_header(buffer[:header_end])
+        loaded, start = _start(folder, log, header, header_end + 1)
+        loaded.lock, loaded.read_only_reason = lock, read_only_reason
+        loaded.body_start = header_end + 1
+        result = scan(buffer, start=start, first_seq=loaded.folds.count, sink=_Feeder(loaded))
+        _conclude(loaded, log, result, torn_stamp)
+    except BaseException:
+        log.close()
+        raise
+    return loaded
+
+
+def _start(
+    folder: Path, log: LogFile, header: SessionHeader, body: int
+) -> tuple[LoadedSession, int]:
+    found = _valid_checkpoint(folder, log, header)
+    if found is None:
+        folds = SessionFolds(header.seed_length)
+        return LoadedSession(header, folder, log, folds, ScheduleFolder()), body
+    checkpoint, offsets = found
+    loaded = LoadedSession(
+        header,
+        folder,
+        log,
+        SessionFolds.from_json(checkpoint.folds),
+        None,
+        checkpoint.schedule_error,
+        base=offsets,
+        checkpoint_count=checkpoint.count,
+    )
+    if checkpoint.schedule is not None:
+        loaded.schedule = ScheduleFolder.from_json(checkpoint.schedule)
+    return loaded, checkpoint.length
+
+
+def _valid_checkpoint(
+    folder: Path, log: LogFile, header: SessionHeader
+) -> tuple[Checkpoint, MappedOffsets] | None:
+    raw = read_file(folder / CHECKPOINT_NAME)
+    checkpoint = decode_checkpoint(raw) if raw is not None else None
+    if checkpoint is None or checkpoint.session_id != header.id:
+        return None
+    if checkpoint.length > log.size() or log.digest_prefix(checkpoint.length) != checkpoint.digest:
+        return None
+    offsets = load_offsets(folder, checkpoint.count, checkpoint.offsets_digest)
+    if offsets is None:
+        return None
+    try:
+        SessionFolds.from_json(checkpoint.folds)
+        if checkpoint.schedule is not None:
+            ScheduleFolder.from_json(checkpoint.schedule)
+    except (KeyError, TypeError, ValueError, ScheduleLogError):
+        offsets.close()
+        return None
+    return checkpoint, offsets
+
+
+def _conclude(
+    loaded: LoadedSession, log: LogFile, result: ScanResult, torn_stamp: Callable[[], str]
+) -> None:
+    loaded.durable_length = result.committed
+    if result.corruption is not None:
+        reason = (
+            f"The session log is corrupt at {result.corruption.describe()}. It is open read-only; "
+            "fork it to continue from its last good turn."
+        )
+        loaded.read_only_reason = reason
+        loaded.schedule_error = loaded.schedule_error or reason
+    elif result.torn and loaded.read_only_reason is None:
+        save_torn(log, result.committed, torn_stamp())
+    if loaded.header.seed_length > loaded.folds.count and loaded.schedule_error is None:
+        loaded.schedule_error = "the header's seedLength is beyond the end of the log"

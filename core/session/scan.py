@@ -1,0 +1,133 @@
+"""The JSONL scanner: whole lines, the committed offset, torn-tail or corrupt-middle verdict.
+
+Pure: no I/O, no clock. It reads a byte buffer (``bytes`` or an ``mmap``) from an offset and
+splits it on the byte ``\\n`` only: JSON text may hold raw U+2028/U+0085, which
+``str.splitlines()`` would split on (session-log.md §2).
+
+Verdict (session-log.md §4): a final fragment without ``\\n``, a final complete line that fails to
+decode, or a final group with fewer than ``k`` lines is a *torn tail* (never acknowledged by a
+barrier); a line that fails to decode (bad JSON, or ``seq`` not its index) with a complete line
+after it is *corruption*. A torn or corrupt group is dropped whole: ``committed`` never ends inside
+a group, and the sink sees a group's events only once all ``k`` lines decoded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from core.session.events import parse_envelope
+
+Sink = Callable[[int, int, dict[str, Any]], None]
+"""Called as ``sink(seq, line_start_offset, envelope)`` for each committed event, in order."""
+
+
+class ByteSource(Protocol):
+    """What the scanner reads: ``bytes`` and ``mmap.mmap`` both qualify."""
+
+    def __len__(self) -> int: ...
+
+    def find(self, sub: bytes, start: int = ..., end: int = ...) -> int: ...
+
+    def __getitem__(self, index: slice, /) -> bytes: ...
+
+
+@dataclass(frozen=True)
+class Corruption:
+    """Why a log cannot be trusted past its good prefix. ``line`` is 1-based (the header is 1)."""
+
+    line: int
+    reason: str
+
+    def describe(self) -> str:
+        return f"line {self.line}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """``count`` events end at byte ``committed``; bytes in [committed, end) are torn or corrupt."""
+
+    count: int
+    committed: int
+    end: int
+    corruption: Corruption | None = None
+
+    @property
+    def torn(self) -> bool:
+        """True when a torn tail follows the committed part (and nothing is corrupt)."""
+        return self.corruption is None and self.committed < self.end
+
+
+@dataclass
+class _Group:
+    start: int
+    seq: int
+    left: int
+    events: list[tuple[int, int, dict[str, Any]]]
+
+
+def scan(buffer: ByteSource, *, start: int, first_seq: int, sink: Sink | None = None) -> ScanResult:
+    """Scan ``buffer[start:]`` whose first event has index ``first_seq`` (see the module verdict).
+
+    ``start`` must be the offset of a line start outside any group (after the header, or a
+    checkpoint's covered length).
+    """
+    size = len(buffer)
+    pos, seq, committed = start, first_seq, start
+    group: _Group | None = None
+    while pos < size:
+        newline = buffer.find(b"\n", pos)
+        if newline < 0:
+            break
+        try:
+            envelope = parse_envelope(buffer[pos:newline], seq)
+            group = _grouped(group, envelope, pos, seq)
+        except ValueError as error:
+            if buffer.find(b"\n", newline + 1) < 0:
+                break
+            return ScanResult(_count(group, seq), _start_of(group, pos), size, _at(seq, error))
+        if group is None:
+            if sink is not None:
+                sink(seq, pos, envelope)
+        else:
+            group.events.append((seq, pos, envelope))
+            group = _finish(group, sink)
+        pos, seq = newline + 1, seq + 1
+        if group is None:
+            committed = pos
+    return ScanResult(_count(group, seq), committed, size)
+
+
+def _grouped(group: _Group | None, envelope: dict[str, Any], pos: int, seq: int) -> _Group | None:
+    size = envelope.get("group")
+    if group is not None:
+        if size is not None:
+            raise ValueError(f"a group of {size} starts inside an unfinished group")
+        return group
+    if size is None:
+        return None
+    return _Group(pos, seq, size, [])
+
+
+def _finish(group: _Group, sink: Sink | None) -> _Group | None:
+    group.left -= 1
+    if group.left > 0:
+        return group
+    if sink is not None:
+        for item in group.events:
+            sink(*item)
+    return None
+
+
+def _count(group: _Group | None, seq: int) -> int:
+    """The number of committed events: an unfinished group's events do not count."""
+    return seq if group is None else group.seq
+
+
+def _start_of(group: _Group | None, pos: int) -> int:
+    return pos if group is None else group.start
+
+
+def _at(seq: int, error: ValueError) -> Corruption:
+    return Corruption(line=seq + 2, reason=str(error))
