@@ -78,6 +78,7 @@ class MemoryLog:
         self.durable = 0
         self.gate: asyncio.Event | None = None
         self.refuse_groups = False
+        self.read_only = False
         self.groups: list[list[dict[str, Any]]] = []
         self._subscribers: list[Callable[[Mapping[str, Any]], None]] = []
 
