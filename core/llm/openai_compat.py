@@ -149,14 +149,16 @@ class OpenAICompatProvider:
         """The model names ``GET /models`` offers, unique and sorted."""
         try:
             page = await self._client.models.list()
-            names = {m.id for m in page.data if isinstance(getattr(m, "id", None), str)}
+            data = getattr(page, "data", None)
         except openai.OpenAIError as exc:
             raise self._error(exc, started=False, listing=True) from None
         except (ValueError, TypeError, AttributeError):
             raise ProviderError("bad_response", _models_malformed()) from None
         except RuntimeError as exc:
             raise _closed_or(exc) from None
-        return sorted(names)
+        if not isinstance(data, list):
+            raise ProviderError("bad_response", _models_malformed())
+        return sorted({i for i in (getattr(m, "id", None) for m in data) if isinstance(i, str)})
 
     async def _open(self, request: ModelRequest) -> openai.AsyncStream[Any]:
         try:
@@ -180,6 +182,8 @@ class OpenAICompatProvider:
         )
 
     def _finish(self, merged: _Merge) -> Finish:
+        if merged.finish_reason is None and merged.unreadable:
+            raise ProviderError("bad_response", _malformed("no choices"))
         if merged.finish_reason is None:
             raise ProviderError("connection", _ended_early(), retryable=True)
         calls = merged.tool_calls()
@@ -284,13 +288,17 @@ class _Merge:
     usage: Usage | None = None
     model: str = ""
     started: bool = False
+    unreadable: bool = False
+    """A chunk without a ``choices`` list was seen (ignored unless the answer never finishes)."""
 
     def feed(self, chunk: Any) -> list[str]:
         """Takes one chunk; returns its new text pieces."""
         self.model = _str(getattr(chunk, "model", None)) or self.model
         self._take_usage(getattr(chunk, "usage", None))
+        choices = getattr(chunk, "choices", None)
+        self.unreadable = self.unreadable or not isinstance(choices, list)
         pieces: list[str] = []
-        for choice in _list(getattr(chunk, "choices", None)):
+        for choice in _list(choices):
             if getattr(choice, "index", 0) not in (0, None):
                 continue
             pieces += self._take_delta(getattr(choice, "delta", None))
