@@ -1,0 +1,163 @@
+"""Reminder owner benchmark: delivery latency, idle CPU and drive cost versus active reminders.
+
+Run: .venv/bin/python bench/owner_bench.py [--idle-seconds 10] [--due 40]
+
+Real session files in a temporary directory, the real clock, a real asyncio loop and the
+call_later-based ``LoopWaker``; the model is an instant stub so only the engine is measured.
+
+1. Latency: 10,000 far-future reminders plus ``--due`` reminders falling due 150 ms apart; for
+   each, the delay from its target to its follow-up ``user/message`` being appended (median, p99).
+   Goal: median < 50 ms.
+2. Idle CPU: ``time.process_time`` used while the loop idles ``--idle-seconds`` wall seconds with
+   10,000 reminders and nothing due. Goal < 1 % (one timer, no polling).
+3. Drive cost: the median wall time of one owner drive (barrier, fold, decide, arm) with 100 and
+   with 10,000 active reminders, and their ratio (the baseline is the 100-reminder run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Mapping
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core.host import LoopWaker, SessionHost
+from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk
+from core.schedule.wire import datetime_to_ms, format_instant
+from core.session.live import LiveSession
+from core.session.store import SessionStore
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class InstantModel:
+    """Answers every step at once with a short text."""
+
+    @property
+    def info(self) -> ModelInfo:
+        return ModelInfo(provider="bench", name="instant")
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
+        yield Finish("ok", (), "stop")
+
+
+def create(index: int, target: datetime, prompt: str) -> dict[str, Any]:
+    record = {
+        "id": f"schedule-{index}",
+        "kind": "at",
+        "prompt": prompt,
+        "scheduledAt": format_instant(datetime_to_ms(target)),
+    }
+    return {"version": 1, "operation": "create", "schedule": record}
+
+
+async def session_with(
+    store: SessionStore, far: int, due: list[datetime], *, chunk: int = 1000
+) -> LiveSession:
+    session = await store.create()
+    far_target = now() + timedelta(days=30)
+    items = [("schedule/change", create(i + 1, far_target, "later")) for i in range(far)]
+    items += [("schedule/change", create(far + i + 1, t, f"due-{i}")) for i, t in enumerate(due)]
+    for start in range(0, len(items), chunk):
+        session.append_group(items[start : start + chunk])
+    assert await session.flush()
+    return session
+
+
+def host_for(session: LiveSession) -> SessionHost:
+    return SessionHost(
+        session, InstantModel(), now, lambda: "UTC", LoopWaker.factory(now), system_prompt="bench"
+    )
+
+
+async def latency(store: SessionStore, far: int, due_count: int) -> list[float]:
+    first = now() + timedelta(seconds=2)
+    due = [first + timedelta(milliseconds=150 * i) for i in range(due_count)]
+    session = await session_with(store, far, due)
+    delays: list[float] = []
+
+    def on_event(envelope: Mapping[str, Any]) -> None:
+        data = envelope.get("data", {})
+        if envelope.get("type") == "user/message" and data["source"]["kind"] == "plugin":
+            line = data["text"].split("\n")[3]  # occurrence_at: <canonical>
+            target = datetime.fromisoformat(line.split(": ", 1)[1].replace("Z", "+00:00"))
+            delays.append((now() - target).total_seconds() * 1000)
+
+    host = host_for(session)
+    host.on_event(on_event)
+    host.start()
+    await asyncio.sleep((due[-1] - now()).total_seconds() + 1.0)
+    await host.dispose()
+    return delays
+
+
+async def idle_cpu(store: SessionStore, far: int, seconds: float) -> tuple[float, float]:
+    session = await session_with(store, far, [])
+    host = host_for(session)
+    host.start()
+    await asyncio.sleep(0.5)  # let the first drive finish and the timer arm
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    await asyncio.sleep(seconds)
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    await host.dispose()
+    return cpu, wall
+
+
+async def drive_cost(store: SessionStore, active: int, repeats: int = 30) -> float:
+    session = await session_with(store, active, [])
+    host = host_for(session)
+    host.start()
+    await host.owner.drained()
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        host.owner.request_drive()
+        await host.owner.drained()
+        samples.append(time.perf_counter() - start)
+    await host.dispose()
+    return statistics.median(samples) * 1000
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+async def main(idle_seconds: float, due_count: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        store = SessionStore(Path(folder), now)
+        delays = await latency(store, 10_000, due_count)
+        print(f"latency, 10,000 active + {due_count} due 150 ms apart: {len(delays)} delivered")
+        print(
+            f"  target -> follow-up appended: median {statistics.median(delays):.1f} ms, "
+            f"p99 {percentile(delays, 0.99):.1f} ms, max {max(delays):.1f} ms (goal: median < 50 ms)"
+        )
+        cpu, wall = await idle_cpu(store, 10_000, idle_seconds)
+        print(
+            f"idle CPU, 10,000 active, nothing due: {cpu * 1000:.1f} ms CPU over {wall:.1f} s wall "
+            f"= {100 * cpu / wall:.3f} % (goal < 1 %)"
+        )
+        small = await drive_cost(store, 100)
+        large = await drive_cost(store, 10_000)
+        print(
+            f"one drive: {small:.3f} ms with 100 active, {large:.3f} ms with 10,000 "
+            f"-> ratio {large / small:.1f}x for 100x the reminders"
+        )
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--idle-seconds", type=float, default=10.0)
+    parser.add_argument("--due", type=int, default=40)
+    args = parser.parse_args()
+    asyncio.run(main(args.idle_seconds, args.due))
