@@ -188,10 +188,15 @@ class LiveSession:
 
     # -- appends ---------------------------------------------------------------------------
 
-    def append(self, type: str, data: Mapping[str, Any]) -> Mapping[str, Any]:
-        """Append one event; returns its envelope. Raises to refuse (then nothing is appended):
-        SessionReadOnlyError, SessionError (closed), ScheduleLogError (schedule.md §8.5 guard),
-        TypeError/ValueError (not JSON)."""
+    def append(self, type: str, data: Mapping[str, Any]) -> Any:
+        """Append one event; returns its envelope (``seq``, ``at``, ``type``, ``data``).
+
+        Raises to refuse, and then nothing is appended: SessionReadOnlyError, SessionError
+        (closed), ScheduleLogError (the schedule.md §8.5 guard: a ``schedule/change`` that would
+        make the fold fail, honouring ``seed_length``), TypeError/ValueError (not JSON).
+        Typed ``Any`` so that LiveSession is both api.md's SessionLog (``-> None``) and the
+        envelope-returning log of architecture.md (``-> Mapping``).
+        """
         return self.append_group([(type, data)])[0]
 
     def append_group(
