@@ -11,8 +11,10 @@ folds again, takes the authoritative *decision sample*, and admits the reminder:
 
 Choices the spec leaves open (written down here):
 
-- ``admit_reminder`` raising means nothing was appended (the group is atomic), so it is handled
-  like a failure to enqueue (§10.3 7.4): logged, released, not faulted, no timer.
+- ``admit_reminder`` is steps 7.4 and 7.5 at once; when it raises, the log refused the append
+  (closed, read-only, or the §8.5 guard), so it is handled as §10.3 7.5 and the §11.2 table say:
+  faulted, timer cleared, released, no further barrier. The group is atomic, so nothing of it
+  was appended and there is no half-admitted reminder to worry about.
 - ``claim_maintenance`` raising (rather than returning None) is "the claim mechanism failed":
   faulted (§10.3 step 6).
 - Timer segments: ``waker.arm(wake_at)`` receives the segment's end, ``now + min(target − now,
@@ -205,7 +207,7 @@ class ScheduleOwner:
             try:
                 claim.admit_reminder(delivery.framing, delivery.changes)
             except Exception:
-                _log.exception("schedule owner: admitting the reminder failed; nothing appended")
+                self._fault("the log refused the reminder's group; nothing was appended")
                 return False
             self._has_changes = True
             return True

@@ -360,22 +360,24 @@ def test_a_clock_failure_while_deciding_is_logged_not_faulted() -> None:
     assert len(rig.agent.admitted) == 1
 
 
-def test_a_refused_admission_appends_nothing_and_waits_for_the_next_trigger() -> None:
-    async def main() -> tuple[Rig, list[Any]]:
+def test_a_refused_admission_appends_nothing_and_faults_the_owner() -> None:
+    async def main() -> tuple[Rig, int, int]:
         rig = Rig()
         rig.owner.start()
         await rig.create(prompt="stretch", after_seconds=120)
         rig.agent.refuse_admit = True
+        before = rig.log.barriers
         await rig.fire_at(START + timedelta(seconds=120))
-        first = [rig.dispatches(), rig.waker.armed, rig.owner.faulted, rig.agent.trace[-1]]
+        during = rig.log.barriers - before
         rig.agent.refuse_admit = False
         rig.owner.request_drive()
         await rig.drain()
-        return rig, first
+        return rig, during, rig.log.barriers - before
 
-    rig, first = run(main())
-    assert first == [[], None, False, "release"]
-    assert len(rig.dispatches()) == 1
+    rig, during, after = run(main())
+    assert (rig.dispatches(), rig.waker.armed, rig.owner.faulted) == ([], None, True)
+    assert rig.agent.trace[-2:] == ["admit", "release"]
+    assert (during, after) == (1, 1)  # §11.2: one barrier, then triggers are ignored
 
 
 def test_a_claim_that_raises_faults_the_owner() -> None:
