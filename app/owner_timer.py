@@ -47,6 +47,11 @@ class QtWaker(QObject):
         self._wake_at = None
         self._timer.stop()
 
+    @property
+    def wake_at(self) -> datetime | None:
+        """The instant the waker is armed for (None when idle)."""
+        return self._wake_at
+
     def is_armed(self) -> bool:
         return self._timer.isActive()
 

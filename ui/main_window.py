@@ -18,6 +18,7 @@ from itertools import pairwise
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAccessible, QAccessibleEvent, QCloseEvent, QIcon
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFrame,
     QHBoxLayout,
@@ -292,3 +293,8 @@ class MainWindow(QMainWindow):
                 "the same conversation, while that conversation is open."
             ),
         )
+
+
+def request_attention(window: QWidget) -> None:
+    """Ask the desktop to flag the window (taskbar flash) without stealing focus."""
+    QApplication.alert(window)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QModelIndex
 
 from tests.ui.events import EventScript, create_call, view
@@ -65,6 +66,7 @@ def test_streaming_cleared_without_an_answer_leaves_no_row() -> None:
     assert model.rowCount() == 0
 
 
+@pytest.mark.slow
 def test_a_long_session_opens_with_its_tail_and_loads_older_turns_on_demand() -> None:
     script = EventScript()
     for n in range(1000):

@@ -1,0 +1,397 @@
+"""AppController: the open sessions, the current one, and the window's actions on them.
+
+Owns the set of open (live or read-only) sessions, which one is on screen, state.json and the
+sessions sidebar's contents; connects each session's bridge to the window. Every disk step goes
+through ``SessionStore`` (threads) or ``app.state``; nothing here blocks the GUI thread for long.
+
+Choices where the spec is silent:
+- Switching to a session in the sidebar opens it (it becomes live) and keeps the others open;
+  Close makes the current one cold and shows the next open one (or a new session).
+- Reminder badges are shown for open sessions (their fold is in memory); a cold session's
+  reminders are not folded just to draw a badge.
+- The filter searches titles of every session and the loaded message text of open ones.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from app.engine import EngineParts, OpenSession, compose, start
+from app.state import AppState, write_state
+from core.errors import ChimeError, SessionError
+from core.session.store import SessionStore
+from core.session.summary import SessionSummary as StoredSummary
+from ui.main_window import MainWindow, request_attention
+from ui.session_list import SessionSummary
+from ui.transcript_rows import parse_instant, parse_reminders
+
+_log = logging.getLogger(__name__)
+SEARCH_TEXT_EVENTS = 400
+
+
+class AppController(QObject):
+    """The window's sessions.
+
+    Signals:
+        open_set_changed(): the open sessions or the current one changed (state.json was written).
+    """
+
+    open_set_changed = Signal()
+
+    def __init__(
+        self,
+        window: MainWindow,
+        store: SessionStore,
+        parts: EngineParts,
+        data_dir: Path,
+        *,
+        is_active: Callable[[], bool] = lambda: True,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.window = window
+        self.store = store
+        self.parts = parts
+        self.data_dir = data_dir
+        self._is_active = is_active
+        self.open: dict[str, OpenSession] = {}
+        self.current: str | None = None
+        self._stored: list[StoredSummary] = []
+        self._trashed: list[str] = []
+        self._writes_state = True
+
+    # -- opening and showing -------------------------------------------------------------
+    async def start(self, wanted: list[str], current: str | None) -> None:
+        """Open ``wanted`` sessions (catching up their reminders) and show ``current``; with
+        none that can be opened, start a new session."""
+        for session_id in wanted:
+            await self.open_session(session_id, show=False)
+        if not self.open:
+            await self.new_session()
+            return
+        self.show_session(current if current in self.open else next(iter(self.open)))
+
+    async def open_session(self, session_id: str, *, show: bool = True) -> OpenSession | None:
+        """Open a session (live, or read-only when it is locked elsewhere or corrupt)."""
+        if session_id in self.open:
+            if show:
+                self.show_session(session_id)
+            return self.open[session_id]
+        try:
+            session = await self.store.open(session_id)
+        except ChimeError as error:
+            _log.warning("cannot open session %s: %s", session_id, error)
+            self.window.statusBar().showMessage(
+                self.tr("Could not open the session: ") + str(error), 8000
+            )
+            return None
+        return self._adopt(session, show=show)
+
+    async def new_session(self) -> None:
+        """Create a session and show it (Ctrl+N)."""
+        session = await self.store.create()
+        self._adopt(session, show=True)
+        self.window.focus_composer()
+
+    def _adopt(self, session: Any, *, show: bool) -> OpenSession:
+        opened = compose(session, self.parts, self)
+        self.open[opened.id] = opened
+        self._connect(opened)
+        start(opened)
+        if show:
+            self.show_session(opened.id)
+        else:
+            self._state_changed()
+        return opened
+
+    def _connect(self, opened: OpenSession) -> None:
+        sid = opened.id
+        bridge = opened.bridge
+        bridge.event_appended.connect(lambda e: self._on_event(sid, e))
+        bridge.streaming.connect(lambda text: self._on_streaming(sid, text))
+        bridge.busy_changed.connect(lambda busy: self._on_busy(sid, busy))
+        bridge.schedule_changed.connect(lambda records: self._on_schedule(sid, records))
+        bridge.persistence_changed.connect(lambda failed: self._on_persistence(sid, failed))
+        bridge.reminder_arrived.connect(lambda text: self._on_reminder(sid, text))
+        bridge.title_changed.connect(lambda _title: self._on_title(sid))
+
+    def show_session(self, session_id: str) -> None:
+        """Put an open session on screen: transcript, reminders, title, state, banner, composer."""
+        opened = self.open[session_id]
+        self.current = session_id
+        opened.unread = False
+        zone = self.parts.zone_source()
+        window = self.window
+        window.transcript_model.reset(opened.session.events, zone)
+        window.transcript.scroll_to_end()
+        window.reminders.set_records(opened.bridge.active_reminders(), zone)
+        window.set_session_title(opened.session.title)
+        window.set_zone(zone)
+        self._show_state(opened)
+        window.composer.set_busy(opened.bridge.is_busy())
+        window.set_persistence_warning(opened.bridge.persistence_failed())
+        self._state_changed()
+        self.refresh_sidebar()
+
+    def _show_state(self, opened: OpenSession) -> None:
+        reason = opened.session.read_only_reason or ""
+        window = self.window
+        if not opened.session.read_only:
+            window.set_state(self.tr("live"))
+            window.hide_banner()
+            window.composer.set_writable(True)
+            return
+        corrupt = "corrupt" in reason
+        window.set_state(
+            self.tr("corrupt") if corrupt else self.tr("read-only: open elsewhere"), reason
+        )
+        window.show_banner(reason or self.tr("This session is read-only."), offer_fork=True)
+        window.composer.set_writable(False, self.tr("Read-only session — fork it to continue."))
+
+    def current_session(self) -> OpenSession | None:
+        return self.open.get(self.current) if self.current else None
+
+    # -- actions ---------------------------------------------------------------------------
+    async def submit(self, text: str) -> None:
+        opened = self.current_session()
+        if opened is not None:
+            await opened.bridge.submit(text)
+
+    def stop(self) -> None:
+        opened = self.current_session()
+        if opened is not None:
+            opened.bridge.stop()
+
+    def retry(self) -> None:
+        opened = self.current_session()
+        if opened is not None and not opened.bridge.retry():
+            self.window.statusBar().showMessage(self.tr("There is no failed turn to retry."), 5000)
+
+    def rename(self, title: str) -> None:
+        opened = self.current_session()
+        if opened is not None:
+            opened.bridge.rename(title)
+
+    async def close_session(self, session_id: str | None = None) -> None:
+        """Make a session cold (flush, stop its owner, release the lock); show another one."""
+        target = session_id or self.current
+        opened = self.open.pop(target, None) if target else None
+        if opened is None:
+            return
+        await opened.close()
+        if self.current == target:
+            self.current = None
+            if self.open:
+                self.show_session(next(reversed(list(self.open))))
+            else:
+                await self.new_session()
+        self._state_changed()
+        await self.refresh_sessions()
+
+    async def fork_current(self) -> None:
+        """Fork the current session from its last good turn into a new live session."""
+        opened = self.current_session()
+        if opened is None:
+            return
+        if not opened.session.read_only:
+            await opened.session.flush()
+        try:
+            child = await self.store.fork(opened.id, len(opened.session.events))
+        except ChimeError as error:
+            self.window.statusBar().showMessage(self.tr("Could not fork: ") + str(error), 8000)
+            return
+        self._adopt(child, show=True)
+        await self.refresh_sessions()
+
+    async def delete_current(self) -> None:
+        """Move the current session to the trash (Undo restores it)."""
+        target = self.current
+        if target is None:
+            return
+        await self.close_session(target)
+        try:
+            await self.store.trash(target)
+        except (ChimeError, OSError) as error:
+            self.window.statusBar().showMessage(self.tr("Could not delete: ") + str(error), 8000)
+            return
+        self._trashed.append(target)
+        self.window.statusBar().showMessage(
+            self.tr("Session moved to the trash — Undo: Ctrl+Shift+T"), 10000
+        )
+        await self.refresh_sessions()
+
+    async def undo_delete(self) -> None:
+        """Restore the most recently deleted session and open it."""
+        if not self._trashed:
+            return
+        target = self._trashed.pop()
+        await self.store.restore(target)
+        await self.open_session(target)
+        await self.refresh_sessions()
+
+    async def export_current(self, kind: str, target: Path) -> None:
+        """Write the current session as Markdown or raw JSONL to ``target``."""
+        if self.current is None:
+            return
+        opened = self.current_session()
+        if opened is not None and not opened.session.read_only:
+            await opened.session.flush()
+        if kind == "markdown":
+            await self.store.export_markdown(self.current, target)
+        else:
+            await self.store.export_jsonl(self.current, target)
+        self.window.statusBar().showMessage(self.tr("Exported to ") + str(target), 8000)
+
+    def step_session(self, step: int) -> str | None:
+        """The id ``step`` places after the current one in the sidebar order (wrapping)."""
+        ids = [s.id for s in self._sidebar_items()]
+        if not ids:
+            return None
+        position = ids.index(self.current) if self.current in ids else 0
+        return ids[(position + step) % len(ids)]
+
+    def redrive_all(self) -> None:
+        """App activated or the wall clock jumped: every owner re-reads the clock."""
+        for opened in self.open.values():
+            opened.redrive()
+
+    def set_provider(self, factory: Callable[[], Any]) -> None:
+        """New provider settings apply from the next turn of every open session."""
+        self.parts = EngineParts(
+            self.parts.clock,
+            self.parts.zone_source,
+            self.parts.new_id,
+            self.parts.system_prompt,
+            factory,
+        )
+        for opened in self.open.values():
+            opened.set_provider(factory())
+
+    async def shutdown(self, geometry: str = "", window_state: str = "") -> None:
+        """Quit: record the open sessions, then flush and close every one of them."""
+        self.write_state(geometry, window_state)
+        self._writes_state = False
+        for opened in list(self.open.values()):
+            try:
+                await opened.close()
+            except (ChimeError, OSError) as error:
+                _log.warning("closing %s failed: %s", opened.id, error)
+        self.open.clear()
+
+    # -- state and sidebar -----------------------------------------------------------------
+    def write_state(self, geometry: str = "", window_state: str = "") -> None:
+        live = tuple(sid for sid, o in self.open.items() if not o.session.read_only)
+        state = AppState(live, self.current, geometry, window_state)
+        try:
+            write_state(self.data_dir, state)
+        except OSError as error:
+            _log.warning("cannot write state.json: %s", error)
+
+    def _state_changed(self) -> None:
+        if self._writes_state:
+            geometry = bytes(self.window.saveGeometry().toBase64().data()).decode("ascii")
+            self.write_state(geometry)
+        self.open_set_changed.emit()
+
+    async def refresh_sessions(self) -> None:
+        """Re-read the stored sessions (in a thread) and redraw the sidebar."""
+        try:
+            self._stored = await self.store.list()
+        except (SessionError, OSError) as error:
+            _log.warning("listing sessions failed: %s", error)
+        self.refresh_sidebar()
+
+    def refresh_sidebar(self) -> None:
+        self.window.sessions.set_sessions(self._sidebar_items(), self.current)
+
+    def _sidebar_items(self) -> list[SessionSummary]:
+        items = {s.id: _stored_item(s) for s in self._stored if s.id not in self._trashed}
+        for sid, opened in self.open.items():
+            items[sid] = self._open_item(opened)
+        return sorted(items.values(), key=lambda s: (s.last_activity, s.id), reverse=True)
+
+    def _open_item(self, opened: OpenSession) -> SessionSummary:
+        session = opened.session
+        last = parse_instant(session.last_activity) or self.parts.clock()
+        return SessionSummary(
+            opened.id,
+            session.title or self.tr("New session"),
+            last,
+            reminder_count=len(opened.bridge.active_reminders()),
+            live=opened.live,
+            unread=opened.unread,
+            read_only=session.read_only,
+            search_text=_search_text(session.events),
+        )
+
+    # -- bridge handlers -----------------------------------------------------------------
+    def _on_event(self, session_id: str, envelope: Mapping[str, Any]) -> None:
+        if session_id == self.current:
+            self.window.transcript_model.append_event(envelope)
+        if envelope.get("type") in ("user/message", "assistant/message", "session/title"):
+            self.refresh_sidebar()
+
+    def _on_streaming(self, session_id: str, text: str) -> None:
+        if session_id != self.current:
+            return
+        if text:
+            self.window.transcript_model.set_streaming(text)
+        else:
+            self.window.transcript_model.clear_streaming()
+
+    def _on_busy(self, session_id: str, busy: bool) -> None:
+        if session_id == self.current:
+            self.window.composer.set_busy(busy)
+            self.window.set_zone(self.parts.zone_source())
+
+    def _on_schedule(self, session_id: str, records: list[Mapping[str, Any]]) -> None:
+        if session_id == self.current:
+            self.window.reminders.set_records(records, self.parts.zone_source())
+        self.refresh_sidebar()
+
+    def _on_persistence(self, session_id: str, failed: bool) -> None:
+        if session_id == self.current:
+            self.window.set_persistence_warning(failed)
+
+    def _on_reminder(self, session_id: str, text: str) -> None:
+        opened = self.open.get(session_id)
+        if opened is not None and session_id != self.current:
+            opened.unread = True
+        if session_id == self.current:
+            self.window.announce(self.tr("Reminder: ") + _first_prompt(text))
+        if not self._is_active():
+            request_attention(self.window)
+        self.refresh_sidebar()
+
+    def _on_title(self, session_id: str) -> None:
+        opened = self.open.get(session_id)
+        if opened is not None and session_id == self.current:
+            self.window.set_session_title(opened.session.title)
+        self.refresh_sidebar()
+
+
+def _stored_item(summary: StoredSummary) -> SessionSummary:
+    title = summary.title or ("Unreadable session" if summary.problem else "New session")
+    return SessionSummary(summary.id, title, summary.last_activity_at)
+
+
+def _search_text(events: Any) -> str:
+    count = len(events)
+    texts = []
+    for seq in range(max(0, count - SEARCH_TEXT_EVENTS), count):
+        event = events[seq]
+        if event.get("type") in ("user/message", "assistant/message"):
+            data = event.get("data")
+            if isinstance(data, Mapping):
+                texts.append(str(data.get("text", "")))
+    return "\n".join(texts)
+
+
+def _first_prompt(text: str) -> str:
+    items = parse_reminders(text)
+    return "; ".join(i.prompt for i in items) if items else text

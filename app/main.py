@@ -1,0 +1,195 @@
+"""The composition root: arguments, QApplication, the qasync loop, logging, and the wiring.
+
+``run()`` is the ``chime`` entry point and ``python -m app``. It builds every object once and
+passes it down: the system clock and zone (app.system), the session store, the provider from the
+settings, the window and the controller. Unexpected exceptions are logged to a rotating file in the
+data directory and shown as one short sentence, never a traceback. SIGTERM/SIGINT (logout,
+terminal), Ctrl+Q and closing the window all flush every session before exiting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import logging.handlers
+import os
+import signal
+import socket
+import sys
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+
+from PySide6.QtCore import QByteArray, QSocketNotifier, Qt
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from app.actions_wiring import wire_actions
+from app.appearance import apply_appearance, load_style, make_application
+from app.controller import AppController
+from app.engine import EngineParts
+from app.owner_timer import ClockJumpWatch
+from app.paths import config_dir, data_dir, resource
+from app.providers import provider_factory
+from app.qtasync import make_event_loop
+from app.settings import KeyStore, load_settings
+from app.state import read_state
+from app.system import local_zone_name, monotonic_seconds, system_clock
+from core.session.store import SessionStore
+from ui.main_window import MainWindow
+
+LOG_FILE = "chime.log"
+_log = logging.getLogger("app")
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="chime", description="Chime: chat with reminders.")
+    parser.add_argument("--data-dir", help="data directory (default: CHIME_DATA_DIR or per-user)")
+    parser.add_argument("--session", help="open this session id")
+    return parser.parse_args(list(argv))
+
+
+def setup_logging(folder: Path) -> None:
+    """Log to ``chime.log`` in the data directory (rotating: 3 × 1 MB)."""
+    path = folder / LOG_FILE
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))  # created private
+    handler = logging.handlers.RotatingFileHandler(
+        folder / LOG_FILE, maxBytes=1_000_000, backupCount=3, encoding="utf-8"
+    )
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+
+
+def install_excepthook(window_ref: list[MainWindow]) -> None:
+    """Unexpected exceptions: full details to the log file, one sentence to the user."""
+
+    def hook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
+        logging.getLogger("app.crash").error("unexpected error", exc_info=(kind, error, tb))
+        if window_ref and issubclass(kind, Exception):
+            box = QMessageBox(
+                QMessageBox.Icon.Warning,
+                "Chime",
+                "Something unexpected went wrong. Your conversations are saved; details are in "
+                f"{LOG_FILE} in the data folder.",
+                QMessageBox.StandardButton.Ok,
+                window_ref[0],
+            )
+            box.open()
+
+    sys.excepthook = hook
+
+
+def install_signal_quit(app: QApplication, quit_now: object) -> QSocketNotifier:
+    """SIGTERM/SIGINT wake the Qt loop through a socket, then ``quit_now()`` runs on it."""
+    reader, writer = socket.socketpair()
+    reader.setblocking(False)
+    writer.setblocking(False)
+    signal.set_wakeup_fd(writer.fileno())
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: None)
+    notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read, app)
+
+    def on_ready() -> None:
+        try:
+            reader.recv(64)
+        except OSError:
+            return
+        quit_now()  # type: ignore[operator]  # a zero-argument callable
+
+    notifier.activated.connect(on_ready)
+    notifier.setProperty("sockets", (reader, writer))
+    notifier._sockets = (reader, writer)  # type: ignore[attr-defined]  # keep both ends alive
+    return notifier
+
+
+class Application:
+    """Everything one run of the app owns, built by ``build``; ``quit`` flushes and exits."""
+
+    def __init__(self, app: QApplication, folder: Path, session_arg: str | None) -> None:
+        self.app = app
+        self.folder = folder
+        self.session_arg = session_arg
+        self.settings = load_settings(folder)
+        self.keys = KeyStore(config_dir())
+        self.clock = system_clock
+        self.window = MainWindow(system_clock, QIcon(str(resource("icons", "bell.svg"))))
+        parts = EngineParts(
+            system_clock,
+            local_zone_name,
+            lambda: uuid.uuid4().hex,
+            resource("prompts", "system.md").read_text(encoding="utf-8"),
+            provider_factory(self.settings, self.keys.get(), system_clock),
+        )
+        self.store = SessionStore(folder, system_clock)
+        self.controller = AppController(
+            self.window,
+            self.store,
+            parts,
+            folder,
+            is_active=lambda: app.applicationState() == Qt.ApplicationState.ApplicationActive,
+        )
+        self.jumps = ClockJumpWatch(system_clock, monotonic_seconds, parent=self.window)
+        self._quitting = False
+        self.done = asyncio.Event()
+
+    async def start(self) -> None:
+        state = read_state(self.folder)
+        if state.geometry:
+            self.window.restoreGeometry(QByteArray.fromBase64(state.geometry.encode("ascii")))
+        wire_actions(self)
+        self.window.set_provider(self.provider_label())
+        self.window.show()
+        wanted = [self.session_arg] if self.session_arg else list(state.open)
+        current = self.session_arg or state.current
+        await self.controller.start(wanted, current)
+        await self.controller.refresh_sessions()
+        self.app.applicationStateChanged.connect(self._on_application_state_changed)
+        self.jumps.jumped.connect(self.controller.redrive_all)
+        self.jumps.start()
+
+    def provider_label(self) -> str:
+        if self.settings.provider == "offline":
+            return self.window.tr("Offline assistant")
+        return f"{self.settings.model or '?'} @ {self.settings.base_url}"
+
+    async def quit(self) -> None:
+        """Flush every session, record what was open, and leave the loop."""
+        if self._quitting:
+            return
+        self._quitting = True
+        self.jumps.stop()
+        geometry = bytes(self.window.saveGeometry().toBase64().data()).decode("ascii")
+        await self.controller.shutdown(geometry)
+        self.window.allow_close()
+        self.window.close()
+        self.done.set()
+
+    def _on_application_state_changed(self, state: Qt.ApplicationState) -> None:
+        if state == Qt.ApplicationState.ApplicationActive:
+            self.controller.redrive_all()
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Start Chime; returns the process exit code."""
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    folder = data_dir(args.data_dir)
+    setup_logging(folder)
+    app = make_application(sys.argv[:1])
+    load_style(app)
+    loop = make_event_loop(app)
+    asyncio.set_event_loop(loop)
+    chime = Application(app, folder, args.session)
+    apply_appearance(app, chime.settings)
+    install_excepthook([chime.window])
+    notifier = install_signal_quit(app, lambda: loop.create_task(chime.quit()))
+    app.setQuitOnLastWindowClosed(False)
+    with loop:
+        loop.run_until_complete(chime.start())
+        loop.run_until_complete(chime.done.wait())
+    notifier.setEnabled(False)
+    _log.info("Chime exited cleanly")
+    return 0

@@ -1,0 +1,21 @@
+"""Fixtures of the app tests: one qasync loop on the test QApplication for the whole run."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+
+from app.qtasync import make_event_loop
+
+
+@pytest.fixture(scope="session")
+def loop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
+    """qasync's loop; closing and recreating it per test stops the next one early."""
+    qapp.setQuitOnLastWindowClosed(False)  # closing a test window must not stop the next run
+    event_loop = make_event_loop(qapp)
+    asyncio.set_event_loop(event_loop)
+    yield event_loop
+    event_loop.close()  # shuts down its worker threads
+    asyncio.set_event_loop(None)

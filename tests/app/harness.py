@@ -1,0 +1,79 @@
+"""An in-process Chime for tests: real store in tmp_path, offline assistant, fake clock, qasync."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtGui import QIcon
+
+from app.actions_wiring import wire_controller
+from app.controller import AppController
+from app.engine import EngineParts
+from app.paths import resource
+from core.llm.offline import OfflineAssistant
+from core.session.store import SessionStore
+from tests.fakes import FakeClock
+from ui.main_window import MainWindow
+
+ZONE = "Europe/Berlin"
+WAIT_S = 10.0
+
+
+class Chime:
+    """One in-process app: window + controller over ``data_dir``."""
+
+    def __init__(
+        self, qtbot: Any, loop: asyncio.AbstractEventLoop, data_dir: Path, clock: FakeClock
+    ) -> None:
+        self.loop = loop
+        self.clock = clock
+        self.data_dir = data_dir
+        counter = itertools.count(1)
+        self.window = MainWindow(clock, QIcon(str(resource("icons", "bell.svg"))))
+        qtbot.addWidget(self.window)
+        parts = EngineParts(
+            clock,
+            lambda: ZONE,
+            lambda: f"id{next(counter)}",
+            resource("prompts", "system.md").read_text(encoding="utf-8"),
+            lambda: OfflineAssistant(clock),
+        )
+        self.store = SessionStore(data_dir, clock)
+        self.controller = AppController(self.window, self.store, parts, data_dir)
+        wire_controller(self.window, self.controller)
+
+    def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
+        return self.loop.run_until_complete(asyncio.wait_for(coro, WAIT_S))
+
+    def until(self, condition: Callable[[], bool]) -> None:
+        """Run the loop until ``condition()`` holds (disk work runs in threads, so poll)."""
+
+        async def wait() -> None:
+            while not condition():
+                await asyncio.sleep(0.002)  # noqa: ASYNC110 -- polls state changed by disk threads and Qt
+
+        self.run(wait())
+
+    def transcript_texts(self) -> list[str]:
+        model = self.window.transcript_model
+        return [str(model.index(r).data()) for r in range(model.rowCount())]
+
+    def kinds(self) -> list[str]:
+        model = self.window.transcript_model
+        return [model.row_at(r).kind for r in range(model.rowCount())]  # type: ignore[union-attr]  # rows exist
+
+    def idle(self) -> bool:
+        opened = self.controller.current_session()
+        return (
+            opened is not None
+            and opened.agent is not None
+            and opened.agent.status == "idle"
+            and not opened.agent.pending_inputs
+        )
+
+    def quit(self) -> None:
+        self.run(self.controller.shutdown())
