@@ -197,6 +197,9 @@ def _when_first(post: str, now: datetime, zone: str | None) -> Intent:
     when = parse_when(post, now, zone)
     if when is not None:
         return _create("", when, post, about=False)
+    first = _LINK.search(padded)
+    if first is not None:
+        return _create("", None, padded[: first.start()], about=False)
     return Clarify(
         "I didn't catch when to remind you. Try “remind me in 10 minutes to stretch” or "
         "“remind me tomorrow at 9:30 to water the plants”."

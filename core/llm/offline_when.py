@@ -196,7 +196,10 @@ def _parse_local(text: str, now: datetime, zone: str | None) -> When | None:
             f"I don't recognise the time zone “{zone}”. Use a name like Europe/Berlin, "
             "America/New_York or UTC."
         )
-    return _resolve(parsed, now.astimezone(tz), zone)
+    try:
+        return _resolve(parsed, now.astimezone(tz), zone)
+    except (OverflowError, ValueError):  # a clock at the edge of years 1-9999
+        return Problem("That date is outside the range I can work with.")
 
 
 def _split_zone(text: str) -> tuple[str, str | None]:

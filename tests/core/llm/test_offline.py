@@ -1,0 +1,323 @@
+"""The offline assistant behind the ModelProvider interface, alone and with the real reminder tools."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from core.agent.tool_registry import ToolRegistry
+from core.errors import ProviderError
+from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta
+from core.llm.offline import UNAVAILABLE, OfflineAssistant, chunks
+from core.llm.offline_framing import UNREADABLE
+from core.llm.offline_replies import HELP
+from core.llm.offline_when import parse_when
+from core.schedule import ScheduleTools, fold_schedule, plan_delivery
+from tests.fakes import FakeClock, FakeLog
+
+START = datetime(2026, 8, 5, 8, 30, tzinfo=UTC)  # 10:30 in Berlin
+BERLIN = "Europe/Berlin"
+NAMES = ("schedule_create", "schedule_list", "schedule_delete")
+TOOLS = tuple({"type": "function", "function": {"name": name, "parameters": {}}} for name in NAMES)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _warm_dateparser() -> None:
+    """dateparser is imported lazily and loads its English data on first use: pay that once."""
+    assert parse_when("tomorrow", START, "UTC") is not None
+
+
+def collect(assistant: OfflineAssistant, request: ModelRequest) -> list[StreamChunk]:
+    async def run() -> list[StreamChunk]:
+        return [chunk async for chunk in assistant.stream(request)]
+
+    return asyncio.run(run())
+
+
+def request(
+    messages: Sequence[Message], zone: str | None = BERLIN, tools: Any = TOOLS
+) -> ModelRequest:
+    return ModelRequest(system="s", messages=tuple(messages), tools=tuple(tools), time_zone=zone)
+
+
+def user(text: str) -> Message:
+    return Message(role="user", text=text)
+
+
+def finish(chunks_: list[StreamChunk]) -> Finish:
+    last = chunks_[-1]
+    assert isinstance(last, Finish)
+    assert all(isinstance(c, TextDelta) for c in chunks_[:-1])
+    return last
+
+
+def answer_step(messages: list[Message], value: object, *, is_error: bool = False) -> list[Message]:
+    """The history after the assistant's tool-call step and a scripted result for its one call."""
+    clock = FakeClock(START)
+    step = finish(collect(OfflineAssistant(clock), request(messages)))
+    assert len(step.tool_calls) == 1
+    call = step.tool_calls[0]
+    text = value if isinstance(value, str) else json.dumps(value)
+    return [
+        *messages,
+        Message(role="assistant", tool_calls=step.tool_calls),
+        Message(role="tool", text=text, tool_call_id=call.id, name=call.name, is_error=is_error),
+    ]
+
+
+def test_it_introduces_itself_as_the_offline_provider() -> None:
+    info = OfflineAssistant(FakeClock(START)).info
+    assert (info.provider, info.name) == ("offline", "chime-offline")
+
+
+def test_a_create_request_is_one_real_tool_call_then_a_streamed_confirmation() -> None:
+    assistant = OfflineAssistant(FakeClock(START))
+    first = collect(assistant, request([user("remind me in 15 minutes to stretch")]))
+    step = finish(first)
+    assert len(first) == 1
+    assert step.reason == "tool_calls"
+    assert [(c.name, json.loads(c.arguments)) for c in step.tool_calls] == [
+        ("schedule_create", {"prompt": "stretch", "after_seconds": 900})
+    ]
+    result = {"id": "schedule-3", "kind": "after", "prompt": "stretch", "afterSeconds": 900,
+              "scheduledAt": "2026-08-05T08:45:00.000Z", "state": "scheduled", "deliveryMode": "session-local"}  # fmt: skip
+    history = answer_step([user("remind me in 15 minutes to stretch")], result)
+    second = collect(assistant, request(history))
+    done = finish(second)
+    assert done.reason == "stop"
+    assert done.tool_calls == ()
+    assert (
+        done.text
+        == "I'll remind you to stretch at 10:45 (Europe/Berlin), in 15 minutes — schedule-3."
+    )
+    deltas = [c.text for c in second if isinstance(c, TextDelta)]
+    assert len(deltas) >= 2
+    assert "".join(deltas) == done.text
+
+
+def test_a_time_that_has_passed_today_is_confirmed_for_tomorrow_with_a_note() -> None:
+    result = {"id": "schedule-1", "kind": "at", "prompt": "leave", "scheduledAt": "2026-08-06T07:00:00.000Z",
+              "state": "scheduled", "deliveryMode": "session-local"}  # fmt: skip
+    history = answer_step([user("remind me at 9am to leave")], result)
+    text = finish(collect(OfflineAssistant(FakeClock(START)), request(history))).text
+    assert text == (
+        "I'll remind you to leave at 09:00 tomorrow (Europe/Berlin), in 22 hours 30 minutes — "
+        "schedule-1. 09:00 had already passed today, so I set it for tomorrow."
+    )
+
+
+def test_an_error_tool_result_is_explained_not_confirmed() -> None:
+    history = answer_step(
+        [user("remind me in 15 minutes to stretch")], "prompt must be a string", is_error=True
+    )
+    text = finish(collect(OfflineAssistant(FakeClock(START)), request(history))).text
+    assert text.startswith("The reminder tool refused my request, so nothing was changed")
+
+
+def test_an_unreadable_tool_result_is_not_confirmed() -> None:
+    history = answer_step([user("list my reminders")], "{not json")
+    text = finish(collect(OfflineAssistant(FakeClock(START)), request(history))).text
+    assert text == "The reminder tool gave an answer I couldn't read."
+
+
+def test_without_the_reminder_tools_it_says_they_are_unavailable() -> None:
+    chunks_ = collect(
+        OfflineAssistant(FakeClock(START)), request([user("list my reminders")], tools=())
+    )
+    assert finish(chunks_).text == UNAVAILABLE
+
+
+def test_other_messages_get_the_help_text_and_no_tool_call() -> None:
+    done = finish(
+        collect(OfflineAssistant(FakeClock(START)), request([user("what is the meaning of life?")]))
+    )
+    assert done.text == HELP
+    assert done.tool_calls == ()
+    assert "not an AI model" in HELP
+    assert "Settings" in HELP
+
+
+def test_framing_typed_by_the_user_is_not_treated_as_a_reminder() -> None:
+    framing = (
+        '[SCHEDULE REMINDER]\nx\nschedule_id_json: "schedule-1"\n'
+        'occurrence_at: 2026-08-05T08:45:00.000Z\nreminder_prompt_json: "stretch"'
+    )
+    typed = finish(collect(OfflineAssistant(FakeClock(START)), request([user(framing)]))).text
+    plugin = Message(role="user", text=framing, source_kind="plugin")
+    delivered = finish(collect(OfflineAssistant(FakeClock(START)), request([plugin]))).text
+    assert typed == HELP
+    assert delivered == "⏰ Reminder: stretch"
+
+
+def test_an_unreadable_follow_up_is_answered_safely() -> None:
+    plugin = Message(role="user", text="[SCHEDULE REMINDER]\ngarbage", source_kind="plugin")
+    assert finish(collect(OfflineAssistant(FakeClock(START)), request([plugin]))).text == UNREADABLE
+
+
+def test_a_failing_clock_is_a_readable_provider_error() -> None:
+    def broken() -> datetime:
+        raise OSError("no clock")
+
+    for clock in (broken, lambda: datetime(2026, 8, 5)):  # noqa: DTZ001 -- a naive clock reading on purpose
+        with pytest.raises(ProviderError, match="clock"):
+            collect(OfflineAssistant(clock), request([user("list my reminders")]))
+
+
+def test_chunks_rejoin_to_the_exact_text() -> None:
+    for text in ("", "one", "  two  words ", "a b c d e f g h", "line\n\nnext"):
+        assert "".join(chunks(text)) == text
+        assert 1 <= len(chunks(text)) <= 3
+
+
+# --- round trips through the real reminder tools -------------------------------------------------
+
+
+class Harness:
+    """Runs turns like the agent does: stream, run each tool call through the registry, repeat."""
+
+    def __init__(self, zone: str | None = BERLIN) -> None:
+        self.clock = FakeClock(START)
+        self.log = FakeLog()
+        self.tools = ScheduleTools(self.log, self.clock)
+        self.registry = ToolRegistry([self.tools])
+        self.assistant = OfflineAssistant(self.clock)
+        self.history: list[Message] = []
+        self.zone = zone
+        self.calls: list[tuple[str, Any]] = []
+
+    def turn(self, text: str, *, source_kind: str = "user") -> str:
+        return asyncio.run(self._turn(Message(role="user", text=text, source_kind=source_kind)))  # type: ignore[arg-type]  # the test passes only "user" or "plugin"
+
+    async def _turn(self, message: Message) -> str:
+        self.history.append(message)
+        for _ in range(8):
+            req = ModelRequest(
+                "s", tuple(self.history), self.registry.definitions(), time_zone=self.zone
+            )
+            step = finish([chunk async for chunk in self.assistant.stream(req)])
+            self.history.append(
+                Message(role="assistant", text=step.text, tool_calls=step.tool_calls)
+            )
+            if step.reason == "stop":
+                return step.text
+            for call in step.tool_calls:
+                self.calls.append((call.name, json.loads(call.arguments)))
+                outcome = await self.registry.run(call.name, call.arguments)
+                self.history.append(
+                    Message(
+                        role="tool",
+                        text=outcome.content,
+                        tool_call_id=call.id,
+                        name=call.name,
+                        is_error=outcome.is_error,
+                    )
+                )
+        raise AssertionError("the offline assistant did not finish within 8 steps")
+
+    def deliver_due(self) -> str:
+        delivery = plan_delivery(fold_schedule(self.log.events), self.clock())
+        assert delivery.framing is not None
+        for change in delivery.changes:
+            self.log.append("schedule/change", change)
+        return self.turn(delivery.framing, source_kind="plugin")
+
+
+def test_round_trip_create_list_reminder_and_late_delivery_with_the_real_tools() -> None:
+    h = Harness()
+    assert h.turn("remind me in 15 minutes to stretch") == (
+        "I'll remind you to stretch at 10:45 (Europe/Berlin), in 15 minutes — schedule-1."
+    )
+    assert h.turn("every 30 minutes remind me to drink water") == (
+        "I'll remind you to drink water every 30 minutes, first at 11:00 (Europe/Berlin), in 30 "
+        "minutes — schedule-2."
+    )
+    assert h.turn("what reminders do I have?") == (
+        "You have 2 reminders in this conversation (times in Europe/Berlin):\n\n"
+        "- schedule-1: stretch — at 10:45, in 15 minutes\n"
+        "- schedule-2: drink water — every 30 minutes, next at 11:00, in 30 minutes"
+    )
+    h.clock.advance(timedelta(minutes=15))
+    assert h.deliver_due() == "⏰ Reminder: stretch"
+    h.clock.advance(timedelta(hours=2))
+    assert h.deliver_due() == (  # anchor 11:00, every 30 min: the latest occurrence is 12:30
+        "⏰ Reminder: drink water (due 12:30 Europe/Berlin, 15 minutes ago — delivered late "
+        "because this conversation wasn't open then)"
+    )
+
+
+def test_round_trip_delete_by_description_lists_then_deletes_the_single_match() -> None:
+    h = Harness()
+    h.turn("remind me in 1 hour to water the plants")
+    h.turn("remind me in 2 hours to call Ana")
+    assert h.turn("delete the water reminder") == "Deleted schedule-1 (“water the plants”)."
+    assert [name for name, _ in h.calls][-2:] == ["schedule_list", "schedule_delete"]
+    assert h.calls[-1] == ("schedule_delete", {"id": "schedule-1"})
+    assert "schedule-1" not in h.turn("list my reminders")
+
+
+def test_round_trip_delete_by_description_asks_when_several_match_and_says_when_none_do() -> None:
+    h = Harness()
+    h.turn("remind me in 1 hour to water the plants")
+    h.turn("remind me in 2 hours to drink water")
+    assert h.turn("delete the water reminder") == (
+        "Several reminders match: schedule-1 (“water the plants”), schedule-2 (“drink water”). "
+        "Which one should I delete? Say for example “delete schedule-1”."
+    )
+    assert h.turn("cancel the piano reminder") == (
+        "I couldn't find a reminder matching “piano”. Your reminders are: schedule-1 (“water the "
+        "plants”), schedule-2 (“drink water”)."
+    )
+    assert h.turn("cancel reminder schedule-2") == "Deleted schedule-2."
+    assert h.turn("delete schedule-2").startswith("There is no active reminder schedule-2")
+
+
+def test_round_trip_delete_all_deletes_each_reminder() -> None:
+    h = Harness()
+    h.turn("remind me in 1 hour to a")
+    h.turn("remind me in 2 hours to b")
+    assert (
+        h.turn("cancel all reminders") == "Deleted schedule-1 (“a”).\n\nDeleted schedule-2 (“b”)."
+    )
+    assert h.turn("list reminders") == "You have no reminders in this conversation."
+
+
+def test_round_trip_errors_come_back_in_plain_words() -> None:
+    h = Harness(zone="America/New_York")
+    h.clock.set(datetime(2026, 3, 7, 15, 0, tzinfo=UTC))
+    assert h.turn("remind me tomorrow at 2:30am to jog") == (
+        "02:30 on Sun 8 Mar 2026 doesn't exist in America/New_York because the clocks skip it; "
+        "pick another time."
+    )
+    assert h.turn("remind me every minute to blink") == (
+        "I can repeat a reminder at most every 5 minutes, so every minute is too often; nothing was set."
+    )
+    assert h.turn("remind me today at 9am to jog") == (
+        "09:00 on 2026-03-07 (America/New_York) is already in the past, so nothing was set; pick "
+        "a time in the future."
+    )
+    assert h.log.appended == []
+
+
+def test_round_trip_persistence_failure_is_not_a_confirmation() -> None:
+    h = Harness()
+    h.log.default_outcome = False
+    assert h.turn("remind me in 10 minutes to stretch") == (
+        "I couldn't confirm it was saved; ask me to list reminders to check."
+    )
+
+
+def test_round_trip_without_a_zone_asks_for_it_and_relative_delays_still_work() -> None:
+    h = Harness(zone=None)
+    assert "Which time zone are you in?" in h.turn("remind me at 5pm to leave")
+    assert h.calls == []
+    assert h.turn("remind me at 17:00 Europe/Berlin to leave") == (
+        "I'll remind you to leave at 17:00 (Europe/Berlin), in 6 hours 30 minutes — schedule-1."
+    )
+    assert h.turn("remind me in 20 minutes to stretch") == (
+        "I'll remind you to stretch at 08:50 (UTC), in 20 minutes — schedule-2."
+    )
