@@ -30,6 +30,7 @@ import json
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 import httpx2
 import openai
@@ -81,9 +82,11 @@ class OpenAICompatProvider:
     """A ``ModelProvider`` for one OpenAI-compatible base URL and model.
 
     ``timeout`` bounds connecting (at most 10 s) and every wait for the next bytes of the answer,
-    so a model that takes minutes to answer still works while it keeps streaming. Call
-    ``aclose()`` when the provider is replaced; consume ``stream()`` under
-    ``contextlib.aclosing`` so abandoning it closes the connection at once.
+    so a model that takes minutes to answer still works while it keeps streaming. The SDK client
+    is built on first use (inside the running loop); a base URL that is not an http(s) address
+    fails that first use with a ``ProviderError``, never the constructor. Call ``aclose()`` when
+    the provider is replaced; consume ``stream()`` under ``contextlib.aclosing`` so abandoning it
+    closes the connection at once.
     """
 
     def __init__(
@@ -103,15 +106,11 @@ class OpenAICompatProvider:
         self._secret = _Secret(api_key or "")
         self._timeout = timeout
         self._max_retries = max_retries
+        self._max_retry_delay = max_retry_delay
         self._include_usage = include_usage
-        self._client = _CappedBackoffClient(
-            max_retry_delay=max_retry_delay,
-            api_key=api_key or NO_KEY,
-            base_url=self._base_url,
-            timeout=httpx2.Timeout(timeout, connect=min(timeout, 10.0)),
-            max_retries=max_retries,
-            http_client=http_client,
-        )
+        self._http_client = http_client
+        self._client: AsyncOpenAI | None = None
+        self._closed = False
 
     def __repr__(self) -> str:
         key = "set" if self._secret.value else "none"
@@ -124,8 +123,12 @@ class OpenAICompatProvider:
         )
 
     async def aclose(self) -> None:
-        """Closes the HTTP client; a stream still running ends with kind ``cancelled``."""
-        await self._client.close()
+        """Closes the HTTP client (an injected one too); later requests fail as ``cancelled``."""
+        self._closed = True
+        if self._client is not None:
+            await self._client.close()
+        elif self._http_client is not None:
+            await self._http_client.aclose()
 
     async def stream(self, request: ModelRequest) -> AsyncGenerator[StreamChunk, None]:
         """Streams one model step: ``TextDelta`` pieces, then exactly one ``Finish``."""
@@ -137,28 +140,37 @@ class OpenAICompatProvider:
                     merged.started = True
                     for piece in merged.feed(chunk):
                         yield TextDelta(piece)
-        except openai.OpenAIError as exc:
-            raise self._error(exc, started=merged.started) from None
-        except (ValueError, TypeError, AttributeError) as exc:
-            raise ProviderError("bad_response", _malformed(type(exc).__name__)) from None
-        except RuntimeError as exc:
-            raise _closed_or(exc) from None
+        except Exception as exc:  # every failure leaves as a ProviderError, by contract
+            raise self._translate(exc, started=merged.started) from None
         yield self._finish(merged)
 
     async def list_models(self) -> list[str]:
         """The model names ``GET /models`` offers, unique and sorted."""
         try:
-            page = await self._client.models.list()
-            data = getattr(page, "data", None)
-        except openai.OpenAIError as exc:
-            raise self._error(exc, started=False, listing=True) from None
-        except (ValueError, TypeError, AttributeError):
-            raise ProviderError("bad_response", _models_malformed()) from None
-        except RuntimeError as exc:
-            raise _closed_or(exc) from None
+            page = await self._sdk().models.list()
+        except Exception as exc:  # every failure leaves as a ProviderError, by contract
+            raise self._translate(exc, started=False, listing=True) from None
+        data = getattr(page, "data", None)
         if not isinstance(data, list):
             raise ProviderError("bad_response", _models_malformed())
         return sorted({i for i in (getattr(m, "id", None) for m in data) if isinstance(i, str)})
+
+    def _sdk(self) -> AsyncOpenAI:
+        if self._closed:
+            raise ProviderError("cancelled", _closed())
+        if self._client is None:
+            problem = url_problem(self._base_url)
+            if problem is not None:
+                raise ProviderError("connection", problem)
+            self._client = _CappedBackoffClient(
+                max_retry_delay=self._max_retry_delay,
+                api_key=self._secret.value or NO_KEY,
+                base_url=self._base_url,
+                timeout=httpx2.Timeout(self._timeout, connect=min(self._timeout, 10.0)),
+                max_retries=self._max_retries,
+                http_client=self._http_client,
+            )
+        return self._client
 
     async def _open(self, request: ModelRequest) -> openai.AsyncStream[Any]:
         try:
@@ -173,7 +185,7 @@ class OpenAICompatProvider:
         # Plain dicts of the documented shapes; the casts only name them for the type checker.
         messages = cast("list[ChatCompletionMessageParam]", to_openai_messages(request))
         tools = cast("list[ChatCompletionToolParam]", [_tool_definition(t) for t in request.tools])
-        return await self._client.chat.completions.create(
+        return await self._sdk().chat.completions.create(
             model=self._model,
             messages=messages,
             stream=True,
@@ -198,6 +210,20 @@ class OpenAICompatProvider:
             model=merged.model or self._model,
         )
 
+    def _translate(self, exc: Exception, *, started: bool, listing: bool = False) -> ProviderError:
+        """Any failure as a ``ProviderError`` whose message never contains the key."""
+        if isinstance(exc, ProviderError):
+            return exc
+        if isinstance(exc, openai.OpenAIError):
+            return self._error(exc, started=started, listing=listing)
+        if isinstance(exc, OSError | ExceptionGroup):  # transport failures the SDK did not wrap
+            text = _cut_off() if started else _unreachable(self._base_url)
+            return ProviderError("connection", text, retryable=True)
+        if isinstance(exc, RuntimeError) and "closed" in str(exc).lower():
+            return ProviderError("cancelled", _closed())
+        what = _models_malformed() if listing else _malformed(type(exc).__name__)
+        return ProviderError("bad_response", what)
+
     def _error(
         self, exc: openai.OpenAIError, *, started: bool, listing: bool = False
     ) -> ProviderError:
@@ -214,6 +240,28 @@ class OpenAICompatProvider:
         return ProviderError(
             error.kind, self._secret.redact(error.message), retryable=error.retryable
         )
+
+
+def url_problem(base_url: str) -> str | None:
+    """A sentence saying why ``base_url`` is not a usable http(s) address, or None when it is."""
+    try:
+        parts = urlsplit(base_url)
+        port = parts.port
+    except ValueError:
+        parts, port = None, None
+    usable = (
+        parts is not None
+        and parts.scheme in ("http", "https")
+        and bool(parts.hostname)
+        and (port is None or port > 0)
+        and not any(c.isspace() for c in base_url)
+    )
+    if usable:
+        return None
+    return (
+        f"The base URL {base_url!r} is not a web address this app can use. Enter one that starts "
+        "with http:// or https:// in Settings, for example http://localhost:11434/v1."
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,13 +468,10 @@ def _server_text(exc: openai.OpenAIError) -> str:
     return one_line if len(one_line) <= 200 else one_line[:199] + "…"
 
 
-def _closed_or(exc: RuntimeError) -> ProviderError:
-    if "closed" in str(exc).lower():
-        return ProviderError(
-            "cancelled",
-            "The request was cancelled because the model connection was closed (the settings changed).",
-        )
-    return ProviderError("bad_response", _malformed(type(exc).__name__))
+def _closed() -> str:
+    return (
+        "The request was cancelled because the model connection was closed (the settings changed)."
+    )
 
 
 def _with_detail(sentence: str, detail: str) -> str:

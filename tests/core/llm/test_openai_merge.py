@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from core.errors import ProviderError
 from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta, ToolCall
-from core.llm.openai_compat import OpenAICompatProvider, describe_error
+from core.llm.openai_compat import OpenAICompatProvider, describe_error, url_problem
 from tests.core.llm.loopback import chunk, usage_chunk
 from tests.core.llm.test_openai_stream import collect, run
 
@@ -307,3 +307,64 @@ def test_errors_the_sdk_raises_without_a_status_are_described() -> None:
     assert "OpenAI format" in describe(invalid, listing=True)[1]
     assert describe(invalid, listing=False)[0] == "bad_response"
     assert describe(openai.OpenAIError("odd"), listing=False)[0] == "bad_response"
+
+
+def test_a_transport_failure_the_sdk_does_not_wrap_is_a_connection_failure() -> None:
+    def refuse(_: httpx2.Request) -> httpx2.Response:
+        raise ExceptionGroup("connect attempts", [OSError("unreachable")])
+
+    _, error, _ = through(refuse, max_retries=0)
+
+    assert error is not None
+    assert error.kind == "connection"
+    assert "http://model.test/v1" in error.message
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "",
+        "localhost:11434/v1",
+        "http://",
+        "ftp://host/v1",
+        "http://exa mple/v1",
+        "http://[::1/v1",
+        "http://localhost:99999/v1",
+    ],
+)
+def test_a_base_url_that_is_not_an_http_address_fails_the_request_readably(url: str) -> None:
+    async def scenario() -> tuple[ProviderError | None, ProviderError | None]:
+        provider = OpenAICompatProvider(url, "m", max_retries=0)
+        _, streamed = await collect(provider)
+        try:
+            await provider.list_models()
+            listed = None
+        except ProviderError as error:
+            listed = error
+        await provider.aclose()
+        return streamed, listed
+
+    streamed, listed = run(scenario)
+
+    for error in (streamed, listed):
+        assert error is not None
+        assert error.kind == "connection"
+        assert "http:// or https://" in error.message
+    assert url_problem(url) is not None
+
+
+@pytest.mark.parametrize(
+    "url", ["http://localhost:11434/v1", "https://api.deepseek.com/v1", "http://[::1]:8080/v1"]
+)
+def test_usable_base_urls_have_no_problem(url: str) -> None:
+    assert url_problem(url) is None
+
+
+def test_closing_an_unused_provider_closes_the_injected_client() -> None:
+    async def scenario() -> bool:
+        client = httpx2.AsyncClient(transport=httpx2.MockTransport(lambda _: httpx2.Response(500)))
+        provider = OpenAICompatProvider("http://model.test/v1", "m", http_client=client)
+        await provider.aclose()
+        return client.is_closed
+
+    assert run(scenario)

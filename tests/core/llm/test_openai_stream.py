@@ -267,6 +267,19 @@ def test_a_429_then_success_is_retried_transparently() -> None:
     assert server.received[0].json() == server.received[1].json()
 
 
+def test_a_long_retry_after_is_cut_to_the_configured_cap() -> None:
+    # The SDK would honour 100 s; the 5 s bound of run() fails this test if the cap stops working.
+    slow_down = Json(429, error_body("slow down"), headers={"Retry-After": "100"})
+
+    chunks, error, server = exchange(
+        [slow_down, Sse([chunk("ok", finish="stop")])], max_retry_delay=0.0
+    )
+
+    assert error is None
+    assert final(chunks).text == "ok"
+    assert len(server.received) == 2
+
+
 # ---------------------------------------------------------------- failures
 
 
