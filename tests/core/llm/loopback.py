@@ -116,6 +116,8 @@ def error_body(message: str, code: str | None = None) -> dict[str, Any]:
 class LoopbackServer:
     """``async with LoopbackServer([...]) as server``: ``base_url``, ``received``, ``hung_up``.
 
+    ``request_seen`` is set when the first request has been read.
+
     ``hung_up`` is set when the client closes a connection while an ``Endless`` or ``Silent``
     reply was still open: the proof that cancelling closed the stream.
     """
@@ -124,6 +126,7 @@ class LoopbackServer:
         self._script = list(script)
         self.received: list[Received] = []
         self.hung_up = asyncio.Event()
+        self.request_seen = asyncio.Event()
         self._server: asyncio.Server | None = None
         self._writers: list[asyncio.StreamWriter] = []
         self._tasks: set[asyncio.Task[None]] = set()
@@ -171,6 +174,7 @@ class LoopbackServer:
         if request is None:
             return False
         self.received.append(request)
+        self.request_seen.set()
         reply = self._script.pop(0) if self._script else Json(599, error_body("unscripted"))
         if isinstance(reply, Json):
             await _send_json(writer, reply)

@@ -491,3 +491,35 @@ def test_a_request_after_the_provider_was_closed_is_cancelled() -> None:
 
     assert error is not None
     assert error.kind == "cancelled"
+
+
+def test_cancelling_while_waiting_for_the_first_byte_closes_the_connection() -> None:
+    async def scenario() -> tuple[bool, bool]:
+        async with LoopbackServer([Silent()]) as server:
+            provider = provider_for(server.base_url)
+            task = asyncio.create_task(collect(provider))
+            await server.request_seen.wait()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            await server.hung_up.wait()
+            await provider.aclose()
+            return task.cancelled(), server.hung_up.is_set()
+
+    assert run(scenario) == (True, True)
+
+
+def test_a_stream_that_stalls_mid_answer_times_out_and_says_so() -> None:
+    async def scenario() -> tuple[list[StreamChunk], ProviderError | None]:
+        async with LoopbackServer([Endless([chunk("Hel")])]) as server:
+            provider = provider_for(server.base_url, timeout=0.05, max_retries=0)
+            result = await collect(provider)
+            await provider.aclose()
+            return result
+
+    chunks, error = run(scenario)
+
+    assert chunks == [TextDelta("Hel")]
+    assert error is not None
+    assert error.kind == "timeout"
+    assert "stopped sending the answer for 0.05 seconds" in error.message
