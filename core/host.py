@@ -83,6 +83,8 @@ class LoopWaker:
         self._clock = clock
         self._callback = callback
         self._handle: asyncio.TimerHandle | None = None
+        self.delay_ms: float | None = None
+        """The delay of the armed segment (None when nothing is armed)."""
 
     @classmethod
     def factory(cls, clock: Clock) -> WakerFactory:
@@ -91,16 +93,17 @@ class LoopWaker:
     def arm(self, wake_at: datetime) -> None:
         self.cancel()
         delay_ms = (wake_at - self._clock()).total_seconds() * 1000
-        delay_ms = max(0.0, min(delay_ms, self.MAX_DELAY_MS))
-        self._handle = asyncio.get_running_loop().call_later(delay_ms / 1000, self._fire)
+        self.delay_ms = max(0.0, min(delay_ms, self.MAX_DELAY_MS))
+        self._handle = asyncio.get_running_loop().call_later(self.delay_ms / 1000, self._fire)
 
     def cancel(self) -> None:
+        self.delay_ms = None
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
 
     def _fire(self) -> None:
-        self._handle = None
+        self._handle, self.delay_ms = None, None
         self._callback()
 
 

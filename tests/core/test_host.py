@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from core.errors import SessionReadOnlyError
-from core.host import SessionHost, load_system_prompt
+from core.host import LoopWaker, SessionHost, load_system_prompt
 from core.llm.offline import OfflineAssistant
 from core.llm.provider import ModelProvider
 from core.session import vocabulary as v
@@ -256,3 +256,46 @@ def test_observers_see_events_status_and_turn_ends() -> None:
     assert types == [v.USER_MESSAGE, v.TURN_START, v.CONTEXT_TIME, v.ASSISTANT_MESSAGE, v.TURN_END]
     assert statuses == ["running", "idle"]
     assert ends == [(1, "completed")]
+
+
+def test_the_loop_waker_fires_a_past_target_at_once_and_clamps_a_far_one() -> None:
+    async def main() -> tuple[int, float | None, int, float | None]:
+        clock = FakeClock(START)
+        fired: list[int] = []
+        waker = LoopWaker(clock, lambda: fired.append(1))
+        waker.arm(START - timedelta(hours=1))  # a wall clock set forward meanwhile: fire now
+        await settle()
+        first = len(fired)
+        waker.arm(START + timedelta(days=100))
+        clamped = waker.delay_ms
+        await settle()
+        waker.cancel()
+        return first, clamped, len(fired), waker.delay_ms
+
+    assert asyncio.run(main()) == (1, 2_147_483_647, 1, None)
+
+
+def test_the_host_passes_input_control_and_observers_through() -> None:
+    async def main() -> tuple[HostRig, list[str], list[bool], bool, bool]:
+        rig = HostRig(scripted(Reply("hello", deltas=("hel", "lo"))))
+        deltas: list[str] = []
+        rig.host.on_delta(deltas.append)
+        persistence: list[bool] = []
+        rig.host.on_persistence(persistence.append)()
+        rig.host.start()
+        rig.host.start()  # a second start does nothing
+        rig.host.submit("hi", time_zone="Asia/Tokyo")
+        await rig.idle()
+        cancelled, retried = rig.host.cancel(), rig.host.retry()
+        await rig.host.dispose()
+        await rig.host.dispose()
+        return rig, deltas, persistence, cancelled, retried
+
+    rig, deltas, persistence, cancelled, retried = asyncio.run(main())
+    assert deltas == ["hel", "lo"]
+    assert (persistence, cancelled, retried, rig.host.status) == ([], False, False, "idle")
+    assert rig.log.of_type(v.USER_MESSAGE)[0]["source"] == {
+        "kind": "user",
+        "timeZone": "Asia/Tokyo",
+    }
+    assert len(rig.log.of_type(v.TURN_START)) == 1

@@ -9,7 +9,7 @@ from typing import Any
 
 from core.agent import Agent, ToolRegistry
 from core.errors import ProviderError
-from core.llm.messages import ModelRequest
+from core.llm.messages import ModelRequest, TextDelta
 from core.session import vocabulary as v
 from tests.core.agent.fakes import EchoTools, MemoryLog, Reply, ScriptedModel, counter_ids, settle
 from tests.fakes import FakeClock
@@ -515,3 +515,135 @@ def test_when_idle_waits_for_every_pending_input() -> None:
         return order
 
     assert asyncio.run(main()) == ["idle after 2 turns"]
+
+
+def test_an_admission_after_release_raises_and_appends_nothing() -> None:
+    async def main() -> tuple[bool, bool, int]:
+        agent, log, _, _ = make_agent()
+        claim = agent.claim_maintenance()
+        assert claim is not None
+        held = agent.in_maintenance
+        claim.release()
+        claim.release()  # a second release is harmless
+        try:
+            claim.admit_reminder("late", [])
+        except RuntimeError:
+            return held, agent.in_maintenance, len(log.events)
+        raise AssertionError("admit after release must raise")
+
+    assert asyncio.run(main()) == (True, False, 0)
+
+
+def test_a_log_without_groups_still_gets_the_reminder_and_its_dispatch_in_order() -> None:
+    from tests.fakes import FakeLog
+
+    async def main() -> FakeLog:
+        log = FakeLog()
+        agent = Agent(
+            log,
+            ScriptedModel([Reply("⏰")]),
+            ToolRegistry(),
+            FakeClock(START),
+            lambda: None,
+            system_prompt="",
+            new_id=counter_ids(),
+        )
+        claim = agent.claim_maintenance()
+        assert claim is not None
+        claim.admit_reminder("r", [{"version": 1, "operation": "dispatch", "id": "s"}])
+        claim.release()
+        await agent.when_idle()
+        return log
+
+    log = asyncio.run(main())
+    assert [t for t, _ in log.appended][:3] == [v.USER_MESSAGE, v.SCHEDULE_CHANGE, v.TURN_START]
+
+
+def test_dispose_cancels_pending_idle_waits() -> None:
+    async def main() -> bool:
+        agent, _, _, _ = make_agent()
+        claim = agent.claim_maintenance()
+        assert claim is not None
+        waiter = asyncio.ensure_future(agent.when_idle())
+        await settle()
+        await agent.dispose()
+        await settle()
+        return waiter.cancelled()
+
+    assert asyncio.run(main()) is True
+
+
+def test_a_clock_failure_ends_the_turn_failed_instead_of_wedging_the_agent() -> None:
+    def broken_clock() -> datetime:
+        raise OSError("no clock")
+
+    async def main() -> tuple[MemoryLog, str]:
+        log = MemoryLog()
+        agent = Agent(
+            log,
+            ScriptedModel(),
+            ToolRegistry(),
+            broken_clock,
+            lambda: None,
+            system_prompt="",
+            new_id=counter_ids(),
+        )
+        agent.submit("hi", None)
+        await agent.when_idle()
+        return log, agent.status
+
+    log, status = asyncio.run(main())
+    (end,) = log.of_type(v.TURN_END)
+    assert (end["status"], end["error"]["kind"], status) == ("failed", "internal", "idle")
+
+
+def test_a_stream_that_ends_without_finishing_fails_the_turn() -> None:
+    class Truncated(ScriptedModel):
+        async def stream(self, request: ModelRequest) -> Any:
+            self.requests.append(request)
+            yield TextDelta("half an ans")
+
+    async def main() -> MemoryLog:
+        log = MemoryLog()
+        agent = Agent(
+            log,
+            Truncated(),
+            ToolRegistry(),
+            FakeClock(START),
+            lambda: None,
+            system_prompt="",
+            new_id=counter_ids(),
+        )
+        agent.submit("hi", None)
+        await agent.when_idle()
+        return log
+
+    log = asyncio.run(main())
+    assert log.of_type(v.TURN_END)[0]["error"]["kind"] == "bad_response"
+    (partial,) = log.of_type(v.ASSISTANT_MESSAGE)
+    assert (partial["text"], partial["finish"]) == ("half an ans", "interrupted")
+
+
+def test_an_observer_that_raises_does_not_break_the_agent_and_unsubscribe_stops_it() -> None:
+    async def main() -> tuple[list[str], MemoryLog]:
+        agent, log, _, _ = make_agent([Reply("a", deltas=("a",)), Reply("b", deltas=("b",))])
+        seen: list[str] = []
+
+        def broken(_: object, *more: object) -> None:
+            raise RuntimeError("observer bug")
+
+        agent.on_status(broken)
+        agent.on_delta(broken)
+        agent.on_turn_end(broken)
+        unsubscribe = agent.on_delta(seen.append)
+        agent.submit("one", None)
+        await agent.when_idle()
+        unsubscribe()
+        unsubscribe()
+        agent.submit("two", None)
+        await agent.when_idle()
+        return seen, log
+
+    seen, log = asyncio.run(main())
+    assert seen == ["a"]
+    assert [e["status"] for e in log.of_type(v.TURN_END)] == ["completed", "completed"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -72,20 +72,27 @@ class FakeAgent:
 
 
 class Rig:
-    def __init__(self, log: MemoryLog | None = None, *, start: datetime = START) -> None:
+    def __init__(
+        self,
+        log: MemoryLog | None = None,
+        *,
+        start: datetime = START,
+        is_live: Callable[[], bool] = lambda: True,
+    ) -> None:
         self.log = log if log is not None else MemoryLog()
         self.clock = FakeClock(start)
         self.tools = ScheduleTools(self.log, self.clock, on_change=self.trigger)
         self.agent = FakeAgent(self.log)
         self.waker = FakeWaker()
         self.broken_clock = False
+        self.samples: list[datetime] = []
         self.owner = ScheduleOwner(
-            self.log, self.owner_clock, self.tools.queue, self.agent, self.waker
+            self.log, self.owner_clock, self.tools.queue, self.agent, self.waker, is_live=is_live
         )
         self.waker.callback = self.owner.request_drive
 
     def owner_clock(self) -> datetime:
-        now = self.clock()
+        now = self.samples.pop(0) if self.samples else self.clock()
         return now.replace(tzinfo=None) if self.broken_clock else now
 
     def trigger(self) -> None:
@@ -176,10 +183,8 @@ def test_a_clock_jump_forward_fires_an_overdue_reminder_once() -> None:
         rig = Rig()
         rig.owner.start()
         await rig.create(prompt="stretch", after_seconds=120)
-        rig.clock.set(START + timedelta(days=3))
-        rig.owner.request_drive()  # e.g. the app woke from sleep
-        await rig.drain()
-        rig.owner.request_drive()
+        await rig.fire_at(START + timedelta(days=3))  # the timer wakes late, far past its target
+        rig.owner.request_drive()  # and the app reports it woke from sleep
         await rig.drain()
         return rig
 
@@ -510,3 +515,97 @@ def test_an_owner_drive_that_does_not_dispatch_takes_one_barrier(kind: str) -> N
         return rig.log.barriers - before
 
     assert run(main()) == 1
+
+
+def test_a_decision_sample_before_the_target_arms_the_timer_and_admits_nothing() -> None:
+    async def main() -> Rig:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        due, early = START + timedelta(seconds=120), START + timedelta(seconds=100)
+        rig.samples = [due, early]  # the wall clock moved back between the two samples
+        rig.clock.set(due)
+        rig.waker.fire()
+        await rig.drain()
+        return rig
+
+    rig = run(main())
+    assert rig.agent.admitted == []
+    assert rig.agent.trace == ["claim", "release"]
+    assert rig.waker.armed == START + timedelta(seconds=120)
+
+
+def test_an_owner_that_stops_being_live_during_the_claim_releases_it_and_admits_nothing() -> None:
+    live = [True]
+
+    async def main() -> Rig:
+        rig = Rig(is_live=lambda: live[0])
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.clock.set(START + timedelta(seconds=120))
+
+        def claim_then_die() -> FakeClaim | None:
+            live[0] = False
+            return FakeAgent.claim_maintenance(rig.agent)
+
+        rig.agent.claim_maintenance = claim_then_die  # type: ignore[method-assign]  # the agent stops being the live root mid-drive
+        rig.waker.fire()
+        await rig.drain()
+        return rig
+
+    rig = run(main())
+    assert (rig.agent.admitted, rig.agent.trace[-1], rig.waker.armed) == ([], "release", None)
+
+
+def test_a_failing_idle_wait_is_logged_and_not_retried() -> None:
+    async def main() -> Rig:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+
+        async def broken_wait() -> None:
+            raise RuntimeError("the idle signal broke")
+
+        rig.agent.when_idle = broken_wait  # type: ignore[method-assign]  # a failing idle wait
+        rig.agent.busy = True
+        await rig.fire_at(START + timedelta(seconds=120))
+        return rig
+
+    rig = run(main())
+    assert (rig.agent.admitted, rig.owner.waiting_for_idle, rig.owner.faulted) == ([], False, False)
+    assert rig.agent.trace == ["refused"]
+
+
+def test_a_failing_waker_is_contained_and_the_next_trigger_still_drives() -> None:
+    class BrokenWaker(FakeWaker):
+        def arm(self, wake_at: datetime) -> None:
+            raise RuntimeError("timer backend gone")
+
+    async def main() -> Rig:
+        rig = Rig()
+        rig.waker = BrokenWaker(rig.owner.request_drive)
+        rig.owner = ScheduleOwner(rig.log, rig.clock, rig.tools.queue, rig.agent, rig.waker)
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.clock.set(START + timedelta(seconds=120))
+        rig.owner.request_drive()
+        await rig.drain()
+        return rig
+
+    rig = run(main())
+    assert len(rig.agent.admitted) == 1
+
+
+def test_an_idle_report_in_a_session_with_a_corrupt_schedule_log_drives_and_faults() -> None:
+    corrupt = [
+        {"type": "schedule/change", "data": {"version": 1, "operation": "delete", "id": "x"}}
+    ]
+
+    async def main() -> Rig:
+        rig = Rig(MemoryLog(corrupt))
+        rig.owner.notify_idle()
+        await rig.drain()
+        return rig
+
+    rig = run(main())
+    assert (rig.owner.faulted, rig.log.barriers) == (True, 1)
