@@ -1,0 +1,75 @@
+"""Independent model of the JSONL scanner's verdict (session-log.md §2-§4): split on the byte LF
+only, a final fragment without LF or a final complete line that fails to decode is a torn tail, a
+bad line with a complete line after it is corruption, and an atomic group (first line carries
+`"group": k`) counts only when all k lines are present and valid; a torn or corrupt group is
+dropped whole. Must not import Chime.
+
+Envelope validity (where session-log.md is terse we follow Chime's documented reading): a UTF-8
+JSON object whose `seq` is an int equal to its index, `at` a canonical instant string, `type` a
+non-empty string, `data` present (any JSON), `group` absent or an int >= 1, and no `group` key on
+a line inside an unfinished group.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_INSTANT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    count: int
+    committed: int
+    end: int
+    corrupt_line: int | None  # 1-based, the header being line 1
+
+
+def envelope(line: bytes, seq: int) -> dict[str, Any] | None:
+    try:
+        value = json.loads(line.decode("utf-8"))
+    except ValueError:
+        return None
+    if not isinstance(value, dict):
+        return None
+    ok = type(value.get("seq")) is int and value["seq"] == seq
+    ok = ok and isinstance(value.get("at"), str) and _INSTANT.fullmatch(value["at"]) is not None
+    ok = ok and isinstance(value.get("type"), str) and value["type"] != "" and "data" in value
+    group = value.get("group", 1)
+    return value if ok and type(group) is int and group >= 1 else None
+
+
+def _lines(buffer: bytes, start: int) -> list[tuple[int, bytes]]:
+    """(offset, content) of every complete line from `start` (the fragment after the last LF
+    is not a line)."""
+    out, pos = [], start
+    while (newline := buffer.find(b"\n", pos)) >= 0:
+        out.append((pos, buffer[pos:newline]))
+        pos = newline + 1
+    return out
+
+
+def verdict(buffer: bytes, start: int = 0, first_seq: int = 0) -> Verdict:
+    lines = _lines(buffer, start)
+    committed, count, i = start, first_seq, 0
+    while i < len(lines):
+        first = envelope(lines[i][1], first_seq + i)
+        size = first.get("group", 1) if first is not None else 1
+        bad = None if first is not None else i
+        j = i + 1
+        while bad is None and j < i + size and j < len(lines):
+            inner = envelope(lines[j][1], first_seq + j)
+            bad = j if inner is None or "group" in inner else None
+            j += 1
+        if bad is None and j < i + size:
+            break  # final group incomplete: torn
+        if bad is not None:
+            if bad == len(lines) - 1:
+                break  # the bad line is the last complete line: torn
+            return Verdict(first_seq + i, committed, len(buffer), first_seq + bad + 2)
+        count, i = first_seq + j, j
+        committed = lines[j - 1][0] + len(lines[j - 1][1]) + 1
+    return Verdict(count, committed, len(buffer), None)
