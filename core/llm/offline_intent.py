@@ -41,7 +41,7 @@ _REMIND = re.compile(
 _LINK = re.compile(r"\s(to|about|that|of)\s", re.IGNORECASE)
 _LEAD_LINK = re.compile(r"(to|about|that|of)\s+", re.IGNORECASE)
 _WHEN_START = re.compile(
-    r"\s(?=(?:in|at|on|every|tomorrow|today|tonight|next|this|after|daily|hourly|weekly|for)\b)",
+    r"(?:^|\s)(?=(?:in|at|on|every|tomorrow|today|tonight|next|this|after|daily|hourly|weekly|for)\b)",
     re.IGNORECASE,
 )
 _LIST = re.compile(
@@ -71,6 +71,11 @@ _FILLER = frozenset((
 ))  # fmt: skip
 
 
+ASK_WHAT_AND_WHEN = (
+    "What should I remind you about, and when? For example “remind me in 10 minutes to stretch”."
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Create:
     """Create one reminder: ``prompt`` (as typed) and the parsed ``when``."""
@@ -83,13 +88,12 @@ class Create:
     def arguments(self) -> dict[str, Any]:
         """The ``schedule_create`` arguments (schedule.md §2.5)."""
         args: dict[str, Any] = {"prompt": self.prompt}
-        match self.when:
-            case Delay(seconds):
-                args["after_seconds"] = seconds
-            case Interval(seconds):
-                args["every_seconds"] = seconds
-            case LocalTime():
-                args["at"] = self.when.to_json()
+        if isinstance(self.when, Delay):
+            args["after_seconds"] = self.when.seconds
+        elif isinstance(self.when, Interval):
+            args["every_seconds"] = self.when.seconds
+        else:
+            args["at"] = self.when.to_json()
         return args
 
 
@@ -172,7 +176,9 @@ def _parse_delete(rest: str) -> Intent:
 
 
 def _parse_create(pre: str, post: str, now: datetime, zone: str | None) -> Intent:
-    pre, post = trim(pre).rstrip(","), trim(post)
+    pre, post = trim(pre).rstrip(","), trim(trim(post).lstrip(","))
+    if not pre and not post:
+        return Clarify(ASK_WHAT_AND_WHEN)
     link = _LEAD_LINK.match(post)
     if pre:
         what = post[link.end() :] if link else post
@@ -215,7 +221,7 @@ def _prompt_first(body: str, now: datetime, zone: str | None, *, about: bool) ->
             return _create(body[: start.start()], when, when_text, about=about)
     what = _strip_tail(body)
     if not what:
-        return Clarify("What should I remind you about, and when?")
+        return Clarify(ASK_WHAT_AND_WHEN)
     return Clarify(
         f"When should I remind you {'about' if about else 'to'} {what}? For example “in 20 "
         "minutes”, “at 17:00” or “tomorrow at 9:30”."
@@ -223,6 +229,8 @@ def _prompt_first(body: str, now: datetime, zone: str | None, *, about: bool) ->
 
 
 def _create(what: str, when: When | None, when_text: str, *, about: bool) -> Intent:
+    if when is None and not _strip_tail(when_text):
+        return Clarify(ASK_WHAT_AND_WHEN)
     if when is None:
         return Clarify(
             f"I didn't understand when “{_strip_tail(when_text)}” is. Try “in 10 minutes”, "

@@ -62,7 +62,7 @@ _DATEISH = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june"
     r"|july|august|september|october|november|december|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
     r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|week|weeks"
-    r"|month|months|year|years)\b|[0-9]{1,4}[/.-][0-9]{1,2}|\b[0-9]{1,2}(?:st|nd|rd|th)\b",
+    r"|month|months|year|years)\b|[0-9]{1,4}[/.-][0-9]{1,2}|\b(?:[12]?[0-9]|3[01])(?:st|nd|rd|th)\b",
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"\b[0-9]{4}\b")

@@ -321,3 +321,87 @@ def test_round_trip_without_a_zone_asks_for_it_and_relative_delays_still_work() 
     assert h.turn("remind me in 20 minutes to stretch") == (
         "I'll remind you to stretch at 08:50 (UTC), in 20 minutes — schedule-2."
     )
+
+
+# --- histories the assistant did not write itself ------------------------------------------------
+
+
+def call_message(name: str, arguments: str, call_id: str = "c1") -> Message:
+    from core.llm.messages import ToolCall
+
+    return Message(role="assistant", tool_calls=(ToolCall(call_id, name, arguments),))
+
+
+def result_message(text: str, call_id: str | None = "c1", *, is_error: bool = False) -> Message:
+    return Message(role="tool", text=text, tool_call_id=call_id, name="x", is_error=is_error)
+
+
+def answer(messages: list[Message], tools: Any = TOOLS) -> str:
+    return finish(collect(OfflineAssistant(FakeClock(START)), request(messages, tools=tools))).text
+
+
+def test_a_history_without_a_user_message_gets_the_help_text() -> None:
+    assert answer([]) == HELP
+
+
+def test_a_call_without_a_result_is_not_reported_as_done() -> None:
+    history = [
+        user("list my reminders"),
+        call_message("schedule_list", "{}"),
+        result_message("[]", None),
+    ]
+    assert answer(history) == "The reminder tool didn't answer, so I can't say what happened."
+
+
+def test_a_foreign_tool_call_in_the_turn_is_not_mistaken_for_its_own() -> None:
+    for text in ("list my reminders", "delete the water reminder"):
+        history = [user(text), call_message("web_search", "{}"), result_message("[]")]
+        assert (
+            answer(history)
+            == "I lost track of that request, so I'm not sure what happened. Please ask me again."
+        )
+
+
+def test_a_create_result_is_confirmed_even_when_the_recorded_arguments_are_not_json() -> None:
+    value = {"id": "schedule-1", "kind": "after", "prompt": "stretch", "afterSeconds": 60,
+             "scheduledAt": "2026-08-05T08:31:00.000Z", "state": "scheduled", "deliveryMode": "session-local"}  # fmt: skip
+    history = [
+        user("remind me in 1 minute to stretch"),
+        call_message("schedule_create", "{oops"),
+        result_message(json.dumps(value)),
+    ]
+    assert (
+        answer(history)
+        == "I'll remind you to stretch at 10:31 (Europe/Berlin), in 1 minute — schedule-1."
+    )
+
+
+def test_a_delete_by_description_explains_a_failed_list() -> None:
+    failed = [
+        user("delete the water reminder"),
+        call_message("schedule_list", "{}"),
+        result_message("boom", is_error=True),
+    ]
+    uncertain = {"code": "persistence_uncertain", "message": "m", "operation": "list"}
+    unsure = [
+        user("delete the water reminder"),
+        call_message("schedule_list", "{}"),
+        result_message(json.dumps(uncertain)),
+    ]
+    assert answer(failed) == "The reminder tool refused my request, so nothing was changed: boom"
+    assert "I won't guess" in answer(unsure)
+
+
+def test_malformed_tool_definitions_are_ignored() -> None:
+    tools = ({"type": "function"}, {"function": {"name": 3}}, "junk", *TOOLS[1:2])
+    assert finish(
+        collect(OfflineAssistant(FakeClock(START)), request([user("list reminders")], tools=tools))
+    ).tool_calls
+    assert answer([user("delete schedule-1")], tools=tools[:3]) == UNAVAILABLE
+
+
+def test_deleting_by_description_with_no_reminders_says_there_is_nothing() -> None:
+    h = Harness()
+    assert h.turn("delete the water reminder") == (
+        "You have no reminders in this conversation, so there is nothing to delete."
+    )

@@ -157,3 +157,7 @@ def test_any_id_and_prompt_survive_the_framing_round_trip(schedule_id: str, prom
         one_shot(schedule_id, "2026-08-05T08:45:00.000Z", prompt), DUE, "UTC"
     )
     assert "\n" not in answer
+
+
+def test_a_batch_whose_array_is_not_json_is_unreadable() -> None:
+    assert parse_framing("[SCHEDULE REMINDER BATCH]\nx\nreminders_json: [{oops]") is None

@@ -382,3 +382,52 @@ def test_the_intent_parser_never_raises_on_arbitrary_text(
     assert isinstance(intent, Create | ListReminders | DeleteById | DeleteMatching | Clarify | Help)
     if isinstance(intent, Create):
         assert intent.prompt.strip() != ""
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("remind me", "What should I remind you about, and when?"),
+        ("remind me to", "What should I remind you about, and when?"),
+        ("remind me, to stretch", "When should I remind you to stretch?"),
+        ("remind me to in 10 minutes", "What should I remind you about in 10 minutes?"),
+        ("remind me every banana to eat", "I didn't understand when “every banana” is"),
+        ("remind me on to eat", "I didn't understand when “on” is"),
+        ("remind me soonish", "I didn't catch when to remind you."),
+        ("remind me on 31 Feb to eat", "I couldn't work out which day “31 Feb” is."),
+        ("remind me on the 45th to eat", "I didn't understand when “on the 45th” is"),
+    ],
+)
+def test_incomplete_requests_ask_for_what_is_missing(text: str, says: str) -> None:
+    intent = parse_intent(text, NOON, "UTC")
+    assert isinstance(intent, Clarify)
+    assert says in intent.text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "remind me at midnight to sleep",
+            {"date": "2026-08-06", "time": "00:00:00", "time_zone": "UTC"},
+        ),
+        (
+            "remind me tonight to lock up",
+            {"date": "2026-08-05", "time": "20:00:00", "time_zone": "UTC"},
+        ),
+        (
+            "remind me at 12:15:30 to eat",
+            {"date": "2026-08-05", "time": "12:15:30", "time_zone": "UTC"},
+        ),
+    ],
+)
+def test_named_times_of_day(text: str, expected: dict[str, str]) -> None:
+    intent = parse_intent(text, NOON, "UTC")
+    assert isinstance(intent, Create)
+    assert intent.arguments()["at"] == expected
+
+
+def test_a_date_phrase_at_the_end_of_the_calendar_is_out_of_range_not_a_crash() -> None:
+    last_day = datetime(9999, 12, 31, 12, 0, tzinfo=UTC)
+    intent = parse_intent("remind me at 10am to go", last_day, "UTC")
+    assert intent == Clarify("That date is outside the range I can work with.")

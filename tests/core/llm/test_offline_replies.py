@@ -248,3 +248,51 @@ def test_rendered_reminder_text_is_one_line_without_raw_markdown_or_controls(pro
     unescaped = rendered.replace("\\\\", "")
     for char in "*_[]()<>!`#":
         assert all(unescaped[i - 1] == "\\" for i, c in enumerate(unescaped) if c == char)
+
+
+def test_odd_values_are_described_without_crashing() -> None:
+    from core.llm.offline_replies import matching, view_line
+    from core.llm.offline_text import local_time_text, relative_text
+
+    assert view_line("junk", MORNING, "UTC") == "(a reminder I couldn't read)"
+    assert view_line({"id": "schedule-1", "prompt": "p"}, MORNING, "UTC") == "schedule-1: p"
+    assert matching(["junk", {"id": 3}, {"id": "schedule-1", "prompt": "Water"}], ["water"]) == [
+        {"id": "schedule-1", "prompt": "Water"}
+    ]
+    assert delete_text("junk", None) == "The reminder tool gave an answer I couldn't read."
+    assert "reminder log is damaged" in delete_text(
+        {"code": "corrupt_schedule_log", "message": "m"}, None
+    )
+    assert relative_text(MORNING, MORNING) == "now"
+    assert interval_text("daily") == "at that interval"
+    far = datetime(9999, 12, 31, 23, 0, tzinfo=UTC)
+    assert local_time_text(far, MORNING, "Pacific/Kiritimati") == "9999-12-31T23:00:00+00:00 UTC"
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (at_args("2026-13-01", "09:00:00", BERLIN), "isn't a real calendar date"),
+        (at_args("2026-03-08", "02:30:00", "Mars/Olympus"), "isn't a real calendar date"),
+        (at_args("2026-08-05", "09:00:00", BERLIN), "isn't a real calendar date"),
+    ],
+)
+def test_invalid_local_times_outside_a_gap_are_not_called_a_gap(
+    args: dict[str, Any], says: str
+) -> None:
+    text = confirm_create(
+        args, {"code": "invalid_rule", "message": "m"}, MORNING, BERLIN, about=False
+    )
+    assert says in text
+    assert "clocks skip" not in text
+
+
+def test_a_past_delay_is_reported_without_a_local_time() -> None:
+    text = confirm_create(
+        {"prompt": "x", "after_seconds": 1},
+        {"code": "not_future", "message": "m"},
+        MORNING,
+        BERLIN,
+        about=False,
+    )
+    assert text.startswith("That time is already in the past")
