@@ -185,8 +185,9 @@ class Agent:
         return True
 
     async def when_idle(self) -> None:
-        """Resolves when the agent is idle, out of maintenance, with no runnable input."""
-        if self._is_settled():
+        """Resolves when the agent is idle, out of maintenance, with no runnable input (at once
+        after ``dispose()``: a disposed agent runs nothing more)."""
+        if self._closed or self._is_settled():
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._idle_waiters.append(future)

@@ -497,6 +497,7 @@ def test_dispose_ends_a_running_turn_interrupted_so_it_is_answered_next_time() -
         await settle()
         await agent.dispose()
         refused = agent.claim_maintenance() is None
+        await asyncio.wait_for(agent.when_idle(), timeout=5)  # never hangs once disposed
         return log, agent.pending_inputs, refused
 
     log, pending, refused = asyncio.run(main())

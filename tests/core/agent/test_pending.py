@@ -16,7 +16,7 @@ OPS = st.lists(
     | st.tuples(
         st.just("end"), st.sampled_from(["completed", "failed", "cancelled", "interrupted"])
     ),
-    max_size=40,
+    max_size=20,
 )
 
 
@@ -52,7 +52,7 @@ def full(events: list[dict[str, Any]], seed: int) -> PendingInputs:
     return fold
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(OPS, OPS)
 def test_the_tail_fold_equals_a_full_replay(prefix_ops: list[Any], ops: list[Any]) -> None:
     prefix = simulate(prefix_ops, [])
