@@ -11,6 +11,8 @@ from the tool results in a few ``TextDelta`` chunks, then ``Finish(reason="stop"
 - Delete by description ("delete the water reminder"): ``schedule_list``, then one
   ``schedule_delete`` for the single match (or one per match for "delete all"); several
   matches make it ask which, naming them with ids; none, it says so.
+- A message that only names a time zone, right after a request that needed one, resumes that
+  request in the named zone (``parse_reply``).
 - A reminder follow-up (a user message with ``source_kind="plugin"``) is presented as the
   reminder, from the strictly parsed framing (``offline_framing``); no tool is called.
 - Tools it needs but the request does not offer are not called; it says reminders are unavailable.
@@ -49,7 +51,7 @@ from core.llm.offline_intent import (
     Help,
     Intent,
     ListReminders,
-    parse_intent,
+    parse_reply,
 )
 from core.llm.offline_replies import (
     HELP,
@@ -147,7 +149,8 @@ class OfflineAssistant:
         now = self._now()
         if user.source_kind == "plugin":
             return Step(present_reminders(user.text, now, request.time_zone))
-        intent = parse_intent(user.text, now, request.time_zone)
+        earlier = earlier_user_text(request.messages)
+        intent = parse_reply(user.text, earlier, now, request.time_zone)
         step = plan(intent, done, now, request.time_zone)
         offered = tool_names(request.tools)
         if any(name not in offered for name, _ in step.calls):
@@ -168,6 +171,14 @@ def current_turn(messages: Sequence[Message]) -> tuple[Message | None, list[Exch
         elif message.role == "tool" and message.tool_call_id is not None:
             results.setdefault(message.tool_call_id, message)
     return messages[start], [Exchange(call, results.get(call.id)) for call in calls]
+
+
+def earlier_user_text(messages: Sequence[Message]) -> str | None:
+    """The text of the user-typed message before the last user message, if there is one."""
+    users = [m for m in messages if m.role == "user"]
+    if len(users) < 2 or users[-2].source_kind != "user":
+        return None
+    return users[-2].text
 
 
 def tool_names(tools: Sequence[Mapping[str, Any]]) -> frozenset[str]:

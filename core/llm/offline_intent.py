@@ -65,6 +65,11 @@ _ALL = re.compile(
     r"|everything|them\s+all",
     re.IGNORECASE,
 )
+_ZONE_REPLY = re.compile(
+    r"(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+in\s+|(?:my\s+)?(?:time\s*zone|zone)(?:\s+is|:)\s*|in\s+)?"
+    r"(?:the\s+)?(?P<zone>UTC|[A-Za-z][A-Za-z0-9_+.-]*(?:/[A-Za-z0-9_+.-]+)+)(?:\s+(?:time\s*)?zone)?",
+    re.IGNORECASE,
+)
 _FILLER = frozenset((
     "the", "my", "a", "an", "reminder", "reminders", "to", "about", "for", "that", "of", "me",
     "reminding", "remind", "on", "called", "named", "one", "which", "with", "please",
@@ -152,6 +157,31 @@ def parse_intent(text: str, now: datetime, zone: str | None) -> Intent:
     if delete:
         return _parse_delete(delete["rest"])
     return Help()
+
+
+def parse_reply(text: str, earlier: str | None, now: datetime, zone: str | None) -> Intent:
+    """``parse_intent``, plus answers to the assistant's question about the time zone.
+
+    When ``text`` only names a zone ("Europe/Berlin", "I'm in America/New_York") and ``earlier``
+    (the user's previous message) was a request that needed a zone, that request is read again
+    in the named zone; the zone goes into the ``at`` object, not into any durable default.
+    """
+    intent = parse_intent(text, now, zone)
+    named = zone_reply(text)
+    if earlier is None or named is None or not isinstance(intent, Help):
+        return intent
+    if not isinstance(parse_intent(earlier, now, zone), Clarify):
+        return intent
+    resumed = parse_intent(earlier, now, named)
+    return resumed if isinstance(resumed, Create) else intent
+
+
+def zone_reply(text: str) -> str | None:
+    """The zone named by a message that only names one (``UTC`` or an Area/Location name)."""
+    match = _ZONE_REPLY.fullmatch(_clean(text))
+    if match is None:
+        return None
+    return "UTC" if match["zone"].upper() == "UTC" else match["zone"]
 
 
 def _clean(text: str) -> str:

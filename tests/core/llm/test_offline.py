@@ -321,6 +321,10 @@ def test_round_trip_without_a_zone_asks_for_it_and_relative_delays_still_work() 
     assert h.turn("remind me in 20 minutes to stretch") == (
         "I'll remind you to stretch at 08:50 (UTC), in 20 minutes — schedule-2."
     )
+    assert "Which time zone are you in?" in h.turn("remind me tomorrow at 7:15 to run")
+    assert h.turn("I'm in America/New_York") == (
+        "I'll remind you to run at 07:15 tomorrow (America/New_York), in 26 hours 45 minutes — schedule-3."
+    )
 
 
 # --- histories the assistant did not write itself ------------------------------------------------

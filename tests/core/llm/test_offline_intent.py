@@ -17,6 +17,8 @@ from core.llm.offline_intent import (
     Help,
     ListReminders,
     parse_intent,
+    parse_reply,
+    zone_reply,
 )
 from core.llm.offline_when import parse_duration, parse_when
 
@@ -431,3 +433,28 @@ def test_a_date_phrase_at_the_end_of_the_calendar_is_out_of_range_not_a_crash() 
     last_day = datetime(9999, 12, 31, 12, 0, tzinfo=UTC)
     intent = parse_intent("remind me at 10am to go", last_day, "UTC")
     assert intent == Clarify("That date is outside the range I can work with.")
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("Europe/Berlin", "Europe/Berlin"),
+        ("I'm in America/New_York.", "America/New_York"),
+        ("my time zone is utc", "UTC"),
+        ("Asia/Kolkata time zone", "Asia/Kolkata"),
+        ("Berlin", None),
+        ("remind me at 5pm Europe/Berlin to leave", None),
+    ],
+)
+def test_a_message_that_only_names_a_zone_is_recognised(text: str, zone: str | None) -> None:
+    assert zone_reply(text) == zone
+
+
+def test_naming_a_zone_resumes_the_request_that_needed_one() -> None:
+    earlier = "remind me at 5pm to leave"
+    resumed = parse_reply("Europe/Berlin", earlier, NOON, None)
+    assert isinstance(resumed, Create)
+    assert resumed.arguments() == {"prompt": "leave", **at("2026-08-05", "17:00:00", BERLIN)}
+    assert parse_reply("Europe/Berlin", "remind me in 5 minutes to go", NOON, None) == Help()
+    assert parse_reply("Europe/Berlin", None, NOON, None) == Help()
+    assert parse_reply("hello", earlier, NOON, None) == Help()
