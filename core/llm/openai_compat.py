@@ -22,6 +22,19 @@ Choices the spec leaves open (written down here):
   ``OPENAI_API_KEY`` from the environment and send that key to whatever server is configured.
 - ``CancelledError`` is never converted: cancelling the consuming task cancels it and closes the
   stream. Kind ``cancelled`` is for a request cut off because the provider itself was closed.
+
+``ProviderError.kind`` (``retryable`` marks the ones worth the window's Retry at once):
+
+- ``auth``: 401 (key rejected, or a key is required) and 403.
+- ``rate_limit``: 429 after the bounded retries (retryable); an exhausted quota is not retryable.
+- ``server``: 5xx after the retries, or an error event inside the stream (retryable).
+- ``connection``: unreachable endpoint, a base URL that is not http(s), a connection cut
+  mid-answer, or a stream that ended without a finish reason (retryable except the bad URL).
+- ``timeout``: no bytes for ``timeout`` seconds, before or during the answer (retryable).
+- ``not_found``: 404 (unknown model, or no API at that base URL).
+- ``bad_response``: unreadable stream or model list, and other 4xx (e.g. "model does not support
+  tools"), quoting the server's own message on one line, key scrubbed.
+- ``cancelled``: the provider was closed (settings changed) before or while the request ran.
 """
 
 from __future__ import annotations
@@ -214,6 +227,8 @@ class OpenAICompatProvider:
         """Any failure as a ``ProviderError`` whose message never contains the key."""
         if isinstance(exc, ProviderError):
             return exc
+        if self._closed:  # whatever broke, it broke because aclose() pulled the connection
+            return ProviderError("cancelled", _closed())
         if isinstance(exc, openai.OpenAIError):
             return self._error(exc, started=started, listing=listing)
         if isinstance(exc, OSError | ExceptionGroup):  # transport failures the SDK did not wrap

@@ -523,3 +523,35 @@ def test_a_stream_that_stalls_mid_answer_times_out_and_says_so() -> None:
     assert error is not None
     assert error.kind == "timeout"
     assert "stopped sending the answer for 0.05 seconds" in error.message
+
+
+def test_closing_the_provider_mid_answer_ends_the_stream_as_cancelled() -> None:
+    async def scenario() -> tuple[list[StreamChunk], ProviderError | None, bool]:
+        async with LoopbackServer([Endless([chunk("tick")])]) as server:
+            provider = provider_for(server.base_url)
+            first = asyncio.Event()
+            seen: list[StreamChunk] = []
+
+            async def consume() -> ProviderError | None:
+                try:
+                    async for item in provider.stream(REQUEST):
+                        seen.append(item)
+                        first.set()
+                except ProviderError as error:
+                    return error
+                return None
+
+            task = asyncio.create_task(consume())
+            await first.wait()
+            await provider.aclose()
+            error = await task
+            await server.hung_up.wait()
+            return seen, error, server.hung_up.is_set()
+
+    seen, error, hung_up = run(scenario)
+
+    assert seen == [TextDelta("tick")]
+    assert error is not None
+    assert error.kind == "cancelled"
+    assert "settings changed" in error.message
+    assert hung_up
