@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
 from core.session.jsonl_store import LogFile
+from core.session.vocabulary import TURN_START
 
 CACHE_SIZE = 2048
 """Parsed durable events kept in memory (least recently used ones are dropped)."""
@@ -97,6 +98,25 @@ class EventList(Sequence[dict[str, Any]]):
         self._cache[index] = event
         if len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
+
+    def tail_turns(self, turns: int) -> list[dict[str, Any]]:
+        """The events of the last ``turns`` turns, each from its input message, oldest first.
+
+        Walks back from the end and parses only what it returns.
+        """
+        index = first = len(self)
+        seen = 0
+        while index > 0 and seen < turns:
+            index -= 1
+            event = self._get(index)
+            if event.get("type") == TURN_START:
+                seen += 1
+                data = event.get("data")
+                consumed = data.get("input") if isinstance(data, dict) else None
+                first = consumed if type(consumed) is int and 0 <= consumed < index else index
+        if seen < turns:
+            first = 0
+        return self[first:]
 
     def start(self, index: int) -> int:
         """Byte offset of durable event ``index``'s line."""

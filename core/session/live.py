@@ -22,6 +22,7 @@ import json
 import logging
 from array import array
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -77,6 +78,7 @@ class LoadedSession:
     durable_length: int = 0
     body_start: int = 0
     checkpoint_count: int = 0
+    events: EventList | None = None
 
 
 class LiveSession:
@@ -98,10 +100,7 @@ class LiveSession:
         self._scheduler = scheduler
         self._write_behind_seconds = write_behind_seconds
         self._checkpoint_every = checkpoint_every
-        base = loaded.base.view if loaded.base is not None else ()
-        self._events = EventList(
-            loaded.log, base=base, tail=loaded.tail, durable_length=loaded.durable_length
-        )
+        self._events = loaded.events if loaded.events is not None else EventList(None)
         self._folds = loaded.folds
         self._schedule = loaded.schedule
         self._schedule_error = loaded.schedule_error
@@ -112,6 +111,7 @@ class LiveSession:
         self._write_behind: Cancellable | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
         self._closed = False
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"chime-log-{self.id}")
 
     @classmethod
     def detached(cls, session_id: str, clock: Clock, *, seed_length: int = 0) -> LiveSession:
@@ -293,7 +293,9 @@ class LiveSession:
         count = self._events.queued_count
         try:
             data = self._events.queued_bytes(count)
-            await asyncio.to_thread(log.write_durably, data, self._events.durable_length)
+            await asyncio.get_running_loop().run_in_executor(
+                self._writer, log.write_durably, data, self._events.durable_length
+            )
         except OSError as error:
             logger.warning("session %s: write failed, events kept queued: %s", self.id, error)
             ok = False
@@ -331,19 +333,7 @@ class LiveSession:
 
         Walks back from the end parsing only what it returns (the window's first screen).
         """
-        index = first = len(self._events)
-        seen = 0
-        while index > 0 and seen < turns:
-            index -= 1
-            event = self._events[index]
-            if event.get("type") == v.TURN_START:
-                seen += 1
-                data = event.get("data")
-                consumed = data.get("input") if isinstance(data, dict) else None
-                first = consumed if type(consumed) is int and 0 <= consumed < index else index
-        if seen < turns:
-            first = 0
-        return list(self._events[first:])
+        return list(self._events.tail_turns(turns))
 
     # -- checkpoint and close --------------------------------------------------------------
 
@@ -399,6 +389,7 @@ class LiveSession:
         return ok
 
     def _release(self) -> None:
+        self._writer.shutdown(wait=False)
         loaded = self._loaded
         if loaded.lock is not None:
             loaded.lock.release()
@@ -413,7 +404,7 @@ def _store_checkpoint(folder: Path, log_path: Path, state: Checkpoint, offsets: 
     """Worker-thread half of a checkpoint: hash the covered bytes, then replace the files."""
     reader = LogFile(log_path, writable=False)
     try:
-        found = reader.digest_prefix(state.length)
+        found = reader.start_digest(state.length).result()
     finally:
         reader.close()
     checkpoint = dataclasses.replace(state, digest=found)

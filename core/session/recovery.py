@@ -22,6 +22,7 @@ from core.errors import ScheduleLogError, SessionFormatError
 from core.schedule.fold import ScheduleFolder
 from core.session import vocabulary as v
 from core.session.checkpoint import Checkpoint, decode_checkpoint
+from core.session.event_list import EventList
 from core.session.events import SessionHeader, parse_header
 from core.session.folds import SessionFolds
 from core.session.jsonl_store import (
@@ -29,7 +30,6 @@ from core.session.jsonl_store import (
     LOG_NAME,
     FileOps,
     LogFile,
-    MappedOffsets,
     SessionLock,
     load_offsets,
     read_file,
@@ -59,6 +59,10 @@ class _Feeder:
                 loaded.schedule_error = f"event {seq}: {error}"
 
 
+WARM_TURNS = 50
+"""Turns parsed while the digest is computed, so the window's first screen is ready at once."""
+
+
 def load_session(
     folder: Path,
     *,
@@ -75,10 +79,10 @@ def load_session(
         if header_end < 0:
             raise SessionFormatError("the session log has no complete header line")
         header = parse_header(buffer[:header_end])
-        loaded, start = _start(folder, log, header, header_end + 1)
+        found = _warm(folder, log, header) or _cold(folder, log, header, header_end + 1)
+        loaded, result = found
         loaded.lock, loaded.read_only_reason = lock, read_only_reason
         loaded.body_start = header_end + 1
-        result = scan(buffer, start=start, first_seq=loaded.folds.count, sink=_Feeder(loaded))
         _conclude(loaded, log, result, torn_stamp)
     except BaseException:
         log.close()
@@ -86,55 +90,72 @@ def load_session(
     return loaded
 
 
-def _start(
+def _scan_into(loaded: LoadedSession, log: LogFile, start: int) -> ScanResult:
+    result = scan(log.buffer(), start=start, first_seq=loaded.folds.count, sink=_Feeder(loaded))
+    loaded.durable_length = result.committed
+    base = loaded.base.view if loaded.base is not None else ()
+    loaded.events = EventList(log, base=base, tail=loaded.tail, durable_length=result.committed)
+    if result.corruption is None:
+        loaded.events.tail_turns(WARM_TURNS)  # parsed now, served from the cache later
+    return result
+
+
+def _cold(
     folder: Path, log: LogFile, header: SessionHeader, body: int
-) -> tuple[LoadedSession, int]:
-    found = _valid_checkpoint(folder, log, header)
-    if found is None:
-        folds = SessionFolds(header.seed_length)
-        return LoadedSession(header, folder, log, folds, ScheduleFolder()), body
-    checkpoint, offsets = found
-    loaded = LoadedSession(
-        header,
-        folder,
-        log,
-        SessionFolds.from_json(checkpoint.folds),
-        None,
-        checkpoint.schedule_error,
-        base=offsets,
-        checkpoint_count=checkpoint.count,
-    )
-    if checkpoint.schedule is not None:
-        loaded.schedule = ScheduleFolder.from_json(checkpoint.schedule)
-    return loaded, checkpoint.length
+) -> tuple[LoadedSession, ScanResult]:
+    folds = SessionFolds(header.seed_length)
+    loaded = LoadedSession(header, folder, log, folds, ScheduleFolder())
+    return loaded, _scan_into(loaded, log, body)
 
 
-def _valid_checkpoint(
+def _warm(
     folder: Path, log: LogFile, header: SessionHeader
-) -> tuple[Checkpoint, MappedOffsets] | None:
+) -> tuple[LoadedSession, ScanResult] | None:
+    """Start from the checkpoint when it holds; the digest runs while the rest is prepared."""
     raw = read_file(folder / CHECKPOINT_NAME)
     checkpoint = decode_checkpoint(raw) if raw is not None else None
-    if checkpoint is None or checkpoint.session_id != header.id:
+    if checkpoint is None or checkpoint.session_id != header.id or checkpoint.length > log.size():
         return None
-    if checkpoint.length > log.size() or log.digest_prefix(checkpoint.length) != checkpoint.digest:
+    pending = log.start_digest(checkpoint.length)
+    loaded = _from_checkpoint(folder, log, header, checkpoint)
+    result = _scan_into(loaded, log, checkpoint.length) if loaded is not None else None
+    if pending.result() != checkpoint.digest or loaded is None or result is None:
+        if loaded is not None and loaded.base is not None:
+            loaded.events = None
+            loaded.base.close()
         return None
+    return loaded, result
+
+
+def _from_checkpoint(
+    folder: Path, log: LogFile, header: SessionHeader, checkpoint: Checkpoint
+) -> LoadedSession | None:
     offsets = load_offsets(folder, checkpoint.count, checkpoint.offsets_digest)
     if offsets is None:
         return None
     try:
-        SessionFolds.from_json(checkpoint.folds)
+        folds = SessionFolds.from_json(checkpoint.folds)
+        schedule = None
         if checkpoint.schedule is not None:
-            ScheduleFolder.from_json(checkpoint.schedule)
+            schedule = ScheduleFolder.from_json(checkpoint.schedule)
     except (KeyError, TypeError, ValueError, ScheduleLogError):
         offsets.close()
         return None
-    return checkpoint, offsets
+    return LoadedSession(
+        header,
+        folder,
+        log,
+        folds,
+        schedule,
+        checkpoint.schedule_error,
+        base=offsets,
+        checkpoint_count=checkpoint.count,
+    )
 
 
 def _conclude(
     loaded: LoadedSession, log: LogFile, result: ScanResult, torn_stamp: Callable[[], str]
 ) -> None:
-    loaded.durable_length = result.committed
     if result.corruption is not None:
         reason = (
             f"The session log is corrupt at {result.corruption.describe()}. It is open read-only; "

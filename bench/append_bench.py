@@ -1,0 +1,86 @@
+"""Append benchmark: one ``append`` + ``flush`` versus a bare ``os.write`` + ``os.fsync``.
+
+Run: .venv/bin/python bench/append_bench.py [--rounds 300]
+
+Both write the same bytes (one ~300-byte event line) to files in the same temporary directory on
+the repo's disk, interleaved round by round so that disk noise hits both alike. The store's path
+is what the app pays per barrier: build and encode the envelope, queue it, hop to a worker thread,
+``pwrite`` + ``fsync``, hop back, update the index. Target: median ratio ≤ 1.5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core.session import vocabulary as v
+from core.session.events import encode_line
+from core.session.store import SessionStore
+
+ROOT = Path(__file__).resolve().parent.parent
+TEXT = "Remind me to check the deployment logs in half an hour, and to stretch every hour. " * 2
+
+
+def clock() -> datetime:
+    return datetime.now(UTC)
+
+
+async def run(rounds: int) -> None:
+    data_dir = Path(tempfile.mkdtemp(prefix="chime-append-bench-", dir=ROOT))
+    try:
+        store = SessionStore(data_dir, clock)
+        session = await store.create()
+        data = v.user_message("m", TEXT, v.user_source("Europe/Berlin"))
+        line = session.append(v.USER_MESSAGE, data)
+        await session.flush()
+        payload = encode_line(line)
+        fd = os.open(data_dir / "bare.jsonl", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        store_times: list[float] = []
+        bare_times: list[float] = []
+        for _ in range(rounds):
+            started = time.perf_counter()
+            session.append(v.USER_MESSAGE, data)
+            ok = await session.flush()
+            store_times.append(time.perf_counter() - started)
+            assert ok
+            started = time.perf_counter()
+            os.write(fd, payload)
+            os.fsync(fd)
+            bare_times.append(time.perf_counter() - started)
+        os.close(fd)
+        await session.close()
+    finally:
+        shutil.rmtree(data_dir)
+    store_median = statistics.median(store_times)
+    bare_median = statistics.median(bare_times)
+    ratios = sorted(s / b for s, b in zip(store_times, bare_times, strict=True))
+    print(f"rounds: {rounds}, line: {len(payload)} bytes")
+    print(f"bare os.write+os.fsync  median {bare_median * 1e6:8.1f} us")
+    print(f"append+flush            median {store_median * 1e6:8.1f} us")
+    ratio = store_median / bare_median
+    verdict = "OK" if ratio <= 1.5 else "OVER"
+    print(
+        f"ratio of medians {ratio:.2f}; median of per-round ratios {statistics.median(ratios):.2f}"
+    )
+    print(f"target <= 1.5: {verdict}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=300)
+    args = parser.parse_args()
+    asyncio.run(run(args.rounds))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+"""Session open benchmark: time until the schedule fold is ready and the last 50 turns can be shown.
+
+Run: .venv/bin/python bench/open_bench.py [--sizes 10000,100000,1000000] [--repeat 7]
+
+Generates sessions of 10^4, 10^5 and 10^6 events (a realistic turn mix: user/message, turn/start,
+context/time, assistant/message with a tool call, tool/result, assistant/message, turn/end; every
+40th turn creates a reminder and every 40th after that deletes one) in a temporary data directory
+on the same disk as the repo, then measures with the real store:
+
+- cold: open without a checkpoint (every line parsed once; the close writes the checkpoint);
+- warm: open with the checkpoint written by a normal close (median of ``--repeat``), i.e.
+  ``SessionStore.open`` + ``schedule_fold()`` + ``tail_turns(50)``.
+
+Requirement (session-log.md §8, the brief): warm open of 10^6 ≤ 2× warm open of 10^5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core.session import vocabulary as v
+from core.session.events import SessionHeader, encode_line, make_envelope
+from core.session.jsonl_store import CHECKPOINT_NAME, OFFSETS_NAME, publish_session
+from core.session.store import SessionStore
+
+ROOT = Path(__file__).resolve().parent.parent
+AT = "2026-08-05T12:00:00.000Z"
+MODEL = {"provider": "openai-compatible", "name": "qwen2.5-7b-instruct"}
+
+
+def clock() -> datetime:
+    return datetime.now(UTC)
+
+
+def turn_items(turn: int, seq: int) -> list[tuple[str, dict[str, object]]]:
+    call = {"id": f"call_{turn}", "name": "schedule_list", "arguments": "{}"}
+    text = f"Question {turn}: what is on my list for today, and can you remind me later? " * 2
+    return [
+        (v.USER_MESSAGE, v.user_message(f"u{turn}", text, v.user_source("Europe/Berlin"))),
+        (v.TURN_START, v.turn_start(turn, seq)),
+        (v.CONTEXT_TIME, v.context_time("Europe/Berlin", "Local time: Wednesday 14:00 CEST.")),
+        (v.ASSISTANT_MESSAGE, v.assistant_message(f"a{turn}", "", [call], MODEL, "tool_calls")),
+        (v.TOOL_RESULT, v.tool_result(f"call_{turn}", "schedule_list", "[]", is_error=False)),
+        (
+            v.ASSISTANT_MESSAGE,
+            v.assistant_message(f"b{turn}", "Nothing is scheduled yet. " * 6, [], MODEL, "stop"),
+        ),
+        (v.TURN_END, v.turn_end(turn, "completed")),
+    ]
+
+
+def schedule_item(turn: int) -> tuple[str, dict[str, object]] | None:
+    if turn % 40 == 0:
+        record = {
+            "id": f"schedule-{turn // 40}",
+            "kind": "after",
+            "prompt": "stand up and stretch",
+            "afterSeconds": 3600,
+            "scheduledAt": "2026-08-05T13:00:00.000Z",
+        }
+        return v.SCHEDULE_CHANGE, {"version": 1, "operation": "create", "schedule": record}
+    if turn % 40 == 20 and turn > 40:
+        return v.SCHEDULE_CHANGE, {
+            "version": 1,
+            "operation": "delete",
+            "id": f"schedule-{turn // 40}",
+        }
+    return None
+
+
+def generate(count: int):  # type: ignore[no-untyped-def]
+    seq = turn = 0
+    chunk: list[bytes] = []
+    while seq < count:
+        turn += 1
+        items = turn_items(turn, seq)
+        extra = schedule_item(turn)
+        if extra is not None:
+            items.append(extra)
+        for event_type, data in items[: count - seq]:
+            chunk.append(encode_line(make_envelope(seq, AT, event_type, data)))
+            seq += 1
+        if len(chunk) > 10_000:
+            yield b"".join(chunk)
+            chunk = []
+    yield b"".join(chunk)
+
+
+async def open_once(store: SessionStore, sid: str) -> float:
+    started = time.perf_counter()
+    session = await store.open(sid)
+    session.schedule_fold()
+    shown = session.tail_turns(50)
+    elapsed = time.perf_counter() - started
+    assert len(shown) >= 350
+    await session.close()
+    return elapsed
+
+
+async def measure(data_dir: Path, count: int, repeat: int) -> tuple[float, float, int]:
+    sid = f"bench{count}"
+    header = SessionHeader(sid, AT)
+    publish_session(data_dir / "sessions" / sid, header.line(), iter(generate(count)))
+    size = (data_dir / "sessions" / sid / "session.jsonl").stat().st_size
+    store = SessionStore(data_dir, clock)
+    cold = await open_once(store, sid)
+    assert (data_dir / "sessions" / sid / CHECKPOINT_NAME).exists()
+    assert (data_dir / "sessions" / sid / OFFSETS_NAME).exists()
+    warm = statistics.median([await open_once(store, sid) for _ in range(repeat)])
+    return cold, warm, size
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", default="10000,100000,1000000")
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    data_dir = Path(tempfile.mkdtemp(prefix="chime-open-bench-", dir=ROOT))
+    try:
+        results = {}
+        print(f"{'events':>9} {'MB':>7} {'cold open ms':>13} {'warm open ms':>13}")
+        for count in sizes:
+            cold, warm, size = await measure(data_dir, count, args.repeat)
+            results[count] = warm
+            print(f"{count:>9} {size / 1e6:>7.1f} {cold * 1e3:>13.1f} {warm * 1e3:>13.2f}")
+        if 100_000 in results and 1_000_000 in results:
+            ratio = results[1_000_000] / results[100_000]
+            verdict = "OK" if ratio <= 2 else "OVER"
+            print(f"warm open 10^6 / 10^5 = {ratio:.2f} (requirement <= 2: {verdict})")
+    finally:
+        shutil.rmtree(data_dir)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
