@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from core.agent.tool_registry import ToolRegistry
 from core.errors import ProviderError
-from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta
+from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta, ToolCall
 from core.llm.offline import UNAVAILABLE, OfflineAssistant, chunks
 from core.llm.offline_framing import UNREADABLE
 from core.llm.offline_replies import HELP
@@ -331,8 +334,6 @@ def test_round_trip_without_a_zone_asks_for_it_and_relative_delays_still_work() 
 
 
 def call_message(name: str, arguments: str, call_id: str = "c1") -> Message:
-    from core.llm.messages import ToolCall
-
     return Message(role="assistant", tool_calls=(ToolCall(call_id, name, arguments),))
 
 
@@ -409,3 +410,23 @@ def test_deleting_by_description_with_no_reminders_says_there_is_nothing() -> No
     assert h.turn("delete the water reminder") == (
         "You have no reminders in this conversation, so there is nothing to delete."
     )
+
+
+@pytest.mark.slow
+def test_dateparser_is_loaded_only_when_a_date_phrase_needs_it() -> None:
+    """Importing the provider and handling delays stays fast: dateparser takes ~0.1 s to import."""
+    script = (
+        "import sys\n"
+        "from datetime import UTC, datetime\n"
+        "from core.llm.offline_intent import parse_intent\n"
+        "now = datetime(2026, 8, 5, tzinfo=UTC)\n"
+        "parse_intent('remind me in 5 minutes to go', now, 'UTC')\n"
+        "before = 'dateparser' in sys.modules\n"
+        "parse_intent('remind me tomorrow at 9 to go', now, 'UTC')\n"
+        "print(before, 'dateparser' in sys.modules)\n"
+    )
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["False", "True"]
