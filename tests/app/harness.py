@@ -53,8 +53,8 @@ class Chime:
         """Run the loop until ``condition()`` holds (disk work runs in threads, so poll)."""
 
         async def wait() -> None:
-            while not condition():
-                await asyncio.sleep(0.002)  # noqa: ASYNC110 -- polls state changed by disk threads and Qt
+            while not condition():  # noqa: ASYNC110 -- polls state changed by disk threads and Qt
+                await asyncio.sleep(0.002)
 
         self.run(wait())
 

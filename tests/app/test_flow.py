@@ -32,15 +32,17 @@ def type_and_send(qtbot, chime: Chime, text: str) -> None:
     qtbot.keyClick(editor, Qt.Key.Key_Return)
 
 
-def fire_waker(chime: Chime) -> None:
-    """The owner's timer, re-armed after the fake clock moved: a 0 ms timer fires at once."""
+def advance_and_fire(chime: Chime, clock: FakeClock, delta: timedelta) -> None:
+    """Once the owner armed its timer, move the fake clock and re-arm: a 0 ms timer fires."""
     opened = chime.controller.current_session()
     assert opened is not None
     waker = opened.waker
     assert waker is not None
     chime.until(lambda: waker.wake_at is not None)
-    assert waker.wake_at is not None
-    waker.arm(waker.wake_at)
+    wake_at = waker.wake_at
+    assert wake_at is not None
+    clock.advance(delta)
+    waker.arm(wake_at)
 
 
 @pytest.mark.slow
@@ -58,8 +60,7 @@ def test_a_typed_reminder_is_confirmed_listed_and_fires_as_a_turn(
     panel = chime.window.reminders.model
     assert panel.rowCount() == 1
     assert panel.index(0).data().startswith("stretch\nonce · today 14:02 · in 2 min")
-    clock.advance(timedelta(minutes=2))
-    fire_waker(chime)
+    advance_and_fire(chime, clock, timedelta(minutes=2))
     chime.until(
         lambda: "reminder" in chime.kinds() and chime.idle() and chime.kinds()[-1] == "assistant"
     )
@@ -88,3 +89,134 @@ def test_quitting_then_restarting_catches_up_the_overdue_reminder(
     assert row is not None
     assert row.late
     again.quit()
+
+
+def session_log(data_dir: Path, session_id: str) -> Path:
+    return data_dir / "sessions" / session_id / "session.jsonl"
+
+
+@pytest.mark.slow
+def test_a_session_open_in_another_instance_is_read_only_with_a_banner(
+    qtbot, loop, tmp_path, clock
+) -> None:
+    first = start(qtbot, loop, tmp_path, clock)
+    type_and_send(qtbot, first, "remind me in 5 minutes to stretch")
+    first.until(first.idle)
+    session_id = first.controller.current
+    assert session_id is not None
+    second = Chime(qtbot, loop, tmp_path, clock)  # a second store: its own lock file descriptor
+    second.run(second.controller.start([session_id], session_id))
+    opened = second.controller.current_session()
+    assert opened is not None
+    assert opened.session.read_only
+    assert not opened.live
+    assert second.window.banner.isVisibleTo(second.window)
+    assert "another window" in second.window.banner.label.text()
+    assert second.window.state_label.text() == "Session: read-only: open elsewhere"
+    assert not second.window.composer.editor.isEnabled()
+    assert second.transcript_texts()[0] == "remind me in 5 minutes to stretch"
+    second.quit()
+    first.quit()
+
+
+@pytest.mark.slow
+def test_a_corrupt_log_opens_read_only_and_can_be_forked(qtbot, loop, tmp_path, clock) -> None:
+    chime = start(qtbot, loop, tmp_path, clock)
+    type_and_send(qtbot, chime, "remind me in 5 minutes to stretch")
+    chime.until(chime.idle)
+    type_and_send(qtbot, chime, "what reminders do I have")
+    chime.until(lambda: chime.idle() and chime.kinds().count("assistant") >= 2)
+    session_id = chime.controller.current
+    assert session_id is not None
+    chime.quit()
+    path = session_log(tmp_path, session_id)
+    lines = path.read_bytes().split(b"\n")
+    lines[-4] = b'{"seq": broken'
+    path.write_bytes(b"\n".join(lines))
+    again = start(qtbot, loop, tmp_path, clock)
+    opened = again.controller.current_session()
+    assert opened is not None
+    assert opened.session.read_only
+    assert again.window.state_label.text() == "Session: corrupt"
+    assert "corrupt" in again.window.banner.label.text()
+    assert again.window.banner.button.isVisibleTo(again.window)
+    with qtbot.waitSignal(again.window.fork_requested):
+        qtbot.mouseClick(again.window.banner.button, Qt.MouseButton.LeftButton)
+    again.run(again.controller.fork_current())
+    child = again.controller.current_session()
+    assert child is not None
+    assert child.id != session_id
+    assert not child.session.read_only
+    assert again.transcript_texts()[0] == "remind me in 5 minutes to stretch"
+    assert again.window.composer.editor.isEnabled()
+    again.quit()
+
+
+@pytest.mark.slow
+def test_the_whole_flow_works_with_the_keyboard_only(qtbot, loop, tmp_path, clock) -> None:
+    chime = start(qtbot, loop, tmp_path, clock)
+    window = chime.window
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    first = chime.controller.current
+    qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    chime.until(lambda: chime.controller.current != first)
+    qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
+    editor = window.composer.editor
+    assert editor.hasFocus()
+    qtbot.keyClicks(editor, "remind me in 2 minutes to stretch")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    chime.until(lambda: chime.idle() and window.reminders.model.rowCount() == 1)
+    qtbot.keyClick(editor, Qt.Key.Key_Tab)  # Send and Stop are disabled: on to the reminders
+    assert window.reminders.list.hasFocus()
+    qtbot.keyClick(window, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)  # hide the panel
+    assert not window.reminders_dock.isVisible()
+    qtbot.keyClick(window, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)  # show and focus it
+    assert window.reminders.list.hasFocus()
+    qtbot.keyClick(window.reminders.list, Qt.Key.Key_Down)
+    qtbot.keyClick(window.reminders.list, Qt.Key.Key_Tab)
+    assert window.reminders.delete_button.hasFocus()
+    qtbot.keyClick(window.reminders.delete_button, Qt.Key.Key_Space)
+    assert editor.toPlainText() == "Delete reminder schedule-1"
+    assert editor.hasFocus()
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    chime.until(lambda: chime.idle() and window.reminders.model.rowCount() == 0)
+    qtbot.keyClick(window, Qt.Key.Key_J, Qt.KeyboardModifier.ControlModifier)
+    assert window.transcript.hasFocus()
+    assert window.transcript.currentIndex().isValid()
+    chime.quit()
+
+
+@pytest.mark.slow
+def test_settings_saved_from_the_dialog_survive_a_restart(
+    qtbot, loop, tmp_path, clock, monkeypatch
+) -> None:
+    from app.actions_wiring import apply_settings, settings_draft
+    from app.settings import KeyStore, load_settings
+    from ui.settings_dialog import SettingsDialog
+
+    chime = start(qtbot, loop, tmp_path, clock)
+
+    class Owner:  # the parts of app.main.Application that apply_settings touches
+        app = qtbot._request.getfixturevalue("qapp")
+        folder = tmp_path
+        keys = KeyStore(tmp_path / "config", use_keyring=False)
+        settings = load_settings(tmp_path)
+        controller = chime.controller
+        window = chime.window
+        clock = chime.clock
+
+        def provider_label(self) -> str:
+            return "label"
+
+    owner = Owner()
+    dialog = SettingsDialog(settings_draft(owner.settings, "", owner.keys.note), [])
+    qtbot.addWidget(dialog)
+    dialog.theme_combo.setCurrentIndex(dialog.theme_combo.findData("dark"))
+    dialog.size_spin.setValue(13)
+    apply_settings(owner, dialog.draft())  # type: ignore[arg-type]  # duck-typed Application
+    chime.quit()
+    restored = load_settings(tmp_path)
+    assert (restored.theme, restored.text_size, restored.provider) == ("dark", 13, "offline")
+    owner.app.setFont(owner.app.font())  # appearance applied without errors

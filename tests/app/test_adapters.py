@@ -1,0 +1,127 @@
+"""The app's adapters: the owner's Qt timer, the clock-jump watch, settings, key store, state, paths."""
+
+from __future__ import annotations
+
+import os
+import stat
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from app.owner_timer import MAX_TIMER_MS, ClockJumpWatch, QtWaker
+from app.paths import data_dir
+from app.settings import KeyStore, Settings, load_settings, save_settings
+from app.state import AppState, read_state, write_state
+from app.system import local_zone_name, system_clock
+from tests.fakes import FakeClock
+
+
+def test_an_armed_waker_fires_once_the_clock_reached_its_target(qtbot, clock: FakeClock) -> None:
+    waker = QtWaker(clock)
+    with qtbot.waitSignal(waker.woke, timeout=1000):
+        waker.arm(clock())  # due now: a 0 ms timer
+    assert waker.wake_at is None
+    assert not waker.is_armed()
+
+
+def test_a_far_target_is_capped_and_a_cancelled_waker_stays_silent(qtbot, clock: FakeClock) -> None:
+    waker = QtWaker(clock)
+    waker.arm(clock() + timedelta(days=400))
+    assert waker.is_armed()
+    assert MAX_TIMER_MS - 1000 <= waker.remaining_ms() <= MAX_TIMER_MS
+    waker.cancel()
+    assert not waker.is_armed()
+    with qtbot.assertNotEmitted(waker.woke, wait=0):
+        pass
+
+
+def test_a_waker_that_fires_early_rearms_instead_of_waking(qtbot, clock: FakeClock) -> None:
+    waker = QtWaker(clock)
+    target = clock() + timedelta(minutes=5)
+    waker.arm(target)
+    clock.advance(timedelta(minutes=-10))  # wall-clock rollback: the timer must not wake early
+    waker._timer.timeout.emit()  # the capped segment ended
+    assert waker.wake_at == target
+    assert waker.is_armed()
+    clock.advance(timedelta(minutes=15))
+    with qtbot.waitSignal(waker.woke, timeout=1000):
+        waker.arm(target)
+
+
+def test_a_wall_clock_jump_is_noticed_and_steady_time_is_not(qtbot, clock: FakeClock) -> None:
+    mono = [100.0]
+    watch = ClockJumpWatch(clock, lambda: mono[0], interval_ms=60000)
+    watch.start()
+    with qtbot.assertNotEmitted(watch.jumped):
+        clock.advance(timedelta(seconds=15))
+        mono[0] += 15
+        watch.check()
+    with qtbot.waitSignal(watch.jumped, timeout=100):
+        clock.advance(timedelta(hours=8))  # asleep: wall time moved, monotonic time did not
+        mono[0] += 15
+        watch.check()
+    watch.stop()
+
+
+def test_settings_survive_a_save_and_a_bad_file_falls_back_to_defaults(tmp_path: Path) -> None:
+    chosen = Settings(
+        provider="openai-compatible",
+        preset="lmstudio",
+        base_url="http://localhost:1234/v1",
+        model="qwen",
+        theme="dark",
+        text_size=14,
+    )
+    save_settings(tmp_path, chosen)
+    assert load_settings(tmp_path) == chosen
+    assert stat.S_IMODE(os.stat(tmp_path / "settings.json").st_mode) == 0o600
+    assert "api" not in (tmp_path / "settings.json").read_text().lower()
+    (tmp_path / "settings.json").write_text("{not json")
+    assert load_settings(tmp_path) == Settings()
+    assert (tmp_path / "settings.json.bad-1").exists()
+
+
+def test_without_a_keyring_the_key_is_a_private_file_and_the_note_says_so(tmp_path: Path) -> None:
+    keys = KeyStore(tmp_path / "config", use_keyring=False)
+    assert keys.get() == ""
+    keys.set("sk-secret")
+    assert keys.get() == "sk-secret"
+    path = tmp_path / "config" / "api-key"
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert str(path) in keys.note
+    keys.set("")
+    assert not path.exists()
+
+
+def test_state_round_trips_and_garbage_means_nothing_open(tmp_path: Path) -> None:
+    write_state(tmp_path, AppState(("a", "b"), "b", "Z2VvbQ=="))
+    assert read_state(tmp_path) == AppState(("a", "b"), "b", "Z2VvbQ==")
+    (tmp_path / "state.json").write_text("[1, 2")
+    assert read_state(tmp_path) == AppState()
+
+
+def test_the_data_dir_comes_from_the_flag_then_the_environment(tmp_path: Path) -> None:
+    flag = data_dir(str(tmp_path / "flag"), {"CHIME_DATA_DIR": str(tmp_path / "env")})
+    env = data_dir(None, {"CHIME_DATA_DIR": str(tmp_path / "env")})
+    assert flag == tmp_path / "flag"
+    assert env == tmp_path / "env"
+    assert stat.S_IMODE(os.stat(env).st_mode) == 0o700
+
+
+def test_the_system_clock_is_aware_utc_in_whole_milliseconds() -> None:
+    now = system_clock()
+    assert now.utcoffset() == timedelta(0)
+    assert now.microsecond % 1000 == 0
+    zone = local_zone_name()
+    assert zone is None or isinstance(zone, str)
+
+
+def test_an_unknown_system_zone_is_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tzlocal  # noqa: TID251 -- the test breaks tzlocal to see app.system cope
+
+    def broken() -> str:
+        raise tzlocal.utils.ZoneInfoNotFoundError("no zone")  # type: ignore[attr-defined]  # tzlocal re-exports it
+
+    monkeypatch.setattr(tzlocal, "get_localzone_name", broken)
+    assert local_zone_name() is None
