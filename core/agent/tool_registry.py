@@ -19,7 +19,7 @@ parallel (schedule.md §12).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -66,7 +66,15 @@ class ToolRegistry:
     def definitions(self) -> tuple[dict[str, Any], ...]:
         return tuple(self._definitions)
 
-    async def run(self, name: str, raw_arguments: str) -> ToolOutcome:
+    async def run(
+        self,
+        name: str,
+        raw_arguments: str,
+        *,
+        before_call: Callable[[], Awaitable[object]] | None = None,
+    ) -> ToolOutcome:
+        """Decodes and runs one call. ``before_call`` (the agent's barrier) is awaited only once
+        the name is known and the arguments decoded, right before the handler runs."""
         handler = self._handlers.get(name)
         if handler is None:
             known = ", ".join(self._handlers) or "none"
@@ -75,6 +83,8 @@ class ToolRegistry:
             arguments = decode_arguments(raw_arguments)
         except ValueError as error:
             return ToolOutcome(f"The arguments are not valid JSON: {error}.", is_error=True)
+        if before_call is not None:
+            await before_call()
         try:
             value = await handler.call(name, arguments)
             return ToolOutcome(compact_json(value), is_error=False)

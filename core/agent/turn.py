@@ -1,13 +1,13 @@
 """One turn of the agent (agent.md §3): the model steps, the tool calls and what the log records.
 Must not decide which input runs or when: the agent's pump does that.
 
-The runner appends ``context/time``, then loops: barrier, model request (system prompt, the history
-window, the turn's reading, the tool definitions), streamed answer, ``assistant/message``, and for
-each tool call in order a barrier, the tool, ``tool/result``. It stops when a step has no tool
-calls, or after ``MAX_STEPS`` steps: the last step's message is then recorded with
-``finish: "length"`` and its calls get error results without running (the model will not see
-them, so running them would act behind its back). ``TurnState`` is what the pump needs to close a
-cancelled turn.
+The runner appends ``context/time``, then loops: barrier, model request (system prompt, the
+history window, the turn's reading, the tool definitions), streamed answer, ``assistant/message``,
+and for each tool call in order: validate (known name, JSON arguments), barrier, the tool,
+``tool/result``. It stops when a step has no tool calls, or after ``MAX_STEPS`` steps: the last
+step's message is then recorded with ``finish: "length"`` and its calls get error results without
+running (the model will not see them, so running them would act behind its back). ``TurnState``
+is what the pump needs to close a cancelled turn.
 """
 
 from __future__ import annotations
@@ -142,8 +142,7 @@ async def _run_calls(
         if skip:
             content, is_error = STEP_LIMIT_TEXT, True
         else:
-            await ctx.barrier()
-            outcome = await ctx.tools.run(call.name, call.arguments)
+            outcome = await ctx.tools.run(call.name, call.arguments, before_call=ctx.barrier)
             if outcome.failure is not None:
                 _log.error("tool %s failed", call.name, exc_info=outcome.failure)
             content, is_error = outcome.content, outcome.is_error

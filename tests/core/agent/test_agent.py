@@ -166,6 +166,8 @@ def test_tool_calls_run_in_order_and_every_failure_becomes_a_result() -> None:
     assert "echo" in results[3]["content"]
     assert [m.role for m in model.requests[1].messages] == ["user", "assistant", *["tool"] * 6]
     assert log.of_type(v.ASSISTANT_MESSAGE)[0]["finish"] == "tool_calls"
+    # a barrier before each model request and before each call that reached its tool
+    assert log.barriers == 2 + 4
 
 
 def test_tool_calls_of_one_step_never_run_in_parallel() -> None:
