@@ -225,17 +225,15 @@ def _is_about(link: re.Match[str] | None) -> bool:
 def _when_first(post: str, now: datetime, zone: str | None) -> Intent:
     """``remind me <when> to <what>``: the first link word after which the when phrase parses."""
     padded = " " + post + " "
-    for link in _LINK.finditer(padded):
-        when_text = padded[: link.start()]
-        when = parse_when(when_text, now, zone)
-        if when is not None:
-            return _create(padded[link.end() :], when, when_text, about=_is_about(link))
-    when = parse_when(post, now, zone)
-    if when is not None:
-        return _create("", when, post, about=False)
-    first = _LINK.search(padded)
-    if first is not None:
-        return _create("", None, padded[: first.start()], about=False)
+    splits = [
+        (padded[link.end() :], padded[: link.start()], _is_about(link))
+        for link in _LINK.finditer(padded)
+    ]
+    found = _first_usable([*splits, ("", post, False)], now, zone)
+    if found is not None:
+        return found
+    if splits:
+        return _create("", None, splits[0][1], about=False)
     return Clarify(
         "I didn't catch when to remind you. Try “remind me in 10 minutes to stretch” or "
         "“remind me tomorrow at 9:30 to water the plants”."
@@ -244,11 +242,12 @@ def _when_first(post: str, now: datetime, zone: str | None) -> Intent:
 
 def _prompt_first(body: str, now: datetime, zone: str | None, *, about: bool) -> Intent:
     """``remind me to <what> <when>``: the longest trailing when phrase that parses."""
-    for start in _WHEN_START.finditer(body):
-        when_text = body[start.end() :]
-        when = parse_when(when_text, now, zone)
-        if when is not None:
-            return _create(body[: start.start()], when, when_text, about=about)
+    splits = [
+        (body[: start.start()], body[start.end() :], about) for start in _WHEN_START.finditer(body)
+    ]
+    found = _first_usable(splits, now, zone)
+    if found is not None:
+        return found
     what = _strip_tail(body)
     if not what:
         return Clarify(ASK_WHAT_AND_WHEN)
@@ -256,6 +255,21 @@ def _prompt_first(body: str, now: datetime, zone: str | None, *, about: bool) ->
         f"When should I remind you {'about' if about else 'to'} {what}? For example “in 20 "
         "minutes”, “at 17:00” or “tomorrow at 9:30”."
     )
+
+
+def _first_usable(
+    splits: list[tuple[str, str, bool]], now: datetime, zone: str | None
+) -> Intent | None:
+    """The first (what, when text, about) split whose when phrase parses; a split whose phrase
+    is recognised but unusable (a ``Problem``) is answered only when no later split parses."""
+    problem: Intent | None = None
+    for what, when_text, about in splits:
+        when = parse_when(when_text, now, zone)
+        if isinstance(when, Problem):
+            problem = problem or _create(what, when, when_text, about=about)
+        elif when is not None:
+            return _create(what, when, when_text, about=about)
+    return problem
 
 
 def _create(what: str, when: When | None, when_text: str, *, about: bool) -> Intent:
