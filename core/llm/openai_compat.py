@@ -75,16 +75,25 @@ _FINISH: dict[str, FinishReason] = {
 }
 
 
-class _CappedBackoffClient(AsyncOpenAI):
-    """AsyncOpenAI whose retry waits never exceed ``max_retry_delay`` seconds.
+class ChimeAsyncOpenAI(AsyncOpenAI):
+    """AsyncOpenAI that ignores the environment's OpenAI identity and caps its retry waits.
 
-    The SDK has no public seam for its backoff, so this overrides its private
-    ``_calculate_retry_timeout`` (same signature) and caps the SDK's own figure. Tests pass 0.
+    The SDK fills the organization, project, admin key and extra headers (``Authorization``
+    included, which then overrides the configured key) from ``OPENAI_*`` environment variables;
+    the endpoint chosen in Settings must receive none of them, so they are cleared after
+    construction. The SDK has no public seam for its backoff either, so this overrides its
+    private ``_calculate_retry_timeout`` (same signature) and caps the SDK's own figure at
+    ``max_retry_delay`` seconds. Tests pass 0.
     """
 
     def __init__(self, *, max_retry_delay: float, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._chime_max_retry_delay = max_retry_delay
+        self.organization = None
+        self.project = None
+        self.admin_api_key = None
+        self._custom_headers = {}
+        self._ambient_authorizations = frozenset()
 
     def _calculate_retry_timeout(self, *args: Any, **kwargs: Any) -> float:
         delay: float = super()._calculate_retry_timeout(*args, **kwargs)
@@ -175,7 +184,7 @@ class OpenAICompatProvider:
             problem = url_problem(self._base_url)
             if problem is not None:
                 raise ProviderError("connection", problem)
-            self._client = _CappedBackoffClient(
+            self._client = ChimeAsyncOpenAI(
                 max_retry_delay=self._max_retry_delay,
                 api_key=self._secret.value or NO_KEY,
                 base_url=self._base_url,

@@ -11,7 +11,7 @@ import pytest
 
 from core.errors import ProviderError
 from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta, ToolCall
-from core.llm.openai_compat import OpenAICompatProvider
+from core.llm.openai_compat import NO_KEY, OpenAICompatProvider
 from tests.core.llm.loopback import (
     Endless,
     Json,
@@ -221,15 +221,25 @@ def test_a_request_without_tools_sends_no_tools_field() -> None:
     assert body["messages"] == [{"role": "user", "content": "hi"}]
 
 
-def test_no_key_sends_a_placeholder_and_never_the_environment_key(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("api_key", [None, KEY])
+def test_the_environment_openai_identity_never_reaches_the_endpoint(
+    monkeypatch: pytest.MonkeyPatch, api_key: str | None
 ) -> None:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-from-the-environment")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-env-key")
+    monkeypatch.setenv("OPENAI_ADMIN_KEY", "sk-env-admin")
+    monkeypatch.setenv("OPENAI_ORG_ID", "org-env")
+    monkeypatch.setenv("OPENAI_PROJECT_ID", "proj-env")
+    monkeypatch.setenv("OPENAI_CUSTOM_HEADERS", "Authorization: Bearer sk-env-header\nX-Env: 1")
 
-    _, error, server = exchange([Sse([chunk("ok", finish="stop")])])
+    _, error, server = exchange([Sse([chunk("ok", finish="stop")])], api_key=api_key)
 
     assert error is None
-    assert "sk-from-the-environment" not in server.received[0].headers.get("authorization", "")
+    headers = server.received[0].headers
+    assert headers["authorization"] == f"Bearer {api_key or NO_KEY}"
+    assert "x-env" not in headers
+    assert "openai-organization" not in headers
+    assert "openai-project" not in headers
+    assert not any("env" in value for value in headers.values())
 
 
 def test_a_server_that_rejects_stream_options_is_asked_again_without_them() -> None:
