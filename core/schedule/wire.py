@@ -122,7 +122,10 @@ def _parse_instant_text(text: str) -> int:
     year, month, day, hour, minute, second, milli = (int(part) for part in match.groups())
     if year == 0 or hour > 23 or minute > 59 or second > 59:
         raise ValueError("instant field out of range")
-    return wall_ms(year, month, day, hour, minute, second, milli)
+    try:
+        return wall_ms(year, month, day, hour, minute, second, milli)
+    except ValueError:
+        raise ValueError("instant date does not exist") from None
 
 
 def datetime_to_ms(value: object) -> int:
