@@ -58,13 +58,15 @@ def test_reminders_are_admitted_once_never_early_and_none_is_left_behind(ops: li
     async def main() -> HostRig:
         rig = HostRig(scripted())
         rig.provider.default = Reply("noted")  # type: ignore[attr-defined]  # a ScriptedModel
-        rig.log.subscribe(
-            lambda e: (
-                admitted_at.setdefault(e["seq"], datetime_to_ms(rig.clock()))
-                if e["type"] == v.SCHEDULE_CHANGE and e["data"]["operation"] == "dispatch"
-                else None
-            )
-        )
+
+        def record(envelope: Any) -> None:
+            if (
+                envelope["type"] == v.SCHEDULE_CHANGE
+                and envelope["data"]["operation"] == "dispatch"
+            ):
+                admitted_at[envelope["seq"]] = datetime_to_ms(rig.clock())
+
+        rig.log.subscribe(record)
         rig.host.start()
         for op, value in ops:
             await apply(rig, op, value)
