@@ -17,7 +17,7 @@ from core.errors import ProviderError
 from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta, ToolCall
 from core.llm.openai_compat import OpenAICompatProvider, describe_error, url_problem
 from tests.core.llm.loopback import chunk, usage_chunk
-from tests.core.llm.test_openai_stream import collect, run
+from tests.core.llm.openai_kit import collect, run
 
 Handler = Callable[[httpx2.Request], httpx2.Response]
 ASK = ModelRequest(system="sys", messages=(Message("user", "hi"),))

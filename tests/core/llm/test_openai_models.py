@@ -7,7 +7,7 @@ import pytest
 from core.errors import ProviderError
 from core.llm.presets import PRESETS, preset, preset_for_url
 from tests.core.llm.loopback import Json, LoopbackServer, Reply, closed_port, error_body
-from tests.core.llm.test_openai_stream import KEY, provider_for, run
+from tests.core.llm.openai_kit import KEY, provider_for, run
 
 
 def list_models(

@@ -10,7 +10,7 @@ from core.errors import ProviderError
 from core.llm.openai_compat import OpenAICompatProvider
 from core.llm.provider import ModelProvider
 from tests.core.llm.loopback import Json, LoopbackServer, Reply, Sse, chunk, closed_port, error_body
-from tests.core.llm.test_openai_stream import KEY, collect, provider_for, run
+from tests.core.llm.openai_kit import KEY, collect, provider_for, run
 
 LOGGERS = ("", "openai", "httpx2", "httpcore2", "core")
 
