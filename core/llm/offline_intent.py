@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from core.llm.offline_text import quote
 from core.llm.offline_when import Delay, Interval, LocalTime, Problem, When, parse_when
 
 _SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -197,7 +198,7 @@ def _parse_delete(rest: str) -> Intent:
         return DeleteById(found[1].lower())
     number = _BARE_NUMBER.fullmatch(rest)
     if number:
-        return DeleteById(f"schedule-{int(number[1])}")
+        return DeleteById(f"schedule-{number[1].lstrip('0') or '0'}")
     every = _ALL.fullmatch(rest) is not None
     if every:
         return DeleteMatching((), every=True)
@@ -252,7 +253,7 @@ def _prompt_first(body: str, now: datetime, zone: str | None, *, about: bool) ->
     if not what:
         return Clarify(ASK_WHAT_AND_WHEN)
     return Clarify(
-        f"When should I remind you {'about' if about else 'to'} {what}? For example “in 20 "
+        f"When should I remind you {'about' if about else 'to'} {quote(what)}? For example “in 20 "
         "minutes”, “at 17:00” or “tomorrow at 9:30”."
     )
 
@@ -277,14 +278,14 @@ def _create(what: str, when: When | None, when_text: str, *, about: bool) -> Int
         return Clarify(ASK_WHAT_AND_WHEN)
     if when is None:
         return Clarify(
-            f"I didn't understand when “{_strip_tail(when_text)}” is. Try “in 10 minutes”, "
+            f"I didn't understand when “{quote(_strip_tail(when_text))}” is. Try “in 10 minutes”, "
             "“at 17:00” or “tomorrow at 9:30”."
         )
     if isinstance(when, Problem):
         return Clarify(when.text)
     prompt = _strip_tail(what)
     if not prompt:
-        return Clarify(f"What should I remind you about {_strip_tail(when_text)}?")
+        return Clarify(f"What should I remind you about {quote(_strip_tail(when_text))}?")
     return Create(prompt, when, about=about)
 
 

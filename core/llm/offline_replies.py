@@ -16,12 +16,12 @@ from core.llm.offline_text import (
     date_label,
     display_zone,
     interval_text,
+    load_zone,
     local_time_text,
     parse_instant,
     relative_text,
     render_prompt,
 )
-from core.llm.offline_when import load_zone
 
 HELP = (
     "I'm Chime's built-in offline assistant: a simple helper for reminders, not an AI model. "
@@ -35,6 +35,8 @@ HELP = (
 )
 
 _CHECK = "ask me to list reminders to check"
+SAFE_INTEGER = 2**53 - 1
+"""Larger delays are refused by the tool as not whole numbers (schedule.md §4.5): too far away."""
 
 
 def confirm_create(
@@ -126,6 +128,9 @@ def _explain_invalid_rule(args: Mapping[str, Any]) -> str:
         if gap is not None:
             return gap
         return "That date or time isn't a real calendar date and time, so nothing was set."
+    seconds = args.get("after_seconds", args.get("every_seconds"))
+    if isinstance(seconds, int | float) and abs(seconds) > SAFE_INTEGER:
+        return explain_error({"code": "time_out_of_range"})
     if "every_seconds" in args:
         return "A repeating reminder needs a whole number of seconds between reminders; nothing was set."
     return "The delay must be a positive whole number of seconds, so nothing was set."

@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import UTC, date, datetime, timedelta
-
-from core.llm.offline_when import load_zone
+from zoneinfo import ZoneInfo
 
 _MARKDOWN = re.compile(r"([\\`*_\[\]<>!|~#&{}()])")
 _DAY = timedelta(days=1)
@@ -34,6 +33,22 @@ def render_prompt(prompt: str) -> str:
         else:
             out.append(char)
     return _MARKDOWN.sub(r"\\\1", "".join(out))
+
+
+def load_zone(name: str) -> ZoneInfo | None:
+    """The zone named ``name`` (also lower-case spellings of a name), or None if unknown."""
+    candidates = (name, "/".join(part[:1].upper() + part[1:] for part in name.split("/")))
+    for candidate in candidates:
+        try:
+            return ZoneInfo(candidate)
+        except (ValueError, OSError, KeyError):
+            continue
+    return None
+
+
+def quote(text: str, *, limit: int = 60) -> str:
+    """User text echoed in an answer: shortened to ``limit`` characters, then ``render_prompt``."""
+    return render_prompt(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 def parse_instant(text: object) -> datetime | None:

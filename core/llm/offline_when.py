@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from fractions import Fraction
 from typing import Any
-from zoneinfo import ZoneInfo
+
+from core.llm.offline_text import load_zone, quote
 
 _UNIT_SECONDS = {
     "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1,
@@ -40,7 +41,7 @@ _WORDS = {
     "ninety": 90, "a couple of": 2, "couple of": 2, "a few": 3, "few": 3,
 }  # fmt: skip
 _NUM = (
-    r"[0-9]+(?:\.[0-9]+)?|(?:half\s+an?|"
+    r"[0-9]{1,18}(?:\.[0-9]{1,9})?|(?:half\s+an?|"  # bounded: int() refuses > 4300 digits
     + "|".join(sorted((w.replace(" ", r"\s+") for w in _WORDS), key=len, reverse=True))
     + r")\b"
 )
@@ -193,7 +194,7 @@ def _parse_local(text: str, now: datetime, zone: str | None) -> When | None:
     tz = load_zone(zone)
     if tz is None:
         return Problem(
-            f"I don't recognise the time zone “{zone}”. Use a name like Europe/Berlin, "
+            f"I don't recognise the time zone “{quote(zone)}”. Use a name like Europe/Berlin, "
             "America/New_York or UTC."
         )
     try:
@@ -213,17 +214,6 @@ def _split_zone(text: str) -> tuple[str, str | None]:
         return text, None
     zone = match["zone"]
     return match["rest"], "UTC" if zone.upper() == "UTC" else zone
-
-
-def load_zone(name: str) -> ZoneInfo | None:
-    """The zone named ``name`` (also lower-case spellings of a name), or None if unknown."""
-    candidates = (name, "/".join(part[:1].upper() + part[1:] for part in name.split("/")))
-    for candidate in candidates:
-        try:
-            return ZoneInfo(candidate)
-        except (ValueError, OSError, KeyError):
-            continue
-    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,13 +262,15 @@ def _resolve(parts: _Parts, now_local: datetime, zone: str) -> When | None:
     tonight = bool(re.search(r"\btonight\b", parts.date_text, re.IGNORECASE))
     clock = _clock_time(parts.clock, evening=tonight) if parts.clock else None
     if parts.clock and clock is None:
-        return Problem(f"“{parts.clock}” isn't a time of day I understand; try 17:00 or 5pm.")
+        return Problem(
+            f"“{quote(parts.clock)}” isn't a time of day I understand; try 17:00 or 5pm."
+        )
     if not parts.date_text:
         assert clock is not None  # _read_clock_and_date returns a clock or a date
         return _next_occurrence(clock[0], clock[1], now_local, zone)
     day = _parse_date(re.sub(r"\btonight\b", "today", parts.date_text, flags=re.I), now_local)
     if day is None:
-        return Problem(f"I couldn't work out which day “{parts.date_text}” is.")
+        return Problem(f"I couldn't work out which day “{quote(parts.date_text)}” is.")
     if clock is not None:
         return LocalTime(day.date(), clock[0], zone)
     if tonight:

@@ -354,3 +354,17 @@ def test_naming_a_zone_resumes_the_request_that_needed_one() -> None:
     assert parse_reply("Europe/Berlin", "remind me in 5 minutes to go", NOON, None) == Help()
     assert parse_reply("Europe/Berlin", None, NOON, None) == Help()
     assert parse_reply("hello", earlier, NOON, None) == Help()
+
+
+def test_huge_numbers_are_handled_as_text_not_crashes() -> None:
+    digits = "9" * 5000  # int() refuses strings over 4300 digits
+    assert parse_intent(f"delete reminder {digits}", NOON, "UTC") == DeleteById(
+        f"schedule-{digits}"
+    )
+    assert parse_intent("delete reminder 007", NOON, "UTC") == DeleteById("schedule-7")
+    clarify = parse_intent(f"remind me in {digits} minutes to x", NOON, "UTC")
+    assert isinstance(clarify, Clarify)
+    assert len(clarify.text) < 200
+    big = parse_intent("remind me in 999999999999999999 minutes to x", NOON, "UTC")
+    assert isinstance(big, Create)
+    assert big.arguments()["after_seconds"] == 999999999999999999 * 60

@@ -102,6 +102,7 @@ ERROR_CASES = [
     ("invalid_rule", {"prompt": "x", "every_seconds": 300.5}, "whole number of seconds"),
     ("not_future", at_args("2026-08-05", "09:00:00", BERLIN), "09:00 on 2026-08-05 (Europe/Berlin) is already in the past"),
     ("time_out_of_range", {"prompt": "x", "after_seconds": 10**15}, "up to the end of the year 9999"),
+    ("invalid_rule", {"prompt": "x", "after_seconds": 2**60}, "up to the end of the year 9999"),
     ("frequency_too_high", {"prompt": "x", "every_seconds": 30},
      "I can repeat a reminder at most every 5 minutes, so every 30 seconds is too often; nothing was set."),
     ("invalid_time_zone", at_args("2026-08-05", "17:00:00", "Mars/Olympus"), "“Mars/Olympus” isn't one I know"),
