@@ -124,6 +124,7 @@ class OpenAICompatProvider:
         include_usage: bool = True,
     ) -> None:
         self._base_url = base_url.strip().rstrip("/")
+        self._shown_url = shown_url(self._base_url)
         self._model = model
         self._secret = _Secret(api_key or "")
         self._timeout = timeout
@@ -136,12 +137,12 @@ class OpenAICompatProvider:
 
     def __repr__(self) -> str:
         key = "set" if self._secret.value else "none"
-        return f"OpenAICompatProvider(base_url={self._base_url!r}, model={self._model!r}, api_key=<{key}>)"
+        return f"OpenAICompatProvider(base_url={self._shown_url!r}, model={self._model!r}, api_key=<{key}>)"
 
     @property
     def info(self) -> ModelInfo:
         return ModelInfo(
-            provider="openai-compatible", name=self._model, extra={"baseUrl": self._base_url}
+            provider="openai-compatible", name=self._model, extra={"baseUrl": self._shown_url}
         )
 
     async def aclose(self) -> None:
@@ -241,7 +242,7 @@ class OpenAICompatProvider:
         if isinstance(exc, openai.OpenAIError):
             return self._error(exc, started=started, listing=listing)
         if isinstance(exc, OSError | ExceptionGroup):  # transport failures the SDK did not wrap
-            text = _cut_off() if started else _unreachable(self._base_url)
+            text = _cut_off() if started else _unreachable(self._shown_url)
             return ProviderError("connection", text, retryable=True)
         if isinstance(exc, RuntimeError) and "closed" in str(exc).lower():
             return ProviderError("cancelled", _closed())
@@ -253,7 +254,7 @@ class OpenAICompatProvider:
     ) -> ProviderError:
         error = describe_error(
             exc,
-            base_url=self._base_url,
+            base_url=self._shown_url,
             model=self._model,
             has_key=bool(self._secret.value),
             started=started,
@@ -264,6 +265,17 @@ class OpenAICompatProvider:
         return ProviderError(
             error.kind, self._secret.redact(error.message), retryable=error.retryable
         )
+
+
+def shown_url(base_url: str) -> str:
+    """``base_url`` without a ``user:password@`` part, for messages, ``repr`` and ``info``."""
+    try:
+        parts = urlsplit(base_url)
+    except ValueError:
+        return base_url
+    if "@" not in parts.netloc:
+        return base_url
+    return parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]).geturl()
 
 
 def url_problem(base_url: str) -> str | None:
@@ -283,7 +295,7 @@ def url_problem(base_url: str) -> str | None:
     if usable:
         return None
     return (
-        f"The base URL {base_url!r} is not a web address this app can use. Enter one that starts "
+        f"The base URL {shown_url(base_url)!r} is not a web address this app can use. Enter one that starts "
         "with http:// or https:// in Settings, for example http://localhost:11434/v1."
     )
 

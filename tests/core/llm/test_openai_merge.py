@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from core.errors import ProviderError
 from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta, ToolCall
-from core.llm.openai_compat import OpenAICompatProvider, describe_error, url_problem
-from tests.core.llm.loopback import chunk, usage_chunk
+from core.llm.openai_compat import OpenAICompatProvider, describe_error, shown_url, url_problem
+from tests.core.llm.loopback import chunk, closed_port, usage_chunk
 from tests.core.llm.openai_kit import collect, run
 
 Handler = Callable[[httpx2.Request], httpx2.Response]
@@ -368,3 +368,24 @@ def test_closing_an_unused_provider_closes_the_injected_client() -> None:
         return client.is_closed
 
     assert run(scenario)
+
+
+def test_credentials_inside_the_base_url_are_never_shown() -> None:
+    port = closed_port()
+    url = f"http://alice:hunter2@127.0.0.1:{port}/v1"
+
+    async def scenario() -> tuple[str, str, ProviderError | None]:
+        provider = OpenAICompatProvider(url, "m", max_retries=0)
+        _, error = await collect(provider)
+        await provider.aclose()
+        return repr(provider), str(provider.info), error
+
+    shown, info, error = run(scenario)
+
+    assert error is not None
+    for text in (shown, info, error.message):
+        assert "hunter2" not in text
+        assert "alice" not in text
+    assert f"http://127.0.0.1:{port}/v1" in error.message
+    assert shown_url("http://[::1/v1") == "http://[::1/v1"
+    assert "hunter2" not in (url_problem("http://alice:hunter2@exa mple/v1") or "")
