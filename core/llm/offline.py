@@ -55,6 +55,7 @@ from core.llm.offline_intent import (
 )
 from core.llm.offline_replies import (
     HELP,
+    UNREADABLE_RESULT,
     ambiguous_text,
     confirm_create,
     delete_text,
@@ -98,7 +99,7 @@ class Exchange:
         try:
             return json.loads(self.result.text), None
         except ValueError:
-            return None, "The reminder tool gave an answer I couldn't read."
+            return None, f"{UNREADABLE_RESULT}."
 
 
 @dataclass(frozen=True, slots=True)

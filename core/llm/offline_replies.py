@@ -19,6 +19,7 @@ from core.llm.offline_text import (
     load_zone,
     local_time_text,
     parse_instant,
+    quote,
     relative_text,
     render_prompt,
 )
@@ -35,6 +36,24 @@ HELP = (
 )
 
 _CHECK = "ask me to list reminders to check"
+_PLAIN_ERRORS = {
+    "persistence_uncertain": f"I couldn't confirm it was saved; {_CHECK}.",
+    "corrupt_schedule_log": (
+        "This conversation's reminder log is damaged, so I can't read or change its reminders. "
+        "Other conversations are not affected."
+    ),
+    "time_out_of_range": (
+        "That is too far away: reminders can be set up to the end of the year 9999. Nothing was set."
+    ),
+    "invalid_prompt": "The reminder needs some text. What should I remind you about?",
+    "internal_error": (
+        "Something went wrong inside the reminder system, so nothing was changed. Please try again."
+    ),
+    "invalid_selector": (
+        "I sent the reminder tool a malformed request, so nothing was set. Please rephrase it."
+    ),
+}
+UNREADABLE_RESULT = "The reminder tool gave an answer I couldn't read"
 SAFE_INTEGER = 2**53 - 1
 """Larger delays are refused by the tool as not whole numbers (schedule.md §4.5): too far away."""
 
@@ -44,16 +63,12 @@ def confirm_create(
 ) -> str:
     """The answer to a ``schedule_create`` result: a confirmation or an explanation."""
     if not isinstance(value, Mapping):
-        return (
-            "The reminder tool gave an answer I couldn't read, so I can't say whether it was set."
-        )
+        return f"{UNREADABLE_RESULT}, so I can't say whether it was set."
     if "code" in value:
         return explain_create_error(args, value, now, zone)
     due = parse_instant(value.get("scheduledAt"))
     if due is None or not isinstance(value.get("id"), str):
-        return (
-            "The reminder tool gave an answer I couldn't read, so I can't say whether it was set."
-        )
+        return f"{UNREADABLE_RESULT}, so I can't say whether it was set."
     shown = display_zone(_at_zone(args) or zone)
     what = f"{'about' if about else 'to'} {render_prompt(str(value.get('prompt', '')))}"
     when = f"{local_time_text(due, now, shown)} ({shown}), {relative_text(due, now)}"
@@ -99,26 +114,12 @@ def explain_create_error(
 
 
 def explain_error(value: Mapping[str, Any]) -> str:
-    """Error codes that read the same for every tool."""
+    """Error codes that read the same for every tool; an unknown code is named, not guessed."""
     code = value.get("code")
-    if code == "persistence_uncertain":
-        return f"I couldn't confirm it was saved; {_CHECK}."
-    if code == "corrupt_schedule_log":
-        return (
-            "This conversation's reminder log is damaged, so I can't read or change its reminders. "
-            "Other conversations are not affected."
-        )
-    if code == "time_out_of_range":
-        return "That is too far away: reminders can be set up to the end of the year 9999. Nothing was set."
-    if code == "invalid_prompt":
-        return "The reminder needs some text. What should I remind you about?"
-    if code == "internal_error":
-        return "Something went wrong inside the reminder system, so nothing was changed. Please try again."
-    if code == "invalid_selector":
-        return (
-            "I sent the reminder tool a malformed request, so nothing was set. Please rephrase it."
-        )
-    return f"The reminder tool reported a problem ({render_prompt(str(code))}), so nothing was changed."
+    known = _PLAIN_ERRORS.get(code) if isinstance(code, str) else None
+    if known is not None:
+        return known
+    return f"The reminder tool reported a problem ({quote(str(code))}), so nothing was changed."
 
 
 def _explain_invalid_rule(args: Mapping[str, Any]) -> str:
@@ -170,7 +171,7 @@ def list_text(views: object, now: datetime, zone: str | None) -> str:
             return "I couldn't confirm the saved state of your reminders, so I won't guess; please ask again in a moment."
         return explain_error(views)
     if not isinstance(views, list):
-        return "The reminder tool gave an answer I couldn't read."
+        return f"{UNREADABLE_RESULT}."
     if not views:
         return "You have no reminders in this conversation."
     shown = display_zone(zone)
@@ -233,7 +234,7 @@ def ambiguous_text(found: Sequence[Mapping[str, Any]]) -> str:
 def delete_text(value: object, prompt: str | None) -> str:
     """The answer to one ``schedule_delete`` result (``prompt`` when known from a list)."""
     if not isinstance(value, Mapping):
-        return "The reminder tool gave an answer I couldn't read."
+        return f"{UNREADABLE_RESULT}."
     rid = render_prompt(str(value.get("id")))
     if value.get("deleted") is True:
         return f"Deleted {rid}" + (f" (“{render_prompt(prompt)}”)." if prompt else ".")
