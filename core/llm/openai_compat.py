@@ -412,9 +412,7 @@ class _Merge:
     def _take_call(self, position: int, call: Any) -> None:
         index = getattr(call, "index", None)
         if not isinstance(index, int):
-            index = (
-                len(self.calls) if getattr(call, "id", None) else max(self.calls, default=position)
-            )
+            index = self._index_without_one(_str(getattr(call, "id", None)), position)
         partial = self.calls.setdefault(index, _PartialCall())
         partial.id = partial.id or _str(getattr(call, "id", None))
         function = getattr(call, "function", None)
@@ -422,6 +420,16 @@ class _Merge:
         arguments = _str(getattr(function, "arguments", None))
         if arguments:
             partial.arguments.append(arguments)
+
+    def _index_without_one(self, call_id: str, position: int) -> int:
+        """Where an index-less piece belongs: its id's call, else a new call when it has an id,
+        else the latest call (a continuation), else its position in the chunk."""
+        for index, partial in self.calls.items():
+            if call_id and partial.id == call_id:
+                return index
+        if call_id:
+            return max(self.calls, default=-1) + 1
+        return max(self.calls, default=position)
 
     def _take_usage(self, usage: Any) -> None:
         prompt = getattr(usage, "prompt_tokens", None)

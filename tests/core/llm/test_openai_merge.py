@@ -389,3 +389,29 @@ def test_credentials_inside_the_base_url_are_never_shown() -> None:
     assert f"http://127.0.0.1:{port}/v1" in error.message
     assert shown_url("http://[::1/v1") == "http://[::1/v1"
     assert "hunter2" not in (url_problem("http://alice:hunter2@exa mple/v1") or "")
+
+
+def test_index_less_pieces_join_the_call_with_their_id_or_the_latest_call() -> None:
+    events = [
+        chunk(tool_calls=[{"id": "p", "function": {"name": "f", "arguments": '{"a"'}}]),
+        chunk(tool_calls=[{"id": "p", "function": {"arguments": ": 1}"}}]),
+        chunk(tool_calls=[{"id": "q", "function": {"name": "g", "arguments": "{"}}]),
+        chunk(tool_calls=[{"function": {"arguments": "}"}}]),
+        chunk(finish="tool_calls"),
+    ]
+
+    done = finish_of(events)
+
+    assert done.tool_calls == (ToolCall("p", "f", '{"a": 1}'), ToolCall("q", "g", "{}"))
+
+
+def test_an_index_less_call_after_a_high_index_never_overwrites_it() -> None:
+    events = [
+        chunk(tool_calls=[{"index": 3, "id": "a", "function": {"name": "f", "arguments": "{}"}}]),
+        chunk(tool_calls=[{"id": "b", "function": {"name": "g", "arguments": "{}"}}]),
+        chunk(finish="tool_calls"),
+    ]
+
+    done = finish_of(events)
+
+    assert done.tool_calls == (ToolCall("a", "f", "{}"), ToolCall("b", "g", "{}"))
