@@ -69,13 +69,22 @@ def confirm_create(
     due = parse_instant(value.get("scheduledAt"))
     if due is None or not isinstance(value.get("id"), str):
         return f"{UNREADABLE_RESULT}, so I can't say whether it was set."
-    shown = display_zone(_at_zone(args) or zone)
     what = f"{'about' if about else 'to'} {render_prompt(str(value.get('prompt', '')))}"
-    when = f"{local_time_text(due, now, shown)} ({shown}), {relative_text(due, now)}"
+    when = f"{_when_text(due, now, _at_zone(args), zone)}, {relative_text(due, now)}"
     if value.get("kind") == "every":
         every = interval_text(value.get("everySeconds"))
         return f"I'll remind you {what} {every}, first at {when} — {value['id']}."
     return f"I'll remind you {what} at {when} — {value['id']}."
+
+
+def _when_text(due: datetime, now: datetime, asked: str | None, reading: str | None) -> str:
+    """``10:45 (Europe/Berlin)``; a time asked for in another zone also shows the reading's zone."""
+    shown = display_zone(asked or reading)
+    text = f"{local_time_text(due, now, shown)} ({shown}"
+    local = display_zone(reading)
+    if reading is not None and local != shown:
+        text += f"; {local_time_text(due, now, local)} in {local}"
+    return text + ")"
 
 
 def rolled_note(args: Mapping[str, Any]) -> str:

@@ -58,15 +58,15 @@ def test_an_every_confirmation_names_the_interval_and_the_first_time() -> None:
     )
 
 
-def test_an_at_confirmation_on_another_day_names_the_day_in_the_zone_of_the_request() -> None:
+def test_a_time_asked_for_in_another_zone_is_shown_there_and_in_the_local_zone() -> None:
     value = view("schedule-1", "at", "buy gifts", "2026-12-24T23:00:00.000Z")
     args = {
         "prompt": "buy gifts",
         "at": {"date": "2026-12-24", "time": "18:00:00", "time_zone": "America/New_York"},
     }
     assert confirm_create(args, value, MORNING, BERLIN, about=False) == (
-        "I'll remind you to buy gifts at 18:00 on Thu 24 Dec (America/New_York), in 141 days "
-        "14 hours — schedule-1."
+        "I'll remind you to buy gifts at 18:00 on Thu 24 Dec (America/New_York; 00:00 on Fri 25 "
+        "Dec in Europe/Berlin), in 141 days 14 hours — schedule-1."
     )
 
 
