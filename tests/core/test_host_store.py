@@ -88,27 +88,39 @@ async def set_reminder(store: SessionStore, clock: FakeClock, text: str) -> str:
     return session.id
 
 
-def test_reopening_a_session_after_its_reminder_fell_due_catches_it_up(tmp_path: Path) -> None:
-    async def main() -> tuple[list[dict[str, Any]], str]:
+def test_reopening_a_session_after_its_reminders_fell_due_catches_them_up(tmp_path: Path) -> None:
+    async def main() -> tuple[list[dict[str, Any]], list[str]]:
         clock = FakeClock(START)
         store = make_store(tmp_path, clock)
-        session_id = await set_reminder(store, clock, "remind me in 2 minutes to stretch")
+        session = await store.create()
+        run = Run(session, OfflineAssistant(clock), clock)
+        run.host.start()
+        for text in (
+            "remind me in 2 minutes to stretch",
+            "every 5 minutes remind me to drink water",
+        ):
+            run.host.submit(text)
+            await run.idle()
+        await run.host.dispose()
         clock.advance(timedelta(hours=3))
-        run = Run(await store.open(session_id), OfflineAssistant(clock), clock)
+        run = Run(await store.open(session.id), OfflineAssistant(clock), clock)
         run.host.start()
         await run.idle()
-        answer = [
+        texts = [
             e["data"]["text"] for e in run.host.session.events if e["type"] == v.ASSISTANT_MESSAGE
-        ][-1]
+        ]
         await run.host.dispose()
-        return read_log(tmp_path, session_id), answer
+        return read_log(tmp_path, session.id), texts
 
-    events, answer = asyncio.run(main())
-    assert len(reminders(events)) == 1
-    assert len(dispatches(events)) == 1
-    assert "stretch" in answer
-    assert events[-1]["type"] == v.TURN_END
-    assert events[-1]["data"]["status"] == "completed"
+    events, answers = asyncio.run(main())
+    framings = [r["data"]["text"].split("\n", 1)[0] for r in reminders(events)]
+    assert framings == ["[SCHEDULE REMINDER]", "[SCHEDULE REMINDER BATCH]"]
+    assert len(dispatches(events)) == 2
+    assert "stretch" in answers[-2]
+    assert "drink water" in answers[-1]
+    assert [e["data"]["status"] for e in events if e["type"] == v.TURN_END][-2:] == [
+        "completed"
+    ] * 2
 
 
 def test_create_and_dispatch_durable_then_two_restarts_give_one_dispatch_and_one_request(
