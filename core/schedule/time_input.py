@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from functools import lru_cache
 from zoneinfo import ZoneInfo, available_timezones
 
@@ -78,7 +78,7 @@ def accept_time_zone(name: str) -> ZoneInfo:
     return ZoneInfo(key)
 
 
-def _candidate(fields: Fields, wall: int, zone: ZoneInfo, fold: int) -> int | None:
+def _candidate(fields: Fields, wall: int, zone: tzinfo, fold: int) -> int | None:
     """The instant of the wall time under the reading ``fold``; None when out of range.
 
     Raises LookupError when the candidate is in range but does not map back to the same wall time.
@@ -99,7 +99,7 @@ def _candidate(fields: Fields, wall: int, zone: ZoneInfo, fold: int) -> int | No
     return instant
 
 
-def resolve_local(fields: Fields, wall: int, zone: ZoneInfo) -> int:
+def resolve_local(fields: Fields, wall: int, zone: tzinfo) -> int:
     """§6.4: the earliest valid candidate; E14 if none is valid and one is out of range, else E11."""
     valid: list[int] = []
     out_of_range = False

@@ -300,6 +300,7 @@ def test_fold_records_and_views_expose_typed_values() -> None:
     assert c.every_seconds == 300
     assert format_instant(c.scheduled_ms) == T0
     assert a.scheduled_datetime.isoformat() == "2026-08-05T12:05:00+00:00"
+    assert b.scheduled_datetime == c.scheduled_datetime == a.scheduled_datetime
     assert fold.get("b") is b
     assert fold.get("zzz") is None
     assert view(a, a.scheduled_ms - 1)["state"] == "scheduled"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, tzinfo
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.schedule.messages import InputError, Rule
-from core.schedule.time_input import accept_time_zone, check_target, parse_at
+from core.schedule.time_input import accept_time_zone, check_target, parse_at, resolve_local
 from core.schedule.wire import MAX_MS, MIN_MS, format_instant, parse_instant
 
 
@@ -335,3 +337,27 @@ def test_arbitrary_text_either_parses_or_raises_an_input_error(text: str) -> Non
     except InputError as error:
         outcome = error.rule
     assert outcome in {Rule.E6, Rule.E7, Rule.E8} or isinstance(outcome, int)
+
+
+class _DriftingZone(tzinfo):
+    """A zone whose forward conversion adds more than the offset it reports (as a buggy or exotic
+    rule could): a candidate inside the range then converts back past year 9999."""
+
+    def utcoffset(self, dt: datetime | None) -> timedelta:
+        return timedelta(hours=1)
+
+    def dst(self, dt: datetime | None) -> timedelta:
+        return timedelta(0)
+
+    def tzname(self, dt: datetime | None) -> str:
+        return "DRIFT"
+
+    def fromutc(self, dt: datetime) -> datetime:
+        return dt + timedelta(hours=2)
+
+
+def test_a_candidate_whose_back_conversion_overflows_counts_as_out_of_range() -> None:
+    fields = (9999, 12, 31, 23, 30, 0, 0)
+    with pytest.raises(InputError) as raised:
+        resolve_local(fields, MAX_MS - 30 * 60_000 + 1, _DriftingZone())
+    assert raised.value.rule is Rule.E14
