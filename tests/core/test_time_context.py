@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, available_timezones
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.time_context import TimeReading, load_zone, sample_zone, time_reading
@@ -160,6 +160,7 @@ def test_sample_zone_turns_a_non_string_answer_into_unknown() -> None:
 VALID_ZONES = sorted(z for z in available_timezones() if load_zone(z) is not None)
 
 
+@settings(max_examples=60)
 @given(
     zone=st.sampled_from(VALID_ZONES),
     instant=st.datetimes(
