@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, Protocol
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Literal, Protocol, TypeVar
 
 from core.agent.pending import fold_pending
 from core.agent.tool_registry import ToolRegistry
@@ -42,6 +42,7 @@ from core.session import vocabulary as v
 from core.time_context import sample_zone, time_reading
 
 AgentStatus = Literal["idle", "running"]
+T = TypeVar("T")
 Unsubscribe = Callable[[], None]
 
 _log = logging.getLogger(__name__)
@@ -200,6 +201,16 @@ class Agent:
         self._claim = MaintenanceClaimed(self)
         return self._claim
 
+    def run_maintenance(
+        self, job: Callable[[MaintenanceClaimed], Awaitable[T]]
+    ) -> Awaitable[T] | None:
+        """agent.md §1 ``run_maintenance``: None at once (synchronously) when refused, else an
+        awaitable that runs ``job(claim)`` inside the phase and releases it however it ends."""
+        claim = self.claim_maintenance()
+        if claim is None:
+            return None
+        return _run_claimed(claim, job)
+
     async def dispose(self) -> None:
         """Stops for good: a running turn ends ``interrupted``; idle waiters are cancelled."""
         self._closed = True
@@ -357,6 +368,15 @@ class Agent:
     def _notify_turn(self, turn: int, status: str) -> None:
         for callback in list(self._turn_observers):
             _safely(callback, turn, status)
+
+
+async def _run_claimed(
+    claim: MaintenanceClaimed, job: Callable[[MaintenanceClaimed], Awaitable[T]]
+) -> T:
+    try:
+        return await job(claim)
+    finally:
+        claim.release()
 
 
 def _subscribe(observers: list[Any], callback: Any) -> Unsubscribe:

@@ -650,3 +650,24 @@ def test_an_observer_that_raises_does_not_break_the_agent_and_unsubscribe_stops_
     seen, log = asyncio.run(main())
     assert seen == ["a"]
     assert [e["status"] for e in log.of_type(v.TURN_END)] == ["completed", "completed"]
+
+
+def test_run_maintenance_refuses_synchronously_while_busy_and_releases_after_the_job() -> None:
+    async def main() -> tuple[bool, str, bool, bool]:
+        gate = asyncio.Event()
+        agent, _, _, _ = make_agent([Reply("slow", gate=gate)])
+        agent.submit("hi", None)
+
+        async def job(claim: object) -> str:
+            return "done"
+
+        refused = agent.run_maintenance(job) is None
+        gate.set()
+        await agent.when_idle()
+        pending = agent.run_maintenance(job)
+        assert pending is not None
+        held = agent.in_maintenance
+        result = await pending
+        return refused, result, held, agent.in_maintenance
+
+    assert asyncio.run(main()) == (True, "done", True, False)
