@@ -1,11 +1,12 @@
 """Long fuzz of the tool argument layer (schedule.md §4.1, stage A, §2.6) and of time_zone
-acceptance (§6.3): arbitrary JSON-like arguments for all three tools, arbitrary tool names, and
-zone names near real ones. See scripts/fuzz_common.py for the options."""
+acceptance (§6.3) and of clock samples (§1.3): arbitrary JSON-like arguments for all three tools,
+arbitrary tool names, zone names near real ones, clocks in any offset or failing. See scripts/fuzz_common.py for the options."""
 
 from __future__ import annotations
 
 import fuzz_common
 
+from tests.survival import test_fuzz_clock as clock_tests
 from tests.survival import test_fuzz_tool_arguments as args_tests
 from tests.survival import test_fuzz_zone_names as zone_tests
 
@@ -27,6 +28,18 @@ TARGETS: dict[str, fuzz_common.Target] = {
             zone_tests.test_a_zone_name_is_accepted_exactly_when_section_6_3_accepts_it
         ),
         {"name": zone_tests.NAMES},
+    ),
+    "clock-good": (
+        fuzz_common.body(
+            clock_tests.test_a_good_clock_sample_is_floored_to_the_millisecond_and_offset_aware
+        ),
+        {"now": clock_tests.AWARE, "seconds": clock_tests.SECONDS},
+    ),
+    "clock-second-sample": (
+        fuzz_common.body(
+            clock_tests.test_a_failing_second_sample_is_internal_error_but_the_create_is_kept
+        ),
+        {"now": clock_tests.AWARE, "bad": clock_tests.BAD},
     ),
 }
 

@@ -17,7 +17,7 @@ from core.schedule import ScheduleTools, ToolArgumentError
 from tests.fakes import FakeClock, FakeLog
 from tests.survival.shapes import is_result_of
 from tests.survival.strategies import JSON, NUMBERS, TEXT, mutate_from, optional_keys
-from tests.survival.time_oracle import argument_error, stage_a_code
+from tests.survival.time_oracle import argument_error, stage_a_code, trim
 
 pytestmark = pytest.mark.slow
 FUZZ = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -64,6 +64,22 @@ def test_any_tool_call_ends_in_an_argument_error_or_a_closed_set_result(
     else:
         assert expected_error is not True, f"§4.1 refuses {arguments!r} but Chime answered"
         assert is_result_of(name, outcome), outcome
+        _assert_read_only_answer(name, arguments, outcome, log)
+
+
+def _assert_read_only_answer(name: str, arguments: Any, outcome: object, log: FakeLog) -> None:
+    """On a fresh session list is [] (1 barrier) and delete is E15 (0) or not-found (1)."""
+    if name == "schedule_list":
+        assert (outcome, log.barriers) == ([], 1)
+    elif name == "schedule_delete":
+        rid = arguments["id"]
+        if rid == "" or trim(rid) != rid:
+            assert isinstance(outcome, dict)
+            assert (outcome.get("code"), log.barriers) == ("invalid_rule", 0), (rid, outcome)
+        else:
+            expected = {"id": rid, "deleted": False, "code": "schedule_not_found"}
+            assert (outcome, log.barriers) == (expected, 1)
+    assert log.appended == [] or name == "schedule_create"
 
 
 _MESSAGES: dict[str, str] = {}
