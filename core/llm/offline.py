@@ -17,12 +17,13 @@ from the tool results in a few ``TextDelta`` chunks, then ``Finish(reason="stop"
   reminder, from the strictly parsed framing (``offline_framing``); no tool is called.
 - Tools it needs but the request does not offer are not called; it says reminders are unavailable.
 
-Tool call ids are ``offline-<history length>-<n>``: unique within a session because the history
-only grows. The clock is read once per step; a failing clock is a ``ProviderError``.
+Tool call ids are ``offline-<history length>-<history digest>-<n>``: a new step always follows a
+different history, so ids do not repeat within a session. The clock is read once per step; a failing clock is a ``ProviderError``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -123,7 +124,7 @@ class OfflineAssistant:
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
         step = self._step(request)
         if step.calls:
-            prefix = f"offline-{len(request.messages)}"
+            prefix = f"offline-{history_digest(request.messages)}"
             calls = tuple(
                 ToolCall(f"{prefix}-{n}", name, compact_json(args))
                 for n, (name, args) in enumerate(step.calls, start=1)
@@ -266,6 +267,17 @@ def _deleted_text(deletes: Sequence[Exchange], found: Sequence[Mapping[str, Any]
         rid = exchange.arguments().get("id")
         lines.append(failure if failure is not None else delete_text(value, prompts.get(str(rid))))
     return "\n\n".join(lines)
+
+
+def history_digest(messages: Sequence[Message]) -> str:
+    """A short digest of the history: a step's call ids differ from every earlier step's, even
+    when the agent sends only a window of the history (its length alone could repeat)."""
+    digest = hashlib.blake2b(digest_size=6)
+    for message in messages:
+        calls = "\x1e".join(f"{c.id}\x1f{c.name}\x1f{c.arguments}" for c in message.tool_calls)
+        parts = (message.role, message.text, message.tool_call_id or "", calls)
+        digest.update("\x1d".join(parts).encode("utf-8", "surrogatepass") + b"\x1c")
+    return f"{len(messages)}-{digest.hexdigest()}"
 
 
 def chunks(text: str, *, pieces: int = 3) -> list[str]:

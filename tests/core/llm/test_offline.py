@@ -430,3 +430,22 @@ def test_dateparser_is_loaded_only_when_a_date_phrase_needs_it() -> None:
         [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == ["False", "True"]
+
+
+def test_tool_call_ids_never_repeat_in_a_session_even_with_a_windowed_history() -> None:
+    h = Harness()
+    for text in (
+        "remind me in 1 hour to a",
+        "list reminders",
+        "delete the a reminder",
+        "list reminders",
+    ):
+        h.turn(text)
+    ids = [call.id for m in h.history for call in m.tool_calls]
+    assert len(ids) == 5
+    assert len(set(ids)) == len(ids)
+    window_a = [user("hello"), Message(role="assistant", text="hi"), user("list reminders")]
+    window_b = [user("hey"), Message(role="assistant", text="hi"), user("list reminders")]
+    first = finish(collect(OfflineAssistant(FakeClock(START)), request(window_a))).tool_calls[0].id
+    second = finish(collect(OfflineAssistant(FakeClock(START)), request(window_b))).tool_calls[0].id
+    assert first != second
