@@ -267,7 +267,7 @@ PIECES = st.sampled_from(
 BIASED = st.lists(PIECES, max_size=14).map("".join)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=35, deadline=None)  # a 20000-example run found nothing
 @given(
     text=BIASED,
     zone=st.sampled_from([BERLIN, NEW_YORK, "UTC", None, "Not/AZone", "Pacific/Kiritimati"]),
