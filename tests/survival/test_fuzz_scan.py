@@ -18,7 +18,7 @@ from tests.survival.scan_oracle import verdict
 from tests.survival.strategies import JSON
 
 pytestmark = pytest.mark.slow
-FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 AT = "2026-08-05T12:00:00.000Z"
 DATA = st.one_of(
     JSON, st.sampled_from([{"text": "a\u2028b\u0085c\r"}, {"text": '"\\\n'}, {"s": "\ud800"}])
@@ -34,9 +34,9 @@ def _line(seq: int, data: Any, group: int | None = None) -> bytes:
 
 
 @st.composite
-def valid_log(draw: st.DrawFn) -> bytes:
-    """A valid log body: single events and groups of 2-3 lines."""
-    out, seq = b"", 0
+def valid_log(draw: st.DrawFn, first_seq: int = 0) -> bytes:
+    """A valid log body: single events and groups of 2-3 lines, numbered from `first_seq`."""
+    out, seq = b"", first_seq
     for _ in range(draw(st.integers(0, 6))):
         size = draw(st.sampled_from([1, 1, 1, 2, 3]))
         for k in range(size):
@@ -51,8 +51,8 @@ EDIT_BYTES = st.sampled_from(
 
 
 @st.composite
-def edited_log(draw: st.DrawFn) -> bytes:
-    data = bytearray(draw(valid_log()))
+def edited_log(draw: st.DrawFn, first_seq: int = 0) -> bytes:
+    data = bytearray(draw(valid_log(first_seq)))
     for _ in range(draw(st.integers(0, 3))):
         pos = draw(st.integers(0, len(data)))
         how = draw(st.sampled_from(["truncate", "insert", "delete", "replace"]))
@@ -90,6 +90,26 @@ def test_scanner_verdict_on_valid_and_edited_logs_matches_the_model(buffer: byte
 @given(buffer=st.binary(max_size=200))
 def test_scanner_returns_a_verdict_for_arbitrary_bytes(buffer: bytes) -> None:
     _check(buffer)
+
+
+HEADER = b'{"type":"session","version":1,"id":"s","createdAt":"' + AT.encode() + b'"}\n'
+
+
+@FUZZ
+@given(data=st.data(), first_seq=st.integers(0, 5))
+def test_scanning_from_an_offset_with_a_first_seq_matches_the_model(
+    data: st.DataObject, first_seq: int
+) -> None:
+    body = data.draw(st.one_of(valid_log(first_seq), edited_log(first_seq)))
+    buffer = HEADER + body
+    result = scan(buffer, start=len(HEADER), first_seq=first_seq)
+    expected = verdict(buffer, len(HEADER), first_seq)
+    assert (result.count, result.committed, result.end) == (
+        expected.count,
+        expected.committed,
+        expected.end,
+    ), buffer
+    assert (result.corruption.line if result.corruption else None) == expected.corrupt_line
 
 
 def test_a_valid_log_is_committed_whole_and_a_cut_group_is_torn() -> None:
