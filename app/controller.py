@@ -75,6 +75,7 @@ class AppController(QObject):
             await self.new_session()
             return
         self.show_session(current if current in self.open else next(iter(self.open)))
+        self.window.focus_composer()
 
     async def open_session(self, session_id: str, *, show: bool = True) -> OpenSession | None:
         """Open a session (live, or read-only when it is locked elsewhere or corrupt)."""

@@ -148,6 +148,7 @@ class Application:
         await self.controller.start(wanted, current)
         await self.controller.refresh_sessions()
         self.app.applicationStateChanged.connect(self._on_application_state_changed)
+        self.app.styleHints().colorSchemeChanged.connect(self._on_color_scheme_changed)
         self.jumps.jumped.connect(self.controller.redrive_all)
         self.jumps.start()
 
@@ -167,6 +168,10 @@ class Application:
         self.window.allow_close()
         self.window.close()
         self.done.set()
+
+    def _on_color_scheme_changed(self, _scheme: Qt.ColorScheme) -> None:
+        if self.settings.theme == "system":
+            apply_appearance(self.app, self.settings)
 
     def _on_application_state_changed(self, state: Qt.ApplicationState) -> None:
         if state == Qt.ApplicationState.ApplicationActive:
@@ -192,4 +197,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         loop.run_until_complete(chime.done.wait())
     notifier.setEnabled(False)
     _log.info("Chime exited cleanly")
-    return 0
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # WORKAROUND(PySide6 6.12 teardown): garbage-collecting Qt wrappers during interpreter
+    # finalization once aborted with "bool_dealloc" after a clean quit. Every session is flushed
+    # and closed and the log is shut down by now, so skip the finalizer pass.
+    os._exit(0)

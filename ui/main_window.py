@@ -91,7 +91,7 @@ class MainWindow(QMainWindow):
         self.transcript_model = TranscriptModel(self)
         self.transcript = TranscriptView(self.transcript_model, bell, self)
         self.composer = Composer(self)
-        self.sessions = SessionListPanel(clock, self)
+        self.sessions = SessionListPanel(clock, bell, self)
         self.reminders = RemindersPanel(clock, bell, self)
         self.banner = Banner(self)
         self._allow_close = False

@@ -19,11 +19,13 @@ from PySide6.QtCore import (
     QByteArray,
     QModelIndex,
     QPersistentModelIndex,
+    QRect,
+    QSize,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QColor, QIcon
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -31,6 +33,9 @@ from PySide6.QtWidgets import (
     QListView,
     QPushButton,
     QStackedWidget,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -113,6 +118,70 @@ class RemindersModel(QAbstractListModel):
         return f"{prompt}\n{kind_label(record)} · {when}\n{record.get('id', '')}"
 
 
+class ReminderDelegate(QStyledItemDelegate):
+    """Three lines: the prompt in bold, kind and next target, the id in small muted text."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        line = QFontMetrics(option.font).lineSpacing()
+        prompt_lines = max(1, self._prompt_lines(option, index))
+        return QSize(option.rect.width(), line * (prompt_lines + 2) + 16)
+
+    def _prompt_lines(self, option: QStyleOptionViewItem, index: Index) -> int:
+        bold = QFont(option.font)
+        bold.setBold(True)
+        prompt = str(index.data() or "").split("\n", 1)[0]
+        width = max(60, option.rect.width() - 20)
+        bounds = QFontMetrics(bold).boundingRect(
+            QRect(0, 0, width, 10000), int(Qt.TextFlag.TextWordWrap), prompt
+        )
+        return max(1, bounds.height() // max(1, QFontMetrics(bold).lineSpacing()))
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        palette = option.palette
+        rect = option.rect.adjusted(2, 2, -2, -2)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        fill = palette.color(QPalette.ColorRole.Highlight if selected else QPalette.ColorRole.Base)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(fill)
+        painter.drawRoundedRect(rect, 6, 6)
+        if option.state & QStyle.StateFlag.State_HasFocus:
+            painter.setPen(palette.color(QPalette.ColorRole.Highlight).darker(130))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(rect.adjusted(0, 0, -1, -1), 6, 6)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        self._paint_lines(painter, option, index, rect.adjusted(8, 6, -8, -6), palette.color(role))
+        painter.restore()
+
+    def _paint_lines(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: Index,
+        area: QRect,
+        color: QColor,
+    ) -> None:
+        prompt, when, schedule_id = [*str(index.data() or "").split("\n"), "", ""][:3]
+        bold = QFont(option.font)
+        bold.setBold(True)
+        line = QFontMetrics(option.font).lineSpacing()
+        prompt_height = line * self._prompt_lines(option, index)
+        painter.setFont(bold)
+        painter.setPen(color)
+        flags = int(Qt.TextFlag.TextWordWrap)
+        painter.drawText(QRect(area.left(), area.top(), area.width(), prompt_height), flags, prompt)
+        painter.setFont(option.font)
+        overdue = bool(index.data(OVERDUE_ROLE))
+        painter.setPen(QColor("#c0392b") if overdue else color)
+        top = area.top() + prompt_height
+        painter.drawText(QRect(area.left(), top, area.width(), line), 0, when)
+        muted = QColor(color)
+        muted.setAlpha(150)
+        painter.setPen(muted)
+        painter.drawText(QRect(area.left(), top + line, area.width(), line), 0, schedule_id)
+
+
 class RemindersPanel(QWidget):
     """The dock's contents: the list, "Ask to delete", the session-local note, an empty state.
 
@@ -134,7 +203,8 @@ class RemindersPanel(QWidget):
         self.list.setAccessibleName(self.tr("Active reminders"))
         self.list.setModel(self.model)
         self.list.setWordWrap(True)
-        self.list.setSpacing(4)
+        self.list.setSpacing(3)
+        self.list.setItemDelegate(ReminderDelegate(self.list))
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.delete_button = QPushButton(self.tr("Ask to delete"), self)
         self.delete_button.setObjectName("reminders-ask-delete")

@@ -26,7 +26,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLineEdit,
@@ -122,9 +122,10 @@ class SessionListModel(QAbstractListModel):
 class SessionDelegate(QStyledItemDelegate):
     """Two lines: title with the live dot; relative time, reminder badge and unread mark."""
 
-    def __init__(self, clock: Callable[[], datetime], parent: Any = None) -> None:
+    def __init__(self, clock: Callable[[], datetime], bell: QIcon, parent: Any = None) -> None:
         super().__init__(parent)
         self._clock = clock
+        self._bell = bell
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         metrics = QFontMetrics(option.font)
@@ -207,14 +208,17 @@ class SessionDelegate(QStyledItemDelegate):
             QRect(inner.left(), top, inner.width() - 40, metrics.height()), 0, " · ".join(parts)
         )
         if item.reminder_count:
-            badge = f"⏰ {item.reminder_count}"
-            width = metrics.horizontalAdvance(badge) + 10
+            count = str(item.reminder_count)
+            icon = metrics.height() - 2
+            width = metrics.horizontalAdvance(count) + icon + 14
             badge_rect = QRect(inner.right() - width, top, width, metrics.height())
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(228, 155, 15, 60))
+            painter.setBrush(QColor(228, 155, 15, 70))
             painter.drawRoundedRect(badge_rect, 6, 6)
+            self._bell.paint(painter, QRect(badge_rect.left() + 4, top + 1, icon, icon))
             painter.setPen(color)
-            painter.drawText(badge_rect, int(Qt.AlignmentFlag.AlignCenter), badge)
+            text_rect = badge_rect.adjusted(icon + 6, 0, -4, 0)
+            painter.drawText(text_rect, int(Qt.AlignmentFlag.AlignCenter), count)
 
 
 class SessionListPanel(QWidget):
@@ -226,7 +230,12 @@ class SessionListPanel(QWidget):
 
     session_chosen = Signal(str)
 
-    def __init__(self, clock: Callable[[], datetime], parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], datetime],
+        bell: QIcon | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("session-list")
         self.model = SessionListModel(clock, self)
@@ -243,7 +252,7 @@ class SessionListPanel(QWidget):
         self.list.setObjectName("session-list-view")
         self.list.setAccessibleName(self.tr("Sessions"))
         self.list.setModel(self.proxy)
-        self.list.setItemDelegate(SessionDelegate(clock, self.list))
+        self.list.setItemDelegate(SessionDelegate(clock, bell or QIcon(), self.list))
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.list.setUniformItemSizes(True)

@@ -138,6 +138,7 @@ class SettingsDialog(QDialog):
         self.key_note = QLabel(self.endpoint_box)
         self.key_note.setObjectName("settings-key-note")
         self.key_note.setWordWrap(True)
+        self.key_note.setMinimumHeight(self.key_note.fontMetrics().lineSpacing() * 3)
         self.test_button = QPushButton(self.tr("Test connection"), self.endpoint_box)
         self.test_button.setObjectName("settings-test")
         self.test_result = QLabel(self.endpoint_box)
@@ -146,9 +147,11 @@ class SettingsDialog(QDialog):
         self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form.addRow(self.tr("&Preset"), self.preset_combo)
         form.addRow(self.tr("&Base URL"), self.base_url_edit)
-        form.addRow(self.tr("&Model"), model_row)
+        model_label = QLabel(self.tr("&Model"), self.endpoint_box)
+        model_label.setBuddy(self.model_combo)
+        form.addRow(model_label, model_row)
         form.addRow(self.tr("API &key"), self.key_edit)
-        form.addRow("", self.key_note)
+        form.addRow(self.key_note)
         form.addRow(self.test_button, self.test_result)
         return self.endpoint_box
 

@@ -38,6 +38,7 @@ from PySide6.QtGui import (
     QKeySequence,
     QMouseEvent,
     QPainter,
+    QPaintEvent,
     QPalette,
     QResizeEvent,
     QTextCharFormat,
@@ -421,6 +422,27 @@ class TranscriptView(QListView):
             self.setCurrentIndex(self._model.index(last))
 
     # -- events --------------------------------------------------------------------------
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self._model.rowCount() == 0:
+            self._paint_empty_state()
+
+    def _paint_empty_state(self) -> None:
+        painter = QPainter(self.viewport())
+        painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+        area = self.viewport().rect().adjusted(40, 0, -40, 0)
+        painter.drawText(
+            area, int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap), self.empty_text()
+        )
+        painter.end()
+
+    def empty_text(self) -> str:
+        """What an empty conversation says (the first move)."""
+        return self.tr(
+            "Start a conversation below.\n\nTry “remind me in 10 minutes to stretch” — the reminder "
+            "comes back here, in this conversation, while it is open."
+        )
+
     def resizeEvent(self, event: QResizeEvent) -> None:
         if self._delegate.set_width(self.viewport().width()):
             self.scheduleDelayedItemsLayout()
