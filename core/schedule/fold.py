@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 from core.errors import ScheduleLogError
 from core.schedule.every import next_target
@@ -54,14 +54,21 @@ class ScheduleFold:
         return {"active": [r.to_json() for r in self.active], "seenIds": list(self.seen_ids)}
 
 
+def _is_mapping(value: object) -> TypeGuard[Mapping[str, Any]]:
+    """``isinstance(value, Mapping)`` with a fast path for the usual ``dict`` (ABC checks are slow)."""
+    return type(value) is dict or isinstance(value, Mapping)
+
+
 def _decode_version(value: object) -> None:
+    if type(value) is int and value == VERSION:
+        return
     if value is _MISSING or safe_int(value) != VERSION:
         raise ScheduleLogError("version must be the number 1")
 
 
 def decode_change(data: object) -> Change:
     """Strictly decode one ``schedule/change`` payload (§2.3, §8.2). Raises ScheduleLogError."""
-    if not isinstance(data, Mapping):
+    if not _is_mapping(data):
         raise ScheduleLogError("a schedule change must be an object")
     _decode_version(data.get("version", _MISSING))
     operation = data.get("operation")
@@ -196,7 +203,7 @@ def schedule_payloads(events: Sequence[object], start: int) -> Iterable[object]:
     that fails decoding). Non-mapping events and every other type are ignored."""
     for index in range(start, len(events)):
         event = events[index]
-        if isinstance(event, Mapping) and event.get("type") == CHANGE_TYPE:
+        if _is_mapping(event) and event.get("type") == CHANGE_TYPE:
             yield event.get("data", _MISSING)
 
 

@@ -187,7 +187,7 @@ def _decode_seconds(value: object, key: str, low: int, high: int) -> int:
 
 def decode_record(value: object) -> Record:
     """Strictly decode one record mapping (§2.2, §8.2). Raises ScheduleLogError."""
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):
         raise ScheduleLogError("schedule must be an object")
     kind = value.get("kind")
     keys = _KEYS_BY_KIND.get(kind) if isinstance(kind, str) else None
