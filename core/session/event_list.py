@@ -31,12 +31,13 @@ class EventList(Sequence[dict[str, Any]]):
         self,
         log: LogFile | None,
         *,
-        base: Sequence[int] = (),
+        base: memoryview | None = None,
         tail: array[int] | None = None,
         durable_length: int = 0,
     ) -> None:
         self._log = log
-        self._base = base
+        self._base_view = base
+        self._base: Sequence[int] = base if base is not None else ()
         self._tail = tail if tail is not None else array("Q")
         self.durable_length = durable_length
         self._queued: list[dict[str, Any]] = []
@@ -150,9 +151,5 @@ class EventList(Sequence[dict[str, Any]]):
 
     def offsets_bytes(self) -> bytes:
         """Every durable line offset as little-endian uint64 (the checkpoint's ``offsets.bin``)."""
-        head = (
-            self._base.tobytes()
-            if isinstance(self._base, memoryview)
-            else array("Q", self._base).tobytes()
-        )
+        head = self._base_view.tobytes() if self._base_view is not None else b""
         return head + self._tail.tobytes()

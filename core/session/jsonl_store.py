@@ -127,10 +127,14 @@ class LogFile:
         """A read-only view of the whole file as it is now (remapped when it grew)."""
         size = self.size()
         if self._map is None or len(self._map) < size:
-            if self._map is not None:
-                self._map.close()
+            self._unmap()
             self._map = mmap.mmap(self._fd, 0, access=mmap.ACCESS_READ) if size else None
         return self._map if self._map is not None else b""
+
+    def _unmap(self) -> None:
+        if self._map is not None:
+            self._map.close()
+            self._map = None
 
     def read(self, start: int, end: int) -> bytes:
         """Bytes [start, end) of the log, remapping once if the file grew past the old map."""
@@ -166,16 +170,13 @@ class LogFile:
 
     def cut(self, length: int) -> None:
         """Truncate to ``length`` and fsync (the torn-tail repair)."""
-        if self._map is not None:
-            self._map.close()
-            self._map = None
+        self._unmap()
         self._ops.truncate(self._fd, length)
         self._ops.sync(self._fd)
 
     def close(self) -> None:
-        if self._map is not None:
-            self._map.close()
-            self._map = None
+        """Unmap and close; closing twice is harmless."""
+        self._unmap()
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
@@ -184,15 +185,13 @@ class LogFile:
 class MappedOffsets:
     """``offsets.bin`` mapped read-only: ``view[i]`` is the byte offset of event ``i``'s line."""
 
-    def __init__(self, fd: int, count: int) -> None:
-        self._map = mmap.mmap(fd, 0, access=mmap.ACCESS_READ) if count else None
-        self.view: memoryview | list[int] = memoryview(self._map).cast("Q") if self._map else []
+    def __init__(self, fd: int) -> None:
+        self._map = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
+        self.view = memoryview(self._map).cast("Q")
 
     def close(self) -> None:
-        if isinstance(self.view, memoryview):
-            self.view.release()
-        if self._map is not None:
-            self._map.close()
+        self.view.release()
+        self._map.close()
 
 
 def load_offsets(folder: Path, count: int, expected_digest: str) -> MappedOffsets | None:
@@ -204,13 +203,12 @@ def load_offsets(folder: Path, count: int, expected_digest: str) -> MappedOffset
     except OSError:
         return None
     try:
-        if os.fstat(fd).st_size != 8 * count:
-            return None
-        offsets = MappedOffsets(fd, count)
+        if count == 0 or os.fstat(fd).st_size != 8 * count:
+            return None  # a checkpoint of no events saves nothing
+        offsets = MappedOffsets(fd)
     finally:
         os.close(fd)
-    found = digest(offsets.view) if isinstance(offsets.view, memoryview) else digest(b"")
-    if found != expected_digest:
+    if digest(offsets.view) != expected_digest:
         offsets.close()
         return None
     return offsets

@@ -344,8 +344,10 @@ class LiveSession:
 
     async def _write_checkpoint(self) -> None:
         folder, log = self._loaded.folder, self._loaded.log
-        if folder is None or log is None or self._events.queued_count:
-            return
+        assert folder is not None  # only stored sessions have durable events to checkpoint
+        assert log is not None
+        if self._events.queued_count:
+            return  # appended since it was scheduled: the folds are ahead of the durable bytes
         count, length = self._events.durable_count, self._events.durable_length
         offsets = self._events.offsets_bytes()
         schedule = (

@@ -93,7 +93,7 @@ def load_session(
 def _scan_into(loaded: LoadedSession, log: LogFile, start: int) -> ScanResult:
     result = scan(log.buffer(), start=start, first_seq=loaded.folds.count, sink=_Feeder(loaded))
     loaded.durable_length = result.committed
-    base = loaded.base.view if loaded.base is not None else ()
+    base = loaded.base.view if loaded.base is not None else None
     loaded.events = EventList(log, base=base, tail=loaded.tail, durable_length=result.committed)
     if result.corruption is None:
         loaded.events.tail_turns(WARM_TURNS)  # parsed now, served from the cache later

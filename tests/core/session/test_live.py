@@ -434,3 +434,31 @@ def test_detached_session_with_a_seed_beyond_its_log_has_a_failing_fold(clock: F
         session.schedule_fold()
     with pytest.raises(ScheduleLogError):
         session.append(v.SCHEDULE_CHANGE, create_change("schedule-1"))
+
+
+def test_a_failing_persistence_observer_is_contained(tmp_path: Path, clock: FakeClock) -> None:
+    heard: list[bool] = []
+
+    def broken(_ok: bool) -> None:
+        raise RuntimeError("observer bug")
+
+    async def scenario() -> bool:
+        session = await make_store(tmp_path, clock).create()
+        session.subscribe_persistence(broken)
+        session.subscribe_persistence(heard.append)
+        session.append(v.USER_MESSAGE, user("x"))
+        ok = await session.flush()
+        await session.close()
+        return ok
+
+    assert asyncio.run(scenario()) is True
+    assert heard == [True]
+
+
+def test_closing_a_detached_session_needs_no_storage(clock: FakeClock) -> None:
+    async def scenario() -> bool:
+        session = LiveSession.detached("mem", clock)
+        session.append(v.USER_MESSAGE, user("x"))
+        return await session.close()
+
+    assert asyncio.run(scenario()) is True

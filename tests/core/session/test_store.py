@@ -417,6 +417,7 @@ def test_checkpoint_lets_a_reopen_skip_parsing_and_is_rebuilt_when_stale(
         "checkpoint-garbage",
         "offsets-garbage",
         "offsets-short",
+        "offsets-missing",
         "folds-bad",
         "schedule-bad",
         "other-id",
@@ -439,6 +440,8 @@ def test_a_damaged_checkpoint_only_costs_a_cold_open(
             (folder / "offsets.bin").write_bytes(b"\x01" * (8 * 15))
         elif damage == "offsets-short":
             (folder / "offsets.bin").write_bytes(b"")
+        elif damage == "offsets-missing":
+            (folder / "offsets.bin").unlink()
         else:
             key, value = {
                 "folds-bad": ("folds", {"count": "x"}),
@@ -670,3 +673,162 @@ def test_exports_give_a_readable_transcript_and_the_raw_log(
     assert (tmp_path / "out.jsonl").read_bytes() == raw
     if sys.platform != "win32":
         assert stat.S_IMODE(os.stat(target).st_mode) == 0o600
+
+
+def test_old_events_stay_readable_after_the_log_grows_past_its_first_map(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    async def scenario() -> None:
+        store = make_store(tmp_path, clock)
+        session = await new_session(store, turns=1)
+        await session.close()
+        reopened = await store.open(session.id)
+        for index in range(3000):
+            reopened.append(v.USER_MESSAGE, user(f"n{index}"))
+        assert await reopened.flush()
+        assert reopened.events[7]["data"]["text"] == "n0"  # evicted from the cache, re-read
+        assert reopened.events[0]["data"]["text"] == "q1"
+        await reopened.close()
+
+    run(scenario())
+
+
+def test_a_bad_schedule_change_written_by_someone_else_fails_the_fold_for_good(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    async def scenario() -> None:
+        store = make_store(tmp_path, clock)
+        session = await store.create()
+        await session.close()
+        path = log_path(tmp_path, session.id)
+        with path.open("ab") as handle:
+            for seq in range(2):
+                line = {"seq": seq, "at": "2026-08-05T12:00:00.000Z", "type": "schedule/change"}
+                handle.write(json.dumps({**line, "data": {"version": 9}}).encode() + b"\n")
+        for _ in range(2):  # cold, then from the checkpoint that kept the failure
+            opened = await store.open(session.id)
+            with pytest.raises(ScheduleLogError, match="event 0"):
+                opened.schedule_fold()
+            opened.append(v.USER_MESSAGE, user("still usable"))
+            await opened.close()
+
+    run(scenario())
+
+
+def test_a_seed_length_beyond_the_log_fails_the_schedule_fold(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    path = log_path(tmp_path, "s0001")
+    path.parent.mkdir(parents=True)
+    path.write_bytes(
+        b'{"type":"session","version":1,"id":"s0001","createdAt":"2026-08-05T12:00:00.000Z",'
+        b'"parentId":"p","seedLength":5}\n'
+    )
+    session = run(make_store(tmp_path, clock).open("s0001", read_only=True))
+    with pytest.raises(ScheduleLogError, match="seedLength"):
+        session.schedule_fold()
+    run(session.close())
+
+
+def test_a_bad_header_read_only_is_refused_too(tmp_path: Path, clock: FakeClock) -> None:
+    path = log_path(tmp_path, "s0001")
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b'{"type":"session","version":3}\n')
+    with pytest.raises(SessionFormatError):
+        run(make_store(tmp_path, clock).open("s0001", read_only=True))
+
+
+def test_a_periodic_checkpoint_is_skipped_while_newer_events_wait(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    async def scenario() -> None:
+        store = make_store(tmp_path, clock, checkpoint_every=2)
+        session = await store.create()
+        loop = asyncio.get_running_loop()
+        # runs after the write that schedules the checkpoint, before the checkpoint task starts
+        late = lambda: session.append(v.USER_MESSAGE, user("c"))  # noqa: E731
+        unsubscribe = session.subscribe_persistence(lambda ok: loop.call_soon(late) if ok else None)
+        session.append(v.USER_MESSAGE, user("a"))
+        session.append(v.USER_MESSAGE, user("b"))
+        await session.flush()
+        await asyncio.sleep(0)
+        folder = log_path(tmp_path, session.id).parent
+        assert not (folder / "checkpoint.json").exists()
+        assert len(session.events) == 3
+        unsubscribe()
+        await session.close()
+        assert json.loads((folder / "checkpoint.json").read_bytes())["count"] == 3
+
+    run(scenario())
+
+
+def test_a_checkpoint_that_cannot_be_written_does_not_fail_the_close(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    async def scenario() -> bool:
+        store = make_store(tmp_path, clock)
+        session = await new_session(store, turns=1)
+        (log_path(tmp_path, session.id).parent / "checkpoint.json").mkdir()
+        closed = await session.close()
+        reopened = await store.open(session.id)
+        assert len(reopened.events) == 7
+        await reopened.close()
+        return closed
+
+    assert run(scenario()) is True
+
+
+def test_session_accessors_report_activity_and_refuse_bad_spans(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    async def scenario() -> None:
+        session = await make_store(tmp_path, clock).create()
+        assert session.last_activity == "2026-08-05T12:00:00.000Z"
+        clock.advance(5)
+        session.append(v.USER_MESSAGE, user("x"))
+        assert session.last_activity == "2026-08-05T12:00:05.000Z"
+        with pytest.raises(IndexError):
+            session.byte_span(1)  # not durable yet
+        await session.close()
+
+    run(scenario())
+
+
+def test_listing_an_empty_data_dir_and_exporting_a_missing_session(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    store = make_store(tmp_path, clock)
+    assert run(store.list()) == []
+    with pytest.raises(SessionNotFoundError):
+        run(store.export_jsonl("s0404"))
+
+
+def test_exports_without_a_target_only_return_the_content(tmp_path: Path, clock: FakeClock) -> None:
+    async def scenario() -> tuple[str, bytes]:
+        store = make_store(tmp_path, clock)
+        session = await new_session(store, turns=1)
+        await session.close()
+        return await store.export_markdown(session.id), await store.export_jsonl(session.id)
+
+    text, raw = run(scenario())
+    assert "answer q1" in text
+    assert raw.count(b"\n") == 8
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sessions"]
+
+
+def test_list_survives_a_damaged_checkpoint_and_a_log_without_newline(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    async def scenario() -> list[tuple[str, str | None, int]]:
+        store = make_store(tmp_path, clock)
+        session = await new_session(store, turns=1)
+        await session.close()
+        checkpoint = log_path(tmp_path, session.id).parent / "checkpoint.json"
+        state = json.loads(checkpoint.read_bytes())
+        checkpoint.write_text(json.dumps({**state, "folds": {"count": 1}}))
+        odd = tmp_path / "sessions" / "odd"
+        odd.mkdir()
+        (odd / "session.jsonl").write_bytes(b"x" * 70000)
+        return [(s.id, s.title, s.event_count) for s in await store.list()]
+
+    assert run(scenario()) == [("s0001", "q1", 7), ("odd", None, 0)]
