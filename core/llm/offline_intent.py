@@ -12,7 +12,7 @@
   reminding me to drink water"; the words are matched against the listed prompts later;
 - ``Clarify``: a reminder request that cannot be scheduled as given (no time, no text, unknown
   zone, a calendar rule); ``text`` asks or explains;
-- ``Help``: anything else.
+- ``Help``: anything else (a plain "thanks" gets a short "You're welcome!").
 
 The reminder text is kept exactly as typed (case and inner spacing); only the command words and
 trailing punctuation around it are removed.
@@ -69,6 +69,11 @@ _ALL = re.compile(
 _ZONE_REPLY = re.compile(
     r"(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+in\s+|(?:my\s+)?(?:time\s*zone|zone)(?:\s+is|:)\s*|in\s+)?"
     r"(?:the\s+)?(?P<zone>UTC|[A-Za-z][A-Za-z0-9_+.-]*(?:/[A-Za-z0-9_+.-]+)+)(?:\s+(?:time\s*)?zone)?",
+    re.IGNORECASE,
+)
+_THANKS = re.compile(
+    r"(?:(?:ok(?:ay)?|great|perfect|cool|nice)[\s,!.]*)?(?:thanks?(?:\s+you)?|thx|ty|cheers)"
+    r"(?:\s+(?:a\s+lot|so\s+much|very\s+much))?[\s!.]*",
     re.IGNORECASE,
 )
 _FILLER = frozenset((
@@ -157,6 +162,8 @@ def parse_intent(text: str, now: datetime, zone: str | None) -> Intent:
     delete = _DELETE.fullmatch(cleaned)
     if delete:
         return _parse_delete(delete["rest"])
+    if _THANKS.fullmatch(trim(text)):
+        return Clarify("You're welcome!")
     return Help()
 
 

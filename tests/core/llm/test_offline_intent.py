@@ -368,3 +368,8 @@ def test_huge_numbers_are_handled_as_text_not_crashes() -> None:
     big = parse_intent("remind me in 999999999999999999 minutes to x", NOON, "UTC")
     assert isinstance(big, Create)
     assert big.arguments()["after_seconds"] == 999999999999999999 * 60
+
+
+@pytest.mark.parametrize("text", ["thanks", "Thank you!", "ok thanks a lot", "cheers"])
+def test_thanks_gets_a_short_answer_not_the_help_text(text: str) -> None:
+    assert parse_intent(text, NOON, BERLIN) == Clarify("You're welcome!")
