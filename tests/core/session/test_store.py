@@ -745,9 +745,13 @@ def test_a_periodic_checkpoint_is_skipped_while_newer_events_wait(
         store = make_store(tmp_path, clock, checkpoint_every=2)
         session = await store.create()
         loop = asyncio.get_running_loop()
+
         # runs after the write that schedules the checkpoint, before the checkpoint task starts
-        late = lambda: session.append(v.USER_MESSAGE, user("c"))  # noqa: E731
-        unsubscribe = session.subscribe_persistence(lambda ok: loop.call_soon(late) if ok else None)
+        def on_written(ok: bool) -> None:
+            if ok:
+                loop.call_soon(session.append, v.USER_MESSAGE, user("c"))
+
+        unsubscribe = session.subscribe_persistence(on_written)
         session.append(v.USER_MESSAGE, user("a"))
         session.append(v.USER_MESSAGE, user("b"))
         await session.flush()
