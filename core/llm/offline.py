@@ -13,6 +13,7 @@ from the tool results in a few ``TextDelta`` chunks, then ``Finish(reason="stop"
   matches make it ask which, naming them with ids; none, it says so.
 - A message that only names a time zone, right after a request that needed one, resumes that
   request in the named zone (``parse_reply``).
+- "snooze 10 minutes" right after a delivered reminder sets it again (``parse_snooze``).
 - A reminder follow-up (a user message with ``source_kind="plugin"``) is presented as the
   reminder, from the strictly parsed framing (``offline_framing``); no tool is called.
 - Tools it needs but the request does not offer are not called; it says reminders are unavailable.
@@ -43,7 +44,7 @@ from core.llm.messages import (
     TextDelta,
     ToolCall,
 )
-from core.llm.offline_framing import present_reminders
+from core.llm.offline_framing import parse_framing, present_reminders
 from core.llm.offline_intent import (
     Clarify,
     Create,
@@ -53,6 +54,7 @@ from core.llm.offline_intent import (
     Intent,
     ListReminders,
     parse_reply,
+    parse_snooze,
 )
 from core.llm.offline_replies import (
     HELP,
@@ -144,6 +146,15 @@ class OfflineAssistant:
             raise ProviderError("bad_response", CLOCK_FAILED) from error
         raise ProviderError("bad_response", CLOCK_FAILED)
 
+    def _intent(self, request: ModelRequest, text: str, now: datetime) -> Intent:
+        zone = request.time_zone
+        intent = parse_reply(text, earlier_user_text(request.messages), now, zone)
+        if isinstance(intent, Help | Clarify):
+            prompt = _snoozed_prompt(request.messages)
+            snooze = parse_snooze(text, prompt, now, zone) if prompt is not None else None
+            return snooze if snooze is not None else intent
+        return intent
+
     def _step(self, request: ModelRequest) -> Step:
         user, done = current_turn(request.messages)
         if user is None:
@@ -151,13 +162,21 @@ class OfflineAssistant:
         now = self._now()
         if user.source_kind == "plugin":
             return Step(present_reminders(user.text, now, request.time_zone))
-        earlier = earlier_user_text(request.messages)
-        intent = parse_reply(user.text, earlier, now, request.time_zone)
+        intent = self._intent(request, user.text, now)
         step = plan(intent, done, now, request.time_zone)
         offered = tool_names(request.tools)
         if any(name not in offered for name, _ in step.calls):
             return Step(UNAVAILABLE)
         return step
+
+
+def _snoozed_prompt(messages: Sequence[Message]) -> str | None:
+    """The text of the reminder delivered just before the last user message, if exactly one."""
+    users = [m for m in messages if m.role == "user"]
+    if len(users) < 2 or users[-2].source_kind != "plugin":
+        return None
+    due = parse_framing(users[-2].text)
+    return due[0].prompt if due is not None and len(due) == 1 else None
 
 
 def current_turn(messages: Sequence[Message]) -> tuple[Message | None, list[Exchange]]:

@@ -10,6 +10,8 @@
 - ``DeleteById``: "cancel reminder schedule-3", "delete schedule-3", "delete reminder 3";
 - ``DeleteMatching``: "delete the water reminder", "cancel all reminders" (``every``), "stop
   reminding me to drink water"; the words are matched against the listed prompts later;
+- a snooze ("snooze 10 minutes", "remind me again in an hour") right after a reminder was
+  delivered: ``parse_snooze`` makes it a ``Create`` with the delivered reminder's text;
 - ``Clarify``: a reminder request that cannot be scheduled as given (no time, no text, unknown
   zone, a calendar rule); ``text`` asks or explains;
 - ``Help``: anything else (a plain "thanks" gets a short "You're welcome!").
@@ -26,7 +28,15 @@ from datetime import datetime
 from typing import Any
 
 from core.llm.offline_text import quote
-from core.llm.offline_when import Delay, Interval, LocalTime, Problem, When, parse_when
+from core.llm.offline_when import (
+    Delay,
+    Interval,
+    LocalTime,
+    Problem,
+    When,
+    parse_duration,
+    parse_when,
+)
 
 _SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 _POLITE_HEAD = re.compile(
@@ -70,6 +80,10 @@ _ZONE_REPLY = re.compile(
     r"(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+in\s+|(?:my\s+)?(?:time\s*zone|zone)(?:\s+is|:)\s*|in\s+)?"
     r"(?:the\s+)?(?P<zone>UTC|[A-Za-z][A-Za-z0-9_+.-]*(?:/[A-Za-z0-9_+.-]+)+)(?:\s+(?:time\s*)?zone)?",
     re.IGNORECASE,
+)
+_SNOOZE = re.compile(
+    r"(?:snooze(?:\s+(?:it|that|this))?|remind\s+me\s+(?:again|later)|again)\s+(?P<when>.+)",
+    re.IGNORECASE | re.DOTALL,
 )
 _THANKS = re.compile(
     r"(?:(?:ok(?:ay)?|great|perfect|cool|nice)[\s,!.]*)?(?:thanks?(?:\s+you)?|thx|ty|cheers)"
@@ -182,6 +196,18 @@ def parse_reply(text: str, earlier: str | None, now: datetime, zone: str | None)
         return intent
     resumed = parse_intent(earlier, now, named)
     return resumed if isinstance(resumed, Create) else intent
+
+
+def parse_snooze(text: str, prompt: str, now: datetime, zone: str | None) -> Intent | None:
+    """ "snooze 10 minutes" / "remind me again in an hour" right after the reminder ``prompt``
+    was delivered: a new reminder with the same text. None when ``text`` is not a snooze."""
+    match = _SNOOZE.fullmatch(_clean(text))
+    if match is None:
+        return None
+    when_text = match["when"]
+    seconds = parse_duration(re.sub(r"^(?:for|in)\s+", "", when_text, flags=re.IGNORECASE))
+    when = Delay(seconds) if seconds is not None else parse_when(when_text, now, zone)
+    return _create(prompt, when, when_text, about=False)
 
 
 def zone_reply(text: str) -> str | None:

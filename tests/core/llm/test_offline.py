@@ -246,6 +246,11 @@ def test_round_trip_create_list_reminder_and_late_delivery_with_the_real_tools()
     )
     h.clock.advance(timedelta(minutes=15))
     assert h.deliver_due() == "⏰ Reminder: stretch"
+    assert h.turn("snooze 5 minutes") == (
+        "I'll remind you to stretch at 10:50 (Europe/Berlin), in 5 minutes — schedule-3."
+    )
+    assert h.turn("snooze 5 minutes") == HELP  # only right after the reminder was delivered
+    assert h.turn("delete schedule-3") == "Deleted schedule-3."
     h.clock.advance(timedelta(hours=2))
     assert h.deliver_due() == (  # anchor 11:00, every 30 min: the latest occurrence is 12:30
         "⏰ Reminder: drink water (due 12:30 Europe/Berlin, 15 minutes ago — delivered late "

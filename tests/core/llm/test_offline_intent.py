@@ -18,6 +18,7 @@ from core.llm.offline_intent import (
     ListReminders,
     parse_intent,
     parse_reply,
+    parse_snooze,
     zone_reply,
 )
 from core.llm.offline_when import parse_duration, parse_when
@@ -373,3 +374,25 @@ def test_huge_numbers_are_handled_as_text_not_crashes() -> None:
 @pytest.mark.parametrize("text", ["thanks", "Thank you!", "ok thanks a lot", "cheers"])
 def test_thanks_gets_a_short_answer_not_the_help_text(text: str) -> None:
     assert parse_intent(text, NOON, BERLIN) == Clarify("You're welcome!")
+
+
+@pytest.mark.parametrize(
+    ("text", "selector"),
+    [
+        ("snooze 10 minutes", {"after_seconds": 600}),
+        ("snooze it for an hour", {"after_seconds": 3600}),
+        ("remind me again in 5 min", {"after_seconds": 300}),
+        ("again at 5pm", at("2026-08-05", "17:00:00", BERLIN)),
+    ],
+)
+def test_a_snooze_sets_the_delivered_reminder_again(text: str, selector: dict[str, Any]) -> None:
+    intent = parse_snooze(text, "stretch", NOON, BERLIN)
+    assert isinstance(intent, Create)
+    assert intent.arguments() == {"prompt": "stretch", **selector}
+
+
+def test_a_snooze_without_a_usable_time_asks_and_other_text_is_not_a_snooze() -> None:
+    assert isinstance(
+        parse_snooze("snooze until the cows come home", "stretch", NOON, BERLIN), Clarify
+    )
+    assert parse_snooze("list reminders", "stretch", NOON, BERLIN) is None
