@@ -99,11 +99,23 @@ def _persistence(operation: str, schedule_id: str | None = None) -> dict[str, An
     return value
 
 
-def _stop_if_cancelled() -> None:
-    """§11.3: a cancellation already delivered to this task stops the transaction here."""
-    task = asyncio.current_task()
-    if task is not None and task.cancelling():
-        raise asyncio.CancelledError
+class _CancelWatch:
+    """§11.3: notices a cancellation requested for the calling task since the call began.
+
+    A cancellation requested while the task is suspended arrives as CancelledError at that
+    await; one requested while it runs (between awaits) is only counted by
+    ``Task.cancelling()``, so ``check`` compares that count with its value at the start of the
+    call. A cancellation the caller caught earlier and never uncancelled is therefore ignored,
+    and no extra yield reorders the queue.
+    """
+
+    def __init__(self) -> None:
+        self._task = asyncio.current_task()
+        self._start = self._task.cancelling() if self._task is not None else 0
+
+    def check(self) -> None:
+        if self._task is not None and self._task.cancelling() > self._start:
+            raise asyncio.CancelledError
 
 
 class ScheduleTools:
@@ -129,13 +141,14 @@ class ScheduleTools:
         it yields ``internal_error`` after the shape checks that precede it. Raises
         ToolArgumentError (§4.1, or an unknown tool name) and CancelledError (§11.3).
         """
+        watch = _CancelWatch()
         if name == CREATE:
-            return await self._create(check_create_arguments(arguments), root_agent)
+            return await self._create(watch, check_create_arguments(arguments), root_agent)
         if name == LIST:
             check_list_arguments(arguments)
-            return await self._list() if root_agent else Rule.E18.value_json()
+            return await self._list(watch) if root_agent else Rule.E18.value_json()
         if name == DELETE:
-            return await self._delete(arguments, root_agent)
+            return await self._delete(watch, arguments, root_agent)
         raise ToolArgumentError(f"Unknown tool {name!r}; use {CREATE}, {LIST} or {DELETE}.")
 
     def definitions(self) -> list[dict[str, Any]]:
@@ -157,7 +170,9 @@ class ScheduleTools:
             for name, model in models
         ]
 
-    async def _create(self, root: Mapping[str, Any], root_agent: bool) -> Result:
+    async def _create(
+        self, watch: _CancelWatch, root: Mapping[str, Any], root_agent: bool
+    ) -> Result:
         if not root_agent:
             return Rule.E18.value_json()
         try:
@@ -166,12 +181,12 @@ class ScheduleTools:
             return error.rule.value_json()
         async with self.queue.turn():
             try:
-                return await self._create_in_queue(request)
+                return await self._create_in_queue(watch, request)
             except _Stop as stop:
                 return stop.result
 
-    async def _create_in_queue(self, request: CreateRequest) -> Result:
-        await self._open("create")
+    async def _create_in_queue(self, watch: _CancelWatch, request: CreateRequest) -> Result:
+        await self._open(watch, "create")
         fold = self._fold()
         schedule_id = allocate_schedule_id(fold.seen_ids)
         now_ms = self._sample()
@@ -182,21 +197,21 @@ class ScheduleTools:
         except Exception:
             logger.exception("schedule: building the record failed")
             return Rule.E18.value_json()
-        self._append(CreateChange(record).to_json())
+        self._append(watch, CreateChange(record).to_json())
         await self._close("create", schedule_id)
         return view(record, self._sample())
 
-    async def _list(self) -> Result:
+    async def _list(self, watch: _CancelWatch) -> Result:
         async with self.queue.turn():
             try:
-                await self._open("list")
+                await self._open(watch, "list")
                 fold = self._fold()
                 now_ms = self._sample()
                 return [view(record, now_ms) for record in fold.active]
             except _Stop as stop:
                 return stop.result
 
-    async def _delete(self, arguments: object, root_agent: bool) -> Result:
+    async def _delete(self, watch: _CancelWatch, arguments: object, root_agent: bool) -> Result:
         try:
             schedule_id = check_delete_arguments(arguments)
         except InputError as error:
@@ -205,21 +220,23 @@ class ScheduleTools:
             return Rule.E18.value_json()
         async with self.queue.turn():
             try:
-                return await self._delete_in_queue(schedule_id)
+                return await self._delete_in_queue(watch, schedule_id)
             except _Stop as stop:
                 return stop.result
 
-    async def _delete_in_queue(self, schedule_id: str) -> Result:
-        await self._open("delete", schedule_id)
+    async def _delete_in_queue(self, watch: _CancelWatch, schedule_id: str) -> Result:
+        await self._open(watch, "delete", schedule_id)
         if self._fold().get(schedule_id) is None:
             return {"id": schedule_id, "deleted": False, "code": "schedule_not_found"}
-        self._append(DeleteChange(schedule_id).to_json())
+        self._append(watch, DeleteChange(schedule_id).to_json())
         await self._close("delete", schedule_id)
         return {"id": schedule_id, "deleted": True}
 
-    async def _open(self, operation: str, schedule_id: str | None = None) -> None:
+    async def _open(
+        self, watch: _CancelWatch, operation: str, schedule_id: str | None = None
+    ) -> None:
         """Cancellation check, barrier #1, recompute request."""
-        _stop_if_cancelled()
+        watch.check()
         if not await self._barrier():
             raise _Stop(_persistence(operation, schedule_id))
         self._recompute()
@@ -262,8 +279,8 @@ class ScheduleTools:
             logger.exception("schedule: clock failure")
             raise _Stop(Rule.E18.value_json()) from None
 
-    def _append(self, data: dict[str, Any]) -> None:
-        _stop_if_cancelled()
+    def _append(self, watch: _CancelWatch, data: dict[str, Any]) -> None:
+        watch.check()
         try:
             self._log.append(CHANGE_TYPE, data)
         except Exception:

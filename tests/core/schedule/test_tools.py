@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -649,22 +650,45 @@ def test_cancellation_during_the_second_barrier_keeps_the_change() -> None:
     assert [c["operation"] for c in log.appended] == ["create"]
 
 
-def _self_cancelling(body: Callable[[], Coroutine[Any, Any, Any]]) -> None:
+class _CancellingArguments(dict[str, Any]):
+    """Arguments whose inspection requests cancellation of the calling task (a cancellation that
+    arrives while the call runs, before its turn in the queue)."""
+
+    def __contains__(self, key: object) -> bool:
+        task = asyncio.current_task()
+        assert task is not None
+        task.cancel()
+        return super().__contains__(key)
+
+
+def test_a_cancellation_requested_before_the_turn_stops_before_any_barrier() -> None:
+    log = ScriptedLog()
+    tools = ScheduleTools(log, FakeClock(NOW))
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(tools.call("schedule_delete", _CancellingArguments(id="schedule-1")))
+    assert log.barriers == 0
+
+
+def test_a_cancellation_requested_before_the_call_is_delivered_at_its_first_suspension() -> None:
+    class SlowLog(ScriptedLog):
+        async def flush(self) -> bool:
+            self.barriers += 1
+            await asyncio.sleep(0)
+            return True
+
+    log = SlowLog()
+
     async def scenario() -> None:
         task = asyncio.current_task()
         assert task is not None
         task.cancel()
-        await body()
+        await ScheduleTools(log, FakeClock(NOW)).call(
+            "schedule_create", {"prompt": "p", "after_seconds": 9}
+        )
 
     with pytest.raises(asyncio.CancelledError):
         asyncio.run(scenario())
-
-
-def test_a_cancellation_delivered_before_the_queue_turn_runs_nothing() -> None:
-    log = ScriptedLog()
-    tools = ScheduleTools(log, FakeClock(NOW))
-    _self_cancelling(lambda: tools.call("schedule_list", {}))
-    assert log.barriers == 0
+    assert (log.barriers, log.appended) == (1, [])
 
 
 @pytest.mark.parametrize(
@@ -755,3 +779,16 @@ def test_descriptions_tell_the_model_the_rules() -> None:
         assert word in texts["schedule_create"]
     assert "creation order" in texts["schedule_list"]
     assert "deleted: false" in texts["schedule_delete"]
+
+
+def test_a_cancellation_the_caller_caught_earlier_does_not_stop_later_calls() -> None:
+    async def scenario() -> Any:
+        tools = ScheduleTools(ScriptedLog(), FakeClock(NOW))
+        task = asyncio.current_task()
+        assert task is not None
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):  # caught, never uncancelled
+            await asyncio.sleep(0)
+        return await tools.call("schedule_create", {"prompt": "p", "after_seconds": 60})
+
+    assert asyncio.run(scenario())["id"] == "schedule-1"
