@@ -73,8 +73,10 @@ def confirm_create(
     when = f"{_when_text(due, now, _at_zone(args), zone)}, {relative_text(due, now)}"
     if value.get("kind") == "every":
         every = interval_text(value.get("everySeconds"))
-        return f"I'll remind you {what} {every}, first at {when} — {value['id']}."
-    return f"I'll remind you {what} at {when} — {value['id']}."
+        return (
+            f"I'll remind you {what} {every}, first at {when} — {render_prompt(str(value['id']))}."
+        )
+    return f"I'll remind you {what} at {when} — {render_prompt(str(value['id']))}."
 
 
 def _when_text(due: datetime, now: datetime, asked: str | None, reading: str | None) -> str:
@@ -118,7 +120,7 @@ def explain_create_error(
             "set; use a name such as Europe/Berlin, America/New_York or UTC."
         )
     if code == "persistence_uncertain" and isinstance(value.get("id"), str):
-        return f"I couldn't confirm the reminder was saved (it would be {value['id']}); {_CHECK}."
+        return f"I couldn't confirm the reminder was saved (it would be {render_prompt(str(value['id']))}); {_CHECK}."
     return explain_error(value)
 
 
