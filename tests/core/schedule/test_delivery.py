@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
-from core.schedule import fold_schedule, plan_delivery
+from core.jsonvalue import compact_json
+from core.schedule import ScheduleTools, fold_schedule, plan_delivery
 from core.schedule.delivery import FOLLOWUP_SOURCE, MAX_TIMER_MS, timer_delay_ms
 from core.schedule.every import next_target, occurrence
 from core.schedule.wire import ClockError, format_instant, ms_to_datetime, parse_instant
-from tests.core.schedule.fakes import change_event
+from tests.core.schedule.fakes import ScriptedLog, change_event
+from tests.fakes import FakeClock
 
 ONE_SHOT_HEAD = (
     "[SCHEDULE REMINDER]\n"
@@ -193,3 +196,44 @@ def test_the_decision_drops_sub_millisecond_digits_of_now() -> None:
 
 def test_the_followup_source_names_the_schedule_plugin() -> None:
     assert FOLLOWUP_SOURCE == {"kind": "plugin", "plugin": "schedule"}
+
+
+# --- §2.7: the compact JSON the model sees --------------------------------------------------------
+
+
+def _tool_value(arguments: dict[str, Any]) -> Any:
+    tools = ScheduleTools(ScriptedLog(), FakeClock(when("2026-08-05T12:00:00.000Z")))
+    return asyncio.run(tools.call("schedule_create", arguments))
+
+
+@pytest.mark.parametrize(
+    ("arguments", "text"),
+    [
+        (
+            {"prompt": "check logs", "after_seconds": 30.0},
+            '{"id":"schedule-1","kind":"after","prompt":"check logs","afterSeconds":30,'
+            '"scheduledAt":"2026-08-05T12:00:30.000Z","state":"scheduled","deliveryMode":"session-local"}',
+        ),
+        (
+            {"prompt": "join meeting", "at": "2026-08-06T09:00:00+08:00"},
+            '{"id":"schedule-1","kind":"at","prompt":"join meeting",'
+            '"scheduledAt":"2026-08-06T01:00:00.000Z","state":"scheduled","deliveryMode":"session-local"}',
+        ),
+        (
+            {"prompt": "check metrics", "every_seconds": 300},
+            '{"id":"schedule-1","kind":"every","prompt":"check metrics","everySeconds":300,'
+            '"scheduledAt":"2026-08-05T12:05:00.000Z","state":"scheduled","deliveryMode":"session-local"}',
+        ),
+    ],
+)
+def test_views_render_as_the_spec_examples_byte_for_byte(
+    arguments: dict[str, Any], text: str
+) -> None:
+    assert compact_json(_tool_value(arguments)) == text
+
+
+def test_rendered_prompts_escape_only_what_json_must_and_lone_surrogates() -> None:
+    prompt = 'q"b\\s\u0008\t\n\u000c\r\u001f\u007f\u0085\u2028\u2029😀\udc00'
+    rendered = compact_json(_tool_value({"prompt": prompt, "after_seconds": 5})["prompt"])
+    assert rendered == '"q\\"b\\\\s\\b\\t\\n\\f\\r\\u001f\u007f\u0085\u2028\u2029😀\\udc00"'
+    rendered.encode("utf-8")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.schedule.wire import (
@@ -141,6 +141,7 @@ def test_formatting_and_converting_outside_the_range_fail(ms: int) -> None:
         ms_to_datetime(ms)
 
 
+@settings(max_examples=60)
 @given(st.integers(min_value=MIN_MS, max_value=MAX_MS))
 def test_parse_inverts_format_on_every_instant(ms: int) -> None:
     assert parse_instant(format_instant(ms)) == ms
