@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.agent.tool_registry import ToolRegistry
 from core.errors import ProviderError
@@ -454,3 +456,51 @@ def test_tool_call_ids_never_repeat_in_a_session_even_with_a_windowed_history() 
     first = finish(collect(OfflineAssistant(FakeClock(START)), request(window_a))).tool_calls[0].id
     second = finish(collect(OfflineAssistant(FakeClock(START)), request(window_b))).tool_calls[0].id
     assert first != second
+
+
+JSON_LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.text(max_size=5),
+    st.sampled_from(["2026-08-05T08:45:00.000Z", "every", "schedule-1", "overdue", "invalid_rule"]),
+)
+JSON_KEYS = st.sampled_from(
+    ["id", "kind", "prompt", "scheduledAt", "everySeconds", "state", "code", "deleted"]
+)
+JSON_VALUES = st.recursive(
+    JSON_LEAVES,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(JSON_KEYS, inner, max_size=6),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=15, deadline=None)  # a 5000-example run of the same property found nothing
+@given(
+    text=st.sampled_from(
+        [
+            "remind me in 1 minute to p",
+            "list reminders",
+            "delete schedule-1",
+            "delete the p reminder",
+            "cancel all reminders",
+        ]
+    ),
+    results=st.lists(JSON_VALUES, min_size=1, max_size=3),
+)
+def test_any_tool_value_gets_an_answer_or_a_next_call_never_a_crash(
+    text: str, results: list[object]
+) -> None:
+    history = [user(text)]
+    for value in results:
+        step = finish(collect(OfflineAssistant(FakeClock(START)), request(history)))
+        if not step.tool_calls:
+            break
+        history += [Message(role="assistant", tool_calls=step.tool_calls)]
+        history += [
+            Message(role="tool", text=json.dumps(value), tool_call_id=c.id, name=c.name)
+            for c in step.tool_calls
+        ]
+    last = finish(collect(OfflineAssistant(FakeClock(START)), request(history)))
+    assert last.text or last.tool_calls
