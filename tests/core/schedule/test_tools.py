@@ -11,6 +11,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.schedule import ScheduleTools, ToolArgumentError, fold_schedule
 from core.schedule.messages import Rule
@@ -792,3 +794,42 @@ def test_a_cancellation_the_caller_caught_earlier_does_not_stop_later_calls() ->
         return await tools.call("schedule_create", {"prompt": "p", "after_seconds": 60})
 
     assert asyncio.run(scenario())["id"] == "schedule-1"
+
+
+JSON_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**60), max_value=2**60),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(alphabet=st.sampled_from('0123456789-:TZ." \\\u2028\u0085\ufeff😀'), max_size=12),
+)
+JSON_VALUES = st.recursive(
+    JSON_SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+ROOT_KEYS = st.sampled_from(["prompt", "after_seconds", "every_seconds", "at", "id", "x"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(["schedule_create", "schedule_list", "schedule_delete"]),
+    st.dictionaries(ROOT_KEYS, JSON_VALUES, max_size=4),
+)
+def test_any_json_arguments_give_an_argument_error_or_a_spec_shaped_value(
+    name: str, arguments: dict[str, Any]
+) -> None:
+    rig = Rig()
+    try:
+        value = rig.call(name, arguments)
+    except ToolArgumentError:
+        assert rig.counts() == (0, 0)
+        return
+    if isinstance(value, list) or "deleted" in value or "kind" in value:
+        assert rig.log.barriers >= 1
+    else:
+        assert value["code"] in CODES
+        assert value["message"]
+    assert len(rig.log.appended) <= 1
