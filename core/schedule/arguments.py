@@ -85,11 +85,15 @@ def _require_string(arguments: Mapping[str, Any], key: str) -> str:
 
 
 def _is_layer_number(value: object) -> bool:
-    if isinstance(value, float) and value == 0 and math.copysign(1.0, value) < 0:
+    """§4.1: an ``int`` (never ``bool``; any size, so no float conversion) or a finite ``float``
+    other than ``-0.0``."""
+    if isinstance(value, bool):
         return False
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, int):
+        return True
+    if not isinstance(value, float) or not math.isfinite(value):
         return False
-    return math.isfinite(value)
+    return not (value == 0 and math.copysign(1.0, value) < 0)
 
 
 def _check_at(value: object) -> None:

@@ -138,6 +138,8 @@ STAGE_A = [
     ({"prompt": "p", "after_seconds": 9007199254740992}, "invalid_rule"),
     ({"prompt": "p", "after_seconds": 1e20}, "invalid_rule"),
     ({"prompt": "p", "after_seconds": 100000000000000000000}, "invalid_rule"),
+    ({"prompt": "p", "after_seconds": 10**400}, "invalid_rule"),
+    ({"prompt": "p", "every_seconds": -(10**400)}, "invalid_rule"),
     ({"prompt": "p", "every_seconds": 1.5}, "invalid_rule"),
     ({"prompt": "p", "every_seconds": 299.5}, "invalid_rule"),
     ({"prompt": "p", "every_seconds": 300.5}, "invalid_rule"),
@@ -799,7 +801,7 @@ def test_a_cancellation_the_caller_caught_earlier_does_not_stop_later_calls() ->
 JSON_SCALARS = st.one_of(
     st.none(),
     st.booleans(),
-    st.integers(min_value=-(2**60), max_value=2**60),
+    st.integers(min_value=-(2**60), max_value=2**60) | st.just(10**400),
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(alphabet=st.sampled_from('0123456789-:TZ." \\\u2028\u0085\ufeff😀'), max_size=12),
 )
