@@ -18,7 +18,7 @@ from core.schedule import ScheduleTools, ToolArgumentError, fold_schedule
 from core.schedule.messages import Rule
 from core.schedule.records import CreateChange
 from tests.core.schedule.fakes import ScriptedLog, change_event
-from tests.fakes import FakeClock
+from tests.fakes import FakeClock, FakeLog
 
 NOW = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
 CODES = {
@@ -835,3 +835,52 @@ def test_any_json_arguments_give_an_argument_error_or_a_spec_shaped_value(
         assert value["code"] in CODES
         assert value["message"]
     assert len(rig.log.appended) <= 1
+
+
+# §11.2 with the shared FakeLog: (setup creates, call, outcomes, append refused) -> (barriers, appends)
+BARRIER_TABLE = [
+    ("create ok", 0, ("schedule_create", {"prompt": "p", "after_seconds": 60}), [], False, (2, 1), "kind"),
+    ("create #1 fails", 0, ("schedule_create", {"prompt": "p", "after_seconds": 60}), [False], False, (1, 0), "persistence_uncertain"),
+    ("create #2 fails", 0, ("schedule_create", {"prompt": "p", "after_seconds": 60}), [True, False], False, (2, 1), "persistence_uncertain"),
+    ("create input error", 0, ("schedule_create", {"prompt": "p", "at": "2020-01-01T00:00:00Z"}), [], False, (1, 0), "not_future"),
+    ("create append refused", 0, ("schedule_create", {"prompt": "p", "after_seconds": 60}), [], True, (1, 0), "internal_error"),
+    ("create stage A", 0, ("schedule_create", {"prompt": "p", "after_seconds": 0}), [], False, (0, 0), "invalid_rule"),
+    ("list ok", 1, ("schedule_list", {}), [], False, (1, 0), None),
+    ("list #1 fails", 1, ("schedule_list", {}), [RuntimeError("io")], False, (1, 0), "persistence_uncertain"),
+    ("delete ok", 1, ("schedule_delete", {"id": "schedule-1"}), [], False, (2, 1), "deleted"),
+    ("delete #1 fails", 1, ("schedule_delete", {"id": "schedule-1"}), [False], False, (1, 0), "persistence_uncertain"),
+    ("delete #2 fails", 1, ("schedule_delete", {"id": "schedule-1"}), [True, False], False, (2, 1), "persistence_uncertain"),
+    ("delete not found", 1, ("schedule_delete", {"id": "schedule-7"}), [], False, (1, 0), "deleted"),
+    ("delete append refused", 1, ("schedule_delete", {"id": "schedule-1"}), [], True, (1, 0), "internal_error"),
+    ("delete stage A", 1, ("schedule_delete", {"id": ""}), [], False, (0, 0), "invalid_rule"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("creates", "call", "outcomes", "refuse", "counts", "marker"),
+    [pytest.param(*row[1:], id=row[0]) for row in BARRIER_TABLE],
+)
+def test_barrier_and_append_counts_follow_the_table(
+    creates: int,
+    call: tuple[str, dict[str, Any]],
+    outcomes: list[bool | BaseException],
+    refuse: bool,
+    counts: tuple[int, int],
+    marker: str | None,
+) -> None:
+    log = FakeLog()
+    tools = ScheduleTools(log, FakeClock(NOW))
+    for _ in range(creates):
+        asyncio.run(tools.call("schedule_create", {"prompt": "p", "after_seconds": 60}))
+    before = (log.barriers, len(log.appended))
+    log._outcomes = list(outcomes)  # the shared fake scripts outcomes only at construction
+    log.append_fails = refuse
+    value = asyncio.run(tools.call(*call))
+    assert (log.barriers - before[0], len(log.appended) - before[1]) == counts
+    if marker is None:
+        assert isinstance(value, list)
+    elif isinstance(value, dict) and "code" in value and marker in CODES:
+        assert value["code"] == marker
+    else:
+        assert isinstance(value, dict)
+        assert marker in value
