@@ -97,7 +97,8 @@ class ScheduleFolder:
         self._snapshot: ScheduleFold | None = ScheduleFold()
 
     def feed(self, data: object) -> None:
-        """Decode and apply one payload. On ScheduleLogError the state is unchanged."""
+        """Decode and apply one payload. On ScheduleLogError the state is unchanged, so an
+        append guard may feed the live folder directly; ``copy`` is for speculative batches."""
         self.apply(decode_change(data))
 
     def apply(self, change: Change) -> None:

@@ -5,6 +5,11 @@ camelCase key set in write order, numbers already normalised to ``int``. ``decod
 strict §8.2 decoder of one record mapping (raising ScheduleLogError); change payloads are decoded
 by ``core.schedule.fold.decode_change``. Importing this module pulls in no asyncio, so widgets may
 use it directly.
+
+Design choice: plain frozen dataclasses and a hand-written decoder instead of pydantic wire models
+(STYLE §7's sketch). Every §8.2 rule (``bool`` is never a number, integral floats normalised,
+exact key sets per kind, canonical instants) is then one visible line, and a fold over a long log
+pays for no model validation machinery. pydantic still generates the tools' JSON Schemas.
 """
 
 from __future__ import annotations
