@@ -1,7 +1,8 @@
 """Incremental folds of a session's events other than the schedule. Pure: no I/O, no clock.
 
 Owns the pending-input fold (agent.md §1: ``user/message`` events at index ``>= seedLength`` not yet
-consumed by a ``turn/start``'s ``input``), the open-turn fold that recovery closes
+consumed by a turn; as in ``core.agent.pending``, a turn that ends ``failed`` or ``interrupted``
+gives its input back, the agent's retry "hold" aside), the open-turn fold that recovery closes
 (session-log.md §4.4), the title (the latest ``session/title``, else the first user message) and
 the last activity time. Each is fed one envelope at a time, so a session of 10^6 events is folded
 once and then kept up to date; ``to_json``/``from_json`` carry the state in a checkpoint.
@@ -13,10 +14,14 @@ it), and unknown types are ignored.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from core.session import vocabulary as v
+
+RETURNING_STATUSES = frozenset({"failed", "interrupted"})
+"""A turn ending so gives its input back to the pending queue (core.agent.pending agrees)."""
 
 TITLE_FROM_MESSAGE_CHARS = 80
 """A title taken from the first user message is its first line, cut to this many characters."""
@@ -30,6 +35,7 @@ class SessionFolds:
         self.count = 0
         self.pending: list[int] = []
         self.open_turn: int | None = None
+        self.open_input: int | None = None
         self.open_calls: dict[str, str] = {}
         self.title: str | None = None
         self.first_message: str | None = None
@@ -54,8 +60,7 @@ class SessionFolds:
         elif kind == v.TOOL_RESULT:
             self.open_calls.pop(str(data.get("callId")), None)
         elif kind == v.TURN_END:
-            self.open_turn = None
-            self.open_calls = {}
+            self._turn_end(data)
         elif kind == v.SESSION_TITLE and isinstance(data.get("title"), str):
             self.title = data["title"]
 
@@ -71,8 +76,16 @@ class SessionFolds:
         self.open_turn = turn if type(turn) is int else 0
         self.open_calls = {}
         consumed = data.get("input")
-        if type(consumed) is int and consumed in self.pending:
-            self.pending.remove(consumed)
+        self.open_input = consumed if type(consumed) is int else None
+        if self.open_input is not None and self.open_input in self.pending:
+            self.pending.remove(self.open_input)
+
+    def _turn_end(self, data: Mapping[str, Any]) -> None:
+        returned = self.open_input if data.get("status") in RETURNING_STATUSES else None
+        if returned is not None and returned >= self.seed_length and returned not in self.pending:
+            bisect.insort(self.pending, returned)
+        self.open_turn = self.open_input = None
+        self.open_calls = {}
 
     def _tool_calls(self, calls: object) -> None:
         if not isinstance(calls, list):
@@ -92,6 +105,7 @@ class SessionFolds:
             "count": self.count,
             "pending": list(self.pending),
             "openTurn": self.open_turn,
+            "openInput": self.open_input,
             "openCalls": [[call_id, name] for call_id, name in self.open_calls.items()],
             "title": self.title,
             "firstMessage": self.first_message,
@@ -105,6 +119,7 @@ class SessionFolds:
         folds.count = int(state["count"])
         folds.pending = [int(seq) for seq in state["pending"]]
         folds.open_turn = None if state["openTurn"] is None else int(state["openTurn"])
+        folds.open_input = None if state["openInput"] is None else int(state["openInput"])
         folds.open_calls = {str(cid): str(name) for cid, name in state["openCalls"]}
         folds.title = _optional_str(state["title"])
         folds.first_message = _optional_str(state["firstMessage"])

@@ -8,9 +8,10 @@ and the disk work runs in a worker thread. Queued events are also flushed on the
 keeps the events queued and returns False; the next successful flush writes them once.
 
 No file I/O here (that is ``jsonl_store``); the clock is injected. Choices where the spec is
-silent: ``flush`` of a read-only, closed or detached (storage-less) session returns False; after a
-failed write-behind nothing retries on a timer, the next append or flush does; observers that
-raise are logged and do not undo the append. Envelopes handed out are shared: do not mutate them.
+silent: ``flush`` of a read-only, closed or detached (storage-less) session returns False; a failed
+write re-arms the write-behind timer, so retained events are retried every
+``write_behind_seconds`` until a write succeeds; observers that raise are logged and do not undo
+the append. Envelopes handed out are shared: do not mutate them.
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ class LiveSession:
         self._write_behind: Cancellable | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
         self._closed = False
+        self._closed_ok = True
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"chime-log-{self.id}")
 
     @classmethod
@@ -277,7 +279,7 @@ class LiveSession:
 
     async def flush(self) -> bool:
         """The persistence barrier: True only when every event appended so far is durable."""
-        if self._loaded.log is None or self.read_only_reason is not None:
+        if self._loaded.log is None or self.read_only_reason is not None or self._closed:
             return False
         target = len(self._events)
         while self._events.durable_count < target:
@@ -307,6 +309,8 @@ class LiveSession:
         self._notify_persistence(ok)
         if ok:
             self._maybe_checkpoint()
+        else:
+            self._arm_write_behind()  # retry on its own, e.g. once the disk has room again
         return ok
 
     def _arm_write_behind(self) -> None:
@@ -374,12 +378,12 @@ class LiveSession:
     async def close(self) -> bool:
         """Flush, write the checkpoint, release the lock. Returns the final flush's outcome."""
         if self._closed:
-            return True
-        if self._write_behind is not None:
+            return self._closed_ok
+        ok = await self.flush() if self.read_only_reason is None and self._loaded.log else True
+        self._closed, self._closed_ok = True, ok
+        if self._write_behind is not None:  # armed by appends, or by a failed final flush
             self._write_behind.cancel()
             self._write_behind = None
-        ok = await self.flush() if self.read_only_reason is None and self._loaded.log else True
-        self._closed = True
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if (
             ok

@@ -462,3 +462,49 @@ def test_closing_a_detached_session_needs_no_storage(clock: FakeClock) -> None:
         return await session.close()
 
     assert asyncio.run(scenario()) is True
+
+
+def test_a_failed_write_is_retried_by_the_write_behind_timer(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    timer = ManualTimer()
+    ops = FailingOps()
+
+    async def scenario() -> list[str]:
+        session = await make_store(tmp_path, clock, timer=timer, ops=ops).create()
+        outcomes: list[asyncio.Future[bool]] = []
+
+        def heard(ok: bool) -> None:
+            outcomes[-1].set_result(ok)
+
+        session.subscribe_persistence(heard)
+        session.append(v.USER_MESSAGE, user("retained"))
+        ops.fail_writes = 1
+        for expected in (False, True):
+            outcomes.append(asyncio.get_running_loop().create_future())
+            assert timer.fire() == 1
+            assert await outcomes[-1] is expected
+        assert timer.armed == []
+        await session.close()
+        return [e["data"]["text"] for e in lines_of(log_path(tmp_path, session.id))]
+
+    assert asyncio.run(scenario()) == ["retained"]
+
+
+def test_closing_after_a_failed_final_flush_leaves_no_timer_armed(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    timer = ManualTimer()
+    ops = FailingOps()
+
+    async def scenario() -> bool:
+        session = await make_store(tmp_path, clock, timer=timer, ops=ops).create()
+        session.append(v.USER_MESSAGE, user("lost on a full disk"))
+        ops.fail_writes = 1
+        closed = await session.close()
+        assert timer.armed == []
+        assert await session.flush() is False  # closed: nothing is written any more
+        assert await session.close() is False  # closing again repeats the outcome
+        return closed
+
+    assert asyncio.run(scenario()) is False

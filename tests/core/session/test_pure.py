@@ -104,6 +104,23 @@ def test_pending_inputs_honour_the_seed_and_each_turn_consumes_one() -> None:
     assert pending_inputs(events) == [0, 2]
 
 
+@pytest.mark.parametrize(
+    ("status", "pending"),
+    [("completed", [2]), ("cancelled", [2]), ("failed", [1, 2]), ("interrupted", [1, 2])],
+)
+def test_a_failed_or_interrupted_turn_gives_its_input_back(status: str, pending: list[int]) -> None:
+    events = [
+        ev(0, v.USER_MESSAGE, v.user_message("a", "inherited", v.user_source(None))),
+        ev(1, v.USER_MESSAGE, v.user_message("b", "first", v.user_source(None))),
+        ev(2, v.USER_MESSAGE, v.user_message("c", "second", v.user_source(None))),
+        ev(3, v.TURN_START, v.turn_start(1, 1)),
+        ev(4, v.TURN_END, v.turn_end(1, status)),  # type: ignore[arg-type]
+    ]
+    assert pending_inputs(events, seed_length=1) == pending
+    inherited = [*events[:3], ev(3, v.TURN_START, v.turn_start(1, 0)), events[4]]
+    assert pending_inputs(inherited, seed_length=1) == [1, 2]  # the seed's input never returns
+
+
 def test_folds_track_the_open_turn_its_calls_title_and_activity() -> None:
     folds = SessionFolds()
     calls = [{"id": "c1", "name": "schedule_list", "arguments": "{}"}, "junk", {"id": 5}]
