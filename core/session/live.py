@@ -113,6 +113,7 @@ class LiveSession:
         self._tasks: set[asyncio.Future[Any]] = set()
         self._closed = False
         self._closed_ok = True
+        self._checkpointing: asyncio.Future[None] | None = None
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"chime-log-{self.id}")
 
     @classmethod
@@ -308,7 +309,7 @@ class LiveSession:
             self._inflight = None
         self._notify_persistence(ok)
         if ok:
-            self._maybe_checkpoint()
+            self.checkpoint_if_due()
         else:
             self._arm_write_behind()  # retry on its own, e.g. once the disk has room again
         return ok
@@ -341,10 +342,16 @@ class LiveSession:
 
     # -- checkpoint and close --------------------------------------------------------------
 
-    def _maybe_checkpoint(self) -> None:
+    def checkpoint_if_due(self) -> asyncio.Future[None] | None:
+        """Start writing a checkpoint when ``checkpoint_every`` durable events are not covered yet
+        (after writes, and after an open that had to scan many events); returns its task."""
         due = self._events.durable_count - self._checkpoint_count >= self._checkpoint_every
-        if due and not self._events.queued_count and not self._closed:
-            self._track(asyncio.ensure_future(self._write_checkpoint()))
+        busy = self._checkpointing is not None and not self._checkpointing.done()
+        if not due or busy or self._events.queued_count or self._closed or self.read_only:
+            return None
+        self._checkpointing = asyncio.ensure_future(self._write_checkpoint())
+        self._track(self._checkpointing)
+        return self._checkpointing
 
     async def _write_checkpoint(self) -> None:
         folder, log = self._loaded.folder, self._loaded.log

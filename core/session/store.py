@@ -105,6 +105,7 @@ class SessionStore:
         )
         if not session.read_only:
             await self._close_open_turn(session)
+            session.checkpoint_if_due()  # a long cold scan is not repeated after a crash
         return session
 
     def _load(self, folder: Path, read_only: bool) -> LoadedSession:

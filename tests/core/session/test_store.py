@@ -836,3 +836,25 @@ def test_list_survives_a_damaged_checkpoint_and_a_log_without_newline(
         return [(s.id, s.title, s.event_count) for s in await store.list()]
 
     assert run(scenario()) == [("s0001", "q1", 7), ("odd", None, 0)]
+
+
+def test_an_open_that_scanned_many_events_writes_a_checkpoint_at_once(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    async def scenario() -> None:
+        store = make_store(tmp_path, clock, checkpoint_every=5)
+        session = await new_session(store, turns=1)
+        await session.flush()
+        folder = log_path(tmp_path, session.id).parent
+        await session.close()
+        (folder / "checkpoint.json").unlink()
+        reopened = await store.open(session.id)  # cold: 7 events scanned
+        assert reopened.checkpoint_if_due() is None  # already being written
+        viewer = await store.open(session.id, read_only=True)
+        assert viewer.checkpoint_if_due() is None  # read-only sessions never write one
+        await viewer.close()
+        await asyncio.gather(*asyncio.all_tasks() - {asyncio.current_task()})
+        assert json.loads((folder / "checkpoint.json").read_bytes())["count"] == 7
+        await reopened.close()
+
+    run(scenario())
