@@ -159,8 +159,9 @@ class SessionStore:
     async def fork(self, session_id: str, cut: int) -> LiveSession:
         """A new live session holding the parent's events ``[0, cut)`` verbatim (§6).
 
-        ``cut`` is clamped to the parent's good prefix and moved back to a turn boundary; the
-        child's header has ``parentId`` and ``seedLength`` = the final cut.
+        ``cut`` is clamped to the parent's good, durable prefix (flush a live parent first: queued
+        events are not on disk yet) and moved back to a turn boundary; the child's header has
+        ``parentId`` and ``seedLength`` = the final cut.
         """
         parent = await self.open(session_id, read_only=True)
         try:
