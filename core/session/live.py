@@ -388,9 +388,7 @@ class LiveSession:
             return self._closed_ok
         ok = await self.flush() if self.read_only_reason is None and self._loaded.log else True
         self._closed, self._closed_ok = True, ok
-        if self._write_behind is not None:  # armed by appends, or by a failed final flush
-            self._write_behind.cancel()
-            self._write_behind = None
+        self._cancel_write_behind()  # armed by appends, or by a failed final flush
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if (
             ok
@@ -400,6 +398,19 @@ class LiveSession:
             await self._write_checkpoint()
         self._release()
         return ok
+
+    def _cancel_write_behind(self) -> None:
+        if self._write_behind is not None:
+            self._write_behind.cancel()
+            self._write_behind = None
+
+    async def abandon(self) -> None:
+        """Close without writing what is queued (an open whose recovery could not be made
+        durable): the queued events are dropped, the file keeps its durable bytes."""
+        self._closed, self._closed_ok = True, False
+        self._cancel_write_behind()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._release()
 
     def _release(self) -> None:
         self._writer.shutdown(wait=False)

@@ -140,7 +140,7 @@ class SessionStore:
         for event_type, data in items:
             session.append(event_type, data)
         if not await session.flush():
-            await session.close()
+            await session.abandon()
             raise SessionError(f"session {session.id}: the interrupted turn could not be closed")
 
     async def list(self) -> builtins.list[SessionSummary]:

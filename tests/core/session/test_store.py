@@ -314,14 +314,18 @@ def test_closers_that_cannot_be_written_fail_the_open(tmp_path: Path, clock: Fak
         store = make_store(tmp_path, clock, ops=ops)
         session = await new_session(store)
         add_turn(session, 1, "open", end=False)
-        await session.flush()
-        session._closed = True  # simulate a crash: no closing flush or checkpoint
-        session._release()
+        await session.close()
+        path = log_path(tmp_path, session.id)
+        (path.parent / "checkpoint.json").unlink()
+        crashed = path.read_bytes()
         ops.fail_writes = 1
         with pytest.raises(SessionError, match="could not be closed"):
             await store.open(session.id)
-        again = await store.open(session.id)
+        assert path.read_bytes() == crashed  # the failed closers were truncated away
+        again = await store.open(session.id)  # the lock was released: live again
+        assert not again.read_only
         assert again.open_turn() is None
+        assert [e["type"] for e in again.events][-1] == "turn/end"
         await again.close()
 
     run(scenario())
