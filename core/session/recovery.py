@@ -117,12 +117,16 @@ def _warm(
     if checkpoint is None or checkpoint.session_id != header.id or checkpoint.length > log.size():
         return None
     pending = log.start_digest(checkpoint.length)
-    loaded = _from_checkpoint(folder, log, header, checkpoint)
-    result = _scan_into(loaded, log, checkpoint.length) if loaded is not None else None
-    if pending.result() != checkpoint.digest or loaded is None or result is None:
-        if loaded is not None and loaded.base is not None:
-            loaded.events = None
-            loaded.base.close()
+    try:
+        loaded = _from_checkpoint(folder, log, header, checkpoint)
+        result = _scan_into(loaded, log, checkpoint.length) if loaded is not None else None
+    finally:
+        matches = pending.result() == checkpoint.digest  # always joins the digest threads
+    if loaded is None or result is None:
+        return None
+    if not matches:
+        assert loaded.base is not None  # a checkpoint start always maps its offsets
+        loaded.base.close()
         return None
     return loaded, result
 
