@@ -1,0 +1,279 @@
+"""The child process of the crash matrix: the whole engine on real files, killed at random.
+
+Owns: one run of a ``SessionHost`` on a real ``SessionStore`` (offline assistant, a fake clock the
+child moves itself, a recording waker it fires itself) doing a seeded random mix of chat turns,
+reminder creates (one-shot and every), deletes, lists and deliveries, and the side channel that
+tells the parent what it may rely on. Must not: decide anything about correctness (that is
+``crash_checks``), or write to the session except through the engine.
+
+Side channel: a JSON-lines file opened ``O_APPEND``; every record is fsynced before the child goes
+on, so a record is on disk before the engine acts on what it reports. Records:
+
+- ``{"kind":"ready"}`` once the host has started (also printed as ``ready`` on stdout: the parent
+  starts its random real-time kill delay then);
+- ``{"kind":"durable","seq":n,"sha":h}`` for every event a successful barrier made durable,
+  written from the persistence observer, i.e. before ``flush()`` returns True to anyone;
+  ``h`` is the SHA-256 of the event's line as the log holds it (``encode_line`` of the envelope);
+- ``{"kind":"admit","seq":n,"id":..,"acceptedAt":..}`` for every dispatch the owner appended
+  (in memory: it is durable once a ``durable`` record covers its seq).
+
+Kills: ``--kill-after-ops N`` counts the store's file-ops seam calls (pwrite, fsync, truncate);
+at the N-th the child SIGKILLs itself ``before`` the call, ``after`` it, or (a write) after only a
+random ``partial`` prefix of the bytes reached the file. Without it the parent kills the child
+after a random real delay. A child that runs out of actions writes ``{"kind":"done"}`` and kills
+itself at that quiet point. ``--lying-disk`` (the matrix's self-test) acknowledges writes it
+drops, which the parent must catch.
+
+Usage: python -m tests.survival.crash_worker DATA SESSION CHANNEL SEED START_ISO
+       [--kill-after-ops N --cut before|after|partial] [--actions M] [--tag T]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import os
+import random
+import signal
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from core.host import SessionHost
+from core.llm.offline import OfflineAssistant
+from core.session import vocabulary as v
+from core.session.events import encode_line
+from core.session.jsonl_store import OsFileOps
+from core.session.live import LiveSession
+from core.session.store import SessionStore, StoreOptions
+from tests.fakes import FakeClock
+
+PROMPTS = ("stretch", "drink water", "call Ana", "check the oven", "water the plants")
+
+
+def die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+class Channel:
+    """The side channel: O_APPEND records, each batch fsynced before ``write`` returns."""
+
+    def __init__(self, path: Path) -> None:
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+
+    def write(self, *records: dict[str, Any]) -> None:
+        if not records:
+            return
+        data = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
+        os.write(self._fd, data.encode("utf-8"))
+        os.fsync(self._fd)
+
+
+class KillingOps(OsFileOps):
+    """The store's file-ops seam, counting calls and dying at call number ``limit``."""
+
+    def __init__(self, limit: int | None, cut: str, rng: random.Random) -> None:
+        self.limit = limit
+        self.cut = cut
+        self.rng = rng
+        self.calls = 0
+        self.lose_writes = False
+
+    def _at_limit(self) -> bool:
+        """Counts a call; True when this call is the one to die at (a ``partial`` cut waits for
+        the first write at or after the limit, so it always tears the bytes of a write)."""
+        self.calls += 1
+        if self.limit is None or self.calls < self.limit:
+            return False
+        if self.cut == "before":
+            die()
+        return True
+
+    def pwrite(self, fd: int, data: bytes, offset: int) -> int:
+        if self.lose_writes:
+            return len(data)  # a lying disk, for the matrix's self-test only
+        if not self._at_limit():
+            return super().pwrite(fd, data, offset)
+        if self.cut == "partial" and len(data) > 1:
+            super().pwrite(fd, data[: self.torn_length(data)], offset)
+        else:
+            super().pwrite(fd, data, offset)
+        die()
+        raise AssertionError("unreachable")  # pragma: no cover -- SIGKILL does not return
+
+    def torn_length(self, data: bytes) -> int:
+        """A random cut inside ``data`` that never ends just after a newline (so it tears)."""
+        cut = self.rng.randrange(1, len(data))
+        while cut > 1 and data[cut - 1] == ord("\n"):
+            cut -= 1
+        return cut
+
+    def sync(self, fd: int) -> None:
+        last = self._at_limit() and self.cut != "partial"
+        super().sync(fd)
+        if last:
+            die()
+
+    def truncate(self, fd: int, length: int) -> None:
+        last = self._at_limit() and self.cut != "partial"
+        super().truncate(fd, length)
+        if last:
+            die()
+
+
+class RecordingWaker:
+    """The owner's timer: remembers the armed target; the worker fires it after moving the clock."""
+
+    def __init__(self, callback: Callable[[], None]) -> None:
+        self.callback = callback
+        self.armed: datetime | None = None
+
+    def arm(self, wake_at: datetime) -> None:
+        self.armed = wake_at
+
+    def cancel(self) -> None:
+        self.armed = None
+
+    def fire(self) -> None:
+        self.armed = None
+        self.callback()
+
+
+class Reporter:
+    """Feeds the side channel from the session's observers."""
+
+    def __init__(self, session: LiveSession, channel: Channel) -> None:
+        self.session = session
+        self.channel = channel
+        self.reported = session.durable_count
+        session.subscribe_persistence(self.on_persistence)
+        session.subscribe(self.on_event)
+
+    def on_persistence(self, ok: bool) -> None:
+        if not ok:
+            return
+        durable = self.session.durable_count
+        records = [
+            {"kind": "durable", "seq": seq, "sha": line_sha(self.session.events[seq])}
+            for seq in range(self.reported, durable)
+        ]
+        self.channel.write(*records)
+        self.reported = durable
+
+    def on_event(self, envelope: Any) -> None:
+        data = envelope["data"]
+        if envelope["type"] == v.SCHEDULE_CHANGE and data.get("operation") == "dispatch":
+            record = {"kind": "admit", "seq": envelope["seq"], "id": data["id"]}
+            self.channel.write(record | {"acceptedAt": data.get("acceptedAt")})
+
+
+def line_sha(envelope: Any) -> str:
+    return hashlib.sha256(encode_line(envelope)).hexdigest()
+
+
+class Worker:
+    """One run: the host, the clock, the waker and the random actions."""
+
+    def __init__(self, host: SessionHost, clock: FakeClock, rng: random.Random) -> None:
+        self.host = host
+        self.clock = clock
+        self.rng = rng
+        self.waker: RecordingWaker = host.waker  # type: ignore[assignment]  # built by our factory
+
+    async def idle(self) -> None:
+        for _ in range(3):
+            for _ in range(5):
+                await asyncio.sleep(0)
+            await self.host.owner.drained()
+            await self.host.when_idle()
+
+    def seen_ids(self) -> list[str]:
+        try:
+            return list(self.host.session.schedule_fold().seen_ids)  # type: ignore[attr-defined]  # LiveSession
+        except Exception:
+            return []
+
+    def text(self) -> str | None:
+        """The next user input, or None for a delivery step."""
+        rng = self.rng
+        action = rng.choices(
+            ("chat", "after", "every", "delete", "list", "deliver", "wait"), (2, 3, 1, 1, 1, 3, 1)
+        )[0]
+        prompt = rng.choice(PROMPTS)
+        if action == "chat":
+            return rng.choice(("hello", "thanks!", "what can you do?"))
+        if action == "after":
+            return f"remind me in {rng.randint(1, 30)} minutes to {prompt}"
+        if action == "every":
+            return f"every {rng.randint(5, 60)} minutes remind me to {prompt}"
+        if action == "delete":
+            ids = self.seen_ids()
+            return f"cancel reminder {rng.choice(ids)}" if ids else "list my reminders"
+        if action == "list":
+            return "what reminders do I have"
+        if action == "wait":
+            self.clock.advance(timedelta(seconds=rng.randint(1, 600)))
+        return None
+
+    async def step(self) -> None:
+        text = self.text()
+        if text is not None:
+            self.host.submit(text)
+        elif self.waker.armed is not None:
+            self.clock.set(max(self.clock(), self.waker.armed))
+            self.clock.advance(timedelta(seconds=self.rng.randint(0, 90)))
+            self.waker.fire()
+        else:
+            self.host.request_drive()
+        await self.idle()
+
+
+async def run(args: argparse.Namespace) -> None:
+    rng = random.Random(args.seed)
+    clock = FakeClock(datetime.fromisoformat(args.start))
+    channel = Channel(Path(args.channel))
+    ops = KillingOps(args.kill_after_ops, args.cut, rng)
+    ops.lose_writes = args.lying_disk
+    options = StoreOptions(file_ops=ops, scheduler=lambda _delay, _callback: None)
+    session = await SessionStore(Path(args.data), clock, options=options).open(args.session)
+    Reporter(session, channel)
+    numbers = iter(range(1, 1 << 30))
+    host = SessionHost(
+        session,
+        OfflineAssistant(clock),
+        clock,
+        lambda: "UTC",
+        RecordingWaker,
+        system_prompt="You are Chime.",
+        new_id=lambda: f"{args.tag}-{next(numbers)}",
+    )
+    worker = Worker(host, clock, rng)
+    host.start()
+    await worker.idle()
+    channel.write({"kind": "ready"})
+    print("ready", flush=True)  # the parent starts its random real-time kill delay now
+    for _ in range(args.actions):
+        await worker.step()
+    channel.write({"kind": "done", "ops": ops.calls})
+    die()  # a quiet-point kill: every action done, nothing in flight
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    for name in ("data", "session", "channel"):
+        parser.add_argument(name)
+    parser.add_argument("seed", type=int)
+    parser.add_argument("start")
+    parser.add_argument("--kill-after-ops", type=int, default=None)
+    parser.add_argument("--cut", choices=("before", "after", "partial"), default="after")
+    parser.add_argument("--actions", type=int, default=40)
+    parser.add_argument("--tag", default="w")
+    parser.add_argument("--lying-disk", action="store_true", help="drop writes, report success")
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    asyncio.run(run(parse()))
