@@ -66,11 +66,11 @@ def wire_controller(window: MainWindow, controller: AppController) -> None:
     window.sessions.session_chosen.connect(lambda sid: spawn(_choose(controller, sid)))
 
 
-def wire_actions(chime: Application) -> None:
+def wire_actions(chime: Application, controller: AppController) -> None:
     """Connect window → controller and the app-level actions for one run of the app."""
     window = chime.window
     act = window.window_actions.action
-    wire_controller(window, chime.controller)
+    wire_controller(window, controller)
     act("rename_session").triggered.connect(lambda: _rename(chime))
     act("export_markdown").triggered.connect(lambda: _export(chime, "markdown"))
     act("export_jsonl").triggered.connect(lambda: _export(chime, "jsonl"))
@@ -90,23 +90,25 @@ def _step(controller: AppController, step: int) -> None:
 
 
 def _rename(chime: Application) -> None:
-    opened = chime.controller.current_session()
-    if opened is None or opened.session.read_only:
+    controller = chime.controller
+    opened = controller.current_session() if controller is not None else None
+    if controller is None or opened is None or opened.session.read_only:
         return
     title = ask_title(chime.window, opened.session.title or "")
     if title:
-        chime.controller.rename(title)
+        controller.rename(title)
 
 
 def _export(chime: Application, kind: str) -> None:
-    opened = chime.controller.current_session()
-    if opened is None:
+    controller = chime.controller
+    opened = controller.current_session() if controller is not None else None
+    if controller is None or opened is None:
         return
     suffix = ".md" if kind == "markdown" else ".jsonl"
     name = (opened.session.title or "chime-session")[:40].replace("/", "-") + suffix
     target = ask_export_path(chime.window, Path.home() / name, kind)
     if target is not None:
-        spawn(chime.controller.export_current(kind, target))
+        spawn(controller.export_current(kind, target))
 
 
 def settings_draft(settings: Settings, api_key: str, note: str) -> SettingsDraft:
@@ -145,7 +147,7 @@ async def _test_into(dialog: SettingsDialog, draft: SettingsDraft) -> None:
 
 def apply_settings(chime: Application, draft: SettingsDraft) -> None:
     """Save the edited settings (key to the key store) and apply them."""
-    settings = Settings.model_validate(
+    settings = Settings.from_json(
         {
             "provider": draft.provider,
             "preset": draft.preset,
@@ -159,5 +161,6 @@ def apply_settings(chime: Application, draft: SettingsDraft) -> None:
     chime.keys.set(draft.api_key)
     chime.settings = settings
     apply_appearance(chime.app, settings)
-    chime.controller.set_provider(provider_factory(settings, draft.api_key, chime.clock))
+    if chime.controller is not None:
+        chime.controller.set_provider(provider_factory(settings, draft.api_key, chime.clock))
     chime.window.set_provider(chime.provider_label())

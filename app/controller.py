@@ -135,6 +135,7 @@ class AppController(QObject):
         window.set_zone(zone)
         self._show_state(opened)
         window.composer.set_busy(opened.bridge.is_busy())
+        window.streaming.show_text("")
         window.set_persistence_warning(opened.bridge.persistence_failed())
         self._state_changed()
         self.refresh_sidebar()
@@ -333,6 +334,8 @@ class AppController(QObject):
     # -- bridge handlers -----------------------------------------------------------------
     def _on_event(self, session_id: str, envelope: Mapping[str, Any]) -> None:
         if session_id == self.current:
+            if envelope.get("type") == "assistant/message":
+                self.window.streaming.show_text("")
             self.window.transcript_model.append_event(envelope)
         if envelope.get("type") in ("user/message", "assistant/message", "session/title"):
             self.refresh_sidebar()
@@ -340,10 +343,7 @@ class AppController(QObject):
     def _on_streaming(self, session_id: str, text: str) -> None:
         if session_id != self.current:
             return
-        if text:
-            self.window.transcript_model.set_streaming(text)
-        else:
-            self.window.transcript_model.clear_streaming()
+        self.window.streaming.show_text(text)
 
     def _on_busy(self, session_id: str, busy: bool) -> None:
         if session_id == self.current:

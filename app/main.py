@@ -21,24 +21,23 @@ import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSocketNotifier, Qt
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from app.actions_wiring import wire_actions
 from app.appearance import apply_appearance, load_style, make_application
-from app.controller import AppController
-from app.engine import EngineParts
 from app.owner_timer import ClockJumpWatch
 from app.paths import config_dir, data_dir, resource
-from app.providers import provider_factory
 from app.qtasync import make_event_loop
 from app.settings import KeyStore, load_settings
 from app.state import read_state
 from app.system import local_zone_name, monotonic_seconds, system_clock
-from core.session.store import SessionStore
 from ui.main_window import MainWindow
+
+if TYPE_CHECKING:
+    from app.controller import AppController
 
 LOG_FILE = "chime.log"
 _log = logging.getLogger("app")
@@ -107,7 +106,11 @@ def install_signal_quit(app: QApplication, quit_now: object) -> QSocketNotifier:
 
 
 class Application:
-    """Everything one run of the app owns, built by ``build``; ``quit`` flushes and exits."""
+    """Everything one run of the app owns; ``quit`` flushes and exits.
+
+    The window is built and shown first; the engine (session store, agents, providers: the
+    heavy imports) is composed right after its first paint, so the window appears at once.
+    """
 
     def __init__(self, app: QApplication, folder: Path, session_arg: str | None) -> None:
         self.app = app
@@ -117,32 +120,43 @@ class Application:
         self.keys = KeyStore(config_dir())
         self.clock = system_clock
         self.window = MainWindow(system_clock, QIcon(str(resource("icons", "bell.svg"))))
+        self.controller: AppController | None = None
+        self.jumps = ClockJumpWatch(system_clock, monotonic_seconds, parent=self.window)
+        self._quitting = False
+        self.done = asyncio.Event()
+
+    def _compose(self) -> AppController:
+        from app.controller import AppController
+        from app.engine import EngineParts
+        from app.providers import provider_factory
+        from core.session.store import SessionStore
+
         parts = EngineParts(
             system_clock,
             local_zone_name,
             lambda: uuid.uuid4().hex,
             resource("prompts", "system.md").read_text(encoding="utf-8"),
-            provider_factory(self.settings, self.keys.get(), system_clock),
+            provider_factory(self.settings, self.keys.get, system_clock),
         )
-        self.store = SessionStore(folder, system_clock)
-        self.controller = AppController(
+        return AppController(
             self.window,
-            self.store,
+            SessionStore(self.folder, system_clock),
             parts,
-            folder,
-            is_active=lambda: app.applicationState() == Qt.ApplicationState.ApplicationActive,
+            self.folder,
+            is_active=lambda: self.app.applicationState() == Qt.ApplicationState.ApplicationActive,
         )
-        self.jumps = ClockJumpWatch(system_clock, monotonic_seconds, parent=self.window)
-        self._quitting = False
-        self.done = asyncio.Event()
 
     async def start(self) -> None:
         state = read_state(self.folder)
         if state.geometry:
             self.window.restoreGeometry(QByteArray.fromBase64(state.geometry.encode("ascii")))
-        wire_actions(self)
         self.window.set_provider(self.provider_label())
         self.window.show()
+        await asyncio.sleep(0)  # let the window paint before the engine is imported
+        from app.actions_wiring import wire_actions
+
+        self.controller = self._compose()
+        wire_actions(self, self.controller)
         wanted = [self.session_arg] if self.session_arg else list(state.open)
         current = self.session_arg or state.current
         await self.controller.start(wanted, current)
@@ -164,7 +178,8 @@ class Application:
         self._quitting = True
         self.jumps.stop()
         geometry = bytes(self.window.saveGeometry().toBase64().data()).decode("ascii")
-        await self.controller.shutdown(geometry)
+        if self.controller is not None:
+            await self.controller.shutdown(geometry)
         self.window.allow_close()
         self.window.close()
         self.done.set()
@@ -174,7 +189,7 @@ class Application:
             apply_appearance(self.app, self.settings)
 
     def _on_application_state_changed(self, state: Qt.ApplicationState) -> None:
-        if state == Qt.ApplicationState.ApplicationActive:
+        if state == Qt.ApplicationState.ApplicationActive and self.controller is not None:
             self.controller.redrive_all()
 
 

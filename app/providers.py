@@ -1,6 +1,7 @@
 """Which model provider the settings ask for, and the settings dialog's endpoint checks.
 
-Offline → ``OfflineAssistant`` (the default; no network). OpenAI-compatible → ``OpenAICompatProvider``
+The provider modules are imported on first use: the ``openai`` SDK alone costs half a second
+of start-up. Offline → ``OfflineAssistant`` (the default; no network). OpenAI-compatible → ``OpenAICompatProvider``
 with the base URL, model and API key. Listing models and "Test connection" use a throwaway
 provider and report failures as the provider's own readable message.
 """
@@ -12,8 +13,6 @@ from collections.abc import Callable
 from app.settings import Settings
 from core.clock import Clock
 from core.errors import ProviderError
-from core.llm.offline import OfflineAssistant
-from core.llm.openai_compat import OpenAICompatProvider
 from core.llm.presets import PRESETS
 from core.llm.provider import ModelProvider
 from ui.settings_dialog import PresetChoice
@@ -21,11 +20,22 @@ from ui.settings_dialog import PresetChoice
 ProviderFactory = Callable[[], ModelProvider]
 
 
-def provider_factory(settings: Settings, api_key: str, clock: Clock) -> ProviderFactory:
-    """A factory of fresh providers for these settings (one per open session)."""
+def provider_factory(
+    settings: Settings, api_key: str | Callable[[], str], clock: Clock
+) -> ProviderFactory:
+    """A factory of fresh providers for these settings (one per open session). ``api_key`` may
+    be a getter, called only when an endpoint provider is made (the keyring is slow to open)."""
     if settings.provider == "offline" or not settings.base_url:
+        from core.llm.offline import OfflineAssistant
+
         return lambda: OfflineAssistant(clock)
-    return lambda: OpenAICompatProvider(settings.base_url, settings.model, api_key or None)
+    from core.llm.openai_compat import OpenAICompatProvider  # the openai SDK: import only when used
+
+    def make() -> ModelProvider:
+        key = api_key() if callable(api_key) else api_key
+        return OpenAICompatProvider(settings.base_url, settings.model, key or None)
+
+    return make
 
 
 def preset_choices() -> list[PresetChoice]:
@@ -35,6 +45,8 @@ def preset_choices() -> list[PresetChoice]:
 
 async def list_models(base_url: str, api_key: str) -> tuple[list[str], str]:
     """(model names, "") or ([], why it failed in words)."""
+    from core.llm.openai_compat import OpenAICompatProvider
+
     provider = OpenAICompatProvider(base_url, "", api_key or None, timeout=10.0, max_retries=0)
     try:
         return await provider.list_models(), ""

@@ -4,6 +4,10 @@
 system keyring when one is available; otherwise in a ``0600`` file in the config directory, and the
 settings dialog says so (agent.md §5.2). The key never reaches settings.json, logs or sessions.
 An unreadable settings file is set aside (``settings.json.bad-<n>``) and defaults are used.
+
+``Settings`` is a frozen dataclass validated by ``Settings.from_json`` rather than a pydantic model:
+the settings are read before the window is shown, and importing pydantic there cost about half of
+Chime's start-up time (bench/ui_bench.py). The rules are few and checked strictly here.
 """
 
 from __future__ import annotations
@@ -11,29 +15,57 @@ from __future__ import annotations
 import json
 import logging
 import os
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import Any
 
 _log = logging.getLogger(__name__)
 
 SETTINGS_FILE = "settings.json"
 KEYRING_SERVICE = "Chime"
 KEY_FILE = "api-key"
+PROVIDERS = ("offline", "openai-compatible")
+THEMES = ("system", "light", "dark")
+TEXT_SIZES = range(8, 25)
 
 
-class Settings(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Settings:
     """Provider and appearance choices. Changing the provider applies from the next turn."""
 
-    model_config = ConfigDict(frozen=True, extra="ignore")
-
-    provider: Literal["offline", "openai-compatible"] = "offline"
+    provider: str = "offline"
     preset: str = "ollama"
     base_url: str = "http://localhost:11434/v1"
     model: str = ""
-    theme: Literal["system", "light", "dark"] = "system"
-    text_size: int = Field(default=11, ge=8, le=24)
+    theme: str = "system"
+    text_size: int = 11
+
+    def __post_init__(self) -> None:
+        for name in ("provider", "preset", "base_url", "model", "theme"):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError(f"{name} must be a string")
+        if self.provider not in PROVIDERS:
+            raise ValueError(f"provider must be one of {PROVIDERS}")
+        if self.theme not in THEMES:
+            raise ValueError(f"theme must be one of {THEMES}")
+        if isinstance(self.text_size, bool) or not isinstance(self.text_size, int):
+            raise ValueError("text_size must be an integer")
+        if self.text_size not in TEXT_SIZES:
+            raise ValueError("text_size must be between 8 and 24")
+
+    @classmethod
+    def from_json(cls, value: object) -> Settings:
+        """Validate a settings.json object (unknown keys are ignored); ValueError when invalid."""
+        if not isinstance(value, dict):
+            raise ValueError("settings must be a JSON object")
+        known = {f.name for f in fields(cls)}
+        try:
+            return cls(**{k: v for k, v in value.items() if k in known})
+        except TypeError as error:
+            raise ValueError(str(error)) from None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 def load_settings(data_dir: Path) -> Settings:
@@ -47,8 +79,8 @@ def load_settings(data_dir: Path) -> Settings:
         _log.warning("cannot read %s: %s", path, error)
         return Settings()
     try:
-        return Settings.model_validate(json.loads(raw))
-    except (ValueError, ValidationError) as error:
+        return Settings.from_json(json.loads(raw))
+    except ValueError as error:
         _log.warning("settings file %s is invalid, using defaults: %s", path, error)
         _set_aside(path)
         return Settings()
@@ -66,7 +98,7 @@ def save_settings(data_dir: Path, settings: Settings) -> None:
     """Writes settings.json atomically (temporary file, fsync, rename), mode 0600."""
     path = data_dir / SETTINGS_FILE
     tmp = path.with_name(path.name + ".tmp")
-    text = json.dumps(settings.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(settings.to_json(), indent=2, ensure_ascii=False) + "\n"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)
@@ -84,7 +116,17 @@ class KeyStore:
 
     def __init__(self, config_dir: Path, *, use_keyring: bool = True) -> None:
         self._file = config_dir / KEY_FILE
-        self._keyring: Any = _usable_keyring() if use_keyring else None
+        self._use_keyring = use_keyring
+        self._resolved = False
+        self._backend: Any = None
+
+    @property
+    def _keyring(self) -> Any:
+        """The keyring module, looked up on first use (detecting backends takes ~0.3 s)."""
+        if not self._resolved:
+            self._resolved = True
+            self._backend = _usable_keyring() if self._use_keyring else None
+        return self._backend
 
     @property
     def note(self) -> str:

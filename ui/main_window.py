@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -70,6 +71,50 @@ class Banner(QFrame):
         self.show()
 
 
+class StreamingPane(QScrollArea):
+    """The answer being streamed, shown under the transcript until it is recorded as a row.
+
+    Kept out of the transcript list so a token never re-lays out a 10,000-row view: the list
+    gets the finished ``assistant/message`` once (bench/ui_bench.py measures the stall).
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("streaming")
+        self.setAccessibleName(self.tr("Answer in progress"))
+        self.label = QLabel(self)
+        self.label.setObjectName("streaming-text")
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.setWidget(self.label)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.hide()
+
+    def show_text(self, text: str) -> None:
+        """Show the streamed text so far ("" hides the pane)."""
+        if not text:
+            self.label.clear()
+            self.hide()
+            return
+        self.label.setText(text + " ▍")
+        lines = min(
+            8,
+            max(
+                2,
+                self.label.heightForWidth(self.viewport().width())
+                // max(1, self.fontMetrics().lineSpacing()),
+            ),
+        )
+        self.setFixedHeight(lines * self.fontMetrics().lineSpacing() + 18)
+        self.show()
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+
 class MainWindow(QMainWindow):
     """The one window.
 
@@ -94,6 +139,7 @@ class MainWindow(QMainWindow):
         self.sessions = SessionListPanel(clock, bell, self)
         self.reminders = RemindersPanel(clock, bell, self)
         self.banner = Banner(self)
+        self.streaming = StreamingPane(self)
         self._allow_close = False
         self._build_center()
         self._build_dock()
@@ -112,6 +158,7 @@ class MainWindow(QMainWindow):
         column.setSpacing(0)
         column.addWidget(self.banner)
         column.addWidget(self.transcript, 1)
+        column.addWidget(self.streaming)
         column.addWidget(self.composer)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.setObjectName("main-splitter")

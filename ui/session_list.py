@@ -41,7 +41,6 @@ from PySide6.QtWidgets import (
 from ui.timefmt import since
 
 Index = QModelIndex | QPersistentModelIndex
-SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3
 
@@ -73,7 +72,6 @@ class SessionListModel(QAbstractListModel):
 
     def roleNames(self) -> dict[int, QByteArray]:
         names = dict(super().roleNames())
-        names[SUMMARY_ROLE] = QByteArray(b"summary")
         names[ID_ROLE] = QByteArray(b"sessionId")
         names[SEARCH_ROLE] = QByteArray(b"search")
         return names
@@ -86,8 +84,6 @@ class SessionListModel(QAbstractListModel):
             return item.title
         if role == Qt.ItemDataRole.AccessibleTextRole:
             return self._accessible(item)
-        if role == SUMMARY_ROLE:
-            return item
         if role == ID_ROLE:
             return item.id
         if role == SEARCH_ROLE:
@@ -112,6 +108,10 @@ class SessionListModel(QAbstractListModel):
         self._items = sorted(items, key=lambda s: (s.last_activity, s.id), reverse=True)
         self.endResetModel()
 
+    def item(self, row: int) -> SessionSummary | None:
+        """The summary at ``row`` (delegates read it here, not through QVariant)."""
+        return self._items[row] if 0 <= row < len(self._items) else None
+
     def row_of(self, session_id: str) -> int:
         for row, item in enumerate(self._items):
             if item.id == session_id:
@@ -122,17 +122,24 @@ class SessionListModel(QAbstractListModel):
 class SessionDelegate(QStyledItemDelegate):
     """Two lines: title with the live dot; relative time, reminder badge and unread mark."""
 
-    def __init__(self, clock: Callable[[], datetime], bell: QIcon, parent: Any = None) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], datetime],
+        bell: QIcon,
+        summary_of: Callable[[Index], SessionSummary | None],
+        parent: Any = None,
+    ) -> None:
         super().__init__(parent)
         self._clock = clock
         self._bell = bell
+        self._summary_of = summary_of
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         metrics = QFontMetrics(option.font)
         return QSize(200, metrics.height() * 2 + 18)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        item: SessionSummary | None = index.data(SUMMARY_ROLE)
+        item = self._summary_of(index)
         if item is None:
             return
         painter.save()
@@ -252,7 +259,9 @@ class SessionListPanel(QWidget):
         self.list.setObjectName("session-list-view")
         self.list.setAccessibleName(self.tr("Sessions"))
         self.list.setModel(self.proxy)
-        self.list.setItemDelegate(SessionDelegate(clock, bell or QIcon(), self.list))
+        self.list.setItemDelegate(
+            SessionDelegate(clock, bell or QIcon(), self._summary_at, self.list)
+        )
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.list.setUniformItemSizes(True)
@@ -265,6 +274,10 @@ class SessionListPanel(QWidget):
         self.list.activated.connect(self._on_list_activated)
         self.list.clicked.connect(self._on_list_activated)
         self._current: str | None = None
+
+    def _summary_at(self, index: Index) -> SessionSummary | None:
+        source = self.proxy.mapToSource(self.proxy.index(index.row(), 0))
+        return self.model.item(source.row()) if source.isValid() else None
 
     def add_actions(self, actions: Sequence[QAction]) -> None:
         """Offer these window actions in the list's context menu."""

@@ -32,13 +32,12 @@ Index = QModelIndex | QPersistentModelIndex
 
 INITIAL_EVENTS = 400
 """Events turned into rows when a session opens (its tail)."""
-FETCH_EVENTS = 400
+FETCH_EVENTS = 100
 """Events added per ``fetchMore`` (moved back to the start of the turn they fall in)."""
 MAX_TURN_SCAN = 4000
 """How far back a batch start may move to reach its turn's start."""
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
-ROW_ROLE = Qt.ItemDataRole.UserRole + 2
 TITLE_ROLE = Qt.ItemDataRole.UserRole + 3
 DETAIL_ROLE = Qt.ItemDataRole.UserRole + 4
 EXPANDED_ROLE = Qt.ItemDataRole.UserRole + 5
@@ -64,6 +63,7 @@ class TranscriptModel(QAbstractListModel):
         self._zone_name: str | None = None
         self._older_wanted = False
         self._streaming = False
+        self._show_context = False
 
     # -- Qt model interface ------------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 -- Qt's own default
@@ -77,8 +77,6 @@ class TranscriptModel(QAbstractListModel):
             return self._plain_text(row)
         if role == KIND_ROLE:
             return row.kind
-        if role == ROW_ROLE:
-            return row
         if role == TITLE_ROLE:
             return row.title
         if role == DETAIL_ROLE:
@@ -88,14 +86,13 @@ class TranscriptModel(QAbstractListModel):
         if role == SEQ_ROLE:
             return row.seq
         if role == CAPTION_ROLE:
-            return reminder_caption(row, self._zone_name) if row.kind == "reminder" else ""
+            return self.caption(row)
         return None
 
     def roleNames(self) -> dict[int, QByteArray]:
         names = dict(super().roleNames())
         for role, name in (
             (KIND_ROLE, b"kind"),
-            (ROW_ROLE, b"row"),
             (TITLE_ROLE, b"title"),
             (DETAIL_ROLE, b"detail"),
             (EXPANDED_ROLE, b"expanded"),
@@ -148,6 +145,17 @@ class TranscriptModel(QAbstractListModel):
         self._rows = self._build(self._loaded_from, count, prepend=False)
         self.endResetModel()
 
+    def set_show_context(self, show: bool) -> None:
+        """Include the time-context readings as rows (rebuilds the loaded rows)."""
+        if show == self._show_context:
+            return
+        self._show_context = show
+        self.beginResetModel()
+        self._rows, self._expanded, self._calls, self._serial_base = [], set(), {}, 0
+        self._streaming = False
+        self._rows = self._build(self._loaded_from, len(self._events), prepend=False)
+        self.endResetModel()
+
     def set_zone_name(self, zone_name: str | None) -> None:
         """Times are shown in this zone from now on (rows already built keep their summaries)."""
         self._zone_name = zone_name
@@ -165,7 +173,7 @@ class TranscriptModel(QAbstractListModel):
         if event.get("type") == "tool/result":
             self._merge_result(event)
             return
-        rows = row_for_event(event, self._zone_name)
+        rows = self._visible(row_for_event(event, self._zone_name))
         if self._streaming:
             rows = self._finish_streaming(rows)
         if rows:
@@ -201,7 +209,16 @@ class TranscriptModel(QAbstractListModel):
         index = self.index(row)
         self.dataChanged.emit(index, index, [EXPANDED_ROLE])
 
+    def is_expanded(self, row: int) -> bool:
+        return (row + self._serial_base) in self._expanded
+
+    def caption(self, row: TranscriptRow) -> str:
+        """The reminder card's caption line (due time, late delivery)."""
+        return reminder_caption(row, self._zone_name) if row.kind == "reminder" else ""
+
     def row_at(self, row: int) -> TranscriptRow | None:
+        """The row value (delegates read rows here, never through QVariant: PySide6 6.12 loses
+        references to Python objects returned from ``data()``)."""
         return self._rows[row] if 0 <= row < len(self._rows) else None
 
     def last_seq(self) -> int:
@@ -263,7 +280,7 @@ class TranscriptModel(QAbstractListModel):
             if event.get("type") == "tool/result":
                 self._merge_into(rows, local_calls, event)
                 continue
-            for row in row_for_event(event, self._zone_name):
+            for row in self._visible(row_for_event(event, self._zone_name)):
                 if row.kind == "tool" and row.call_id:
                     local_calls[row.call_id] = len(rows)
                 rows.append(row)
@@ -281,6 +298,11 @@ class TranscriptModel(QAbstractListModel):
         position = calls.get(str(data.get("callId", "")))
         if position is not None:
             rows[position] = merge_tool_result(rows[position], data, self._zone_name)
+
+    def _visible(self, rows: list[TranscriptRow]) -> list[TranscriptRow]:
+        if self._show_context:
+            return rows
+        return [row for row in rows if row.kind != "context"]
 
     @staticmethod
     def _plain_text(row: TranscriptRow) -> str:

@@ -55,7 +55,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.transcript_model import CAPTION_ROLE, EXPANDED_ROLE, ROW_ROLE, TranscriptModel
+from ui.transcript_model import TranscriptModel
 from ui.transcript_rows import TranscriptRow, reminder_text
 
 Index = QModelIndex | QPersistentModelIndex
@@ -63,7 +63,7 @@ Index = QModelIndex | QPersistentModelIndex
 MARGIN = 14
 GAP = 5
 PAD = 10
-CACHE_LIMIT = 20000
+CACHE_LIMIT = 50000
 
 
 def _mix(a: QColor, b: QColor, amount: float) -> QColor:
@@ -82,11 +82,12 @@ def _is_dark(palette: QPalette) -> bool:
 class TurnDelegate(QStyledItemDelegate):
     """Paints one transcript row: bubble, Markdown answer, tool card, reminder card, error card."""
 
-    def __init__(self, bell: QIcon, parent: Any = None) -> None:
+    def __init__(self, model: TranscriptModel, bell: QIcon, parent: Any = None) -> None:
         super().__init__(parent)
+        self._model = model
         self._bell = bell
         self._width = 600
-        self._heights: dict[tuple[TranscriptRow, int, bool], int] = {}
+        self._heights: dict[int, tuple[TranscriptRow, int, bool, int]] = {}
         self._docs: dict[tuple[TranscriptRow, int, bool], QTextDocument] = {}
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
@@ -114,17 +115,22 @@ class TurnDelegate(QStyledItemDelegate):
         return full - 2 * PAD - (26 if row.kind == "reminder" else 0)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
-        row: TranscriptRow | None = index.data(ROW_ROLE)
+        row = self._model.row_at(index.row())
         if row is None:
             return QSize(0, 0)
-        expanded = bool(index.data(EXPANDED_ROLE))
-        key = (row, self._width, expanded)
-        height = self._heights.get(key)
-        if height is None:
-            height = self._measure(row, option.font, expanded, index)
-            if len(self._heights) > CACHE_LIMIT:
-                self._heights.clear()
-            self._heights[key] = height
+        expanded = self._model.is_expanded(index.row())
+        cached = self._heights.get(id(row))
+        if (
+            cached is not None
+            and cached[0] is row
+            and cached[1] == self._width
+            and cached[2] == expanded
+        ):
+            return QSize(self._width, cached[3])
+        height = self._measure(row, option.font, expanded, index)
+        if len(self._heights) > CACHE_LIMIT:
+            self._heights.clear()
+        self._heights[id(row)] = (row, self._width, expanded, height)
         return QSize(self._width, height)
 
     def _measure(self, row: TranscriptRow, font: QFont, expanded: bool, index: Index) -> int:
@@ -220,13 +226,13 @@ class TurnDelegate(QStyledItemDelegate):
 
     # -- painting ------------------------------------------------------------------------
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        row: TranscriptRow | None = index.data(ROW_ROLE)
+        row = self._model.row_at(index.row())
         if row is None:
             return
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         palette = option.palette
-        expanded = bool(index.data(EXPANDED_ROLE))
+        expanded = self._model.is_expanded(index.row())
         doc = self.document(row, option.font, expanded, index)
         rect = option.rect.adjusted(MARGIN, GAP, -MARGIN, -GAP)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
@@ -315,7 +321,7 @@ class TurnDelegate(QStyledItemDelegate):
         left = area.left() + PAD
         if row.kind == "reminder":
             self._bell.paint(painter, QRect(left, area.top() + PAD, 18, 18))
-            caption = str(index.data(CAPTION_ROLE) or "Reminder")
+            caption = self._model.caption(row) or self.tr("Reminder")
             painter.drawText(QRect(left + 26, area.top() + PAD, area.width() - 40, 20), 0, caption)
         else:
             painter.drawText(
@@ -352,7 +358,7 @@ class TranscriptView(QListView):
         self.setObjectName("transcript")
         self.setAccessibleName(self.tr("Transcript"))
         self._model = model
-        self._delegate = TurnDelegate(bell, self)
+        self._delegate = TurnDelegate(model, bell, self)
         self._show_context = False
         self._follow = True
         self._restore_from_bottom: int | None = None
@@ -364,9 +370,12 @@ class TranscriptView(QListView):
     def _configure(self) -> None:
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setResizeMode(QListView.ResizeMode.Adjust)
-        self.setLayoutMode(QListView.LayoutMode.Batched)
-        self.setBatchSize(200)
+        # Fixed: a height-only resize (the streaming pane appearing) must not re-lay out every
+        # row; width changes are handled in resizeEvent (rows re-wrap).
+        self.setResizeMode(QListView.ResizeMode.Fixed)
+        # SinglePass: rows inserted at the top are laid out at once, so keeping the reading
+        # position after loading older history is one scroll-range change (Batched made several).
+        self.setLayoutMode(QListView.LayoutMode.SinglePass)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setWordWrap(True)
         self.setUniformItemSizes(False)
@@ -391,11 +400,7 @@ class TranscriptView(QListView):
     # -- public slots --------------------------------------------------------------------
     def set_show_context(self, show: bool) -> None:
         """Show or hide the time-context readings sent to the model."""
-        self._show_context = show
-        for row in range(self._model.rowCount()):
-            item = self._model.row_at(row)
-            if item is not None and item.kind == "context":
-                self.setRowHidden(row, not show)
+        self._model.set_show_context(show)
 
     def is_following(self) -> bool:
         """True while the view sticks to the newest output."""
@@ -513,11 +518,6 @@ class TranscriptView(QListView):
             self.verticalScrollBar().setValue(maximum)
 
     def _on_model_rows_inserted(self, _parent: QModelIndex, first: int, last: int) -> None:
-        if not self._show_context:
-            for row in range(first, last + 1):
-                item = self._model.row_at(row)
-                if item is not None and item.kind == "context":
-                    self.setRowHidden(row, True)
         if self._follow and self._restore_from_bottom is None:
             self.scrollToBottom()
 
@@ -525,7 +525,6 @@ class TranscriptView(QListView):
         self._delegate.forget()
         self._follow = True
         self._restore_from_bottom = None
-        self.set_show_context(self._show_context)
         self.scrollToBottom()
 
     def _on_model_data_changed(

@@ -125,3 +125,24 @@ def test_an_unknown_system_zone_is_none(monkeypatch: pytest.MonkeyPatch) -> None
 
     monkeypatch.setattr(tzlocal, "get_localzone_name", broken)
     assert local_zone_name() is None
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"theme": "purple"},
+        {"text_size": 99},
+        {"text_size": True},
+        {"provider": "x"},
+        {"model": 3},
+        [1],
+    ],
+    ids=["theme", "size", "bool-size", "provider", "model-type", "not-object"],
+)
+def test_invalid_settings_values_are_refused(value: object) -> None:
+    with pytest.raises(ValueError):  # noqa: PT011 -- each case has its own message
+        Settings.from_json(value)
+
+
+def test_unknown_settings_keys_are_ignored() -> None:
+    assert Settings.from_json({"theme": "dark", "future": 1}) == Settings(theme="dark")

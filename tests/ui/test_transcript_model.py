@@ -86,7 +86,9 @@ def test_a_long_session_opens_with_its_tail_and_loads_older_turns_on_demand() ->
         model.want_older()
         model.fetchMore(QModelIndex())
     assert model.index(0).data() == "question 0"
-    assert model.rowCount() == 3000
+    assert (
+        model.rowCount() == 2000
+    )  # user and assistant rows; context rows only with "Show context"
 
 
 def test_a_result_whose_call_is_in_an_older_batch_still_finds_it() -> None:
@@ -104,3 +106,17 @@ def test_a_result_whose_call_is_in_an_older_batch_still_finds_it() -> None:
     )
     titles = [model.index(r).data(TITLE_ROLE) for r in range(model.rowCount())]
     assert "Create reminder — stretch, 12:01 · schedule-9" in titles
+
+
+def test_time_context_rows_appear_only_when_show_context_is_on() -> None:
+    script = EventScript()
+    script.turn("hi", "hello")
+    model = TranscriptModel()
+    model.reset(script.events, "UTC")
+    assert kinds(model) == ["user", "assistant"]
+    model.set_show_context(True)
+    assert kinds(model) == ["user", "context", "assistant"]
+    model.append_event(script.add("context/time", {"timeZone": "UTC", "text": "later"}))
+    assert kinds(model)[-1] == "context"
+    model.set_show_context(False)
+    assert "context" not in kinds(model)

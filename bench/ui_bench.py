@@ -1,0 +1,270 @@
+"""UI benchmark: cold start, a 10,000-message session, streaming. Prints figures with their goals.
+
+    .venv/bin/python bench/ui_bench.py [--runs 5] [--messages 10000]
+
+1. Cold start until the main window is first painted, as a ratio to a bare PySide6 script that
+   shows an empty QMainWindow (both as fresh subprocesses, offscreen; medians of ``--runs``).
+   Goal: ratio <= 2.
+2. Opening a session of ``--messages`` messages (half user, half assistant Markdown) and scrolling
+   through all of it page by page to the first message: the longest frame (one scroll step with its
+   repaint, including lazy loading of older rows). Goal < 50 ms. Peak RSS (ru_maxrss) < 400 MB.
+3. Streaming 100 tokens/s into the transcript of that session for 3 s: the longest UI stall (one
+   token's model update plus its repaint). Goal < 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource as rlimit
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+PROBE = """
+import os, sys, time
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication, QMainWindow
+
+class FirstPaint(QObject):
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint and isinstance(watched, QMainWindow):
+            sys.stdout.write("shown\\n"); sys.stdout.flush(); os._exit(0)
+        return False
+
+probe = FirstPaint()
+"""
+
+BARE = (
+    PROBE
+    + """
+app = QApplication(sys.argv[:1])
+app.installEventFilter(probe)
+window = QMainWindow()
+window.resize(1100, 720)
+window.show()
+app.exec()
+"""
+)
+
+CHIME = (
+    PROBE
+    + """
+from PySide6.QtWidgets import QApplication as _QA
+_original = _QA.__init__
+def _init(self, *args, **kwargs):
+    _original(self, *args, **kwargs)
+    self.installEventFilter(probe)
+_QA.__init__ = _init
+sys.argv = ["chime", "--data-dir", sys.argv[1]]
+from app.main import run
+run()
+"""
+)
+
+
+def time_process(code: str, *args: str) -> float:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
+    start = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120, env=env
+    )
+    elapsed = time.perf_counter() - start
+    if "shown" not in result.stdout:
+        raise RuntimeError(f"probe did not report a shown window: {result.stderr[-800:]}")
+    return elapsed
+
+
+def bench_cold_start(runs: int) -> None:
+    bare, chime = [], []
+    for _ in range(runs):
+        bare.append(time_process(BARE))
+        with tempfile.TemporaryDirectory() as folder:
+            chime.append(time_process(CHIME, folder))
+    b, c = statistics.median(bare), statistics.median(chime)
+    print(
+        f"cold start: bare PySide6 window {b * 1000:.0f} ms, Chime {c * 1000:.0f} ms (medians of {runs})"
+    )
+    print(f"  ratio {c / b:.2f}  (goal <= 2) {'OK' if c / b <= 2 else 'MISSED'}")
+
+
+async def write_session(folder: Path, messages: int) -> str:
+    """A session of ``messages`` messages written through the real store (turn events included)."""
+    from core.session.store import SessionStore
+
+    clock_now = [datetime(2026, 1, 1, tzinfo=UTC)]
+
+    def clock() -> datetime:
+        clock_now[0] += timedelta(milliseconds=10)
+        return clock_now[0]
+
+    store = SessionStore(folder, clock)
+    session = await store.create()
+    answer = "Sure — here is **point {n}**:\n\n- one\n- two\n\n```\ncode {n}\n```"
+    for n in range(messages // 2):
+        seq = session.append(
+            "user/message",
+            {
+                "id": f"u{n}",
+                "text": f"question number {n} about things",
+                "source": {"kind": "user", "timeZone": "UTC"},
+            },
+        )["seq"]
+        session.append("turn/start", {"turn": n + 1, "input": seq})
+        session.append("context/time", {"timeZone": "UTC", "text": "reading"})
+        session.append(
+            "assistant/message",
+            {
+                "id": f"a{n}",
+                "text": answer.format(n=n),
+                "toolCalls": [],
+                "model": {"provider": "offline", "name": "offline"},
+                "finish": "stop",
+            },
+        )
+        session.append("turn/end", {"turn": n + 1, "status": "completed"})
+    await session.flush()
+    await session.close()
+    return session.id
+
+
+def bench_big_session(messages: int) -> None:
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QApplication
+
+    from app.actions_wiring import wire_controller
+    from app.appearance import load_style, make_application
+    from app.controller import AppController
+    from app.engine import EngineParts
+    from app.paths import resource
+    from app.qtasync import make_event_loop
+    from app.system import local_zone_name, system_clock
+    from core.llm.offline import OfflineAssistant
+    from core.session.store import SessionStore
+    from ui.main_window import MainWindow
+
+    app = make_application([sys.argv[0]])
+    load_style(app)
+    loop = make_event_loop(app)
+    asyncio.set_event_loop(loop)
+    with tempfile.TemporaryDirectory() as folder_name:
+        folder = Path(folder_name)
+        with loop:
+            write_start = time.perf_counter()
+            session_id = loop.run_until_complete(write_session(folder, messages))
+            print(
+                f"big session: wrote {messages} messages in {time.perf_counter() - write_start:.1f} s"
+            )
+            window = MainWindow(system_clock, QIcon(str(resource("icons", "bell.svg"))))
+            parts = EngineParts(
+                system_clock,
+                local_zone_name,
+                lambda: "x",
+                "",
+                lambda: OfflineAssistant(system_clock),
+            )
+            controller = AppController(window, SessionStore(folder, system_clock), parts, folder)
+            wire_controller(window, controller)
+            window.show()
+            app.processEvents()
+            opened_at = time.perf_counter()
+            loop.run_until_complete(controller.open_session(session_id))
+            window.transcript.viewport().repaint()
+            print(f"  open + first paint: {(time.perf_counter() - opened_at) * 1000:.0f} ms")
+            scroll_through(app, window)
+            stream_tokens(app, window)
+            loop.run_until_complete(controller.shutdown())
+    peak_mb = rlimit.getrusage(rlimit.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"  peak memory (ru_maxrss): {peak_mb:.0f} MB  (goal < 400 MB) {'OK' if peak_mb < 400 else 'MISSED'}"
+    )
+    QApplication.instance()
+
+
+def scroll_through(app: object, window: object) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    view = window.transcript  # type: ignore[attr-defined]
+    model = window.transcript_model  # type: ignore[attr-defined]
+    bar = view.verticalScrollBar()
+    frames: list[float] = []
+    steps = 0
+    start = time.perf_counter()
+    while steps < 200000:
+        page = max(1, bar.pageStep())
+        before = time.perf_counter()
+        bar.setValue(max(bar.minimum(), bar.value() - page))
+        QApplication.processEvents()
+        view.viewport().repaint()
+        frames.append(time.perf_counter() - before)
+        steps += 1
+        if bar.value() == bar.minimum() and not model.has_older():
+            break
+    total = time.perf_counter() - start
+    first = model.index(0).data()
+    worst = max(frames) * 1000
+    print(
+        f"  scrolled {steps} pages to the first message ({model.rowCount()} rows, first: {first!r}) in {total:.1f} s"
+    )
+    print(
+        f"  longest frame {worst:.1f} ms, median {statistics.median(frames) * 1000:.1f} ms  (goal < 50 ms) {'OK' if worst < 50 else 'MISSED'}"
+    )
+
+
+def stream_tokens(app: object, window: object) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    view = window.transcript  # type: ignore[attr-defined]
+    model = window.transcript_model  # type: ignore[attr-defined]
+    view.scroll_to_end()
+    QApplication.processEvents()
+    text = ""
+    stalls: list[float] = []
+    deadline = time.perf_counter()
+    for n in range(300):  # 3 s at 100 tokens/s
+        deadline += 0.01
+        text += f"token{n} " if n % 12 else f"\n\nparagraph {n}: "
+        before = time.perf_counter()
+        window.streaming.show_text(text)  # type: ignore[attr-defined]
+        QApplication.processEvents()
+        window.repaint()  # type: ignore[attr-defined]
+        stalls.append(time.perf_counter() - before)
+        pause = deadline - time.perf_counter()
+        if pause > 0:
+            time.sleep(pause)
+    window.streaming.show_text("")  # type: ignore[attr-defined]
+    worst = max(stalls) * 1000
+    print(f"streaming 100 tokens/s for 3 s into the {model.rowCount()}-row transcript:")
+    print(
+        f"  longest UI stall {worst:.1f} ms, median {statistics.median(stalls) * 1000:.1f} ms  (goal < 50 ms) {'OK' if worst < 50 else 'MISSED'}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--messages", type=int, default=10000)
+    parser.add_argument("--skip-start", action="store_true")
+    parser.add_argument("--skip-session", action="store_true")
+    args = parser.parse_args()
+    if not args.skip_start:
+        bench_cold_start(args.runs)
+    if not args.skip_session:
+        bench_big_session(args.messages)
+    sys.stdout.flush()
+    os._exit(
+        0
+    )  # WORKAROUND(PySide6 teardown, see app.main.run): skip finalizer-time GC of Qt wrappers
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
