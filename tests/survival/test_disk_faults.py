@@ -1,0 +1,171 @@
+"""Disk faults under a live session (injected through the store's file-ops seam): a data folder
+that turns read-only, a permission error, a full disk, a failing fsync. For each: barriers report
+failure, schedule tools answer ``persistence_uncertain``, the host's persistence observer hears
+it, and once the disk works again every retained event is written exactly once and nothing is
+lost (the reopened log equals the live one). Real mounts: scripts/disk_faults.py."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.session import vocabulary as v
+from tests.survival.disk_fault_kit import (
+    FAULTS,
+    Fault,
+    Rig,
+    log_lines,
+    reopened_events,
+    tool_values,
+)
+
+IDS = [fault.name for fault in FAULTS]
+
+
+def user(text: str) -> dict[str, Any]:
+    return v.user_message(text, text, v.user_source("UTC"))
+
+
+@pytest.mark.parametrize("fault", FAULTS, ids=IDS)
+def test_a_failed_barrier_keeps_its_events_and_the_next_good_one_writes_them_exactly_once(
+    tmp_path: Path, fault: Fault
+) -> None:
+    async def main() -> tuple[Rig, list[bool], list[dict[str, Any]]]:
+        rig = await Rig.open(tmp_path)
+        session = rig.session
+        session.append(v.USER_MESSAGE, user("before"))
+        assert await session.flush()
+        length = len(b"\n".join(log_lines(tmp_path, session.id)))
+        rig.ops.fault = fault
+        session.append(v.USER_MESSAGE, user("during"))
+        session.append_group([(v.SESSION_TITLE, {"title": "a"}), (v.SESSION_TITLE, {"title": "b"})])
+        failed = [await session.flush(), await session.flush()]
+        if "truncate" not in fault.ops:  # cut back to the durable length at once
+            assert len(b"\n".join(log_lines(tmp_path, session.id))) == length
+        rig.ops.fault = None
+        session.append(v.USER_MESSAGE, user("after"))
+        ok = await session.flush()
+        live = rig.snapshot()
+        await rig.host.dispose()
+        return rig, [*failed, ok], live
+
+    rig, outcomes, live = asyncio.run(main())
+    assert outcomes == [False, False, True]
+    assert rig.outcomes[-3:] == [False, False, True]
+    assert asyncio.run(reopened_events(tmp_path, rig.session.id)) == live
+    assert [json.loads(line)["seq"] for line in log_lines(tmp_path, rig.session.id)] == list(
+        range(len(live))
+    )
+
+
+def persistence_codes(values: list[str]) -> list[tuple[str, str | None]]:
+    decoded = [json.loads(value) for value in values]
+    return [
+        (d["operation"], d.get("id"))
+        for d in decoded
+        if isinstance(d, dict) and d.get("code") == "persistence_uncertain"
+    ]
+
+
+@pytest.mark.parametrize("fault", FAULTS, ids=IDS)
+def test_a_reminder_asked_for_on_a_broken_disk_is_not_created_and_the_user_is_told(
+    tmp_path: Path, fault: Fault
+) -> None:
+    async def main() -> tuple[Rig, list[Any], list[Any], list[dict[str, Any]]]:
+        rig = await Rig.open(tmp_path)
+        rig.ops.fault = fault
+        broken = await rig.say("remind me in 10 minutes to stretch")
+        rig.ops.fault = None
+        healed = await rig.say("what reminders do I have")
+        await rig.session.flush()
+        live = rig.snapshot()
+        await rig.host.dispose()
+        return rig, broken, healed, live
+
+    rig, broken, healed, live = asyncio.run(main())
+    assert persistence_codes(tool_values(broken)) == [("create", None)]
+    answer = [e["data"]["text"] for e in broken if e["type"] == v.ASSISTANT_MESSAGE][-1]
+    assert "couldn't confirm" in answer
+    assert tool_values(healed) == ["[]"]
+    assert False in rig.outcomes
+    assert rig.outcomes[-1] is True
+    assert asyncio.run(reopened_events(tmp_path, rig.session.id)) == live
+
+
+@pytest.mark.parametrize("fault", FAULTS, ids=IDS)
+def test_a_create_whose_second_barrier_fails_is_kept_and_written_once_the_disk_works(
+    tmp_path: Path, fault: Fault
+) -> None:
+    async def main() -> tuple[list[Any], Any, list[dict[str, Any]], str]:
+        rig = await Rig.open(tmp_path)
+        tools = rig.host.tools
+        assert await rig.session.flush()  # nothing queued: barrier #1 needs no disk
+        rig.ops.fault = fault
+        uncertain = [
+            await tools.call("schedule_create", {"prompt": "stretch", "after_seconds": 600}),
+            await tools.call("schedule_list", {}),
+            await tools.call("schedule_delete", {"id": "schedule-1"}),
+        ]
+        rig.ops.fault = None
+        listed = await tools.call("schedule_list", {})
+        live = rig.snapshot()
+        await rig.host.dispose()
+        return uncertain, listed, live, rig.session.id
+
+    uncertain, listed, live, session_id = asyncio.run(main())
+    assert [(u["code"], u["operation"], u.get("id")) for u in uncertain] == [
+        ("persistence_uncertain", "create", "schedule-1"),
+        ("persistence_uncertain", "list", None),
+        ("persistence_uncertain", "delete", "schedule-1"),
+    ]
+    assert [view["id"] for view in listed] == ["schedule-1"]
+    reopened = asyncio.run(reopened_events(tmp_path, session_id))
+    assert reopened == live
+    creates = [e for e in reopened if e["type"] == v.SCHEDULE_CHANGE]
+    assert [c["data"]["operation"] for c in creates] == ["create"]
+
+
+def reminder_groups(events: list[dict[str, Any]]) -> list[list[str]]:
+    return [
+        [x["type"] for x in events[e["seq"] : e["seq"] + e["group"]]]
+        for e in events
+        if "group" in e
+    ]
+
+
+@pytest.mark.parametrize("fault", FAULTS, ids=IDS)
+@pytest.mark.parametrize("queued", [False, True], ids=["post-dispatch-barrier", "first-barrier"])
+def test_a_due_reminder_on_a_broken_disk_is_admitted_exactly_once_when_it_recovers(
+    tmp_path: Path, fault: Fault, queued: bool
+) -> None:
+    async def main() -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+        rig = await Rig.open(tmp_path)
+        await rig.say("remind me in 2 minutes to stretch")
+        assert await rig.session.flush()
+        assert rig.waker.armed is not None
+        rig.clock.set(rig.waker.armed)
+        rig.ops.fault = fault
+        if queued:  # something waits to be written: the drive's first barrier fails
+            rig.session.append(v.SESSION_TITLE, {"title": "queued"})
+        rig.waker.fire()
+        await rig.settle()
+        admitted_while_broken = sum(1 for e in rig.session.events if "group" in e)
+        rig.ops.fault = None
+        rig.host.request_drive()
+        await rig.settle()
+        assert await rig.session.flush()
+        live = rig.snapshot()
+        await rig.host.dispose()
+        reopened = await reopened_events(tmp_path, rig.session.id)
+        return live, reopened, admitted_while_broken
+
+    live, reopened, admitted_while_broken = asyncio.run(main())
+    assert admitted_while_broken == (0 if queued else 1)
+    assert reopened == live
+    assert reminder_groups(reopened) == [[v.USER_MESSAGE, v.SCHEDULE_CHANGE]]
+    ends = [e["data"]["status"] for e in reopened if e["type"] == v.TURN_END]
+    assert ends == ["completed", "completed"]
