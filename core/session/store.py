@@ -5,7 +5,9 @@ every disk step runs in a worker thread through ``jsonl_store``; the clock and t
 new ids are injected. Choices where the spec is silent:
 
 - ``open`` of a session whose lock is held elsewhere returns it read-only (``read_only_reason``
-  says so) instead of raising; ``read_only=True`` opens without taking the lock.
+  says so) instead of raising; ``read_only=True`` opens without taking the lock. So does a live
+  ``open`` whose folder cannot be written (a read-only disk, no permission: the lock or the log
+  cannot be opened for writing), instead of letting the raw OSError escape.
 - ``fork(id, cut)`` moves ``cut`` back to a turn boundary: when it falls inside a turn
   (``turn/start`` .. ``turn/end``) it moves to that ``turn/start``, and never splits a group. It is
   also clamped to the parent's good prefix, so a corrupt session can be rescued.
@@ -46,6 +48,12 @@ OPEN_ELSEWHERE = (
     "This session is open in another window or process; it is shown read-only here and runs "
     "nothing until that one closes it."
 )
+
+CANNOT_WRITE = "This session's folder cannot be written ({why}); it is shown read-only."
+
+
+def cannot_write(error: OSError) -> str:
+    return CANNOT_WRITE.format(why=error.strerror or str(error))
 
 
 @dataclass(frozen=True)
@@ -110,8 +118,21 @@ class SessionStore:
 
     def _load(self, folder: Path, read_only: bool) -> LoadedSession:
         disk.require_session(folder)
-        lock = None if read_only else disk.try_lock(folder)
+        try:
+            lock = None if read_only else disk.try_lock(folder)
+        except OSError as error:  # a read-only disk or no permission: show it, run nothing
+            return self._load_locked(folder, None, cannot_write(error))
         reason = None if lock is not None else (READ_ONLY if read_only else OPEN_ELSEWHERE)
+        try:
+            return self._load_locked(folder, lock, reason)
+        except OSError as error:
+            if lock is None:
+                raise
+            return self._load_locked(folder, None, cannot_write(error))
+
+    def _load_locked(
+        self, folder: Path, lock: disk.SessionLock | None, reason: str | None
+    ) -> LoadedSession:
         try:
             loaded = load_session(
                 folder,

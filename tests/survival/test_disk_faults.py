@@ -7,18 +7,23 @@ lost (the reopened log equals the live one). Real mounts: scripts/disk_faults.py
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from core.session import vocabulary as v
+from tests.fakes import FakeClock
 from tests.survival.disk_fault_kit import (
     FAULTS,
+    START,
     Fault,
     Rig,
     log_lines,
+    make_store,
     reopened_events,
     tool_values,
 )
@@ -169,3 +174,42 @@ def test_a_due_reminder_on_a_broken_disk_is_admitted_exactly_once_when_it_recove
     assert reminder_groups(reopened) == [[v.USER_MESSAGE, v.SCHEDULE_CHANGE]]
     ends = [e["data"]["status"] for e in reopened if e["type"] == v.TURN_END]
     assert ends == ["completed", "completed"]
+
+
+@pytest.mark.parametrize("code", [errno.EACCES, errno.EROFS], ids=errno.errorcode.get)
+@pytest.mark.parametrize("refused", ["lock", "session.jsonl"])
+def test_a_session_whose_folder_cannot_be_written_opens_read_only_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int, refused: str
+) -> None:
+    async def create() -> tuple[str, list[dict[str, Any]]]:
+        rig = await Rig.open(tmp_path)
+        await rig.say("hello")
+        live = rig.snapshot()
+        await rig.host.dispose()
+        return rig.session.id, live
+
+    session_id, live = asyncio.run(create())
+    folder = tmp_path / "sessions" / session_id
+    real_open = os.open
+
+    def refusing(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        writing = flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT)
+        if writing and Path(path) == folder / refused:
+            raise OSError(code, os.strerror(code), str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    async def reopen() -> tuple[bool, str | None, list[dict[str, Any]]]:
+        session = await make_store(tmp_path, FakeClock(START)).open(session_id)
+        try:
+            return session.read_only, session.read_only_reason, [dict(e) for e in session.events]
+        finally:
+            await session.close()
+
+    monkeypatch.setattr(os, "open", refusing)
+    read_only, reason, events = asyncio.run(reopen())
+    assert read_only
+    assert reason is not None
+    assert os.strerror(code) in reason
+    assert events == live
+    monkeypatch.undo()  # the disk is writable again: the session opens live (no lock leaked)
+    assert asyncio.run(reopen())[:2] == (False, None)
