@@ -166,7 +166,9 @@ class Figures:
     admissions_checked: int = 0
     reopens: int = 0
     torn_tails: int = 0
+    """Torn tails the parent's own scan found after a kill (saved aside at the next open)."""
     torn_files: int = 0
+    """``session.jsonl.torn-*`` files in the session folder at the last reopen."""
     violations: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -412,7 +414,7 @@ class Matrix:
         host = await Host(self.data, clock, f"p{self.cycle}").open(self.session_id)
         session: Any = host.session
         new_torn = set(self.folder.glob(TORN + "*")) - before
-        self.figures.torn_files += len(new_torn)
+        self.figures.torn_files = len(list(self.folder.glob(TORN + "*")))
         self._check_torn(scan, new_torn)
         if session.read_only:
             self.violation(f"reopened read-only: {session.read_only_reason}")
