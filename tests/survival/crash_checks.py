@@ -317,11 +317,24 @@ class Matrix:
             f"k{self.cycle}",
             *self.child_options,
         ]
+        command += self._draw_disk()
         by_ops = bool(self.forced) or self.rng.random() < 0.5
         if by_ops:
             cut, limit = self._draw_cut()
             command += ["--kill-after-ops", str(limit), "--cut", cut]
         self._spawn(command, channel, by_ops)
+
+    def _draw_disk(self) -> list[str]:
+        """Per child: sometimes transient I/O errors, a real write-behind timer, and
+        checkpoints every few events (so kills land in retries and checkpoint writes too)."""
+        rng, flags = self.rng, []
+        if rng.random() < 0.3:
+            flags += ["--flaky", str(rng.choice((0.02, 0.1)))]
+        if rng.random() < 0.5:
+            flags += ["--write-behind", str(rng.choice((0.001, 0.02)))]
+        if rng.random() < 0.5:
+            flags += ["--checkpoint-every", str(rng.choice((3, 20)))]
+        return flags
 
     def _draw_cut(self) -> tuple[str, int]:
         if self.forced:

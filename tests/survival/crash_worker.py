@@ -22,7 +22,10 @@ at the N-th the child SIGKILLs itself ``before`` the call, ``after`` it, or (a w
 random ``partial`` prefix of the bytes reached the file. Without it the parent kills the child
 after a random real delay. A child that runs out of actions writes ``{"kind":"done"}`` and kills
 itself at that quiet point. ``--lying-disk`` (the matrix's self-test) acknowledges writes it
-drops, which the parent must catch.
+drops, which the parent must catch. ``--flaky P`` makes each file-ops call (after the open)
+fail with a transient EIO with chance P (a write may land partly first), ``--write-behind S``
+turns on the real write-behind timer, ``--checkpoint-every K`` writes checkpoints often, so
+kills also land in retries, timer flushes and checkpoint writes.
 
 Usage: python -m tests.survival.crash_worker DATA SESSION CHANNEL SEED START_ISO
        [--kill-after-ops N --cut before|after|partial] [--actions M] [--tag T]
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import hashlib
 import json
 import os
@@ -47,7 +51,7 @@ from core.llm.offline import OfflineAssistant
 from core.session import vocabulary as v
 from core.session.events import encode_line
 from core.session.jsonl_store import OsFileOps
-from core.session.live import LiveSession
+from core.session.live import CHECKPOINT_EVERY, LiveSession
 from core.session.store import SessionStore, StoreOptions
 from tests.fakes import FakeClock
 
@@ -81,6 +85,15 @@ class KillingOps(OsFileOps):
         self.rng = rng
         self.calls = 0
         self.lose_writes = False
+        self.flaky = 0.0
+        self.flaky_rng = random.Random(rng.random())
+
+    def _fail_now(self) -> bool:
+        """A transient I/O error on this call (``flaky`` is its probability)."""
+        return self.flaky > 0 and self.flaky_rng.random() < self.flaky
+
+    def _transient(self) -> None:
+        raise OSError(errno.EIO, "injected transient I/O error")
 
     def _at_limit(self) -> bool:
         """Counts a call; True when this call is the one to die at (a ``partial`` cut waits for
@@ -96,6 +109,10 @@ class KillingOps(OsFileOps):
         if self.lose_writes:
             return len(data)  # a lying disk, for the matrix's self-test only
         if not self._at_limit():
+            if self._fail_now():
+                if len(data) > 1 and self.flaky_rng.random() < 0.5:  # a short write, then EIO
+                    super().pwrite(fd, data[: self.torn_length(data)], offset)
+                self._transient()
             return super().pwrite(fd, data, offset)
         if self.cut == "partial" and len(data) > 1:
             super().pwrite(fd, data[: self.torn_length(data)], offset)
@@ -113,12 +130,16 @@ class KillingOps(OsFileOps):
 
     def sync(self, fd: int) -> None:
         last = self._at_limit() and self.cut != "partial"
+        if not last and self._fail_now():
+            self._transient()
         super().sync(fd)
         if last:
             die()
 
     def truncate(self, fd: int, length: int) -> None:
         last = self._at_limit() and self.cut != "partial"
+        if not last and self._fail_now():
+            self._transient()
         super().truncate(fd, length)
         if last:
             die()
@@ -237,8 +258,10 @@ async def run(args: argparse.Namespace) -> None:
     channel = Channel(Path(args.channel))
     ops = KillingOps(args.kill_after_ops, args.cut, rng)
     ops.lose_writes = args.lying_disk
-    options = StoreOptions(file_ops=ops, scheduler=lambda _delay, _callback: None)
-    session = await SessionStore(Path(args.data), clock, options=options).open(args.session)
+    session = await SessionStore(Path(args.data), clock, options=store_options(args, ops)).open(
+        args.session
+    )
+    ops.flaky = args.flaky  # after the open: recovery on a failing disk is not this test's topic
     Reporter(session, channel)
     numbers = iter(range(1, 1 << 30))
     host = SessionHost(
@@ -261,6 +284,21 @@ async def run(args: argparse.Namespace) -> None:
     die()  # a quiet-point kill: every action done, nothing in flight
 
 
+def store_options(args: argparse.Namespace, ops: KillingOps) -> StoreOptions:
+    """The seam, plus (as asked) a real write-behind timer and frequent checkpoints."""
+    if args.write_behind is None:
+        return StoreOptions(
+            file_ops=ops,
+            scheduler=lambda _delay, _callback: None,
+            checkpoint_every=args.checkpoint_every,
+        )
+    return StoreOptions(
+        file_ops=ops,
+        write_behind_seconds=args.write_behind,
+        checkpoint_every=args.checkpoint_every,
+    )
+
+
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     for name in ("data", "session", "channel"):
@@ -272,6 +310,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--actions", type=int, default=40)
     parser.add_argument("--tag", default="w")
     parser.add_argument("--lying-disk", action="store_true", help="drop writes, report success")
+    parser.add_argument("--flaky", type=float, default=0.0, help="chance of a transient EIO")
+    parser.add_argument("--write-behind", type=float, default=None, help="real timer, seconds")
+    parser.add_argument("--checkpoint-every", type=int, default=CHECKPOINT_EVERY)
     return parser.parse_args(argv)
 
 
