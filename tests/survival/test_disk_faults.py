@@ -213,3 +213,42 @@ def test_a_session_whose_folder_cannot_be_written_opens_read_only_and_says_why(
     assert events == live
     monkeypatch.undo()  # the disk is writable again: the session opens live (no lock leaked)
     assert asyncio.run(reopen())[:2] == (False, None)
+
+
+def test_a_torn_tail_found_on_a_full_disk_is_left_alone_until_there_is_room_to_save_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def create() -> str:
+        rig = await Rig.open(tmp_path)
+        await rig.say("hello")
+        await rig.host.dispose()
+        return rig.session.id
+
+    session_id = asyncio.run(create())
+    log = tmp_path / "sessions" / session_id / "session.jsonl"
+    torn = b'{"seq":99,"at":"2026-08-05T12:00:00.000Z","ty'
+    with log.open("ab") as handle:
+        handle.write(torn)
+    before = log.read_bytes()
+    real_open = os.open
+
+    def full(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if "torn-" in Path(path).name:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    async def reopen() -> tuple[bool, str | None]:
+        session = await make_store(tmp_path, FakeClock(START)).open(session_id)
+        await session.close()
+        return session.read_only, session.read_only_reason
+
+    monkeypatch.setattr(os, "open", full)
+    read_only, reason = asyncio.run(reopen())
+    assert read_only
+    assert os.strerror(errno.ENOSPC) in (reason or "")
+    assert log.read_bytes() == before
+    monkeypatch.undo()
+    assert asyncio.run(reopen()) == (False, None)
+    (saved,) = log.parent.glob("session.jsonl.torn-*")
+    assert saved.read_bytes() == torn
+    assert log.read_bytes() == before[: -len(torn)]
