@@ -149,6 +149,18 @@ class EventList(Sequence[dict[str, Any]]):
         del self._queued[:count]
         del self._lines[:count]
 
+    def queued_events(self) -> list[dict[str, Any]]:
+        return list(self._queued)
+
+    def rebase(self, tail: array[int], durable_length: int) -> None:
+        """Replace the durable index with ``tail`` (a full re-scan's offsets); the queued events
+        stay. In place, so whoever holds this sequence sees the re-scanned log."""
+        self._base_view = None
+        self._base = ()
+        self._tail = tail
+        self.durable_length = durable_length
+        self._cache.clear()
+
     def offsets_bytes(self) -> bytes:
         """Every durable line offset as little-endian uint64 (the checkpoint's ``offsets.bin``)."""
         head = self._base_view.tobytes() if self._base_view is not None else b""

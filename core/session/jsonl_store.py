@@ -13,12 +13,13 @@ Layout (session-log.md §1): ``<data>/sessions/<id>/session.jsonl``, ``.../lock`
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 import os
 import shutil
 import sys
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
@@ -104,6 +105,11 @@ class PendingDigest:
             return digest(b"".join(part.result() for part in self._parts))
         finally:
             self._pool.shutdown()
+
+    def join(self) -> None:
+        """Wait for the worker threads without asking for the digest (an open that gave up)."""
+        wait(self._parts)
+        self._pool.shutdown()
 
 
 class LogFile:
@@ -377,6 +383,13 @@ def write_checkpoint(folder: Path, checkpoint: bytes, offsets: bytes) -> None:
         temp.unlink(missing_ok=True)
         _write_new(temp, iter([data]), sync=False)
         os.replace(temp, folder / name)
+
+
+def discard_checkpoint(folder: Path) -> None:
+    """Delete the derived checkpoint files (they vouched for bytes that changed); best effort."""
+    for name in (CHECKPOINT_NAME, OFFSETS_NAME):
+        with contextlib.suppress(OSError):  # then the next open finds the same mismatch again
+            (folder / name).unlink(missing_ok=True)
 
 
 def log_length(path: Path) -> int:

@@ -12,6 +12,19 @@ silent: ``flush`` of a read-only, closed or detached (storage-less) session retu
 write re-arms the write-behind timer, so retained events are retried every
 ``write_behind_seconds`` until a write succeeds; observers that raise are logged and do not undo
 the append. Envelopes handed out are shared: do not mutate them.
+
+Verification (session-log.md §8): a warm open returns before the checkpoint's digest is known, so
+the window can show the session at once. Until ``verified`` is True the folds (``schedule_fold``,
+``pending_inputs``, ``open_turn``) come from the unverified checkpoint and are for DISPLAY only.
+Every barrier (``flush``) first awaits the verification, and no checkpoint is written before it,
+so the tools and the owner, which fold only after a barrier, never answer from unverified state.
+On a mismatch the whole log is re-scanned in a worker thread and its state replaces the
+checkpoint's, in place (``events`` stays the same object): a corrupt log makes the session
+read-only with the reason (flush then returns False); a clean one carries on, with the closers of
+a turn the re-scan finds open appended when nothing was queued. A live session whose queued
+events no longer fit the re-scanned log (another event count, another open turn, a schedule change
+the strict fold refuses) becomes read-only instead (``DRIFTED``); its queued events stay in memory
+and are never written. ``await verification()`` tells the window when to refresh what it showed.
 """
 
 from __future__ import annotations
@@ -37,16 +50,31 @@ from core.session.event_list import EventList
 from core.session.events import SessionHeader, encode_line, format_instant, make_envelope
 from core.session.folds import SessionFolds
 from core.session.jsonl_store import LogFile, MappedOffsets, SessionLock, digest, write_checkpoint
+from core.session.repair import closers
 
 logger = logging.getLogger(__name__)
 
 WRITE_BEHIND_SECONDS = 0.2
 CHECKPOINT_EVERY = 50_000
 """A checkpoint is also written after this many new durable events (besides on close)."""
+DRIFTED = (
+    "The session log changed on disk after its checkpoint was written, and what was added since "
+    "this window opened no longer fits it. It is open read-only; close and reopen it."
+)
+UNVERIFIED = "The session log could not be verified ({why}). It is open read-only; reopen it."
 
 
 class Cancellable(Protocol):
     def cancel(self) -> None: ...
+
+
+class Verifier(Protocol):
+    """The deferred digest check of a warm open (built by ``recovery``)."""
+
+    def run(self) -> LoadedSession | None:
+        """Blocks (a worker thread runs it): None when the checkpoint's bytes still match, else
+        the state of a full re-scan of the log (``read_only_reason`` set when it is corrupt)."""
+        ...
 
 
 Scheduler = Callable[[float, Callable[[], None]], "Cancellable | None"]
@@ -80,6 +108,7 @@ class LoadedSession:
     body_start: int = 0
     checkpoint_count: int = 0
     events: EventList | None = None
+    verifier: Verifier | None = None
 
 
 class LiveSession:
@@ -115,6 +144,9 @@ class LiveSession:
         self._closed_ok = True
         self._checkpointing: asyncio.Future[None] | None = None
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"chime-log-{self.id}")
+        self._verifying: asyncio.Future[bool] | None = None
+        if loaded.verifier is not None:
+            self._verifying = asyncio.ensure_future(self._verify(loaded.verifier))
 
     @classmethod
     def detached(cls, session_id: str, clock: Clock, *, seed_length: int = 0) -> LiveSession:
@@ -141,6 +173,18 @@ class LiveSession:
     @property
     def closed(self) -> bool:
         return self._closed
+
+    @property
+    def verified(self) -> bool:
+        """True once the folds rest on verified bytes (at once after a cold open)."""
+        return self._verifying is None or self._verifying.done()
+
+    async def verification(self) -> bool:
+        """Wait until ``verified``. True when the state the session opened with stood; False when
+        a re-scan replaced it or the check failed (then refresh what was shown)."""
+        if self._verifying is None:
+            return True
+        return await asyncio.shield(self._verifying)
 
     @property
     def events(self) -> Sequence[Mapping[str, Any]]:
@@ -184,7 +228,10 @@ class LiveSession:
         return start, self._events.start(count) if count < durable else self._events.durable_length
 
     def schedule_fold(self) -> ScheduleFold:
-        """Equal to ``fold_schedule(events, seed_length)``; ScheduleLogError when that fails."""
+        """Equal to ``fold_schedule(events, seed_length)``; ScheduleLogError when that fails.
+
+        Before ``verified`` it is the checkpoint's word: show it, decide nothing on it (a barrier
+        first, as the tools and the owner do)."""
         if self._schedule is None or self._schedule_error is not None:
             raise ScheduleLogError(self._schedule_error or "the schedule fold failed")
         return self._schedule.fold()
@@ -279,7 +326,11 @@ class LiveSession:
     # -- the barrier -----------------------------------------------------------------------
 
     async def flush(self) -> bool:
-        """The persistence barrier: True only when every event appended so far is durable."""
+        """The persistence barrier: True only when every event appended so far is durable.
+
+        Awaits the open's verification first: the state a barrier vouches for is verified."""
+        if self._verifying is not None and not self._verifying.done():
+            await asyncio.shield(self._verifying)
         if self._loaded.log is None or self.read_only_reason is not None or self._closed:
             return False
         target = len(self._events)
@@ -327,6 +378,62 @@ class LiveSession:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    # -- verification ----------------------------------------------------------------------
+
+    async def _verify(self, verifier: Verifier) -> bool:
+        try:
+            fresh = await asyncio.to_thread(verifier.run)
+        except Exception as error:  # the log vanished or cannot be read: trust nothing
+            logger.warning("session %s: the log could not be verified: %s", self.id, error)
+            reason = UNVERIFIED.format(why=error)
+            self.read_only_reason = self.read_only_reason or reason
+            self._schedule_error = self._schedule_error or reason
+            return False
+        if fresh is None:
+            return True
+        logger.warning("session %s: the checkpoint no longer matches the log; re-scanned", self.id)
+        self._adopt(fresh)
+        return False
+
+    def _adopt(self, fresh: LoadedSession) -> None:
+        """Replace the checkpoint's state by the re-scan's (see the module docstring)."""
+        count, turn = self._events.durable_count, self._turn_state()
+        queued = self._events.queued_events()
+        self._events.rebase(fresh.tail, fresh.durable_length)
+        base, self._loaded.base = self._loaded.base, None
+        assert base is not None  # only a checkpoint start is verified later
+        with contextlib.suppress(BufferError):
+            base.close()
+        self._folds, self._schedule = fresh.folds, fresh.schedule
+        self._schedule_error, self._checkpoint_count = fresh.schedule_error, 0
+        fits = self._refeed(queued) and count == len(fresh.tail)
+        if fresh.read_only_reason is not None:
+            self.read_only_reason = fresh.read_only_reason
+        elif self.read_only_reason is not None:
+            return
+        elif not fits or (queued and turn != self._turn_state()):
+            self.read_only_reason = DRIFTED
+        elif not queued:
+            for event_type, data in closers(self.open_turn(), self.open_calls()):
+                self.append(event_type, data)
+
+    def _turn_state(self) -> tuple[int | None, dict[str, str]]:
+        return self._folds.open_turn, dict(self._folds.open_calls)
+
+    def _refeed(self, queued: list[dict[str, Any]]) -> bool:
+        """Fold the queued events onto the re-scanned state; False when the strict schedule fold
+        refuses them now."""
+        for envelope in queued:
+            self._folds.feed(envelope)
+        try:
+            trial = self._trial_schedule(queued)
+        except ScheduleLogError as error:
+            self._schedule_error = self._schedule_error or f"after a re-scan: {error}"
+            return False
+        if trial is not None:
+            self._schedule = trial
+        return True
+
     # -- reading the tail ------------------------------------------------------------------
 
     def tail_events(self, count: int) -> list[Mapping[str, Any]]:
@@ -347,7 +454,8 @@ class LiveSession:
         (after writes, and after an open that had to scan many events); returns its task."""
         due = self._events.durable_count - self._checkpoint_count >= self._checkpoint_every
         busy = self._checkpointing is not None and not self._checkpointing.done()
-        if not due or busy or self._events.queued_count or self._closed or self.read_only:
+        idle = not self._events.queued_count and self.verified
+        if not due or busy or not idle or self._closed or self.read_only:
             return None
         self._checkpointing = asyncio.ensure_future(self._write_checkpoint())
         self._track(self._checkpointing)
@@ -386,6 +494,7 @@ class LiveSession:
         """Flush, write the checkpoint, release the lock. Returns the final flush's outcome."""
         if self._closed:
             return self._closed_ok
+        await self._settle()
         ok = await self.flush() if self.read_only_reason is None and self._loaded.log else True
         self._closed, self._closed_ok = True, ok
         self._cancel_write_behind()  # armed by appends, or by a failed final flush
@@ -409,8 +518,14 @@ class LiveSession:
         durable): the queued events are dropped, the file keeps its durable bytes."""
         self._closed, self._closed_ok = True, False
         self._cancel_write_behind()
+        await self._settle()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._release()
+
+    async def _settle(self) -> None:
+        """Wait for the verification: its digest threads read the log's descriptor."""
+        if self._verifying is not None:
+            await asyncio.gather(self._verifying, return_exceptions=True)
 
     def _release(self) -> None:
         self._writer.shutdown(wait=False)

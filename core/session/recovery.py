@@ -4,17 +4,27 @@ Runs in a worker thread (the store calls ``load_session`` through ``asyncio.to_t
 file operation goes through ``jsonl_store``. Implements session-log.md §4 and §8:
 
 1. An invalid header or unknown version raises SessionFormatError; the file is untouched.
-2. A checkpoint whose length fits the file and whose digests match gives the folds and line
-   offsets of the bytes it covers; otherwise the whole log is scanned (cold open).
+2. A checkpoint whose length fits the file gives the folds and line offsets of the bytes it
+   covers; otherwise the whole log is scanned (cold open).
 3. The bytes after that are scanned. A torn tail of a live session is copied to
    ``session.jsonl.torn-<UTC>`` and cut off (a read-only viewer leaves it alone: the owner may
    still be writing it). Corruption opens the session read-only with the line and the reason,
    and makes the schedule fold fail.
+
+The checkpoint's digest (session-log.md §8: it vouches only for bytes whose digest still matches)
+is computed in worker threads while the rest is prepared. When the bytes after it scan clean and
+the last ``WARM_TURNS`` turns parse where the offsets say, the open does not wait for it: the
+session gets a ``Verifier`` that ``LiveSession`` runs at once and that every barrier awaits (the
+state is for display until then). Otherwise (a torn or corrupt tail, misplaced lines) the open
+joins the digest before acting on the tail, and a mismatch means a cold open. A verifier that
+finds a mismatch deletes the checkpoint files (live sessions only) and re-scans the whole log.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +40,9 @@ from core.session.jsonl_store import (
     LOG_NAME,
     FileOps,
     LogFile,
+    PendingDigest,
     SessionLock,
+    discard_checkpoint,
     load_offsets,
     read_file,
     save_torn,
@@ -79,7 +91,8 @@ def load_session(
         if header_end < 0:
             raise SessionFormatError("the session log has no complete header line")
         header = parse_header(buffer[:header_end])
-        found = _warm(folder, log, header) or _cold(folder, log, header, header_end + 1)
+        live = read_only_reason is None
+        found = _warm(folder, log, header, live=live) or _cold(folder, log, header, header_end + 1)
         loaded, result = found
         loaded.lock, loaded.read_only_reason = lock, read_only_reason
         loaded.body_start = header_end + 1
@@ -95,9 +108,20 @@ def _scan_into(loaded: LoadedSession, log: LogFile, start: int) -> ScanResult:
     loaded.durable_length = result.committed
     base = loaded.base.view if loaded.base is not None else None
     loaded.events = EventList(log, base=base, tail=loaded.tail, durable_length=result.committed)
-    if result.corruption is None:
-        loaded.events.tail_turns(WARM_TURNS)  # parsed now, served from the cache later
     return result
+
+
+def _shown(loaded: LoadedSession) -> bool:
+    """Parse the last ``WARM_TURNS`` turns now (served from the cache later). False when a line is
+    not where the offsets say (bytes a checkpoint covered have changed)."""
+    events = loaded.events
+    assert events is not None  # _scan_into built it
+    try:
+        shown = events.tail_turns(WARM_TURNS)
+    except (ValueError, AttributeError):  # not JSON, or JSON that is not an object
+        return False
+    first = len(events) - len(shown)
+    return all(event.get("seq") == first + i for i, event in enumerate(shown))
 
 
 def _cold(
@@ -105,11 +129,14 @@ def _cold(
 ) -> tuple[LoadedSession, ScanResult]:
     folds = SessionFolds(header.seed_length)
     loaded = LoadedSession(header, folder, log, folds, ScheduleFolder())
-    return loaded, _scan_into(loaded, log, body)
+    result = _scan_into(loaded, log, body)
+    if result.corruption is None:
+        _shown(loaded)
+    return loaded, result
 
 
 def _warm(
-    folder: Path, log: LogFile, header: SessionHeader
+    folder: Path, log: LogFile, header: SessionHeader, *, live: bool
 ) -> tuple[LoadedSession, ScanResult] | None:
     """Start from the checkpoint when it holds; the digest runs while the rest is prepared."""
     raw = read_file(folder / CHECKPOINT_NAME)
@@ -117,18 +144,60 @@ def _warm(
     if checkpoint is None or checkpoint.session_id != header.id or checkpoint.length > log.size():
         return None
     pending = log.start_digest(checkpoint.length)
-    try:
+    with ExitStack() as joined:
+        joined.callback(pending.join)  # the threads are always joined, however this ends
         loaded = _from_checkpoint(folder, log, header, checkpoint)
-        result = _scan_into(loaded, log, checkpoint.length) if loaded is not None else None
-    finally:
-        matches = pending.result() == checkpoint.digest  # always joins the digest threads
-    if loaded is None or result is None:
-        return None
-    if not matches:
+        if loaded is None:
+            return None
+        result = _scan_into(loaded, log, checkpoint.length)
+        aligned = result.corruption is not None or _shown(loaded)
+        if aligned and result.corruption is None and not result.torn:
+            loaded.verifier = CheckpointVerifier(pending, checkpoint.digest, folder, header, live)
+            joined.pop_all()  # ... unless the session's verifier takes them over
+            return loaded, result
+        holds = aligned and pending.result() == checkpoint.digest  # acts on the tail: verify first
+    if not holds:
         assert loaded.base is not None  # a checkpoint start always maps its offsets
         loaded.base.close()
         return None
     return loaded, result
+
+
+@dataclass
+class CheckpointVerifier:
+    """The deferred half of a warm open (``LiveSession`` runs ``run`` in a worker thread)."""
+
+    pending: PendingDigest
+    expected: str
+    folder: Path
+    header: SessionHeader
+    live: bool
+
+    def run(self) -> LoadedSession | None:
+        """None when the digest matched; else the state of a full re-scan of the log (after
+        deleting the stale checkpoint files of a live session)."""
+        if self.pending.result() == self.expected:
+            return None
+        if self.live:
+            discard_checkpoint(self.folder)
+        return rescan(self.folder, self.header)
+
+
+def rescan(folder: Path, header: SessionHeader) -> LoadedSession:
+    """Folds, line offsets and verdict of the whole log, read through a mapping of its own (the
+    session's own map may be in use on the event loop); never repairs anything."""
+    reader = LogFile(folder / LOG_NAME, writable=False)
+    try:
+        buffer = reader.buffer()
+        fresh = LoadedSession(
+            header, folder, None, SessionFolds(header.seed_length), ScheduleFolder()
+        )
+        result = scan(buffer, start=buffer.find(b"\n") + 1, first_seq=0, sink=_Feeder(fresh))
+    finally:
+        reader.close()
+    fresh.durable_length = result.committed
+    _judge(fresh, result)
+    return fresh
 
 
 def _from_checkpoint(
@@ -160,6 +229,14 @@ def _from_checkpoint(
 def _conclude(
     loaded: LoadedSession, log: LogFile, result: ScanResult, torn_stamp: Callable[[], str]
 ) -> None:
+    _judge(loaded, result)
+    if result.torn and loaded.read_only_reason is None:
+        save_torn(log, result.committed, torn_stamp())
+
+
+def _judge(loaded: LoadedSession, result: ScanResult) -> None:
+    """Corruption makes the session read-only and fails the schedule fold; so does a seed
+    length beyond the log (the fold only)."""
     if result.corruption is not None:
         reason = (
             f"The session log is corrupt at {result.corruption.describe()}. It is open read-only; "
@@ -167,7 +244,5 @@ def _conclude(
         )
         loaded.read_only_reason = reason
         loaded.schedule_error = loaded.schedule_error or reason
-    elif result.torn and loaded.read_only_reason is None:
-        save_torn(log, result.committed, torn_stamp())
     if loaded.header.seed_length > loaded.folds.count and loaded.schedule_error is None:
         loaded.schedule_error = "the header's seedLength is beyond the end of the log"

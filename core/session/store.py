@@ -154,7 +154,14 @@ class SessionStore:
         return format_instant(self._clock()).replace("-", "").replace(":", "")
 
     async def _close_open_turn(self, session: LiveSession) -> None:
-        """session-log.md §4.4: close a turn a crash left open, durably, before going live."""
+        """session-log.md §4.4: close a turn a crash left open, durably, before going live.
+
+        An open turn the checkpoint reported waits for the checkpoint's verification (closers are
+        decided on verified state); one the re-scan finds is closed by the session itself."""
+        if session.open_turn() is not None:
+            await session.verification()
+            if session.read_only:
+                return
         items = closers(session.open_turn(), session.open_calls())
         if not items:
             return
@@ -186,6 +193,7 @@ class SessionStore:
         """
         parent = await self.open(session_id, read_only=True)
         try:
+            await parent.verification()  # the cut is decided on verified events
             final = fork_point(parent.events, cut)
             span = parent.byte_span(final)
             log_path = self._folder(session_id) / disk.LOG_NAME
@@ -233,6 +241,7 @@ class SessionStore:
         """The readable transcript (reminder turns marked); also written to ``target`` if given."""
         session = await self.open(session_id, read_only=True)
         try:
+            await session.verification()
             text = render_markdown(session.header, session.title, session.events)
         finally:
             await session.close()
