@@ -37,10 +37,17 @@ class TurnState:
     """The mutable progress of one turn, shared with the pump for cancellation closers."""
 
     turn: int
-    partial: str = ""
+    pieces: list[str] = field(default_factory=list)
+    """The streamed text of the current step, as received (joined only when recorded: adding to
+    one string per delta copies the whole answer each time, quadratic for a long answer)."""
     streaming: bool = False
     open_calls: list[ToolCall] = field(default_factory=list)
     model: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def partial(self) -> str:
+        """The text streamed so far in the current step."""
+        return "".join(self.pieces)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,12 +100,12 @@ def _request(ctx: TurnContext, reading: TimeReading) -> ModelRequest:
 
 
 async def _stream(ctx: TurnContext, state: TurnState, request: ModelRequest) -> Finish:
-    state.partial, state.streaming = "", True
+    state.pieces, state.streaming = [], True
     stream = ctx.provider.stream(request)
     try:
         async for chunk in stream:
             if isinstance(chunk, TextDelta):
-                state.partial += chunk.text
+                state.pieces.append(chunk.text)
                 ctx.on_delta(chunk.text)
             elif isinstance(chunk, Finish):
                 return chunk
@@ -130,7 +137,7 @@ def _record_answer(ctx: TurnContext, state: TurnState, finish: Finish, *, last: 
         reason,
         finish.usage.to_json() if finish.usage is not None else None,
     )
-    state.partial, state.streaming = "", False
+    state.pieces, state.streaming = [], False
     state.open_calls = list(calls)
     ctx.append(v.ASSISTANT_MESSAGE, data)
 
@@ -152,10 +159,11 @@ async def _run_calls(
 
 def _keep_partial(ctx: TurnContext, state: TurnState) -> None:
     """Records a streamed-but-unfinished answer as ``finish: "interrupted"`` (if it had text)."""
-    if state.streaming and state.partial:
-        data = v.assistant_message(ctx.new_id(), state.partial, [], state.model, "interrupted")
+    partial = state.partial
+    if state.streaming and partial:
+        data = v.assistant_message(ctx.new_id(), partial, [], state.model, "interrupted")
         ctx.append(v.ASSISTANT_MESSAGE, data)
-    state.partial, state.streaming = "", False
+    state.pieces, state.streaming = [], False
 
 
 def close_open(ctx: TurnContext, state: TurnState) -> None:
