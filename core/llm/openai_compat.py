@@ -20,6 +20,12 @@ Choices the spec leaves open (written down here):
   without it, and never again by this provider.
 - Endpoints without a key get a fixed placeholder key: the SDK would otherwise fall back to
   ``OPENAI_API_KEY`` from the environment and send that key to whatever server is configured.
+- An answer is bounded (``max_answer_chars``, default ``MAX_ANSWER_CHARS``): the characters of
+  its text and tool-call arguments plus one per chunk, so a server that never stops sending (text,
+  arguments or empty chunks) cannot grow memory or run forever. Past the bound the stream is
+  closed and the step ends with finish ``length``, its text followed by ``CUT_NOTE`` (also
+  streamed, so the window shows it); tool calls still open at the cut are dropped, since their
+  arguments are incomplete and running them would act on a fragment.
 - ``CancelledError`` is never converted: cancelling the consuming task cancels it and closes the
   stream. Kind ``cancelled`` is for a request cut off because the provider itself was closed.
 
@@ -65,6 +71,9 @@ from core.llm.messages import (
 
 NO_KEY = "no-key"
 """Sent as the bearer token when the user configured no key; local servers ignore it."""
+
+MAX_ANSWER_CHARS = 4_000_000
+"""The default bound of one streamed answer (about 1M tokens; real answers are far shorter)."""
 
 _FINISH: dict[str, FinishReason] = {
     "stop": "stop",
@@ -122,6 +131,7 @@ class OpenAICompatProvider:
         max_retries: int = 2,
         max_retry_delay: float = 4.0,
         include_usage: bool = True,
+        max_answer_chars: int = MAX_ANSWER_CHARS,
     ) -> None:
         self._base_url = base_url.strip().rstrip("/")
         self._shown_url = shown_url(self._base_url)
@@ -131,6 +141,7 @@ class OpenAICompatProvider:
         self._max_retries = max_retries
         self._max_retry_delay = max_retry_delay
         self._include_usage = include_usage
+        self._max_answer_chars = max_answer_chars
         self._http_client = http_client
         self._client: AsyncOpenAI | None = None
         self._closed = False
@@ -158,13 +169,21 @@ class OpenAICompatProvider:
         merged = _Merge()
         try:
             sdk_stream = await self._open(request)
-            async with sdk_stream:
+            async with sdk_stream:  # leaving it (also by the bound's break) closes the response
                 async for chunk in sdk_stream:
                     merged.started = True
                     for piece in merged.feed(chunk):
                         yield TextDelta(piece)
+                    if merged.size > self._max_answer_chars:
+                        break
         except Exception as exc:  # every failure leaves as a ProviderError, by contract
             raise self._translate(exc, started=merged.started) from None
+        if merged.size > self._max_answer_chars:
+            note = cut_note(self._max_answer_chars)
+            yield TextDelta(note)
+            merged.text.append(note)
+            yield self._finish(merged, cut=True)
+            return
         yield self._finish(merged)
 
     async def list_models(self) -> list[str]:
@@ -216,7 +235,10 @@ class OpenAICompatProvider:
             stream_options={"include_usage": True} if self._include_usage else openai.omit,
         )
 
-    def _finish(self, merged: _Merge) -> Finish:
+    def _finish(self, merged: _Merge, *, cut: bool = False) -> Finish:
+        if cut:
+            text = "".join(merged.text)
+            return Finish(text, (), "length", merged.usage, merged.model or self._model)
         if merged.finish_reason is None and merged.unreadable:
             raise ProviderError("bad_response", _malformed("no choices"))
         if merged.finish_reason is None:
@@ -265,6 +287,14 @@ class OpenAICompatProvider:
         return ProviderError(
             error.kind, self._secret.redact(error.message), retryable=error.retryable
         )
+
+
+def cut_note(limit: int) -> str:
+    """The note that ends an answer cut at the bound (``max_answer_chars``)."""
+    return (
+        f"\n\n[Chime stopped reading this answer after {limit:,} characters: the model endpoint "
+        "kept sending without finishing. The rest was not received.]"
+    )
 
 
 def shown_url(base_url: str) -> str:
@@ -372,11 +402,14 @@ class _Merge:
     usage: Usage | None = None
     model: str = ""
     started: bool = False
+    size: int = 0
+    """Characters of text and tool-call arguments so far, plus one per chunk (for the bound)."""
     unreadable: bool = False
     """A chunk without a ``choices`` list was seen (ignored unless the answer never finishes)."""
 
     def feed(self, chunk: Any) -> list[str]:
         """Takes one chunk; returns its new text pieces."""
+        self.size += 1
         self.model = _str(getattr(chunk, "model", None)) or self.model
         self._take_usage(getattr(chunk, "usage", None))
         choices = getattr(chunk, "choices", None)
@@ -405,6 +438,7 @@ class _Merge:
             self._take_call(position, call)
         content = getattr(delta, "content", None)
         if isinstance(content, str) and content:
+            self.size += len(content)
             self.text.append(content)
             return [content]
         return []
@@ -419,6 +453,7 @@ class _Merge:
         partial.name = partial.name or _str(getattr(function, "name", None))
         arguments = _str(getattr(function, "arguments", None))
         if arguments:
+            self.size += len(arguments)
             partial.arguments.append(arguments)
 
     def _index_without_one(self, call_id: str, position: int) -> int:

@@ -1,0 +1,93 @@
+"""Survival: huge answers from a loopback endpoint, end to end through the real agent.
+
+An answer under the provider's bound is recorded whole; one over it (5 MB with the default bound)
+is cut with a note, the step ending ``finish: "length"``; the window's deltas stay the pieces the
+server sent (never the growing answer), and the session answers the next input.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.llm.openai_compat import MAX_ANSWER_CHARS, cut_note
+from core.session import vocabulary as v
+from tests.core.llm.loopback import Sse, chunk
+from tests.survival.hostile_kit import (
+    GOOD,
+    Rig,
+    hosted,
+    of_type,
+    turn_end,
+    turn_events,
+)
+
+
+def megabyte_stream(chars: int, piece: int = 1_000) -> Sse:
+    body = [chunk("x" * (piece - 1) + "\u2029") for _ in range(chars // piece)]
+    return Sse([*body, chunk(finish="stop")])
+
+
+def test_an_answer_under_the_bound_is_recorded_intact_and_reopens(tmp_path: Path) -> None:
+    async def body(rig: Rig) -> tuple[list[dict[str, Any]], list[str]]:
+        await rig.ask("long please")
+        await rig.ask("short now")
+        reopened = await rig.store.export_jsonl(rig.session.id)
+        assert reopened.count(b"\n") == len(rig.events()) + 1  # U+2029 split nothing
+        return rig.events(), list(rig.deltas)
+
+    events, deltas = hosted(
+        [megabyte_stream(60_000), GOOD], tmp_path, body, max_answer_chars=80_000
+    )
+
+    [answer] = of_type(turn_events(events, 1), v.ASSISTANT_MESSAGE)
+    assert answer["text"] == ("x" * 999 + "\u2029") * 60
+    assert answer["finish"] == "stop"
+    assert max(len(d) for d in deltas) == 1_000
+    assert turn_end(events, 2) == {"turn": 2, "status": "completed"}
+
+
+def test_an_answer_over_the_bound_is_cut_with_a_note_and_the_session_goes_on(
+    tmp_path: Path,
+) -> None:
+    async def body(rig: Rig) -> tuple[list[dict[str, Any]], list[str]]:
+        await rig.ask("long please")
+        await rig.ask("short now")
+        return rig.events(), list(rig.deltas)
+
+    events, deltas = hosted(
+        [megabyte_stream(60_000), GOOD], tmp_path, body, max_answer_chars=20_000
+    )
+
+    [answer] = of_type(turn_events(events, 1), v.ASSISTANT_MESSAGE)
+    note = cut_note(20_000)
+    assert answer["finish"] == "length"
+    assert answer["text"].endswith(note)
+    assert 20_000 - 1_000 < len(answer["text"]) - len(note) <= 20_000 + 1_000
+    assert "".join(deltas[:-1]) == answer["text"]
+    assert turn_end(events, 1) == {"turn": 1, "status": "completed"}
+    assert turn_end(events, 2) == {"turn": 2, "status": "completed"}
+
+
+@pytest.mark.slow
+def test_a_five_megabyte_answer_is_cut_at_the_default_bound_and_recorded_on_disk(
+    tmp_path: Path,
+) -> None:
+    async def body(rig: Rig) -> tuple[list[dict[str, Any]], list[str]]:
+        await rig.ask("five megabytes please")
+        await rig.ask("short now")
+        return rig.events(), list(rig.deltas)
+
+    events, deltas = hosted(
+        [megabyte_stream(5_000_000, piece=5_000), GOOD], tmp_path, body, seconds=30
+    )
+
+    [answer] = of_type(turn_events(events, 1), v.ASSISTANT_MESSAGE)
+    note = cut_note(MAX_ANSWER_CHARS)
+    assert answer["finish"] == "length"
+    assert answer["text"].endswith(note)
+    assert MAX_ANSWER_CHARS - 5_000 < len(answer["text"]) - len(note) <= MAX_ANSWER_CHARS + 5_000
+    assert max(len(d) for d in deltas) <= max(5_000, len(note))
+    assert turn_end(events, 2) == {"turn": 2, "status": "completed"}
