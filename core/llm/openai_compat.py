@@ -425,10 +425,14 @@ class _Merge:
         return pieces
 
     def tool_calls(self) -> tuple[ToolCall, ...]:
-        ordered = sorted(self.calls.items())
+        """The calls in index order, each with an id unique within this answer: a missing id is
+        ``call_<index>``, a repeated one gets ``-<n>`` appended. Servers that reuse one id for
+        several calls would otherwise give two results the same ``callId`` (ambiguous for the
+        model, and refused by strict endpoints on every later request that carries the history)."""
+        used: set[str] = set()
         return tuple(
-            ToolCall(id=c.id or f"call_{i}", name=c.name, arguments="".join(c.arguments))
-            for i, c in ordered
+            ToolCall(_unique(c.id or f"call_{i}", used), c.name, "".join(c.arguments))
+            for i, c in sorted(self.calls.items())
         )
 
     def _take_delta(self, delta: Any) -> list[str]:
@@ -471,6 +475,16 @@ class _Merge:
         completion = getattr(usage, "completion_tokens", None)
         if isinstance(prompt, int) and isinstance(completion, int):
             self.usage = Usage(prompt_tokens=prompt, completion_tokens=completion)
+
+
+def _unique(call_id: str, used: set[str]) -> str:
+    """``call_id``, or ``call_id-<n>`` with the smallest n ≥ 2 not in ``used``; marks it used."""
+    candidate, n = call_id, 1
+    while candidate in used:
+        n += 1
+        candidate = f"{call_id}-{n}"
+    used.add(candidate)
+    return candidate
 
 
 def _str(value: Any) -> str:
