@@ -162,6 +162,7 @@ class AppController(QObject):
     async def submit(self, text: str) -> None:
         opened = self.current_session()
         if opened is not None:
+            self.window.transcript.scroll_to_end()
             await opened.bridge.submit(text)
 
     def stop(self) -> None:

@@ -5,6 +5,11 @@ New events append rows at the end; older history is loaded lazily at the top thr
 turns built. Qt's views call ``fetchMore`` whenever the *last* row is visible (always true in a
 chat that follows the bottom), so fetching is gated: the view calls ``want_older()`` when the user
 reaches the top, and only then does ``canFetchMore`` answer True.
+
+At most about ``MAX_ROWS`` rows are loaded: the loaded events are one contiguous range
+``[loaded_from, loaded_to)`` that slides up (``fetchMore``) or down (``fetch_newer``) in whole
+turns. New events are shown only while the range reaches the newest event (the tail); otherwise
+they wait until the user scrolls back down (or ``load_tail``).
 """
 
 from __future__ import annotations
@@ -32,10 +37,14 @@ Index = QModelIndex | QPersistentModelIndex
 
 INITIAL_EVENTS = 400
 """Events turned into rows when a session opens (its tail)."""
-FETCH_EVENTS = 100
+FETCH_EVENTS = 60
 """Events added per ``fetchMore`` (moved back to the start of the turn they fall in)."""
 MAX_TURN_SCAN = 4000
 """How far back a batch start may move to reach its turn's start."""
+MAX_ROWS = 500
+"""Rows kept loaded: past this, loading older history unloads the newest rows (and the other way
+round), so a re-layout never walks 10,000 rows in Python (bench/ui_bench.py)."""
+TURN_OPENERS = ("turn/start", "user/message")
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 TITLE_ROLE = Qt.ItemDataRole.UserRole + 3
@@ -60,6 +69,7 @@ class TranscriptModel(QAbstractListModel):
         self._calls: dict[str, int] = {}
         self._events: Sequence[Mapping[str, Any]] = ()
         self._loaded_from = 0
+        self._loaded_to = 0
         self._zone_name: str | None = None
         self._older_wanted = False
         self._streaming = False
@@ -127,6 +137,61 @@ class TranscriptModel(QAbstractListModel):
         self._rows[:0] = rows
         self._serial_base -= len(rows)
         self.endInsertRows()
+        self._trim_bottom()
+
+    def has_newer(self) -> bool:
+        """True while events newer than the last row are not loaded (the user scrolled far up)."""
+        return self._loaded_to < len(self._events)
+
+    def fetch_newer(self) -> None:
+        """Load the next turns below the last row (and unload the oldest rows past the cap)."""
+        if not self.has_newer():
+            return
+        stop = self._turn_end(min(len(self._events), self._loaded_to + FETCH_EVENTS))
+        rows = self._build(self._loaded_to, stop, prepend=False)
+        self._loaded_to = stop
+        if rows:
+            self._append_rows(rows)
+        self._trim_top()
+
+    def load_tail(self) -> None:
+        """Show the newest turns again (after the user had scrolled far up)."""
+        self.reset(self._events, self._zone_name)
+
+    def _trim_bottom(self) -> None:
+        if len(self._rows) <= MAX_ROWS:
+            return
+        cut = MAX_ROWS
+        while cut > 0 and self._rows[cut - 1].seq == self._rows[cut].seq:
+            cut -= 1
+        first_unloaded = self._rows[cut].seq
+        if cut == 0 or first_unloaded < 0:
+            return
+        self.beginRemoveRows(QModelIndex(), cut, len(self._rows) - 1)
+        del self._rows[cut:]
+        self._streaming = False
+        self.endRemoveRows()
+        self._loaded_to = first_unloaded
+
+    def _trim_top(self) -> None:
+        excess = len(self._rows) - MAX_ROWS
+        if excess <= 0:
+            return
+        cut = next(
+            (
+                i
+                for i in range(excess, len(self._rows))
+                if self._rows[i].kind in ("user", "reminder")
+            ),
+            None,
+        )
+        if cut is None or self._rows[cut].seq < 0:
+            return
+        self.beginRemoveRows(QModelIndex(), 0, cut - 1)
+        del self._rows[:cut]
+        self._serial_base += cut
+        self.endRemoveRows()
+        self._loaded_from = self._rows[0].seq
 
     # -- feeding -----------------------------------------------------------------------------
     def reset(self, events: Sequence[Mapping[str, Any]], zone_name: str | None) -> None:
@@ -143,6 +208,7 @@ class TranscriptModel(QAbstractListModel):
         count = len(events)
         self._loaded_from = self._turn_start(max(0, count - INITIAL_EVENTS))
         self._rows = self._build(self._loaded_from, count, prepend=False)
+        self._loaded_to = count
         self.endResetModel()
 
     def set_show_context(self, show: bool) -> None:
@@ -153,7 +219,7 @@ class TranscriptModel(QAbstractListModel):
         self.beginResetModel()
         self._rows, self._expanded, self._calls, self._serial_base = [], set(), {}, 0
         self._streaming = False
-        self._rows = self._build(self._loaded_from, len(self._events), prepend=False)
+        self._rows = self._build(self._loaded_from, self._loaded_to, prepend=False)
         self.endResetModel()
 
     def set_zone_name(self, zone_name: str | None) -> None:
@@ -169,7 +235,15 @@ class TranscriptModel(QAbstractListModel):
         self._older_wanted = self._loaded_from > 0
 
     def append_event(self, event: Mapping[str, Any]) -> None:
-        """Show one new event (tool results update their call's row instead of adding one)."""
+        """Show one new event (tool results update their call's row instead of adding one).
+
+        Ignored while the loaded range does not reach the tail: it is loaded on scrolling down.
+        """
+        seq = event.get("seq")
+        if isinstance(seq, int):
+            if seq != self._loaded_to:
+                return
+            self._loaded_to = seq + 1
         if event.get("type") == "tool/result":
             self._merge_result(event)
             return
@@ -208,6 +282,10 @@ class TranscriptModel(QAbstractListModel):
         self._expanded ^= {serial}
         index = self.index(row)
         self.dataChanged.emit(index, index, [EXPANDED_ROLE])
+
+    def position_of(self, row: TranscriptRow) -> int:
+        """Where this exact row value is now (-1 when it is not loaded)."""
+        return next((i for i, item in enumerate(self._rows) if item is row), -1)
 
     def is_expanded(self, row: int) -> bool:
         return (row + self._serial_base) in self._expanded
@@ -267,9 +345,17 @@ class TranscriptModel(QAbstractListModel):
         index = start
         while index > floor:
             event = self._events[index]
-            if event.get("type") in ("turn/start", "user/message"):
+            if event.get("type") in TURN_OPENERS:
                 return index
             index -= 1
+        return index
+
+    def _turn_end(self, stop: int) -> int:
+        """``stop`` moved forward to the start of the next turn (bounded scan)."""
+        ceiling = min(len(self._events), stop + MAX_TURN_SCAN)
+        index = stop
+        while index < ceiling and self._events[index].get("type") not in TURN_OPENERS:
+            index += 1
         return index
 
     def _build(self, start: int, stop: int, *, prepend: bool) -> list[TranscriptRow]:
@@ -295,9 +381,12 @@ class TranscriptModel(QAbstractListModel):
         data = event.get("data")
         if not isinstance(data, Mapping):
             return
-        position = calls.get(str(data.get("callId", "")))
+        call_id = str(data.get("callId", ""))
+        position = calls.get(call_id)
         if position is not None:
             rows[position] = merge_tool_result(rows[position], data, self._zone_name)
+        elif call_id in self._calls:  # its call was loaded earlier (a batch began mid-turn)
+            self._merge_result({"data": data})
 
     def _visible(self, rows: list[TranscriptRow]) -> list[TranscriptRow]:
         if self._show_context:

@@ -12,6 +12,7 @@ Signals:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import (
@@ -64,6 +65,7 @@ MARGIN = 14
 GAP = 5
 PAD = 10
 CACHE_LIMIT = 50000
+DOC_CACHE = 300
 
 
 def _mix(a: QColor, b: QColor, amount: float) -> QColor:
@@ -161,9 +163,9 @@ class TurnDelegate(QStyledItemDelegate):
         doc.setDefaultFont(self._font_for(row, font))
         self._fill(doc, row, expanded, index)
         doc.setTextWidth(self.content_width(row))
-        if len(self._docs) > 400:
-            self._docs.clear()
         self._docs[key] = doc
+        if len(self._docs) > DOC_CACHE:
+            del self._docs[next(iter(self._docs))]  # least recently created
         return doc
 
     def _font_for(self, row: TranscriptRow, font: QFont) -> QFont:
@@ -361,7 +363,7 @@ class TranscriptView(QListView):
         self._delegate = TurnDelegate(model, bell, self)
         self._show_context = False
         self._follow = True
-        self._restore_from_bottom: int | None = None
+        self._loading = False
         self.setModel(model)
         self.setItemDelegate(self._delegate)
         self._configure()
@@ -407,7 +409,10 @@ class TranscriptView(QListView):
         return self._follow
 
     def scroll_to_end(self) -> None:
-        """Jump to the newest row and follow new output again."""
+        """Jump to the newest row and follow new output again (reloading the tail if the user had
+        scrolled so far up that the newest rows were unloaded)."""
+        if self._model.has_newer():
+            self._model.load_tail()
         self._follow = True
         self.scrollToBottom()
 
@@ -503,28 +508,47 @@ class TranscriptView(QListView):
         menu.popup(self.viewport().mapToGlobal(point))
 
     def _on_scroll_value_changed(self, value: int) -> None:
+        if self._loading:
+            return
         bar = self.verticalScrollBar()
-        self._follow = value >= bar.maximum() - 4
+        self._follow = value >= bar.maximum() - 4 and not self._model.has_newer()
         if value == bar.minimum() and bar.maximum() > 0 and self._model.has_older():
-            self._restore_from_bottom = bar.maximum() - value
-            self._model.want_older()
-            self._model.fetchMore(QModelIndex())
+            self._load_keeping_position(self._fetch_older)
+        elif value == bar.maximum() and bar.maximum() > 0 and self._model.has_newer():
+            self._load_keeping_position(self._model.fetch_newer)
+
+    def _fetch_older(self) -> None:
+        self._model.want_older()
+        self._model.fetchMore(QModelIndex())
+
+    def _load_keeping_position(self, load: Callable[[], None]) -> None:
+        """Load rows above or below while the row at the top of the viewport stays in place."""
+        index = self.indexAt(QPoint(MARGIN + 2, 2))
+        anchor = self._model.row_at(index.row()) if index.isValid() else None
+        offset = self.visualRect(index).top() if anchor is not None else 0
+        self._loading = True
+        try:
+            load()
+            self.doItemsLayout()  # SinglePass: the new geometry is known now
+            position = self._model.position_of(anchor) if anchor is not None else -1
+            if position >= 0:
+                bar = self.verticalScrollBar()
+                top = self.visualRect(self._model.index(position)).top()
+                bar.setValue(bar.value() + top - offset)
+        finally:
+            self._loading = False
 
     def _on_scroll_range_changed(self, _minimum: int, maximum: int) -> None:
-        if self._restore_from_bottom is not None:
-            self.verticalScrollBar().setValue(maximum - self._restore_from_bottom)
-            self._restore_from_bottom = None
-        elif self._follow:
+        if self._follow and not self._loading:
             self.verticalScrollBar().setValue(maximum)
 
     def _on_model_rows_inserted(self, _parent: QModelIndex, first: int, last: int) -> None:
-        if self._follow and self._restore_from_bottom is None:
+        if self._follow and not self._loading:
             self.scrollToBottom()
 
     def _on_model_reset(self) -> None:
         self._delegate.forget()
         self._follow = True
-        self._restore_from_bottom = None
         self.scrollToBottom()
 
     def _on_model_data_changed(

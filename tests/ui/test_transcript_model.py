@@ -6,7 +6,14 @@ import pytest
 from PySide6.QtCore import QModelIndex
 
 from tests.ui.events import EventScript, create_call, view
-from ui.transcript_model import INITIAL_EVENTS, KIND_ROLE, TITLE_ROLE, TranscriptModel
+from ui.transcript_model import (
+    FETCH_EVENTS,
+    INITIAL_EVENTS,
+    KIND_ROLE,
+    MAX_ROWS,
+    TITLE_ROLE,
+    TranscriptModel,
+)
 
 
 def kinds(model: TranscriptModel) -> list[str]:
@@ -85,10 +92,18 @@ def test_a_long_session_opens_with_its_tail_and_loads_older_turns_on_demand() ->
     while model.has_older():
         model.want_older()
         model.fetchMore(QModelIndex())
+        assert model.rowCount() <= MAX_ROWS + 2 * FETCH_EVENTS
     assert model.index(0).data() == "question 0"
-    assert (
-        model.rowCount() == 2000
-    )  # user and assistant rows; context rows only with "Show context"
+    assert model.has_newer()  # the newest rows were unloaded past the cap
+    model.append_event(script.user("typed while reading old history"))
+    assert model.index(model.rowCount() - 1).data() != "typed while reading old history"
+    while model.has_newer():
+        model.fetch_newer()
+        assert model.rowCount() <= MAX_ROWS + 2 * FETCH_EVENTS
+    assert model.index(model.rowCount() - 1).data() == "typed while reading old history"
+    assert model.has_older()
+    model.append_event(script.answer("and its answer"))
+    assert model.index(model.rowCount() - 1).data() == "and its answer"
 
 
 def test_a_result_whose_call_is_in_an_older_batch_still_finds_it() -> None:
