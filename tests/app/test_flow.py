@@ -65,6 +65,7 @@ def test_a_typed_reminder_is_confirmed_listed_and_fires_as_a_turn(
         lambda: "reminder" in chime.kinds() and chime.idle() and chime.kinds()[-1] == "assistant"
     )
     assert chime.transcript_texts()[chime.kinds().index("reminder")] == "stretch"
+    assert chime.window.transcript.accessibleDescription() == "Reminder: stretch"  # announced
     assert panel.rowCount() == 0
     chime.quit()
 
@@ -220,3 +221,33 @@ def test_settings_saved_from_the_dialog_survive_a_restart(
     restored = load_settings(tmp_path)
     assert (restored.theme, restored.text_size, restored.provider) == ("dark", 13, "offline")
     owner.app.setFont(owner.app.font())  # appearance applied without errors
+
+
+@pytest.mark.slow
+def test_a_reminder_in_a_session_not_on_screen_marks_it_unread_and_asks_for_attention(
+    qtbot, loop, tmp_path, clock, monkeypatch
+) -> None:
+    alerts: list[object] = []
+    monkeypatch.setattr("app.controller.request_attention", alerts.append)
+    chime = start(qtbot, loop, tmp_path, clock)
+    chime.controller._is_active = lambda: False  # the window is in the background
+    type_and_send(qtbot, chime, "remind me in 2 minutes to stretch")
+    chime.until(lambda: chime.idle() and chime.window.reminders.model.rowCount() == 1)
+    first = chime.controller.current
+    assert first is not None
+    waker = chime.controller.open[first].waker
+    assert waker is not None
+    chime.until(lambda: waker.wake_at is not None)
+    wake_at = waker.wake_at
+    assert wake_at is not None
+    chime.run(chime.controller.new_session())
+    assert chime.controller.current != first
+    clock.advance(timedelta(minutes=2))
+    waker.arm(wake_at)
+    sidebar = chime.window.sessions.model
+    chime.until(lambda: sidebar.item(sidebar.row_of(first)).unread)  # type: ignore[union-attr]
+    assert alerts == [chime.window]
+    chime.run(chime.controller.open_session(first))
+    assert not sidebar.item(sidebar.row_of(first)).unread  # type: ignore[union-attr]
+    assert "reminder" in chime.kinds()
+    chime.quit()
