@@ -8,10 +8,14 @@ context/time, assistant/message with a tool call, tool/result, assistant/message
 on the same disk as the repo, then measures with the real store:
 
 - cold: open without a checkpoint (every line parsed once; the close writes the checkpoint);
-- warm: open with the checkpoint written by a normal close (median of ``--repeat``), i.e.
-  ``SessionStore.open`` + ``schedule_fold()`` + ``tail_turns(50)``.
+- warm, shown: open with the checkpoint written by a normal close (median of ``--repeat``) until
+  the window can show it: ``SessionStore.open`` + ``schedule_fold()`` + ``tail_turns(50)``;
+- warm, verified: the same open until ``await session.verification()`` (the checkpoint's digest
+  matched: every byte it covers was hashed; the first barrier waits for this).
 
-Requirement (session-log.md §8, the brief): warm open of 10^6 ≤ 2× warm open of 10^5.
+Requirement (session-log.md §8, the brief): warm open (shown) of 10^6 ≤ 2× that of 10^5. The
+verified ratio is reported too: it grows with the file (hashing is linear), its floor is the
+plain xxh3 column.
 """
 
 from __future__ import annotations
@@ -99,15 +103,18 @@ def generate(count: int):  # type: ignore[no-untyped-def]
     yield b"".join(chunk)
 
 
-async def open_once(store: SessionStore, sid: str) -> float:
+async def open_once(store: SessionStore, sid: str) -> tuple[float, float]:
+    """Seconds until the session can be shown, and until it is verified."""
     started = time.perf_counter()
     session = await store.open(sid)
     session.schedule_fold()
     shown = session.tail_turns(50)
-    elapsed = time.perf_counter() - started
+    shown_after = time.perf_counter() - started
+    assert await session.verification()
+    verified_after = time.perf_counter() - started
     assert len(shown) >= 350
     await session.close()
-    return elapsed
+    return shown_after, verified_after
 
 
 def digest_floor(path: Path, repeat: int) -> float:
@@ -122,16 +129,19 @@ def digest_floor(path: Path, repeat: int) -> float:
     return statistics.median(times)
 
 
-async def measure(data_dir: Path, count: int, repeat: int) -> tuple[float, float, int, float]:
+async def measure(
+    data_dir: Path, count: int, repeat: int
+) -> tuple[float, tuple[float, float], int, float]:
     sid = f"bench{count}"
     header = SessionHeader(sid, AT)
     publish_session(data_dir / "sessions" / sid, header.line(), iter(generate(count)))
     size = (data_dir / "sessions" / sid / "session.jsonl").stat().st_size
     store = SessionStore(data_dir, clock)
-    cold = await open_once(store, sid)
+    cold, _ = await open_once(store, sid)
     assert (data_dir / "sessions" / sid / CHECKPOINT_NAME).exists()
     assert (data_dir / "sessions" / sid / OFFSETS_NAME).exists()
-    warm = statistics.median([await open_once(store, sid) for _ in range(repeat)])
+    runs = [await open_once(store, sid) for _ in range(repeat)]
+    warm = (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs))
     floor = digest_floor(data_dir / "sessions" / sid / "session.jsonl", repeat)
     return cold, warm, size, floor
 
@@ -146,20 +156,22 @@ async def main() -> None:
     try:
         results = {}
         print(
-            f"{'events':>9} {'MB':>7} {'cold open ms':>13} {'warm open ms':>13}"
-            f" {'xxh3 of file ms':>16} {'warm - xxh3 ms':>15}"
+            f"{'events':>9} {'MB':>7} {'cold open ms':>13} {'warm shown ms':>14}"
+            f" {'warm verified ms':>17} {'xxh3 of file ms':>16}"
         )
         for count in sizes:
             cold, warm, size, floor = await measure(data_dir, count, args.repeat)
             results[count] = warm
             print(
-                f"{count:>9} {size / 1e6:>7.1f} {cold * 1e3:>13.1f} {warm * 1e3:>13.2f}"
-                f" {floor * 1e3:>16.2f} {(warm - floor) * 1e3:>15.2f}"
+                f"{count:>9} {size / 1e6:>7.1f} {cold * 1e3:>13.1f} {warm[0] * 1e3:>14.2f}"
+                f" {warm[1] * 1e3:>17.2f} {floor * 1e3:>16.2f}"
             )
         if 100_000 in results and 1_000_000 in results:
-            ratio = results[1_000_000] / results[100_000]
+            big, small = results[1_000_000], results[100_000]
+            ratio = big[0] / small[0]
             verdict = "OK" if ratio <= 2 else "OVER"
-            print(f"warm open 10^6 / 10^5 = {ratio:.2f} (requirement <= 2: {verdict})")
+            print(f"warm shown    10^6 / 10^5 = {ratio:.2f} (requirement <= 2: {verdict})")
+            print(f"warm verified 10^6 / 10^5 = {big[1] / small[1]:.2f} (linear in bytes hashed)")
     finally:
         shutil.rmtree(data_dir)
 

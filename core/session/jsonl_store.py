@@ -19,7 +19,7 @@ import os
 import shutil
 import sys
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
@@ -105,11 +105,6 @@ class PendingDigest:
             return digest(b"".join(part.result() for part in self._parts))
         finally:
             self._pool.shutdown()
-
-    def join(self) -> None:
-        """Wait for the worker threads without asking for the digest (an open that gave up)."""
-        wait(self._parts)
-        self._pool.shutdown()
 
 
 class LogFile:

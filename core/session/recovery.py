@@ -12,18 +12,18 @@ file operation goes through ``jsonl_store``. Implements session-log.md §4 and �
    and makes the schedule fold fail.
 
 The checkpoint's digest (session-log.md §8: it vouches only for bytes whose digest still matches)
-is computed in worker threads while the rest is prepared. When the bytes after it scan clean and
-the last ``WARM_TURNS`` turns parse where the offsets say, the open does not wait for it: the
-session gets a ``Verifier`` that ``LiveSession`` runs at once and that every barrier awaits (the
-state is for display until then). Otherwise (a torn or corrupt tail, misplaced lines) the open
-joins the digest before acting on the tail, and a mismatch means a cold open. A verifier that
-finds a mismatch deletes the checkpoint files (live sessions only) and re-scans the whole log.
+is off the path to the first screen. When the bytes after the checkpoint scan clean and the last
+``WARM_TURNS`` turns parse where its offsets say, the open returns without it: the session gets a
+``CheckpointVerifier`` that ``LiveSession`` runs at once in a worker thread and that every
+barrier awaits (the folds are for display until then). Otherwise (a torn or corrupt tail,
+misplaced lines) the open hashes before acting on the tail, and a mismatch means a cold open. A
+verifier that finds a mismatch deletes the checkpoint files (live sessions only) and re-scans the
+whole log.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,7 +40,6 @@ from core.session.jsonl_store import (
     LOG_NAME,
     FileOps,
     LogFile,
-    PendingDigest,
     SessionLock,
     discard_checkpoint,
     load_offsets,
@@ -72,7 +71,7 @@ class _Feeder:
 
 
 WARM_TURNS = 50
-"""Turns parsed while the digest is computed, so the window's first screen is ready at once."""
+"""Turns parsed at open (and checked to sit where the offsets say): the window's first screen."""
 
 
 def load_session(
@@ -143,22 +142,17 @@ def _warm(
     checkpoint = decode_checkpoint(raw) if raw is not None else None
     if checkpoint is None or checkpoint.session_id != header.id or checkpoint.length > log.size():
         return None
-    pending = log.start_digest(checkpoint.length)
-    with ExitStack() as joined:
-        joined.callback(pending.join)  # the threads are always joined, however this ends
-        loaded = _from_checkpoint(folder, log, header, checkpoint)
-        if loaded is None:
-            return None
-        result = _scan_into(loaded, log, checkpoint.length)
-        aligned = result.corruption is not None or _shown(loaded)
-        if aligned and result.corruption is None and not result.torn:
-            loaded.verifier = CheckpointVerifier(pending, checkpoint.digest, folder, header, live)
-            joined.pop_all()  # ... unless the session's verifier takes them over
-            return loaded, result
-        holds = aligned and pending.result() == checkpoint.digest  # acts on the tail: verify first
-    if not holds:
+    loaded = _from_checkpoint(folder, log, header, checkpoint)
+    if loaded is None:
+        return None
+    result = _scan_into(loaded, log, checkpoint.length)
+    aligned = result.corruption is not None or _shown(loaded)
+    if aligned and result.corruption is None and not result.torn:
+        loaded.verifier = CheckpointVerifier(log, checkpoint, folder, header, live)
+        return loaded, result
+    if not aligned or log.start_digest(checkpoint.length).result() != checkpoint.digest:
         assert loaded.base is not None  # a checkpoint start always maps its offsets
-        loaded.base.close()
+        loaded.base.close()  # acting on the tail (a cut, a verdict) needs the digest first
         return None
     return loaded, result
 
@@ -167,16 +161,18 @@ def _warm(
 class CheckpointVerifier:
     """The deferred half of a warm open (``LiveSession`` runs ``run`` in a worker thread)."""
 
-    pending: PendingDigest
-    expected: str
+    log: LogFile
+    checkpoint: Checkpoint
     folder: Path
     header: SessionHeader
     live: bool
 
     def run(self) -> LoadedSession | None:
         """None when the digest matched; else the state of a full re-scan of the log (after
-        deleting the stale checkpoint files of a live session)."""
-        if self.pending.result() == self.expected:
+        deleting the stale checkpoint files of a live session). Hashing starts here, once the
+        window has what it shows: it would only compete with the open for the cores."""
+        checkpoint = self.checkpoint
+        if self.log.start_digest(checkpoint.length).result() == checkpoint.digest:
             return None
         if self.live:
             discard_checkpoint(self.folder)
