@@ -283,6 +283,7 @@ class OpenAICompatProvider:
             listing=listing,
             timeout=self._timeout,
             retries=self._max_retries,
+            secret=self._secret.value,
         )
         return ProviderError(
             error.kind, self._secret.redact(error.message), retryable=error.retryable
@@ -515,27 +516,38 @@ def describe_error(
     listing: bool,
     timeout: float,
     retries: int,
+    secret: str = "",
 ) -> _Described:
-    """Kind and user-facing sentence for an SDK failure. The caller redacts the key."""
+    """Kind and user-facing sentence for an SDK failure. ``secret`` (the key) is scrubbed from the
+    server's text before that is shortened: a key cut in two by the shortening would slip past
+    the caller's redaction of the whole message, which it still does."""
     if isinstance(exc, openai.APITimeoutError):
         return _Described("timeout", _timed_out(base_url, timeout, started), retryable=True)
     if isinstance(exc, openai.APIConnectionError):
         text = _cut_off() if started else _unreachable(base_url)
         return _Described("connection", text, retryable=True)
     if isinstance(exc, openai.APIStatusError):
-        return _status(exc, model=model, has_key=has_key, listing=listing, retries=retries)
+        return _status(
+            exc, model=model, has_key=has_key, listing=listing, retries=retries, secret=secret
+        )
     if isinstance(exc, openai.APIResponseValidationError):
         return _Described("bad_response", _models_malformed() if listing else _malformed("schema"))
     if isinstance(exc, openai.APIError):
-        return _Described("server", _failed_midway(_server_text(exc)), retryable=True)
+        return _Described("server", _failed_midway(_server_text(exc, secret)), retryable=True)
     return _Described("bad_response", _malformed(type(exc).__name__))
 
 
 def _status(
-    exc: openai.APIStatusError, *, model: str, has_key: bool, listing: bool, retries: int
+    exc: openai.APIStatusError,
+    *,
+    model: str,
+    has_key: bool,
+    listing: bool,
+    retries: int,
+    secret: str,
 ) -> _Described:
     code = exc.status_code
-    detail = _server_text(exc)
+    detail = _server_text(exc, secret)
     if code == 401:
         return _Described("auth", _rejected_key() if has_key else _key_needed())
     if code == 403:
@@ -551,12 +563,15 @@ def _status(
     return _Described("bad_response", _refused(code, detail))
 
 
-def _server_text(exc: openai.OpenAIError) -> str:
-    """The server's own error message, on one line and short; empty when it gave none."""
+def _server_text(exc: openai.OpenAIError, secret: str = "") -> str:
+    """The server's own error message, ``secret`` scrubbed, on one line and short; empty when
+    it gave none."""
     body = getattr(exc, "body", None)
     message = body.get("message") if isinstance(body, dict) else None
     if not isinstance(message, str):
         message = body if isinstance(body, str) else ""
+    if secret:
+        message = message.replace(secret, "[redacted]")
     one_line = " ".join(message.split())
     return one_line if len(one_line) <= 200 else one_line[:199] + "…"
 

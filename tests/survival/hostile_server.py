@@ -37,7 +37,11 @@ class Raw:
 
 @dataclass(frozen=True)
 class EchoHeaders:
-    """A 401 whose error message quotes every request header, ``Authorization`` included."""
+    """An error whose message quotes every request header, ``Authorization`` included, after
+    ``prefix`` (to place the key where a shortened message would cut it), as proxies do."""
+
+    status: int = 401
+    prefix: str = ""
 
 
 HostileReply = Reply | Flood | Raw | EchoHeaders
@@ -85,9 +89,9 @@ class HostileServer(LoopbackServer):
         self.hostile.pop(0)
         self.request_seen.set()
         if isinstance(reply, EchoHeaders):
-            message = "Unauthorized. Your request headers were: " + json.dumps(request)
+            message = reply.prefix + "Your request headers were: " + json.dumps(request)
             body = json.dumps({"error": {"message": message, "type": "auth"}}).encode()
-            await _send(writer, 401, {"Content-Type": "application/json"}, body)
+            await _send(writer, reply.status, {"Content-Type": "application/json"}, body)
             return True
         await _send(writer, 200, SSE_HEADERS, None)
         if isinstance(reply, Raw):
