@@ -10,7 +10,8 @@ Side channel: a JSON-lines file opened ``O_APPEND``; every record is fsynced bef
 on, so a record is on disk before the engine acts on what it reports. Records:
 
 - ``{"kind":"ready"}`` once the host has started (also printed as ``ready`` on stdout: the parent
-  starts its random real-time kill delay then);
+  starts its random real-time kill delay then; ``opening`` is printed just before the open, for
+  the parent's "early" kills that land in torn-tail repair and the closing of an open turn);
 - ``{"kind":"durable","seq":n,"sha":h}`` for every event a successful barrier made durable,
   written from the persistence observer, i.e. before ``flush()`` returns True to anyone;
   ``h`` is the SHA-256 of the event's line as the log holds it (``encode_line`` of the envelope);
@@ -258,6 +259,7 @@ async def run(args: argparse.Namespace) -> None:
     channel = Channel(Path(args.channel))
     ops = KillingOps(args.kill_after_ops, args.cut, rng)
     ops.lose_writes = args.lying_disk
+    print("opening", flush=True)  # an "early" real-time kill lands in the open's recovery
     session = await SessionStore(Path(args.data), clock, options=store_options(args, ops)).open(
         args.session
     )
