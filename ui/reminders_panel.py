@@ -143,7 +143,7 @@ class ReminderDelegate(QStyledItemDelegate):
         rect = option.rect.adjusted(2, 2, -2, -2)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         fill = palette.color(QPalette.ColorRole.Highlight if selected else QPalette.ColorRole.Base)
-        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setPen(palette.color(QPalette.ColorRole.Mid))
         painter.setBrush(fill)
         painter.drawRoundedRect(rect, 6, 6)
         if option.state & QStyle.StateFlag.State_HasFocus:

@@ -70,6 +70,7 @@ class TranscriptModel(QAbstractListModel):
         self._events: Sequence[Mapping[str, Any]] = ()
         self._loaded_from = 0
         self._loaded_to = 0
+        self._known_end = 0
         self._zone_name: str | None = None
         self._older_wanted = False
         self._streaming = False
@@ -140,14 +141,17 @@ class TranscriptModel(QAbstractListModel):
         self._trim_bottom()
 
     def has_newer(self) -> bool:
-        """True while events newer than the last row are not loaded (the user scrolled far up)."""
-        return self._loaded_to < len(self._events)
+        """True while events newer than the last row are not loaded (the user scrolled far up).
+
+        Measured against the events announced so far (``append_event``), not ``len(events)``: a
+        group append makes several events visible before the first one is announced."""
+        return self._loaded_to < self._known_end
 
     def fetch_newer(self) -> None:
         """Load the next turns below the last row (and unload the oldest rows past the cap)."""
         if not self.has_newer():
             return
-        stop = self._turn_end(min(len(self._events), self._loaded_to + FETCH_EVENTS))
+        stop = self._turn_end(min(self._known_end, self._loaded_to + FETCH_EVENTS))
         rows = self._build(self._loaded_to, stop, prepend=False)
         self._loaded_to = stop
         if rows:
@@ -208,7 +212,7 @@ class TranscriptModel(QAbstractListModel):
         count = len(events)
         self._loaded_from = self._turn_start(max(0, count - INITIAL_EVENTS))
         self._rows = self._build(self._loaded_from, count, prepend=False)
-        self._loaded_to = count
+        self._loaded_to = self._known_end = count
         self.endResetModel()
 
     def set_show_context(self, show: bool) -> None:
@@ -241,6 +245,7 @@ class TranscriptModel(QAbstractListModel):
         """
         seq = event.get("seq")
         if isinstance(seq, int):
+            self._known_end = max(self._known_end, seq + 1)
             if seq != self._loaded_to:
                 return
             self._loaded_to = seq + 1
@@ -352,7 +357,7 @@ class TranscriptModel(QAbstractListModel):
 
     def _turn_end(self, stop: int) -> int:
         """``stop`` moved forward to the start of the next turn (bounded scan)."""
-        ceiling = min(len(self._events), stop + MAX_TURN_SCAN)
+        ceiling = min(self._known_end, stop + MAX_TURN_SCAN)
         index = stop
         while index < ceiling and self._events[index].get("type") not in TURN_OPENERS:
             index += 1

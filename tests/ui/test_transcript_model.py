@@ -135,3 +135,23 @@ def test_time_context_rows_appear_only_when_show_context_is_on() -> None:
     assert kinds(model)[-1] == "context"
     model.set_show_context(False)
     assert "context" not in kinds(model)
+
+
+def test_a_group_appended_at_once_is_shown_and_the_model_stays_at_the_tail() -> None:
+    script = EventScript()
+    script.turn("hi", "hello")
+    model = TranscriptModel()
+    model.reset(script.events, "UTC")
+    from datetime import timedelta
+
+    from tests.ui.events import T0
+
+    reminder = script.reminder("schedule-1", "stretch", T0, T0 + timedelta(minutes=5))
+    change = script.add(
+        "schedule/change", {"version": 1, "operation": "dispatch", "id": "schedule-1"}
+    )
+    model.append_event(reminder)  # the log already holds ``change`` when this is announced
+    assert not model.has_newer()
+    model.append_event(change)
+    assert not model.has_newer()
+    assert kinds(model)[-1] == "reminder"
