@@ -16,6 +16,11 @@ Checked after every kill (session-log.md §3-§4, schedule.md §10.3, §15):
 5. on a reopen (every other kill, and always the last): a torn tail is saved byte for byte in a
    ``session.jsonl.torn-*`` file and cut off, the session opens live, and one more turn completes.
 
+Kills: half at the N-th file-ops call (before it, after it, or mid-write), half after a random
+real delay (one in five of those a few ms into the child's open, to land in its recovery). The
+children vary their disk: sometimes transient EIO and short writes, a real write-behind timer,
+checkpoints every few events (see crash_worker).
+
 At the end, with the clock a day later, every one-shot ever created is either deleted or was
 dispatched exactly once (nothing admitted twice, nothing lost).
 """
