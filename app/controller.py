@@ -288,8 +288,14 @@ class AppController(QObject):
 
     # -- state and sidebar -----------------------------------------------------------------
     def write_state(self, geometry: str = "", window_state: str = "") -> None:
+        """Record the live sessions. An instance that holds none (a second instance showing
+        sessions read-only) leaves state.json to the instance that owns them."""
         live = tuple(sid for sid, o in self.open.items() if not o.session.read_only)
-        state = AppState(live, self.current, geometry, window_state)
+        if not live:
+            return
+        state = AppState(
+            live, self.current if self.current in live else live[0], geometry, window_state
+        )
         try:
             write_state(self.data_dir, state)
         except OSError as error:

@@ -252,3 +252,75 @@ def test_a_reminder_in_a_session_not_on_screen_marks_it_unread_and_asks_for_atte
     assert not sidebar.item(sidebar.row_of(first)).unread  # type: ignore[union-attr]
     assert "reminder" in chime.kinds()
     chime.quit()
+
+
+@pytest.mark.slow
+def test_a_second_instance_never_overwrites_the_owners_state(qtbot, loop, tmp_path, clock) -> None:
+    first = start(qtbot, loop, tmp_path, clock)
+    owned = first.controller.current
+    second = start(qtbot, loop, tmp_path, clock)  # reopens the same session: read-only here
+    assert second.controller.current == owned
+    second.quit()
+    assert read_state(tmp_path).open == (owned,)
+    first.quit()
+    assert read_state(tmp_path).open == (owned,)
+
+
+class FailingOnce:
+    """A provider whose first step fails like an unreachable endpoint, then answers."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    @property
+    def info(self):
+        from core.llm.messages import ModelInfo
+
+        return ModelInfo("test", "failing-once")
+
+    async def stream(self, request):
+        from core.errors import ProviderError
+        from core.llm.messages import Finish, TextDelta
+
+        self.calls += 1
+        if self.calls == 1:
+            raise ProviderError("connection", "Could not reach the model server.", retryable=True)
+        yield TextDelta("Back again.")
+        yield Finish("Back again.", (), "stop")
+
+
+@pytest.mark.slow
+def test_a_failed_turn_shows_an_error_row_and_enter_on_it_retries(
+    qtbot, loop, tmp_path, clock
+) -> None:
+    chime = start(qtbot, loop, tmp_path, clock)
+    provider = FailingOnce()
+    chime.controller.set_provider(lambda: provider)
+    type_and_send(qtbot, chime, "hello")
+    agent = chime.controller.current_session().agent  # type: ignore[union-attr]
+    chime.until(lambda: "error" in chime.kinds() and agent.status == "idle")  # input held for Retry
+    row = chime.kinds().index("error")
+    assert chime.transcript_texts()[row] == "Could not reach the model server."
+    view = chime.window.transcript
+    view.setFocus()
+    view.setCurrentIndex(chime.window.transcript_model.index(row))
+
+    async def press_enter() -> None:  # Qt input handled inside the running loop, as in the app
+        qtbot.keyClick(view, Qt.Key.Key_Return)
+
+    chime.run(press_enter())
+    chime.until(lambda: chime.kinds()[-1] == "assistant" and chime.idle())
+    assert chime.transcript_texts()[-1] == "Back again."
+    chime.quit()
+
+
+@pytest.mark.slow
+def test_export_writes_markdown_and_jsonl(qtbot, loop, tmp_path, clock) -> None:
+    chime = start(qtbot, loop, tmp_path, clock)
+    type_and_send(qtbot, chime, "remind me in 5 minutes to stretch")
+    chime.until(chime.idle)
+    chime.run(chime.controller.export_current("markdown", tmp_path / "out.md"))
+    chime.run(chime.controller.export_current("jsonl", tmp_path / "out.jsonl"))
+    assert "remind me in 5 minutes to stretch" in (tmp_path / "out.md").read_text()
+    assert '"schedule/change"' in (tmp_path / "out.jsonl").read_text()
+    chime.quit()
