@@ -297,7 +297,10 @@ def test_a_failed_turn_shows_an_error_row_and_enter_on_it_retries(
     provider = FailingOnce()
     chime.controller.set_provider(lambda: provider)
     type_and_send(qtbot, chime, "hello")
-    agent = chime.controller.current_session().agent  # type: ignore[union-attr]
+    opened = chime.controller.current_session()
+    assert opened is not None
+    agent = opened.agent
+    assert agent is not None
     chime.until(lambda: "error" in chime.kinds() and agent.status == "idle")  # input held for Retry
     row = chime.kinds().index("error")
     assert chime.transcript_texts()[row] == "Could not reach the model server."
