@@ -32,11 +32,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import logging
 from array import array
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -137,7 +138,7 @@ class LiveSession:
         self._checkpoint_count = loaded.checkpoint_count
         self._observers: list[Callable[[Mapping[str, Any]], None]] = []
         self._persistence_observers: list[Callable[[bool], None]] = []
-        self._inflight: asyncio.Future[bool] | None = None
+        self._batch: list[asyncio.Future[bool]] | None = None
         self._write_behind: Cancellable | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
         self._closed = False
@@ -335,35 +336,46 @@ class LiveSession:
             return False
         target = len(self._events)
         while self._events.durable_count < target:
-            if self._inflight is None:
-                self._inflight = asyncio.ensure_future(self._write_batch())
-            if not await asyncio.shield(self._inflight):
+            if not await self._join_batch():
                 return False
         return True
 
-    async def _write_batch(self) -> bool:
-        log = self._loaded.log
-        assert log is not None  # flush checked it
-        count = self._events.queued_count
-        try:
+    def _join_batch(self) -> asyncio.Future[bool]:
+        """A waiter on the write in flight, starting one for everything queued if none is.
+
+        One hop to the writer thread and one back (``call_soon_threadsafe`` straight from the
+        write's done callback), no task per batch; each flush has its own waiter, so cancelling
+        one never disturbs the others or the write."""
+        loop = asyncio.get_running_loop()
+        waiter = loop.create_future()
+        if self._batch is None:
+            self._batch = []
+            log = self._loaded.log
+            assert log is not None  # flush checked it
+            count = self._events.queued_count
             data = self._events.queued_bytes(count)
-            await asyncio.get_running_loop().run_in_executor(
-                self._writer, log.write_durably, data, self._events.durable_length
-            )
-        except OSError as error:
-            logger.warning("session %s: write failed, events kept queued: %s", self.id, error)
-            ok = False
-        else:
+            work = self._writer.submit(log.write_durably, data, self._events.durable_length)
+            work.add_done_callback(functools.partial(_post, loop, self._written, count))
+        self._batch.append(waiter)
+        return waiter
+
+    def _written(self, count: int, work: Future[None]) -> None:
+        waiters, self._batch = self._batch or [], None
+        error = work.exception()
+        if error is not None and not isinstance(error, OSError):
+            _settle_all(waiters, error)  # a bug, not the disk: the callers see it
+            return
+        ok = error is None
+        if ok:
             self._events.commit(count)
-            ok = True
-        finally:
-            self._inflight = None
+        else:
+            logger.warning("session %s: write failed, events kept queued: %s", self.id, error)
         self._notify_persistence(ok)
         if ok:
             self.checkpoint_if_due()
         else:
             self._arm_write_behind()  # retry on its own, e.g. once the disk has room again
-        return ok
+        _settle_all(waiters, ok)
 
     def _arm_write_behind(self) -> None:
         if self._write_behind is None and self._loaded.log is not None:
@@ -548,6 +560,22 @@ def _store_checkpoint(folder: Path, log_path: Path, state: Checkpoint, offsets: 
         reader.close()
     checkpoint = dataclasses.replace(state, digest=found)
     write_checkpoint(folder, checkpoint.encode(), offsets)
+
+
+def _post(loop: asyncio.AbstractEventLoop, callback: Callable[..., None], *args: object) -> None:
+    """Run ``callback(*args)`` on ``loop`` from a worker thread."""
+    with contextlib.suppress(RuntimeError):  # the loop closed while the write ran
+        loop.call_soon_threadsafe(callback, *args)
+
+
+def _settle_all(waiters: list[asyncio.Future[bool]], outcome: bool | BaseException) -> None:
+    for waiter in waiters:
+        if waiter.done():
+            continue  # its flush was cancelled
+        if isinstance(outcome, BaseException):
+            waiter.set_exception(outcome)
+        else:
+            waiter.set_result(outcome)
 
 
 def _event_type(type: object) -> str:

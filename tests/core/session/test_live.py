@@ -508,3 +508,53 @@ def test_closing_after_a_failed_final_flush_leaves_no_timer_armed(
         return closed
 
     assert asyncio.run(scenario()) is False
+
+
+def test_a_cancelled_flush_leaves_the_write_and_the_other_flushes_alone(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    async def scenario() -> None:
+        session = await make_store(tmp_path, clock).create()
+        envelope = session.append(v.USER_MESSAGE, user("one"))
+        cancelled = asyncio.ensure_future(session.flush())
+        kept = asyncio.ensure_future(session.flush())
+        await asyncio.sleep(0)  # both wait on the write in flight
+        cancelled.cancel()
+        assert await kept is True
+        assert cancelled.cancelled()
+        assert lines_of(log_path(tmp_path, session.id)) == [envelope]
+        await session.close()
+
+    asyncio.run(scenario())
+
+
+class BuggyOps(FailingOps):
+    """A write that fails with something other than an OSError (a bug, not the disk)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.broken = True
+
+    def pwrite(self, fd: int, data: bytes, offset: int) -> int:
+        if self.broken:
+            raise ValueError("not a disk error")
+        return super().pwrite(fd, data, offset)
+
+
+def test_a_write_that_fails_with_a_bug_reaches_the_barrier_caller_and_keeps_the_events(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    ops = BuggyOps()
+
+    async def scenario() -> None:
+        session = await make_store(tmp_path, clock, ops=ops).create()
+        envelope = session.append(v.USER_MESSAGE, user("one"))
+        with pytest.raises(ValueError, match="not a disk error"):
+            await session.flush()
+        assert session.durable_count == 0
+        ops.broken = False
+        assert await session.flush() is True
+        assert lines_of(log_path(tmp_path, session.id)) == [envelope]
+        await session.close()
+
+    asyncio.run(scenario())
