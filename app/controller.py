@@ -152,7 +152,10 @@ class AppController(QObject):
         window.set_state(
             self.tr("corrupt") if corrupt else self.tr("read-only: open elsewhere"), reason
         )
-        window.show_banner(reason or self.tr("This session is read-only."), offer_fork=True)
+        label = "" if corrupt else self.tr("Fork a copy to continue here")
+        window.show_banner(
+            reason or self.tr("This session is read-only."), offer_fork=True, fork_label=label
+        )
         window.composer.set_writable(False, self.tr("Read-only session — fork it to continue."))
 
     def current_session(self) -> OpenSession | None:

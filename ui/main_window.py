@@ -64,8 +64,9 @@ class Banner(QFrame):
         row.addWidget(self.button)
         self.hide()
 
-    def show_message(self, text: str, *, offer_fork: bool) -> None:
+    def show_message(self, text: str, *, offer_fork: bool, fork_label: str = "") -> None:
         self.label.setText(text)
+        self.button.setText(fork_label or self.tr("Fork from last good turn"))
         self.setAccessibleName(text)
         self.button.setVisible(offer_fork)
         self.show()
@@ -265,8 +266,8 @@ class MainWindow(QMainWindow):
         )
         self.persistence_label.setVisible(failed)
 
-    def show_banner(self, text: str, *, offer_fork: bool) -> None:
-        self.banner.show_message(text, offer_fork=offer_fork)
+    def show_banner(self, text: str, *, offer_fork: bool, fork_label: str = "") -> None:
+        self.banner.show_message(text, offer_fork=offer_fork, fork_label=fork_label)
 
     def hide_banner(self) -> None:
         self.banner.hide()
