@@ -10,7 +10,6 @@ terminal), Ctrl+Q and closing the window all flush every session before exiting.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import logging.handlers
 import os
@@ -18,7 +17,7 @@ import signal
 import socket
 import sys
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -30,7 +29,6 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from app.appearance import apply_appearance, load_style, make_application
 from app.owner_timer import ClockJumpWatch
 from app.paths import config_dir, data_dir, resource
-from app.qtasync import make_event_loop
 from app.settings import KeyStore, load_settings
 from app.state import read_state
 from app.system import local_zone_name, monotonic_seconds, system_clock
@@ -123,7 +121,8 @@ class Application:
         self.controller: AppController | None = None
         self.jumps = ClockJumpWatch(system_clock, monotonic_seconds, parent=self.window)
         self._quitting = False
-        self.done = asyncio.Event()
+        self._state = read_state(folder)
+        self._done: list[Callable[[], None]] = []
 
     def _compose(self) -> AppController:
         from app.controller import AppController
@@ -146,14 +145,19 @@ class Application:
             is_active=lambda: self.app.applicationState() == Qt.ApplicationState.ApplicationActive,
         )
 
-    async def start(self) -> None:
-        state = read_state(self.folder)
-        if state.geometry:
-            self.window.restoreGeometry(QByteArray.fromBase64(state.geometry.encode("ascii")))
+    def show_window(self) -> None:
+        """Show the (still empty) window at once; the engine is composed by ``start``."""
+        if self._state.geometry:
+            geometry = QByteArray.fromBase64(self._state.geometry.encode("ascii"))
+            self.window.restoreGeometry(geometry)
         self.window.set_provider(self.provider_label())
         self.window.show()
-        await asyncio.sleep(0)  # let the window paint before the engine is imported
+
+    async def start(self) -> None:
+        """Compose the engine, reopen the sessions and start watching the clock."""
         from app.actions_wiring import wire_actions
+
+        state = self._state
 
         self.controller = self._compose()
         wire_actions(self, self.controller)
@@ -182,7 +186,16 @@ class Application:
             await self.controller.shutdown(geometry)
         self.window.allow_close()
         self.window.close()
-        self.done.set()
+        for finished in self._done:
+            finished()
+
+    async def wait_done(self) -> None:
+        """Resolves once ``quit`` has flushed everything."""
+        import asyncio
+
+        done = asyncio.Event()
+        self._done.append(done.set)
+        await done.wait()
 
     def _on_color_scheme_changed(self, _scheme: Qt.ColorScheme) -> None:
         if self.settings.theme == "system":
@@ -200,22 +213,22 @@ def run(argv: Sequence[str] | None = None) -> int:
     setup_logging(folder)
     app = make_application(sys.argv[:1])
     load_style(app)
-    loop = make_event_loop(app)
-    asyncio.set_event_loop(loop)
     chime = Application(app, folder, args.session)
     apply_appearance(app, chime.settings)
     install_excepthook([chime.window])
+    chime.show_window()
+    app.processEvents()  # first paint before asyncio, qasync and the engine are imported
+    import asyncio
+
+    from app.qtasync import make_event_loop
+
+    loop = make_event_loop(app)
+    asyncio.set_event_loop(loop)
     notifier = install_signal_quit(app, lambda: loop.create_task(chime.quit()))
     app.setQuitOnLastWindowClosed(False)
     with loop:
         loop.run_until_complete(chime.start())
-        loop.run_until_complete(chime.done.wait())
+        loop.run_until_complete(chime.wait_done())
     notifier.setEnabled(False)
     _log.info("Chime exited cleanly")
-    logging.shutdown()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    # WORKAROUND(PySide6 6.12 teardown): garbage-collecting Qt wrappers during interpreter
-    # finalization once aborted with "bool_dealloc" after a clean quit. Every session is flushed
-    # and closed and the log is shut down by now, so skip the finalizer pass.
-    os._exit(0)
+    return 0
