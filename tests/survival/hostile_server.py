@@ -1,19 +1,31 @@
 """A hostile OpenAI-compatible endpoint on 127.0.0.1 for the survival tests and
 ``scripts/hostile_endpoint.py``. Owns: the replies the scripted loopback server of
 ``tests.core.llm.loopback`` does not make: a flood that never ends (text, tool-call arguments or
-empty chunks, until the client hangs up), raw bytes in the event stream, and a 401 that echoes the
+empty chunks, until the client hangs up), raw bytes in the event stream, and an error that echoes the
 request's headers back (as some proxies do). Must not: sleep for real time or reach the network.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tests.core.llm.loopback import SSE_HEADERS, Json, LoopbackServer, Reply, chunk
+from tests.core.llm.loopback import (
+    SSE_HEADERS,
+    Endless,
+    Json,
+    LoopbackServer,
+    Received,
+    Reply,
+    Sse,
+    chunk,
+    error_body,
+)
 
 
 @dataclass(frozen=True)
@@ -21,7 +33,7 @@ class Flood:
     """A 200 event stream that sends chunks for ever, never a finish, until the client hangs up.
 
     ``kind``: ``text`` (``piece`` as content), ``arguments`` (``piece`` as one tool call's
-    arguments) or ``empty`` (chunks with an empty delta). ``sent`` counts chunks across floods.
+    arguments) or ``empty`` (chunks with an empty delta).
     """
 
     kind: Literal["text", "arguments", "empty"] = "text"
@@ -56,12 +68,11 @@ def flood_chunk(kind: str, piece: str) -> dict[str, Any]:
 
 
 class HostileServer(LoopbackServer):
-    """``LoopbackServer`` that also plays ``Flood``, ``Raw`` and ``EchoHeaders`` replies.
-
-    It hooks the base server's per-request answer: a hostile reply at the head of the script is
-    played here, anything else is left to the base class. ``flood_chunks`` counts flood chunks
-    written (the proof that a flood really kept going until the client stopped reading).
-    """
+    """``LoopbackServer`` (its sockets and lifetime) answering from ``hostile``: the loopback
+    replies plus ``Flood``, ``Raw`` and ``EchoHeaders``. A reply is chosen once a request has been
+    read, so replies appended while a keep-alive connection waits are used in order.
+    ``flood_chunks`` counts flood chunks written (the proof that a flood kept going until the
+    client stopped reading); ``received`` records every request."""
 
     def __init__(self, script: list[HostileReply]) -> None:
         super().__init__([])
@@ -69,42 +80,26 @@ class HostileServer(LoopbackServer):
         self.flood_chunks = 0
 
     async def _answer_one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
-        head = self.hostile[0] if self.hostile else None
-        if isinstance(head, Flood | Raw | EchoHeaders):
-            return await self._hostile(head, reader, writer)
-        if head is not None:
-            self.hostile.pop(0)
-            self._script.append(head)
-        return await super()._answer_one(reader, writer)
-
-    async def _hostile(
-        self,
-        reply: Flood | Raw | EchoHeaders,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
-    ) -> bool:
-        request = await _read_head(reader)
+        request = await _read_request(reader)
         if request is None:
             return False
-        self.hostile.pop(0)
+        self.received.append(request)
         self.request_seen.set()
-        if isinstance(reply, EchoHeaders):
-            message = reply.prefix + "Your request headers were: " + json.dumps(request)
-            body = json.dumps({"error": {"message": message, "type": "auth"}}).encode()
-            await _send(writer, reply.status, {"Content-Type": "application/json"}, body)
-            return True
+        reply = self.hostile.pop(0) if self.hostile else Json(599, error_body("unscripted"))
+        if isinstance(reply, Json | EchoHeaders | Raw | Sse):
+            return await _send_complete(writer, reply, request)
         await _send(writer, 200, SSE_HEADERS, None)
-        if isinstance(reply, Raw):
-            await _write_chunk(writer, reply.body)
-            writer.write(b"0\r\n\r\n")
-            await writer.drain()
-            return True
-        await self._flood(reply, writer)
+        if isinstance(reply, Flood):
+            await self._flood(reply, writer)
+        elif isinstance(reply, Endless):
+            for event in reply.events:
+                await _write_chunk(writer, _event(event))
+        await _wait_for_hangup(reader)
         self.hung_up.set()
         return False
 
     async def _flood(self, reply: Flood, writer: asyncio.StreamWriter) -> None:
-        data = f"data: {json.dumps(flood_chunk(reply.kind, reply.piece))}\n\n".encode()
+        data = _event(flood_chunk(reply.kind, reply.piece))
         for count in itertools.count():
             if writer.transport.is_closing():
                 return
@@ -117,19 +112,61 @@ class HostileServer(LoopbackServer):
                 await asyncio.sleep(0)  # lets the client run even when the socket never fills
 
 
-async def _read_head(reader: asyncio.StreamReader) -> dict[str, str] | None:
-    """Reads one request (head and body); returns its headers, lower-cased names."""
+async def _send_complete(
+    writer: asyncio.StreamWriter, reply: Json | EchoHeaders | Raw | Sse, request: Received
+) -> bool:
+    """Sends a reply that ends by itself; False when it left the connection unusable."""
+    if isinstance(reply, EchoHeaders):
+        message = reply.prefix + "Your request headers were: " + json.dumps(dict(request.headers))
+        reply = Json(reply.status, {"error": {"message": message, "type": "auth"}})
+    if isinstance(reply, Json):
+        body = reply.raw if reply.raw is not None else json.dumps(reply.body).encode()
+        await _send(
+            writer, reply.status, {"Content-Type": "application/json", **reply.headers}, body
+        )
+        return True
+    await _send(writer, 200, SSE_HEADERS, None)
+    if isinstance(reply, Raw):
+        await _write_chunk(writer, reply.body)
+    else:
+        for event in reply.events:
+            await _write_chunk(writer, _event(event))
+        if reply.cut:
+            writer.transport.abort()
+            return False
+        if reply.done:
+            await _write_chunk(writer, b"data: [DONE]\n\n")
+    writer.write(b"0\r\n\r\n")
+    await writer.drain()
+    return True
+
+
+def _event(event: Mapping[str, Any] | str) -> bytes:
+    payload = event if isinstance(event, str) else json.dumps(event)
+    return f"data: {payload}\n\n".encode()
+
+
+async def _read_request(reader: asyncio.StreamReader) -> Received | None:
+    """Reads one request (head and body); header names lower-cased. None at end of stream."""
     try:
         head = await reader.readuntil(b"\r\n\r\n")
     except asyncio.IncompleteReadError:
         return None
+    first, *lines = head.decode("latin-1").split("\r\n")
+    method, path, _version = first.split(" ", 2)
     headers: dict[str, str] = {}
-    for line in head.decode("latin-1").split("\r\n")[1:]:
+    for line in lines:
         name, _, value = line.partition(":")
         if value:
             headers[name.strip().lower()] = value.strip()
-    await reader.readexactly(int(headers.get("content-length", "0")))
-    return headers
+    body = await reader.readexactly(int(headers.get("content-length", "0")))
+    return Received(method, path, headers, body)
+
+
+async def _wait_for_hangup(reader: asyncio.StreamReader) -> None:
+    with contextlib.suppress(ConnectionError):
+        while await reader.read(4096):
+            pass
 
 
 async def _send(

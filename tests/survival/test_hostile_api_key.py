@@ -97,6 +97,7 @@ def all_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file())
 
 
+@pytest.mark.slow  # a whole session of 40 turns with every logger at DEBUG
 def test_the_api_key_appears_in_no_log_export_session_settings_or_state_file(
     tmp_path: Path, every_logger_at_debug: tuple[Capture, Path]
 ) -> None:

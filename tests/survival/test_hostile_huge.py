@@ -39,11 +39,11 @@ def test_an_answer_under_the_bound_is_recorded_intact_and_reopens(tmp_path: Path
         return rig.events(), list(rig.deltas)
 
     events, deltas = hosted(
-        [megabyte_stream(60_000), GOOD], tmp_path, body, max_answer_chars=80_000
+        [megabyte_stream(30_000), GOOD], tmp_path, body, max_answer_chars=40_000
     )
 
     [answer] = of_type(turn_events(events, 1), v.ASSISTANT_MESSAGE)
-    assert answer["text"] == ("x" * 999 + "\u2029") * 60
+    assert answer["text"] == ("x" * 999 + "\u2029") * 30
     assert answer["finish"] == "stop"
     assert max(len(d) for d in deltas) == 1_000
     assert turn_end(events, 2) == {"turn": 2, "status": "completed"}

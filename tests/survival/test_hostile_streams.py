@@ -142,7 +142,7 @@ def test_odd_but_harmless_chunks_are_skipped_and_the_readable_part_is_the_answer
 def test_an_endless_stream_is_cut_at_the_answer_bound_with_a_note_and_the_connection_closed(
     kind: Literal["text", "arguments", "empty"], tmp_path: Path
 ) -> None:
-    limit = 400
+    limit = 200
 
     async def body(rig: Rig) -> tuple[list[dict[str, Any]], list[str]]:
         await rig.ask("talk forever")
@@ -162,7 +162,7 @@ def test_an_endless_stream_is_cut_at_the_answer_bound_with_a_note_and_the_connec
     assert set(streamed) <= ({"a", "b"} if kind == "text" else set())
     assert len(streamed) <= limit
     assert "".join(deltas[:-1]) == answer["text"]  # the window saw exactly what was recorded
-    assert "stopped reading this answer after 400 characters" in note
+    assert "stopped reading this answer after 200 characters" in note
     assert turn_end(events, 2) == {"turn": 2, "status": "completed"}
 
 
