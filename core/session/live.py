@@ -177,8 +177,10 @@ class LiveSession:
 
     @property
     def verified(self) -> bool:
-        """True once the folds rest on verified bytes (at once after a cold open)."""
-        return self._verifying is None or self._verifying.done()
+        """True once the folds rest on verified bytes (at once after a cold open). A verification
+        cancelled with its event loop never counts as done."""
+        verifying = self._verifying
+        return verifying is None or (verifying.done() and not verifying.cancelled())
 
     async def verification(self) -> bool:
         """Wait until ``verified``. True when the state the session opened with stood; False when
@@ -332,7 +334,7 @@ class LiveSession:
         Awaits the open's verification first: the state a barrier vouches for is verified."""
         if self._verifying is not None and not self._verifying.done():
             await asyncio.shield(self._verifying)
-        if self._loaded.log is None or self.read_only_reason is not None or self._closed:
+        if self._loaded.log is None or self.read_only or self._closed or not self.verified:
             return False
         target = len(self._events)
         while self._events.durable_count < target:
