@@ -146,3 +146,41 @@ def test_invalid_settings_values_are_refused(value: object) -> None:
 
 def test_unknown_settings_keys_are_ignored() -> None:
     assert Settings.from_json({"theme": "dark", "future": 1}) == Settings(theme="dark")
+
+
+@pytest.mark.qt_log_ignore("propagateSizeHints")  # the offscreen QPA, when the box is shown
+def test_an_unexpected_error_is_logged_with_its_traceback_and_shown_in_one_sentence(
+    qtbot, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import logging
+    import sys
+
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QMessageBox
+
+    from app.main import LOG_FILE, install_excepthook, setup_logging
+    from ui.main_window import MainWindow
+
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    window = MainWindow(clock, QIcon())
+    qtbot.addWidget(window)
+    setup_logging(tmp_path)
+    install_excepthook([window])
+    try:
+        raise RuntimeError("boom in a slot")
+    except RuntimeError as error:
+        sys.excepthook(type(error), error, error.__traceback__)
+    for handler in root.handlers[len(handlers) :]:
+        handler.close()
+        root.removeHandler(handler)
+    root.setLevel(level)
+    logged = (tmp_path / LOG_FILE).read_text()
+    assert "Traceback" in logged
+    assert "boom in a slot" in logged
+    boxes = window.findChildren(QMessageBox)
+    assert len(boxes) == 1
+    assert "Traceback" not in boxes[0].text()
+    assert LOG_FILE in boxes[0].text()
+    boxes[0].close()
