@@ -24,6 +24,7 @@ from PySide6.QtCore import (
     QSize,
     QSortFilterProxyModel,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette
@@ -274,6 +275,10 @@ class SessionListPanel(QWidget):
         self.list.activated.connect(self._on_list_activated)
         self.list.clicked.connect(self._on_list_activated)
         self._current: str | None = None
+        self._ages = QTimer(self)  # "5 min" ages are recomputed from the clock on repaint
+        self._ages.setInterval(30_000)
+        self._ages.timeout.connect(self.list.viewport().update)
+        self._ages.start()
 
     def _summary_at(self, index: Index) -> SessionSummary | None:
         source = self.proxy.mapToSource(self.proxy.index(index.row(), 0))
