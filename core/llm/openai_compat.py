@@ -26,6 +26,10 @@ Choices the spec leaves open (written down here):
   closed and the step ends with finish ``length``, its text followed by ``CUT_NOTE`` (also
   streamed, so the window shows it); tool calls still open at the cut are dropped, since their
   arguments are incomplete and running them would act on a fragment.
+- The SDK's event decoder buffers an unfinished line or event without limit, so the response body
+  is bounded too: more than ``EVENT_BYTES_PER_CHAR * max_answer_chars + 64 KiB`` bytes without a
+  blank line (the end of an event) fail the step as ``bad_response``. Any event the answer bound
+  could still accept fits (a character takes at most 12 bytes: an escaped surrogate pair).
 - ``CancelledError`` is never converted: cancelling the consuming task cancels it and closes the
   stream. Kind ``cancelled`` is for a request cut off because the provider itself was closed.
 
@@ -46,7 +50,7 @@ Choices the spec leaves open (written down here):
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, cast
 from urllib.parse import urlsplit
@@ -74,6 +78,7 @@ NO_KEY = "no-key"
 
 MAX_ANSWER_CHARS = 4_000_000
 """The default bound of one streamed answer (about 1M tokens; real answers are far shorter)."""
+EVENT_BYTES_PER_CHAR = 12
 
 _FINISH: dict[str, FinishReason] = {
     "stop": "stop",
@@ -204,15 +209,22 @@ class OpenAICompatProvider:
             problem = url_problem(self._base_url)
             if problem is not None:
                 raise ProviderError("connection", problem)
+            http_client = self._http_client or openai.DefaultAsyncHttpxClient()
+            http_client.event_hooks["response"].append(self._bound_events)
             self._client = ChimeAsyncOpenAI(
                 max_retry_delay=self._max_retry_delay,
                 api_key=self._secret.value or NO_KEY,
                 base_url=self._base_url,
                 timeout=httpx2.Timeout(self._timeout, connect=min(self._timeout, 10.0)),
                 max_retries=self._max_retries,
-                http_client=self._http_client,
+                http_client=http_client,
             )
         return self._client
+
+    async def _bound_events(self, response: httpx2.Response) -> None:
+        """Response hook: the body fails once too many bytes arrive without ending an event."""
+        limit = EVENT_BYTES_PER_CHAR * self._max_answer_chars + 65_536
+        response.stream = _EventBound(cast("httpx2.AsyncByteStream", response.stream), limit)
 
     async def _open(self, request: ModelRequest) -> openai.AsyncStream[Any]:
         try:
@@ -288,6 +300,31 @@ class OpenAICompatProvider:
         return ProviderError(
             error.kind, self._secret.redact(error.message), retryable=error.retryable
         )
+
+
+class _EventBound(httpx2.AsyncByteStream):
+    """A response body that raises once more than ``limit`` bytes came after the last blank
+    line (LF LF, CR CR or CRLF CRLF: the end of a server-sent event)."""
+
+    _ENDS = (b"\n\n", b"\r\r", b"\r\n\r\n")
+
+    def __init__(self, inner: httpx2.AsyncByteStream, limit: int) -> None:
+        self._inner = inner
+        self._limit = limit
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        pending, tail = 0, b""
+        async for piece in self._inner:
+            window = tail + piece  # an end split across two pieces is still found
+            end = max((window.rfind(e) + len(e) for e in self._ENDS if e in window), default=-1)
+            pending = len(window) - end if end >= 0 else pending + len(piece)
+            if pending > self._limit:
+                raise ProviderError("bad_response", _oversized(self._limit))
+            tail = window[-3:]
+            yield piece
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
 
 
 def cut_note(limit: int) -> str:
@@ -623,6 +660,13 @@ def _malformed(what: str) -> str:
     return (
         f"The model endpoint sent a stream this app cannot read ({what}). Check that the base URL "
         "points to an OpenAI-compatible API (it usually ends in /v1)."
+    )
+
+
+def _oversized(limit: int) -> str:
+    return (
+        f"The model endpoint sent more than {limit:,} bytes without finishing one piece of the "
+        "answer. Check that the base URL points to an OpenAI-compatible API (it usually ends in /v1)."
     )
 
 

@@ -33,10 +33,12 @@ class Flood:
     """A 200 event stream that sends chunks for ever, never a finish, until the client hangs up.
 
     ``kind``: ``text`` (``piece`` as content), ``arguments`` (``piece`` as one tool call's
-    arguments) or ``empty`` (chunks with an empty delta).
+    arguments), ``empty`` (chunks with an empty delta), ``line`` (one ``data:`` line that never
+    ends: ``piece`` repeated, no line break) or ``event`` (``data:`` lines of ``piece`` that never
+    reach the blank line ending their event).
     """
 
-    kind: Literal["text", "arguments", "empty"] = "text"
+    kind: Literal["text", "arguments", "empty", "line", "event"] = "text"
     piece: str = "flood "
 
 
@@ -60,6 +62,7 @@ HostileReply = Reply | Flood | Raw | EchoHeaders
 
 
 def flood_chunk(kind: str, piece: str) -> dict[str, Any]:
+    """One chunk of a ``text``, ``arguments`` or ``empty`` flood."""
     if kind == "arguments":
         call = {"index": 0, "id": "call_flood", "type": "function"}
         call["function"] = {"name": "schedule_list", "arguments": piece}
@@ -100,6 +103,10 @@ class HostileServer(LoopbackServer):
 
     async def _flood(self, reply: Flood, writer: asyncio.StreamWriter) -> None:
         data = _event(flood_chunk(reply.kind, reply.piece))
+        if reply.kind in ("line", "event"):
+            head = b"data: " if reply.kind == "line" else b""
+            await _write_chunk(writer, head + b'{"choices": [{"delta": {"content": "')
+            data = reply.piece.encode() * 64 if reply.kind == "line" else b"data: x\n" * 64
         for count in itertools.count():
             if writer.transport.is_closing():
                 return

@@ -49,6 +49,24 @@ def test_an_answer_under_the_bound_is_recorded_intact_and_reopens(tmp_path: Path
     assert turn_end(events, 2) == {"turn": 2, "status": "completed"}
 
 
+def test_one_big_event_of_escaped_emoji_under_the_answer_bound_is_taken_whole(
+    tmp_path: Path,
+) -> None:
+    text = "😀" * 20_000  # 240 KB on the wire: each is an escaped surrogate pair, 12 bytes
+
+    async def body(rig: Rig) -> list[dict[str, Any]]:
+        await rig.ask("emoji please")
+        return rig.events()
+
+    events = hosted(
+        [Sse([chunk(text), chunk(finish="stop")])], tmp_path, body, max_answer_chars=20_010
+    )
+
+    [answer] = of_type(turn_events(events, 1), v.ASSISTANT_MESSAGE)
+    assert answer["text"] == text
+    assert turn_end(events, 1) == {"turn": 1, "status": "completed"}
+
+
 def test_an_answer_over_the_bound_is_cut_with_a_note_and_the_session_goes_on(
     tmp_path: Path,
 ) -> None:

@@ -191,3 +191,23 @@ def test_stop_ends_an_endless_stream_keeping_the_partial_answer(tmp_path: Path) 
     assert set(partial["text"]) <= {"a", "b"}
     assert flooded >= len(partial["text"]) // 2
     assert turn_end(events, 2) == {"turn": 2, "status": "completed"}
+
+
+@pytest.mark.parametrize("kind", ["line", "event"])
+def test_an_endless_line_or_event_fails_readably_once_the_event_bound_is_passed(
+    kind: Literal["line", "event"], tmp_path: Path
+) -> None:
+    limit = 200  # the event bound is then 12 * 200 + 65536 bytes
+
+    async def body(rig: Rig) -> list[dict[str, Any]]:
+        await rig.ask("talk forever")
+        assert rig.server.hung_up.is_set()
+        await rig.retry()
+        return rig.events()
+
+    events = hosted([Flood(kind, "ab"), GOOD], tmp_path, body, max_answer_chars=limit)
+
+    error = assert_readable_failure(turn_end(events, 1), "bad_response")
+    assert f"more than {12 * limit + 65_536:,} bytes" in error["message"]
+    assert of_type(turn_events(events, 1), v.ASSISTANT_MESSAGE) == []
+    assert turn_end(events, 2) == {"turn": 2, "status": "completed"}
