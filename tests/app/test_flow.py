@@ -327,3 +327,48 @@ def test_export_writes_markdown_and_jsonl(qtbot, loop, tmp_path, clock) -> None:
     assert "remind me in 5 minutes to stretch" in (tmp_path / "out.md").read_text()
     assert '"schedule/change"' in (tmp_path / "out.jsonl").read_text()
     chime.quit()
+
+
+class Hanging:
+    """A provider that streams a few words, then waits until it is cancelled."""
+
+    @property
+    def info(self):
+        from core.llm.messages import ModelInfo
+
+        return ModelInfo("test", "hanging")
+
+    async def stream(self, request):
+        import asyncio
+
+        from core.llm.messages import TextDelta
+
+        yield TextDelta("Thinking about")
+        await asyncio.Event().wait()
+
+
+@pytest.mark.slow
+def test_streamed_text_shows_while_running_and_escape_stops_the_turn(
+    qtbot, loop, tmp_path, clock
+) -> None:
+    chime = start(qtbot, loop, tmp_path, clock)
+    window = chime.window
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    chime.controller.set_provider(Hanging)
+    type_and_send(qtbot, chime, "hello")
+    chime.until(lambda: window.streaming.isVisible())
+    assert window.streaming.label.text().startswith("Thinking about")
+    assert window.composer.stop_button.isEnabled()
+    assert window.composer.send_button.text() == "Queue"
+
+    async def press_escape() -> None:  # Qt input handled inside the running loop, as in the app
+        qtbot.keyClick(window.composer.editor, Qt.Key.Key_Escape)
+
+    chime.run(press_escape())
+    chime.until(lambda: "notice" in chime.kinds() and not window.composer.stop_button.isEnabled())
+    assert chime.transcript_texts()[-1] == "Stopped."
+    assert not window.streaming.isVisible()
+    assert chime.transcript_texts()[-2] == "Thinking about"  # the partial answer is kept
+    chime.quit()
