@@ -372,3 +372,23 @@ def test_streamed_text_shows_while_running_and_escape_stops_the_turn(
     assert not window.streaming.isVisible()
     assert chime.transcript_texts()[-2] == "Thinking about"  # the partial answer is kept
     chime.quit()
+
+
+@pytest.mark.slow
+def test_delete_moves_the_session_to_the_trash_and_undo_brings_it_back(
+    qtbot, loop, tmp_path, clock
+) -> None:
+    chime = start(qtbot, loop, tmp_path, clock)
+    type_and_send(qtbot, chime, "remember this chat")
+    chime.until(chime.idle)
+    doomed = chime.controller.current
+    assert doomed is not None
+    chime.run(chime.controller.delete_current())
+    assert (tmp_path / "trash" / doomed).is_dir()
+    assert chime.controller.current != doomed
+    assert chime.window.sessions.model.row_of(doomed) == -1  # gone from the sidebar
+    chime.run(chime.controller.undo_delete())
+    assert (tmp_path / "sessions" / doomed).is_dir()
+    assert chime.controller.current == doomed
+    assert chime.transcript_texts()[0] == "remember this chat"
+    chime.quit()
