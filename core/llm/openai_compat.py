@@ -50,6 +50,7 @@ Choices the spec leaves open (written down here):
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -79,6 +80,7 @@ NO_KEY = "no-key"
 MAX_ANSWER_CHARS = 4_000_000
 """The default bound of one streamed answer (about 1M tokens; real answers are far shorter)."""
 EVENT_BYTES_PER_CHAR = 12
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 _FINISH: dict[str, FinishReason] = {
     "stop": "stop",
@@ -382,7 +384,8 @@ class _Secret:
 
 
 def to_openai_messages(request: ModelRequest) -> list[dict[str, Any]]:
-    """The ``messages`` array: system prompt, history, and the reading before the last user turn."""
+    """The ``messages`` array: system prompt, history, and the reading before the last user turn.
+    Every text is made UTF-8-safe (``wire_text``)."""
     history = [_message(m) for m in request.messages]
     if request.time_context:
         reading = {"role": "system", "content": request.time_context}
@@ -391,7 +394,25 @@ def to_openai_messages(request: ModelRequest) -> list[dict[str, Any]]:
         )
         history.insert(len(history) if last_user is None else last_user, reading)
     head = [{"role": "system", "content": request.system}] if request.system else []
-    return head + history
+    return [_wired(m) for m in head + history]
+
+
+def wire_text(text: str) -> str:
+    """``text`` with each lone surrogate (a code point in U+D800..U+DFFF, which a ``\\ud800``
+    escape in a model's JSON produces) replaced by U+FFFD. The SDK writes the request as UTF-8,
+    which cannot carry them: one in the history made every later request of the session fail.
+    Only the request is changed; the session keeps what the model sent."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def _wired(value: Any) -> Any:
+    if isinstance(value, str):
+        return wire_text(value)
+    if isinstance(value, dict):
+        return {key: _wired(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_wired(item) for item in value]
+    return value
 
 
 def _message(message: Message) -> dict[str, Any]:

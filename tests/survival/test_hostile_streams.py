@@ -211,3 +211,49 @@ def test_an_endless_line_or_event_fails_readably_once_the_event_bound_is_passed(
     assert f"more than {12 * limit + 65_536:,} bytes" in error["message"]
     assert of_type(turn_events(events, 1), v.ASSISTANT_MESSAGE) == []
     assert turn_end(events, 2) == {"turn": 2, "status": "completed"}
+
+
+def test_input_typed_during_an_endless_stream_is_kept_and_answered_next(tmp_path: Path) -> None:
+    async def body(rig: Rig) -> list[dict[str, Any]]:
+        seen = asyncio.Event()
+        rig.host.on_delta(lambda _text: seen.set())
+        rig.host.submit("talk forever")
+        await seen.wait()
+        rig.host.submit("typed meanwhile")
+        await rig.idle()
+        return rig.events()
+
+    events = hosted([Flood("text", "ab"), GOOD], tmp_path, body, max_answer_chars=200)
+
+    starts = of_type(events, v.TURN_START)
+    texts = {e["seq"]: e["data"]["text"] for e in events if e["type"] == v.USER_MESSAGE}
+    assert [texts[s["input"]] for s in starts] == ["talk forever", "typed meanwhile"]
+    assert [e["status"] for e in of_type(events, v.TURN_END)] == ["completed", "completed"]
+
+
+def test_lone_surrogates_in_an_answer_are_kept_and_later_requests_still_go_out(
+    tmp_path: Path,
+) -> None:
+    """The loopback writes ``\\ud800`` as a JSON escape, so the SDK decodes a lone surrogate."""
+    text = "odd \ud800 text \udfff end"
+    arguments = '{"prompt": "p \ud800", "after_seconds": 60}'
+    step = Sse([chunk(text), call_piece(arguments), chunk(finish="tool_calls")])
+
+    async def body(rig: Rig) -> tuple[list[dict[str, Any]], list[Any]]:
+        await rig.ask("be odd")
+        await rig.ask("and now?")
+        return rig.events(), [r.json()["messages"] for r in rig.server.received]
+
+    events, requests = hosted([step, GOOD, GOOD], tmp_path, body)
+
+    first = of_type(turn_events(events, 1), v.ASSISTANT_MESSAGE)[0]
+    assert first["text"] == text  # the session keeps what the model sent
+    assert first["toolCalls"][0]["arguments"] == arguments
+    assert [e["status"] for e in of_type(events, v.TURN_END)] == ["completed", "completed"]
+    assert len(requests) == 3
+    sent = requests[2][2]  # system, user, then the odd answer
+    assert sent["content"] == "odd \ufffd text \ufffd end"
+    assert (
+        sent["tool_calls"][0]["function"]["arguments"]
+        == '{"prompt": "p \ufffd", "after_seconds": 60}'
+    )
