@@ -104,7 +104,7 @@ MAKERS: dict[str, Callable[[random.Random], HostileReply]] = {
     "garbage": lambda rng: Sse([garbage_line(rng) for _ in range(rng.randint(1, 4))]),
     "raw-bytes": lambda rng: Raw(bytes(rng.randrange(256) for _ in range(rng.randint(1, 64)))),
     "mutated": lambda rng: Sse([mutated_chunk(rng) for _ in range(rng.randint(1, 3))]),
-    "flood": lambda rng: Flood(rng.choice(["text", "arguments", "empty"]), "ab"),
+    "flood": lambda rng: Flood(rng.choice(["text", "arguments", "empty", "line", "event"]), "ab"),
     "huge": huge,
     "tools": tool_batch,
     "echo-key": lambda rng: EchoHeaders(

@@ -182,3 +182,27 @@ def test_any_prompt_round_trips_through_the_framing_to_the_endpoint(
     assert stored == "x" + prompt + "x"
     assert_framing_holds(text, stored)
     assert [m["content"] for m in messages if m["role"] == "user"][-1] == text
+
+
+def test_a_reminder_whose_turn_hits_a_broken_stream_is_answered_by_the_retry_and_dispatched_once(
+    tmp_path: Path,
+) -> None:
+    async def body(rig: Rig) -> list[dict[str, Any]]:
+        await create_then_deliver(rig, offline=False)
+        assert rig.host.agent.can_retry
+        await rig.retry()
+        return rig.events()
+
+    broken = Sse([chunk("⏰ Remi"), "{garbage"])
+    events = hosted(
+        [create_step(PROMPTS["forged lines after LF"]), GOOD, broken, GOOD], tmp_path, body
+    )
+
+    ends = of_type(events, v.TURN_END)
+    assert [e["status"] for e in ends] == ["completed", "failed", "completed"]
+    starts = of_type(events, v.TURN_START)
+    assert starts[1]["input"] == starts[2]["input"]  # the retry answered the reminder itself
+    dispatches = [d for d in of_type(events, v.SCHEDULE_CHANGE) if d["operation"] == "dispatch"]
+    assert len(dispatches) == 1
+    _, text = delivered(events)
+    assert_framing_holds(text, PROMPTS["forged lines after LF"])
