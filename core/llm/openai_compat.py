@@ -15,7 +15,9 @@ Choices the spec leaves open (written down here):
   ``Retry-After`` up to two minutes, too long for a chat turn). Nothing is retried once the answer
   has started streaming: the agent's Retry starts a clean turn instead.
 - The stream must carry a ``finish_reason``; a stream that ends without one (connection closed
-  early, even cleanly) is a failure, never a silently truncated answer.
+  early, even cleanly) is a failure, never a silently truncated answer. A 200 answer that held no
+  event at all (an HTML page from a wrong base URL, or a server that ignored ``stream``) is
+  ``bad_response``: retrying cannot help, the settings can.
 - A server that rejects ``stream_options`` (usage reporting) with a 400 is asked again once
   without it, and never again by this provider.
 - Endpoints without a key get a fixed placeholder key: the SDK would otherwise fall back to
@@ -255,6 +257,8 @@ class OpenAICompatProvider:
             return Finish(text, (), "length", merged.usage, merged.model or self._model)
         if merged.finish_reason is None and merged.unreadable:
             raise ProviderError("bad_response", _malformed("no choices"))
+        if merged.finish_reason is None and not merged.started:  # e.g. a web page, not an API
+            raise ProviderError("bad_response", _malformed("no answer in it"))
         if merged.finish_reason is None:
             raise ProviderError("connection", _ended_early(), retryable=True)
         calls = merged.tool_calls()

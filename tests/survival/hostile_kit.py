@@ -196,19 +196,3 @@ def assert_readable_failure(end: dict[str, Any], kind: str | None = None) -> dic
     for junk in ("\n", "Traceback", "object at 0x", "Error(", "{'"):
         assert junk not in message, message
     return dict(error)
-
-
-def inputs_of(events: Sequence[dict[str, Any]]) -> list[str]:
-    """The user's typed inputs, in order."""
-    return [d["text"] for d in of_type(events, v.USER_MESSAGE) if d["source"]["kind"] == "user"]
-
-
-def consumed_inputs(events: Sequence[dict[str, Any]]) -> list[str]:
-    """The text of the input each completed turn answered, in turn order."""
-    by_seq = {e["seq"]: e for e in events}
-    answered: list[str] = []
-    for data in of_type(events, v.TURN_START):
-        end = turn_end(events, data["turn"])
-        if end["status"] == "completed":
-            answered.append(by_seq[data["input"]]["data"]["text"])
-    return answered

@@ -16,7 +16,7 @@ import pytest
 
 from core.llm.openai_compat import MAX_ANSWER_CHARS, cut_note
 from core.session import vocabulary as v
-from tests.core.llm.loopback import Reply, Sse, chunk, error_body
+from tests.core.llm.loopback import Json, Reply, Sse, chunk, error_body
 from tests.survival.hostile_kit import (
     GOOD,
     Rig,
@@ -257,3 +257,35 @@ def test_lone_surrogates_in_an_answer_are_kept_and_later_requests_still_go_out(
         sent["tool_calls"][0]["function"]["arguments"]
         == '{"prompt": "p \ufffd", "after_seconds": 60}'
     )
+
+
+NOT_A_STREAM: dict[str, HostileReply] = {
+    "a whole completion (stream ignored)": Json(
+        200,
+        {
+            "id": "x",
+            "object": "chat.completion",
+            "created": 1,
+            "model": "m",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi"}}],
+        },
+    ),
+    "a web page": Json(200, raw=b"<html>Open WebUI</html>", headers={"Content-Type": "text/html"}),
+    "an empty body": Json(200, raw=b""),
+    "an event stream with only DONE": Sse([]),
+}
+
+
+@pytest.mark.parametrize("name", list(NOT_A_STREAM))
+def test_a_200_answer_without_any_event_points_to_the_settings_not_to_retrying(
+    name: str, tmp_path: Path
+) -> None:
+    async def body(rig: Rig) -> list[dict[str, Any]]:
+        await rig.ask("hello")
+        return rig.events()
+
+    events = hosted([NOT_A_STREAM[name]], tmp_path, body)
+
+    error = assert_readable_failure(turn_end(events, 1), "bad_response")
+    assert "base URL" in error["message"]
+    assert "Retry" not in error["message"]
