@@ -7,10 +7,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI runs a fixed, reproducible sample of every property (a red CI must mean a real regression that
+# reruns the same way); developers' runs keep exploring new examples.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from tests.fakes import FakeClock
+from tests.fakes import FakeClock  # noqa: E402 -- after the Qt platform is chosen
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
