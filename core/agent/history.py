@@ -1,8 +1,12 @@
 """The model's request history as a fold of the session log (agent.md §2). Pure: no I/O, no clock.
 
-Only a recent window is folded so a session of 10^6 events stays cheap: the last ``max_turns``
-turns, and never more than ``max_events`` events back from the end (the window then begins at the
-first ``turn/start`` inside that span, so no turn is cut in half; the running turn is always in).
+Only a recent window is folded so a session of 10^6 events stays cheap and a request stays within
+what endpoints accept: the last ``max_turns`` turns, never more than ``max_events`` events back
+from the end, and older turns only while their text fits ``max_chars`` (the window then begins at
+a ``turn/start``, so no turn is cut in half; the running turn is always in, whole). In turns before
+the running one, a message longer than ``MAX_OLD_MESSAGE_CHARS`` is shortened to its head and tail
+with a note saying how much was left out: one multi-megabyte answer must not make every later
+request too large for the endpoint.
 History reads the whole log, including a fork's inherited prefix (session-log.md §6).
 
 Mapping, per turn in log order: its input ``user/message`` (looked up by seq; a plugin source
@@ -16,6 +20,7 @@ input once.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from core.llm.messages import Message, ToolCall
@@ -23,17 +28,28 @@ from core.session.vocabulary import ASSISTANT_MESSAGE, TOOL_RESULT, TURN_END, TU
 
 MAX_TURNS = 40
 MAX_EVENTS = 4000
+MAX_CHARS = 200_000
+MAX_OLD_MESSAGE_CHARS = 16_000
+_HEAD_CHARS = 12_000
 
 
 def window_start(
-    events: Sequence[Mapping[str, Any]], *, max_turns: int = MAX_TURNS, max_events: int = MAX_EVENTS
+    events: Sequence[Mapping[str, Any]],
+    *,
+    max_turns: int = MAX_TURNS,
+    max_events: int = MAX_EVENTS,
+    max_chars: int = MAX_CHARS,
 ) -> int:
     """Index of the first event of the history window (a ``turn/start``, or ``len`` when none)."""
     floor = max(0, len(events) - max_events)
     start = len(events)
     turns = 0
+    chars = 0
     for index in range(len(events) - 1, floor - 1, -1):
+        chars += _text_size(events[index])
         if events[index].get("type") == TURN_START:
+            if turns and chars > max_chars:
+                break
             start = index
             turns += 1
             if turns >= max_turns:
@@ -42,15 +58,18 @@ def window_start(
 
 
 def fold_history(
-    events: Sequence[Mapping[str, Any]], *, max_turns: int = MAX_TURNS, max_events: int = MAX_EVENTS
+    events: Sequence[Mapping[str, Any]],
+    *,
+    max_turns: int = MAX_TURNS,
+    max_events: int = MAX_EVENTS,
+    max_chars: int = MAX_CHARS,
 ) -> tuple[Message, ...]:
     """The messages of the recent window, ready for a ``ModelRequest``."""
+    start = window_start(events, max_turns=max_turns, max_events=max_events, max_chars=max_chars)
     messages: list[Message] = []
     in_turn = False
     last_input: int | None = None
-    for index in range(
-        window_start(events, max_turns=max_turns, max_events=max_events), len(events)
-    ):
+    for index in range(start, len(events)):
         event = events[index]
         kind, data = event.get("type"), event.get("data")
         if not isinstance(data, Mapping):
@@ -68,7 +87,35 @@ def fold_history(
             last_input = None
         elif in_turn and kind == TOOL_RESULT:
             messages.append(tool_message(data))
-    return tuple(messages)
+    return _clip_older_turns(messages)
+
+
+def _text_size(event: Mapping[str, Any]) -> int:
+    data = event.get("data")
+    if not isinstance(data, Mapping):
+        return 0
+    size = len(str(data.get("text", ""))) + len(str(data.get("content", "")))
+    calls = data.get("toolCalls")
+    if isinstance(calls, list):
+        size += sum(len(str(c.get("arguments", ""))) for c in calls if isinstance(c, Mapping))
+    return size
+
+
+def _clip_older_turns(messages: list[Message]) -> tuple[Message, ...]:
+    """Shortens long texts before the last user input (the running turn stays whole)."""
+    last_input = max((i for i, m in enumerate(messages) if m.role == "user"), default=len(messages))
+    return tuple(
+        _clipped(m) if i < last_input and len(m.text) > MAX_OLD_MESSAGE_CHARS else m
+        for i, m in enumerate(messages)
+    )
+
+
+def _clipped(message: Message) -> Message:
+    text = message.text
+    tail = MAX_OLD_MESSAGE_CHARS - _HEAD_CHARS
+    left_out = len(text) - _HEAD_CHARS - tail
+    note = f"\n[… {left_out} characters of this earlier message left out …]\n"
+    return replace(message, text=text[:_HEAD_CHARS] + note + text[-tail:])
 
 
 def _input_message(events: Sequence[Mapping[str, Any]], seq: object) -> list[Message]:

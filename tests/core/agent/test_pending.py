@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.agent.history import fold_history
+from core.agent.history import MAX_OLD_MESSAGE_CHARS, fold_history
 from core.agent.pending import PendingInputs, fold_pending
 from core.session import vocabulary as v
 
@@ -110,3 +110,43 @@ def test_a_plugin_input_is_marked_as_such_in_history() -> None:
     ]
     (message,) = fold_history(events)
     assert (message.role, message.source_kind) == ("user", "plugin")
+
+
+def _turns_with_answers(answers: list[str]) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    for n, answer in enumerate(answers, start=1):
+        block = turn(n, f"m{n}")
+        block[1]["data"]["input"] = len(events)
+        block[2]["data"]["text"] = answer
+        events += block
+    return events
+
+
+def test_older_turns_enter_the_history_only_while_their_text_fits_the_budget() -> None:
+    events = _turns_with_answers(["x" * 5000, "y" * 5000, "z" * 10])
+
+    messages = fold_history(events, max_chars=6000)
+
+    assert [m.text[:1] for m in messages] == ["m", "y", "m", "z"]
+
+
+def test_the_running_turn_is_kept_whole_however_large_it_is() -> None:
+    huge = "h" * (MAX_OLD_MESSAGE_CHARS * 4)
+    events = _turns_with_answers(["old", huge])
+
+    messages = fold_history(events, max_chars=100)
+
+    assert [m.text for m in messages] == ["m2", huge]
+
+
+def test_a_huge_earlier_answer_is_shortened_to_head_and_tail_with_a_note() -> None:
+    huge = "a" * 20_000 + "MIDDLE" + "b" * 20_000
+    events = _turns_with_answers([huge, "short"])
+
+    first_answer = fold_history(events)[1]
+
+    assert len(first_answer.text) < MAX_OLD_MESSAGE_CHARS + 100
+    assert first_answer.text.startswith("a" * 1000)
+    assert first_answer.text.endswith("b" * 1000)
+    assert "MIDDLE" not in first_answer.text
+    assert "characters of this earlier message left out" in first_answer.text
