@@ -10,10 +10,14 @@ Choices where the spec is silent:
 - Reminder badges are shown for open sessions (their fold is in memory); a cold session's
   reminders are not folded just to draw a badge.
 - The filter searches titles of every session and the loaded message text of open ones.
+- A data folder that cannot be written (probed at start, or a new session that cannot be created)
+  is said in the banner, with the reason and the fix; sessions still open (read-only) and nothing
+  raises. With no session at all the composer is disabled and says why.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import Callable, Mapping
@@ -23,6 +27,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from app.engine import EngineParts, OpenSession, compose, start
+from app.paths import writable_problem
 from app.state import AppState, write_state
 from core.errors import ChimeError, SessionError
 from core.session.store import SessionStore
@@ -65,11 +70,17 @@ class AppController(QObject):
         self._stored: list[StoredSummary] = []
         self._trashed: list[str] = []
         self._writes_state = True
+        self.storage_problem: str | None = None
+        """Why the data folder cannot be written (shown in the banner), or None."""
 
     # -- opening and showing -------------------------------------------------------------
     async def start(self, wanted: list[str], current: str | None) -> None:
         """Open ``wanted`` sessions (catching up their reminders) and show ``current``; with
         none that can be opened, start a new session."""
+        problem = await asyncio.to_thread(writable_problem, self.data_dir)
+        if problem is not None:
+            self.storage_problem = self._cannot_write(problem)
+            _log.warning("%s", self.storage_problem)
         for session_id in wanted:
             await self.open_session(session_id, show=False)
         if not self.open:
@@ -95,10 +106,36 @@ class AppController(QObject):
         return self._adopt(session, show=show)
 
     async def new_session(self) -> None:
-        """Create a session and show it (Ctrl+N)."""
-        session = await self.store.create()
+        """Create a session and show it (Ctrl+N). When it cannot be created the banner says why
+        and the session on screen (if any) stays."""
+        try:
+            session = await self.store.create()
+        except OSError as error:
+            _log.warning("cannot create a session in %s: %s", self.data_dir, error)
+            self._cannot_create(self._cannot_write(error))
+            return
+        except ChimeError as error:
+            _log.warning("cannot create a session: %s", error)
+            self._cannot_create(str(error))
+            return
         self._adopt(session, show=True)
         self.window.focus_composer()
+
+    def _cannot_write(self, error: OSError) -> str:
+        """The sentence for a data folder that cannot be written, with the reason and the fix."""
+        reason = error.strerror or str(error)
+        return self.tr(
+            "Chime cannot write to {folder}: {reason}. Conversations cannot be saved; choose "
+            "another folder with --data-dir or fix its permissions."
+        ).format(folder=self.data_dir, reason=reason)
+
+    def _cannot_create(self, why: str) -> None:
+        text = self.tr("Could not create a new session. ") + why
+        self.window.show_banner(text, offer_fork=False)
+        self.window.statusBar().showMessage(text, 15000)
+        if self.current_session() is None:
+            self.window.set_state(self.tr("not saved"), text)
+            self.window.composer.set_writable(False, self.tr("Nothing can be saved — see above."))
 
     def _adopt(self, session: Any, *, show: bool) -> OpenSession:
         opened = compose(session, self.parts, self)
@@ -151,6 +188,13 @@ class AppController(QObject):
             window.set_state(self.tr("live"))
             window.hide_banner()
             window.composer.set_writable(True)
+            if self.storage_problem is not None:
+                window.show_banner(self.storage_problem, offer_fork=False)
+            return
+        if self.storage_problem is not None:  # forking would fail too: say what fixes it
+            window.set_state(self.tr("read-only: folder not writable"), reason)
+            window.show_banner(self.storage_problem, offer_fork=False)
+            window.composer.set_writable(False, self.tr("Read-only — nothing can be saved here."))
             return
         corrupt = "corrupt" in reason
         window.set_state(
@@ -215,6 +259,11 @@ class AppController(QObject):
         except ChimeError as error:
             self.window.statusBar().showMessage(self.tr("Could not fork: ") + str(error), 8000)
             return
+        except OSError as error:
+            _log.warning("cannot fork %s: %s", opened.id, error)
+            text = self.tr("Could not fork: ") + self._cannot_write(error)
+            self.window.show_banner(text, offer_fork=False)
+            return
         self._adopt(child, show=True)
         await self.refresh_sessions()
 
@@ -251,10 +300,20 @@ class AppController(QObject):
         opened = self.current_session()
         if opened is not None and not opened.session.read_only:
             await opened.session.flush()
-        if kind == "markdown":
-            await self.store.export_markdown(self.current, target)
-        else:
-            await self.store.export_jsonl(self.current, target)
+        try:
+            if kind == "markdown":
+                await self.store.export_markdown(self.current, target)
+            else:
+                await self.store.export_jsonl(self.current, target)
+        except (ChimeError, OSError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            self.window.statusBar().showMessage(
+                self.tr("Could not export to {target}: {reason}").format(
+                    target=target, reason=reason
+                ),
+                15000,
+            )
+            return
         self.window.statusBar().showMessage(self.tr("Exported to ") + str(target), 8000)
 
     def step_session(self, step: int) -> str | None:

@@ -3,7 +3,9 @@
 ``run()`` is the ``chime`` entry point and ``python -m app``. It builds every object once and
 passes it down: the system clock and zone (app.system), the session store, the provider from the
 settings, the window and the controller. Unexpected exceptions are logged to a rotating file in the
-data directory and shown as one short sentence, never a traceback. SIGTERM/SIGINT (logout,
+data directory and shown as one short sentence, never a traceback. A data directory that cannot
+be written (read-only, no permission, a path under a file) does not stop the start: logging goes
+to stderr and the window says why nothing can be saved (existing sessions open read-only). SIGTERM/SIGINT (logout,
 terminal), Ctrl+Q and closing the window all flush every session before exiting.
 """
 
@@ -28,7 +30,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.appearance import apply_appearance, load_style, make_application
 from app.owner_timer import ClockJumpWatch
-from app.paths import config_dir, data_dir, resource
+from app.paths import chosen_data_dir, config_dir, resource, writable_problem
 from app.settings import KeyStore, load_settings
 from app.state import read_state
 from app.system import local_zone_name, monotonic_seconds, system_clock
@@ -48,21 +50,33 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return parser.parse_args(list(argv))
 
 
-def setup_logging(folder: Path) -> None:
-    """Log to ``chime.log`` in the data directory (rotating: 3 × 1 MB)."""
+def setup_logging(folder: Path) -> bool:
+    """Log to ``chime.log`` in the data directory (rotating: 3 × 1 MB). When that file cannot be
+    opened (a read-only or missing folder), log to stderr instead and return False."""
     path = folder / LOG_FILE
-    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))  # created private
-    handler = logging.handlers.RotatingFileHandler(
-        folder / LOG_FILE, maxBytes=1_000_000, backupCount=3, encoding="utf-8"
-    )
+    handler: logging.Handler
+    problem: OSError | None = None
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))  # created private
+        handler = logging.handlers.RotatingFileHandler(
+            path, maxBytes=1_000_000, backupCount=3, encoding="utf-8"
+        )
+    except OSError as error:
+        problem = error
+        handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(logging.INFO)
+    if problem is not None:
+        _log.warning("cannot open %s (%s); logging to stderr", path, problem)
+    return problem is None
 
 
-def install_excepthook(window_ref: list[MainWindow]) -> None:
-    """Unexpected exceptions: full details to the log file, one sentence to the user."""
+def install_excepthook(window_ref: list[MainWindow], *, logged_to_file: bool = True) -> None:
+    """Unexpected exceptions: full details to the log (file, else stderr), one sentence to the
+    user. It promises nothing about saving: a disk error may be what went wrong."""
+    where = f"{LOG_FILE} in the data folder" if logged_to_file else "the error output (stderr)"
 
     def hook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
         logging.getLogger("app.crash").error("unexpected error", exc_info=(kind, error, tb))
@@ -70,14 +84,23 @@ def install_excepthook(window_ref: list[MainWindow]) -> None:
             box = QMessageBox(
                 QMessageBox.Icon.Warning,
                 "Chime",
-                "Something unexpected went wrong. Your conversations are saved; details are in "
-                f"{LOG_FILE} in the data folder.",
+                _crash_sentence(error, where),
                 QMessageBox.StandardButton.Ok,
                 window_ref[0],
             )
             box.open()
 
     sys.excepthook = hook
+
+
+def _crash_sentence(error: BaseException, where: str) -> str:
+    if isinstance(error, OSError):
+        reason = error.strerror or str(error)
+        return (
+            f"Chime could not use the disk: {reason}. Recent changes may not be saved; "
+            f"details are in {where}."
+        )
+    return f"Something unexpected went wrong; details are in {where}."
 
 
 def install_signal_quit(app: QApplication, quit_now: object) -> QSocketNotifier:
@@ -121,6 +144,9 @@ class Application:
         self.controller: AppController | None = None
         self.jumps = ClockJumpWatch(system_clock, monotonic_seconds, parent=self.window)
         self._quitting = False
+        self._starting = False
+        self._quit_asked = False
+        self._finished = False
         self._state = read_state(folder)
         self._done: list[Callable[[], None]] = []
 
@@ -158,17 +184,22 @@ class Application:
         from app.actions_wiring import wire_actions
 
         state = self._state
-
-        self.controller = self._compose()
-        wire_actions(self, self.controller)
-        wanted = [self.session_arg] if self.session_arg else list(state.open)
-        current = self.session_arg or state.current
-        await self.controller.start(wanted, current)
-        await self.controller.refresh_sessions()
-        self.app.applicationStateChanged.connect(self._on_application_state_changed)
-        self.app.styleHints().colorSchemeChanged.connect(self._on_color_scheme_changed)
-        self.jumps.jumped.connect(self.controller.redrive_all)
-        self.jumps.start()
+        self._starting = True
+        try:
+            self.controller = self._compose()
+            wire_actions(self, self.controller)
+            wanted = [self.session_arg] if self.session_arg else list(state.open)
+            current = self.session_arg or state.current
+            await self.controller.start(wanted, current)
+            await self.controller.refresh_sessions()
+            self.app.applicationStateChanged.connect(self._on_application_state_changed)
+            self.app.styleHints().colorSchemeChanged.connect(self._on_color_scheme_changed)
+            self.jumps.jumped.connect(self.controller.redrive_all)
+            self.jumps.start()
+        finally:
+            self._starting = False
+        if self._quit_asked:  # SIGTERM or Ctrl+Q while the sessions were being opened
+            await self.quit()
 
     def provider_label(self) -> str:
         if self.settings.provider == "offline":
@@ -176,7 +207,11 @@ class Application:
         return f"{self.settings.model or '?'} @ {self.settings.base_url}"
 
     async def quit(self) -> None:
-        """Flush every session, record what was open, and leave the loop."""
+        """Flush every session, record what was open, and leave the loop. Asked while ``start``
+        still opens sessions, it runs once ``start`` has finished (nothing is left half-open)."""
+        if self._starting:
+            self._quit_asked = True
+            return
         if self._quitting:
             return
         self._quitting = True
@@ -186,13 +221,16 @@ class Application:
             await self.controller.shutdown(geometry)
         self.window.allow_close()
         self.window.close()
+        self._finished = True
         for finished in self._done:
             finished()
 
     async def wait_done(self) -> None:
-        """Resolves once ``quit`` has flushed everything."""
+        """Resolves once ``quit`` has flushed everything (at once if it already has)."""
         import asyncio
 
+        if self._finished:
+            return
         done = asyncio.Event()
         self._done.append(done.set)
         await done.wait()
@@ -209,13 +247,14 @@ class Application:
 def run(argv: Sequence[str] | None = None) -> int:
     """Start Chime; returns the process exit code."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    folder = data_dir(args.data_dir)
-    setup_logging(folder)
+    folder = chosen_data_dir(args.data_dir)
+    writable_problem(folder)  # creates it when it can; AppController.start shows a failure
+    logged_to_file = setup_logging(folder)
     app = make_application(sys.argv[:1])
     load_style(app)
     chime = Application(app, folder, args.session)
     apply_appearance(app, chime.settings)
-    install_excepthook([chime.window])
+    install_excepthook([chime.window], logged_to_file=logged_to_file)
     chime.show_window()
     app.processEvents()  # first paint before asyncio, qasync and the engine are imported
     import asyncio

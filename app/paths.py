@@ -1,4 +1,8 @@
-"""Where Chime keeps its files: the data directory and the bundled resources. No other I/O."""
+"""Where Chime keeps its files: the data directory and the bundled resources. No other I/O.
+
+Besides creating the data directory, ``writable_problem`` probes it once at start (one empty file
+created and removed), so an unusable folder is reported in words instead of as a traceback.
+"""
 
 from __future__ import annotations
 
@@ -13,15 +17,34 @@ DATA_DIR_ENV = "CHIME_DATA_DIR"
 RESOURCES = Path(__file__).resolve().parent.parent / "resources"
 
 
-def data_dir(cli_value: str | None, environ: Mapping[str, str] = os.environ) -> Path:
-    """The data directory: ``--data-dir`` > ``CHIME_DATA_DIR`` > the per-user data directory.
-
-    The directory is created (mode 0700, session-log.md §1) and returned absolute.
-    """
+def chosen_data_dir(cli_value: str | None, environ: Mapping[str, str] = os.environ) -> Path:
+    """The data directory, absolute, not created: ``--data-dir`` > ``CHIME_DATA_DIR`` > the
+    per-user data directory."""
     chosen = cli_value or environ.get(DATA_DIR_ENV) or platformdirs.user_data_dir(APP_NAME, False)
-    path = Path(chosen).expanduser().resolve()
+    return Path(chosen).expanduser().resolve()
+
+
+def data_dir(cli_value: str | None, environ: Mapping[str, str] = os.environ) -> Path:
+    """``chosen_data_dir``, created (mode 0700, session-log.md §1); OSError when it cannot be."""
+    path = chosen_data_dir(cli_value, environ)
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
+
+
+def writable_problem(folder: Path) -> OSError | None:
+    """Why Chime cannot write to ``folder`` (created if missing), or None when it can.
+
+    Creates and removes one empty probe file: a read-only disk, a missing permission or a path
+    under a regular file (ENOTDIR) all show here, before anything is written for real.
+    """
+    probe = folder / f".write-probe-{os.getpid()}"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+        probe.unlink()
+    except OSError as error:
+        return error
+    return None
 
 
 def config_dir() -> Path:

@@ -1,0 +1,175 @@
+"""A data folder Chime cannot write: the window still starts and says why in words, existing
+sessions open read-only, and a new session that cannot be created says exactly why.
+
+We run as root, so chmod stops nothing: the folder is made unusable by putting it under a regular
+file (mkdir fails with ENOTDIR), or the disk calls are made to fail through the store's module
+seam (``core.session.jsonl_store``) and the start-up probe."""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from app.main import LOG_FILE, setup_logging
+from tests.app.harness import Chime
+from tests.fakes import FakeClock
+
+# WORKAROUND(offscreen QPA): showing a main window logs "This plugin does not support
+# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
+pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+FIX = "choose another folder with --data-dir or fix its permissions"
+
+
+def under_a_file(tmp_path: Path) -> Path:
+    (tmp_path / "plain-file").write_text("not a folder")
+    return tmp_path / "plain-file" / "data"
+
+
+def fail_with(code: int):  # type: ignore[no-untyped-def]  # any signature: it only raises
+    def failing(*_args: object, **_kwargs: object) -> None:
+        raise OSError(code, os.strerror(code))
+
+    return failing
+
+
+def test_logging_falls_back_to_stderr_when_the_log_file_cannot_be_opened(tmp_path: Path) -> None:
+    root = logging.getLogger()
+    before, level = list(root.handlers), root.level
+    try:
+        assert setup_logging(under_a_file(tmp_path)) is False
+        added = root.handlers[len(before) :]
+        assert [type(h) for h in added] == [logging.StreamHandler]
+    finally:
+        for handler in root.handlers[len(before) :]:
+            root.removeHandler(handler)
+        root.setLevel(level)
+    assert not (tmp_path / "plain-file" / "data" / LOG_FILE).exists()
+
+
+def test_a_data_folder_under_a_file_starts_with_a_banner_that_says_why_and_how_to_fix_it(
+    qtbot, loop, tmp_path: Path, clock: FakeClock
+) -> None:
+    folder = under_a_file(tmp_path)
+    chime = Chime(qtbot, loop, folder, clock)
+    chime.run(chime.controller.start([], None))
+    chime.window.show()
+    text = chime.window.banner.label.text()
+    assert chime.window.banner.isVisible()
+    assert f"Chime cannot write to {folder}: Not a directory" in text
+    assert FIX in text
+    assert not chime.window.banner.button.isVisible()  # forking cannot help here
+    assert not chime.window.composer.editor.isEnabled()
+    assert chime.controller.current is None
+    assert chime.window.findChildren(QMessageBox) == []  # no "unexpected error" box
+    chime.quit()
+
+
+def test_a_new_session_on_a_full_disk_says_so_and_keeps_the_current_one(
+    qtbot, loop, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chime = Chime(qtbot, loop, tmp_path, clock)
+    chime.run(chime.controller.start([], None))
+    chime.window.show()
+    first = chime.controller.current
+    assert first is not None
+    monkeypatch.setattr("core.session.jsonl_store.publish_session", fail_with(errno.ENOSPC))
+    chime.window.window_actions.action("new_session").trigger()  # Ctrl+N
+    chime.until(lambda: chime.window.banner.isVisible())
+    text = chime.window.banner.label.text()
+    assert text.startswith("Could not create a new session. ")
+    assert f"Chime cannot write to {tmp_path}: No space left on device" in text
+    assert "saved" not in text.replace(
+        "cannot be saved", ""
+    )  # never "your conversations are saved"
+    assert chime.controller.current == first
+    assert chime.window.composer.editor.isEnabled()  # the shown session is still live
+    assert chime.window.findChildren(QMessageBox) == []
+    chime.quit()
+
+
+def test_existing_sessions_open_read_only_when_the_folder_became_read_only(
+    qtbot, loop, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = Chime(qtbot, loop, tmp_path, clock)
+    first.run(first.controller.start([], None))
+    session_id = first.controller.current
+    assert session_id is not None
+    first.run(first.controller.submit("hello there"))
+    first.until(first.idle)
+    first.quit()
+    log = tmp_path / "sessions" / session_id / "session.jsonl"
+    size = log.stat().st_size
+    read_only = fail_with(errno.EROFS)
+    monkeypatch.setattr("core.session.jsonl_store.try_lock", read_only)
+    monkeypatch.setattr("core.session.jsonl_store.publish_session", read_only)
+    monkeypatch.setattr(
+        "app.controller.writable_problem", lambda _f: OSError(errno.EROFS, "Read-only file system")
+    )
+    again = Chime(qtbot, loop, tmp_path, clock)
+    again.run(again.controller.start([session_id], session_id))
+    again.window.show()
+    opened = again.controller.current_session()
+    assert opened is not None
+    assert opened.session.read_only
+    assert not opened.live
+    assert again.transcript_texts()[0] == "hello there"
+    text = again.window.banner.label.text()
+    assert f"Chime cannot write to {tmp_path}: Read-only file system" in text
+    assert FIX in text
+    assert not again.window.composer.editor.isEnabled()
+    again.quit()
+    assert log.stat().st_size == size
+
+
+def read_until(process: subprocess.Popen[bytes], marker: bytes, seconds: float) -> bytes:
+    """stderr of ``process`` until ``marker`` shows (or the deadline, or the process ends)."""
+    assert process.stderr is not None
+    seen = b""
+    deadline = time.monotonic() + seconds
+    while marker not in seen and time.monotonic() < deadline and process.poll() is None:
+        ready, _, _ = select.select([process.stderr], [], [], 0.1)
+        if ready:
+            seen += os.read(process.stderr.fileno(), 65536)
+    return seen
+
+
+@pytest.mark.slow
+def test_the_real_app_starts_on_a_folder_under_a_file_and_quits_cleanly_on_sigterm(
+    tmp_path: Path,
+) -> None:
+    folder = under_a_file(tmp_path)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+    env.pop("CHIME_DATA_DIR", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app", "--data-dir", str(folder)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        seen = read_until(process, b"Chime cannot write to", 20.0)
+        assert process.poll() is None, seen.decode(errors="replace")  # still running: a window
+        process.send_signal(signal.SIGTERM)
+        _, rest = process.communicate(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    errors = (seen + rest).decode(errors="replace")
+    assert process.returncode == 0, errors
+    assert "Traceback" not in errors
+    assert f"Chime cannot write to {folder}: Not a directory" in errors
+    assert "Chime exited cleanly" in errors
