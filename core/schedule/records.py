@@ -28,11 +28,29 @@ MAX_EVERY_SECONDS = 9_007_199_254_740
 """The largest everySeconds whose product with 1000 is still a safe integer."""
 DELIVERY_MODE = "session-local"
 
+
+class _Targeted:
+    """The target of a record in its two outside forms; every record keeps it as integer ms."""
+
+    __slots__ = ()
+    scheduled_ms: int
+
+    @property
+    def scheduled_at(self) -> str:
+        """The canonical UTC instant (§2.1)."""
+        return format_instant(self.scheduled_ms)
+
+    @property
+    def scheduled_datetime(self) -> datetime:
+        """The target as an aware UTC datetime."""
+        return ms_to_datetime(self.scheduled_ms)
+
+
 Kind: TypeAlias = Literal["after", "at", "every"]
 
 
 @dataclass(frozen=True, slots=True)
-class AfterRecord:
+class AfterRecord(_Targeted):
     """A one-shot reminder set ``after_seconds`` from its creation sample."""
 
     id: str
@@ -40,14 +58,6 @@ class AfterRecord:
     after_seconds: int
     scheduled_ms: int
     kind: ClassVar[Literal["after"]] = "after"
-
-    @property
-    def scheduled_at(self) -> str:
-        return format_instant(self.scheduled_ms)
-
-    @property
-    def scheduled_datetime(self) -> datetime:
-        return ms_to_datetime(self.scheduled_ms)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -60,21 +70,13 @@ class AfterRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class AtRecord:
+class AtRecord(_Targeted):
     """A one-shot reminder at an absolute instant; no trace of the submitted zone is kept."""
 
     id: str
     prompt: str
     scheduled_ms: int
     kind: ClassVar[Literal["at"]] = "at"
-
-    @property
-    def scheduled_at(self) -> str:
-        return format_instant(self.scheduled_ms)
-
-    @property
-    def scheduled_datetime(self) -> datetime:
-        return ms_to_datetime(self.scheduled_ms)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -86,7 +88,7 @@ class AtRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class EveryRecord:
+class EveryRecord(_Targeted):
     """A fixed-rate reminder; ``scheduled_ms`` is its earliest undispatched aligned occurrence."""
 
     id: str
@@ -94,14 +96,6 @@ class EveryRecord:
     every_seconds: int
     scheduled_ms: int
     kind: ClassVar[Literal["every"]] = "every"
-
-    @property
-    def scheduled_at(self) -> str:
-        return format_instant(self.scheduled_ms)
-
-    @property
-    def scheduled_datetime(self) -> datetime:
-        return ms_to_datetime(self.scheduled_ms)
 
     def to_json(self) -> dict[str, Any]:
         return {
