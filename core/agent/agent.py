@@ -17,6 +17,12 @@ Choices the spec leaves open (written down here):
   events stay queued in the live log and the session reports the warning to its observers.
 - The provider is read once per turn: a provider swapped meanwhile answers from the next turn.
 - Unexpected exceptions inside a turn end it ``failed`` with kind ``internal`` (and are logged).
+- A log that turns read-only under a running turn (``SessionReadOnlyError`` from an append, e.g.
+  after a failed verification of a warm open) stops the agent for good: nothing more can be
+  recorded, not even ``turn/end``. The pump ends without an exception, the status observers see
+  ``idle``, the turn observers see ``(turn, "interrupted")`` (what recovery will record when the
+  session next opens writable), ``stopped`` holds the reason, and later input is refused by the
+  log itself (``submit`` raises ``SessionReadOnlyError``, appending nothing).
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from core.agent.turn import (
     run_steps,
 )
 from core.clock import Clock, NewId, ZoneSource
+from core.errors import SessionReadOnlyError
 from core.llm.provider import ModelProvider
 from core.session import vocabulary as v
 from core.time_context import sample_zone, time_reading
@@ -113,6 +120,9 @@ class Agent:
         self._end_status: v.TurnStatus = "cancelled"
         self._retry = False
         self._closed = False
+        self._running_turn: int | None = None
+        self.stopped: str | None = None
+        """Why the agent stopped on its own (the log turned read-only), else None."""
         self._idle_waiters: list[asyncio.Future[None]] = []
         self._status_observers: list[Callable[[AgentStatus], None]] = []
         self._delta_observers: list[Callable[[str], None]] = []
@@ -262,14 +272,26 @@ class Agent:
                 if input_seq is None:
                     break
                 await self._run_turn(input_seq)
+        except SessionReadOnlyError as error:
+            self._stop_read_only(error)
         finally:
             self._pump = None
             self._set_status("idle")
             self._settle()
 
+    def _stop_read_only(self, error: SessionReadOnlyError) -> None:
+        """The log refused an append because it turned read-only: stop, record nothing more."""
+        turn, self._running_turn = self._running_turn, None
+        _log.warning("the session turned read-only; the agent stops: %s", error)
+        self._closed = True
+        self.stopped = str(error)
+        if turn is not None:
+            self._notify_turn(turn, "interrupted")
+
     async def _run_turn(self, input_seq: int) -> None:
         turn = self._pending.last_turn + 1
         self._append(v.TURN_START, v.turn_start(turn, input_seq))
+        self._running_turn = turn
         state = TurnState(turn)
         ctx = self._context()
         self._turn_task = asyncio.get_running_loop().create_task(self._turn(ctx, state, input_seq))
@@ -280,11 +302,13 @@ class Agent:
             if current is not None and current.cancelling():
                 raise
             close_cancelled(ctx, state, self._end_status)
+            self._running_turn = None
             self._notify_turn(turn, self._end_status)
             return
         finally:
             self._turn_task = None
         self._append(v.TURN_END, v.turn_end(turn, outcome.status, outcome.error))
+        self._running_turn = None
         self._notify_turn(turn, outcome.status)
 
     async def _turn(self, ctx: TurnContext, state: TurnState, input_seq: int) -> TurnOutcome:
@@ -292,6 +316,8 @@ class Agent:
             reading = time_reading(self._clock(), self._turn_zones(input_seq))
             self._append(v.CONTEXT_TIME, v.context_time(reading.zone_name, reading.text))
             return await run_steps(ctx, state, reading)
+        except SessionReadOnlyError:
+            raise  # nothing more can be recorded: the pump stops the agent
         except Exception as error:  # a bug must end the turn visibly, never wedge the agent
             _log.exception("turn %d failed unexpectedly", state.turn)
             close_open(ctx, state)
