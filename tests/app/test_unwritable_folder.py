@@ -85,7 +85,11 @@ def test_a_new_session_on_a_full_disk_says_so_and_keeps_the_current_one(
     first = chime.controller.current
     assert first is not None
     monkeypatch.setattr("core.session.jsonl_store.publish_session", fail_with(errno.ENOSPC))
-    chime.window.window_actions.action("new_session").trigger()  # Ctrl+N
+
+    async def press_ctrl_n() -> None:  # the action's slot starts its task on the running loop
+        chime.window.window_actions.action("new_session").trigger()
+
+    chime.run(press_ctrl_n())
     chime.until(lambda: chime.window.banner.isVisible())
     text = chime.window.banner.label.text()
     assert text.startswith("Could not create a new session. ")
