@@ -70,6 +70,7 @@ class AppController(QObject):
         self._stored: list[StoredSummary] = []
         self._trashed: list[str] = []
         self._writes_state = True
+        self._watching: set[asyncio.Task[None]] = set()
         self.storage_problem: str | None = None
         """Why the data folder cannot be written (shown in the banner), or None."""
 
@@ -146,7 +147,31 @@ class AppController(QObject):
             self.show_session(opened.id)
         else:
             self._state_changed()
+        if not session.verified:
+            task = asyncio.ensure_future(self._after_verification(opened))
+            self._watching.add(task)
+            task.add_done_callback(self._watching.discard)
         return opened
+
+    async def _after_verification(self, opened: OpenSession) -> None:
+        """A warm open showed the checkpoint's state at once; when its verification says that
+        state did not stand, show the re-scanned one: transcript, reminders, title, and the
+        read-only banner (its owner and agent stopped) when the session turned read-only."""
+        try:
+            stood = await opened.session.verification()
+        except asyncio.CancelledError:  # its loop or the session went away first
+            return
+        if stood or self.open.get(opened.id) is not opened:
+            return
+        _log.warning("session %s: state refreshed after its verification", opened.id)
+        if opened.session.read_only:
+            await opened.demote()
+        if self.open.get(opened.id) is not opened:
+            return
+        if self.current == opened.id:
+            self.show_session(opened.id)
+        else:
+            self.refresh_sidebar()
 
     def _connect(self, opened: OpenSession) -> None:
         sid = opened.id
@@ -211,10 +236,14 @@ class AppController(QObject):
 
     # -- actions ---------------------------------------------------------------------------
     async def submit(self, text: str) -> None:
+        """Send the composer's text; refused by a session that is (or just turned) read-only,
+        the text goes back into the composer and the state is shown."""
         opened = self.current_session()
         if opened is not None:
             self.window.transcript.scroll_to_end()
-            await opened.bridge.submit(text)
+            if not await opened.bridge.submit(text) and opened.session.read_only:
+                self._show_state(opened)
+                self.window.composer.set_text(text)
 
     def stop(self) -> None:
         opened = self.current_session()
@@ -345,6 +374,7 @@ class AppController(QObject):
         """Quit: record the open sessions, then flush and close every one of them."""
         self.write_state(geometry, window_state)
         self._writes_state = False
+        await asyncio.gather(*self._watching, return_exceptions=True)  # closing waits for it too
         for opened in list(self.open.values()):
             try:
                 await opened.close()
@@ -458,7 +488,10 @@ def _search_text(events: Any) -> str:
     count = len(events)
     texts = []
     for seq in range(max(0, count - SEARCH_TEXT_EVENTS), count):
-        event = events[seq]
+        try:
+            event = events[seq]
+        except ValueError:  # a corrupt line of a session not verified yet: nothing to search
+            continue
         if event.get("type") in ("user/message", "assistant/message"):
             data = event.get("data")
             if isinstance(data, Mapping):

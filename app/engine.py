@@ -67,13 +67,21 @@ class OpenSession:
         if self.host is not None:
             self.host.set_provider(provider)
 
+    async def demote(self) -> None:
+        """The session turned read-only after it went live (its verification failed): stop its
+        owner and agent for good and keep it open as a view (the lock is kept until ``close``)."""
+        host, self.host, self.waker = self.host, None, None
+        if host is None:
+            return
+        self.bridge.drop_agent()
+        await host.dispose()  # owner, agent (a running turn just stops), a flush that says False
+
     async def close(self) -> None:
         """Make the session cold: stop the owner and the agent, flush, release the lock."""
         self.bridge.detach()
         if self.host is not None:
             await self.host.dispose()
-        else:
-            await self.session.close()
+        await self.session.close()
 
 
 def compose(session: LiveSession, parts: EngineParts, parent: QObject | None) -> OpenSession:
@@ -98,6 +106,7 @@ def compose(session: LiveSession, parts: EngineParts, parent: QObject | None) ->
         make_waker,
         system_prompt=parts.system_prompt,
         new_id=parts.new_id,
+        close_session=False,  # OpenSession.close closes it: a demoted session stays viewable
     )
     bridge = SessionBridge(session, host.agent, parts.zone_source, parent=parent)
     return OpenSession(session, bridge, host, wakers[0])

@@ -90,9 +90,10 @@ class SessionBridge(QObject):
             session.subscribe(self._on_session_event),
             session.subscribe_persistence(self._on_session_persistence),
         ]
+        self._agent_unsubscribe: list[Callable[[], None]] = []
         if agent is not None:
-            self._unsubscribe.append(agent.on_status(self._on_agent_status))
-            self._unsubscribe.append(agent.on_delta(self._on_agent_delta))
+            self._agent_unsubscribe.append(agent.on_status(self._on_agent_status))
+            self._agent_unsubscribe.append(agent.on_delta(self._on_agent_delta))
 
     @property
     def id(self) -> str:
@@ -109,10 +110,15 @@ class SessionBridge(QObject):
         return self._persistence_failed
 
     async def submit(self, text: str) -> bool:
-        """Append the user's input (the agent answers it now, or after the running turn)."""
-        if self.agent is None or not text.strip():
+        """Append the user's input (the agent answers it now, or after the running turn).
+        False (nothing appended) when the session is read-only, also when it just became so."""
+        if self.agent is None or self.session.read_only or not text.strip():
             return False
-        self.agent.submit(text, self._zone_source())
+        try:
+            self.agent.submit(text, self._zone_source())
+        except ChimeError as error:  # the log refused it (turned read-only, closed)
+            _log.warning("input to %s refused: %s", self.session.id, error)
+            return False
         return True
 
     def stop(self) -> bool:
@@ -138,11 +144,22 @@ class SessionBridge(QObject):
         active = state.get("active", []) if isinstance(state, Mapping) else []
         return list(active)
 
+    def drop_agent(self) -> None:
+        """The session turned read-only: stop observing its agent; it is a view from now on."""
+        for unsubscribe in self._agent_unsubscribe:
+            unsubscribe()
+        self._agent_unsubscribe = []
+        self.agent = None
+        if self._stream_text:
+            self._stream_text = ""
+            self.streaming.emit("")
+        self.busy_changed.emit(False)
+
     def detach(self) -> None:
         """Stop observing the session (before it is closed)."""
-        for unsubscribe in self._unsubscribe:
+        for unsubscribe in self._unsubscribe + self._agent_unsubscribe:
             unsubscribe()
-        self._unsubscribe = []
+        self._unsubscribe, self._agent_unsubscribe = [], []
 
     # -- observers -----------------------------------------------------------------------
     def _on_session_event(self, envelope: Mapping[str, Any]) -> None:

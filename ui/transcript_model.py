@@ -349,7 +349,7 @@ class TranscriptModel(QAbstractListModel):
         floor = max(0, start - MAX_TURN_SCAN)
         index = start
         while index > floor:
-            event = self._events[index]
+            event = self._event(index)
             if event.get("type") in TURN_OPENERS:
                 return index
             index -= 1
@@ -359,15 +359,24 @@ class TranscriptModel(QAbstractListModel):
         """``stop`` moved forward to the start of the next turn (bounded scan)."""
         ceiling = min(self._known_end, stop + MAX_TURN_SCAN)
         index = stop
-        while index < ceiling and self._events[index].get("type") not in TURN_OPENERS:
+        while index < ceiling and self._event(index).get("type") not in TURN_OPENERS:
             index += 1
         return index
+
+    def _event(self, index: int) -> Mapping[str, Any]:
+        """``events[index]``, or an empty stand-in (no row) for a line that does not parse: a
+        warm open shows a session before its checkpoint is verified, so a corrupt covered line
+        can be read here; the session then turns read-only and its banner names the line."""
+        try:
+            return self._events[index]
+        except ValueError:  # not JSON (JSONDecodeError) or not UTF-8 (UnicodeDecodeError)
+            return {"seq": index, "type": "unreadable", "data": {}}
 
     def _build(self, start: int, stop: int, *, prepend: bool) -> list[TranscriptRow]:
         rows: list[TranscriptRow] = []
         local_calls: dict[str, int] = {}
         for seq in range(start, stop):
-            event = self._events[seq]
+            event = self._event(seq)
             if event.get("type") == "tool/result":
                 self._merge_into(rows, local_calls, event)
                 continue
