@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -177,3 +178,63 @@ def test_the_real_app_starts_on_a_folder_under_a_file_and_quits_cleanly_on_sigte
     assert "Traceback" not in errors
     assert f"Chime cannot write to {folder}: Not a directory" in errors
     assert "Chime exited cleanly" in errors
+
+
+@pytest.fixture
+def read_only_mount(tmp_path: Path) -> Iterator[Path]:
+    """A tiny tmpfs (writable while the test fills it); skipped where mounting is not allowed."""
+    point = tmp_path / "mnt"
+    point.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(point)],
+        capture_output=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip("mounting a tmpfs is not allowed here")
+    try:
+        yield point
+    finally:
+        subprocess.run(["umount", "-l", str(point)], capture_output=True, check=False)
+
+
+@pytest.mark.slow
+def test_the_real_app_shows_an_existing_session_on_a_read_only_disk_and_writes_nothing(
+    qtbot, loop, tmp_path: Path, clock: FakeClock, read_only_mount: Path
+) -> None:
+    folder = read_only_mount / "data"
+    maker = Chime(qtbot, loop, folder, clock)
+    maker.run(maker.controller.start([], None))
+    session_id = maker.controller.current
+    assert session_id is not None
+    maker.run(maker.controller.submit("hello from a read-only disk"))
+    maker.until(maker.idle)
+    maker.quit()
+    log = folder / "sessions" / session_id / "session.jsonl"
+    before = log.read_bytes()
+    remount = ["mount", "-o", "remount,ro", str(read_only_mount)]
+    subprocess.run(remount, capture_output=True, check=True)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+    env.pop("CHIME_DATA_DIR", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app", "--data-dir", str(folder), "--session", session_id],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        seen = read_until(process, b"Chime cannot write to", 20.0)
+        assert process.poll() is None, seen.decode(errors="replace")
+        process.send_signal(signal.SIGTERM)
+        _, rest = process.communicate(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    errors = (seen + rest).decode(errors="replace")
+    assert process.returncode == 0, errors
+    assert "Traceback" not in errors
+    assert f"Chime cannot write to {folder}: Read-only file system" in errors
+    assert "cannot open session" not in errors  # it was shown (read-only), not refused
+    assert log.read_bytes() == before
