@@ -7,7 +7,9 @@ input reaches the agent through ``submit``/``stop``/``retry``. The logic lives i
 
 Signals:
     event_appended(object): a new event envelope (Mapping) was appended to the log.
-    streaming(str): the live answer text so far ("" when streaming ended).
+    streaming(str): the end of the live answer so far: at most ``STREAM_TAIL_CHARS`` characters,
+        starting with "…" when cut ("" when streaming ended). Only the tail is kept, so each delta
+        costs the same however long the answer grows (a 4 MB answer arrives in ~10^5 deltas).
     busy_changed(bool): a turn started (True) or the agent went idle (False).
     schedule_changed(object): the active reminders, as schedule.md §2.2 JSON records (list).
     persistence_changed(bool): True when the last barrier failed (recent events not durable).
@@ -58,6 +60,11 @@ class AgentLike(Protocol):
     def retry(self) -> bool: ...
 
 
+STREAM_TAIL_CHARS = 4000
+"""How much of the streamed answer the window is sent: more than the streaming pane shows."""
+ELLIPSIS = "…"
+
+
 class SessionBridge(QObject):
     """A session for the window. ``agent`` is None for a read-only session (no owner runs).
 
@@ -85,6 +92,7 @@ class SessionBridge(QObject):
         self.agent = agent
         self._zone_source = zone_source
         self._stream_text = ""
+        self._stream_cut = False
         self._persistence_failed = False
         self._unsubscribe: list[Callable[[], None]] = [
             session.subscribe(self._on_session_event),
@@ -150,9 +158,7 @@ class SessionBridge(QObject):
             unsubscribe()
         self._agent_unsubscribe = []
         self.agent = None
-        if self._stream_text:
-            self._stream_text = ""
-            self.streaming.emit("")
+        self._end_stream()
         self.busy_changed.emit(False)
 
     def detach(self) -> None:
@@ -164,8 +170,8 @@ class SessionBridge(QObject):
     # -- observers -----------------------------------------------------------------------
     def _on_session_event(self, envelope: Mapping[str, Any]) -> None:
         kind = envelope.get("type")
-        if kind == "assistant/message" and self._stream_text:
-            self._stream_text = ""
+        if kind == "assistant/message":
+            self._end_stream(announce=False)
         self.event_appended.emit(envelope)
         if kind == "schedule/change":
             self.schedule_changed.emit(self.active_reminders())
@@ -187,14 +193,24 @@ class SessionBridge(QObject):
 
     def _on_agent_status(self, status: Any) -> None:
         busy = str(status) == "running"
-        if not busy and self._stream_text:
-            self._stream_text = ""
-            self.streaming.emit("")
+        if not busy:
+            self._end_stream()
         self.busy_changed.emit(busy)
 
+    def _end_stream(self, *, announce: bool = True) -> None:
+        """Forget the streamed text; tell the window (``streaming("")``) if there was any."""
+        had_text = bool(self._stream_text)
+        self._stream_text, self._stream_cut = "", False
+        if had_text and announce:
+            self.streaming.emit("")
+
     def _on_agent_delta(self, text: str) -> None:
-        self._stream_text += text
-        self.streaming.emit(self._stream_text)
+        tail = self._stream_text + text
+        if len(tail) > STREAM_TAIL_CHARS:
+            self._stream_cut = True
+            tail = tail[-STREAM_TAIL_CHARS:]
+        self._stream_text = tail
+        self.streaming.emit(ELLIPSIS + tail if self._stream_cut else tail)
 
 
 def _is_reminder(envelope: Mapping[str, Any]) -> bool:

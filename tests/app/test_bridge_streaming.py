@@ -1,0 +1,94 @@
+"""The bridge's streaming signal stays bounded however long an answer grows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from app.session_bridge import ELLIPSIS, STREAM_TAIL_CHARS, SessionBridge
+
+
+class _Session:
+    id = "s"
+    read_only = False
+    read_only_reason = None
+    def __init__(self) -> None:
+        self.events: list[Mapping[str, Any]] = []
+        self.observers: list[Callable[[Mapping[str, Any]], None]] = []
+
+    def append(self, type: str, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        raise AssertionError("the streaming test appends nothing")
+
+    def schedule_fold(self) -> Any:
+        raise AssertionError("not used")
+
+    def subscribe(self, callback: Callable[[Mapping[str, Any]], None]) -> Callable[[], None]:
+        self.observers.append(callback)
+        return lambda: None
+
+    def subscribe_persistence(self, callback: Callable[[bool], None]) -> Callable[[], None]:
+        return lambda: None
+
+
+class _Agent:
+    status = "running"
+
+    def __init__(self) -> None:
+        self.delta: Callable[[str], None] = lambda _: None
+        self.status_observer: Callable[[Any], None] = lambda _: None
+
+    def on_status(self, callback: Callable[[Any], None]) -> Callable[[], None]:
+        self.status_observer = callback
+        return lambda: None
+
+    def on_delta(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        self.delta = callback
+        return lambda: None
+
+    def submit(self, text: str, time_zone: str | None) -> str:
+        return "m"
+
+    def cancel(self) -> bool:
+        return True
+
+    def retry(self) -> bool:
+        return True
+
+
+def test_a_long_stream_sends_only_a_bounded_tail_marked_as_cut(qtbot) -> None:
+    agent = _Agent()
+    bridge = SessionBridge(_Session(), agent, lambda: "UTC")
+    shown: list[str] = []
+    bridge.streaming.connect(shown.append)
+
+    for n in range(3000):
+        agent.delta(f"{n:04d}|")
+
+    assert shown[0] == "0000|"
+    assert all(len(text) <= STREAM_TAIL_CHARS + len(ELLIPSIS) for text in shown)
+    assert shown[-1].startswith(ELLIPSIS)
+    assert shown[-1].endswith("2998|2999|")
+    assert "".join(f"{n:04d}|" for n in range(3000)).endswith(shown[-1].removeprefix(ELLIPSIS))
+
+
+def test_an_answer_that_starts_with_an_ellipsis_keeps_it_and_going_idle_clears_the_pane(
+    qtbot,
+) -> None:
+    agent = _Agent()
+    bridge = SessionBridge(_Session(), agent, lambda: "UTC")
+    shown: list[str] = []
+    bridge.streaming.connect(shown.append)
+
+    agent.delta(ELLIPSIS + "well")
+    agent.status_observer("idle")
+    agent.delta("x" * (STREAM_TAIL_CHARS + 1))
+    agent.status_observer("idle")
+    agent.delta("fresh")
+
+    assert shown == [
+        ELLIPSIS + "well",
+        "",
+        ELLIPSIS + "x" * STREAM_TAIL_CHARS,
+        "",
+        "fresh",
+    ]
