@@ -12,6 +12,7 @@ class _Session:
     id = "s"
     read_only = False
     read_only_reason = None
+
     def __init__(self) -> None:
         self.events: list[Mapping[str, Any]] = []
         self.observers: list[Callable[[Mapping[str, Any]], None]] = []
