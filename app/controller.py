@@ -98,7 +98,7 @@ class AppController(QObject):
             return self.open[session_id]
         try:
             session = await self.store.open(session_id)
-        except ChimeError as error:
+        except (ChimeError, OSError) as error:
             _log.warning("cannot open session %s: %s", session_id, error)
             self.window.statusBar().showMessage(
                 self.tr("Could not open the session: ") + str(error), 8000
@@ -134,7 +134,11 @@ class AppController(QObject):
         text = self.tr("Could not create a new session. ") + why
         self.window.show_banner(text, offer_fork=False)
         self.window.statusBar().showMessage(text, 15000)
-        if self.current_session() is None:
+        if self.current_session() is None:  # nothing to show: clear what a closed one left
+            zone = self.parts.zone_source()
+            self.window.transcript_model.reset((), zone)
+            self.window.reminders.set_records([], zone)
+            self.window.set_session_title(None)
             self.window.set_state(self.tr("not saved"), text)
             self.window.composer.set_writable(False, self.tr("Nothing can be saved — see above."))
 

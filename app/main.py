@@ -266,7 +266,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     notifier = install_signal_quit(app, lambda: loop.create_task(chime.quit()))
     app.setQuitOnLastWindowClosed(False)
     with loop:
-        loop.run_until_complete(chime.start())
+        try:
+            loop.run_until_complete(chime.start())
+        except Exception:  # logged, one sentence shown; the window stays up and can quit
+            sys.excepthook(*sys.exc_info())
         loop.run_until_complete(chime.wait_done())
     notifier.setEnabled(False)
     _log.info("Chime exited cleanly")

@@ -238,3 +238,44 @@ def test_the_real_app_shows_an_existing_session_on_a_read_only_disk_and_writes_n
     assert f"Chime cannot write to {folder}: Read-only file system" in errors
     assert "cannot open session" not in errors  # it was shown (read-only), not refused
     assert log.read_bytes() == before
+
+
+def test_closing_the_last_session_when_no_new_one_can_be_made_leaves_an_empty_window_saying_why(
+    qtbot, loop, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chime = Chime(qtbot, loop, tmp_path, clock)
+    chime.run(chime.controller.start([], None))
+    chime.run(chime.controller.submit("hello"))
+    chime.until(chime.idle)
+    assert chime.transcript_texts()
+    monkeypatch.setattr("core.session.jsonl_store.publish_session", fail_with(errno.EROFS))
+    chime.run(chime.controller.close_session())
+    assert chime.controller.current is None
+    assert chime.transcript_texts() == []  # nothing left of the closed session
+    assert "Read-only file system" in chime.window.banner.label.text()
+    assert not chime.window.composer.editor.isEnabled()
+    chime.quit()
+
+
+@pytest.mark.qt_log_ignore("propagateSizeHints")  # the offscreen QPA, when the box is shown
+def test_an_unexpected_disk_error_says_what_failed_and_never_that_everything_is_saved(
+    qtbot, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtGui import QIcon
+
+    from app.main import install_excepthook
+    from ui.main_window import MainWindow
+
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    window = MainWindow(clock, QIcon())
+    qtbot.addWidget(window)
+    install_excepthook([window], logged_to_file=False)
+    error = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    sys.excepthook(type(error), error, None)
+    boxes = window.findChildren(QMessageBox)
+    assert len(boxes) == 1
+    text = boxes[0].text()
+    assert text.startswith("Chime could not use the disk: No space left on device.")
+    assert "may not be saved" in text
+    assert "stderr" in text  # where the details went, since chime.log could not be opened
+    boxes[0].close()
