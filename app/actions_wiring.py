@@ -157,7 +157,15 @@ def apply_settings(chime: Application, draft: SettingsDraft) -> None:
             "text_size": min(24, max(8, draft.text_size)),
         }
     )
-    save_settings(chime.folder, settings)
+    try:
+        save_settings(chime.folder, settings)
+    except OSError as error:  # applied for this run all the same; the status bar says why
+        _log.warning("cannot save settings: %s", error)
+        chime.window.statusBar().showMessage(
+            chime.window.tr("Settings apply until Chime quits; they could not be saved: ")
+            + (error.strerror or str(error)),
+            15000,
+        )
     chime.keys.set(draft.api_key)
     chime.settings = settings
     apply_appearance(chime.app, settings)

@@ -87,10 +87,15 @@ def load_settings(data_dir: Path) -> Settings:
 
 
 def _set_aside(path: Path) -> None:
+    """Rename an invalid settings file out of the way (left in place when the folder cannot be
+    written: the defaults are used all the same)."""
     for n in range(1, 100):
         target = path.with_name(f"{path.name}.bad-{n}")
         if not target.exists():
-            path.replace(target)
+            try:
+                path.replace(target)
+            except OSError as error:
+                _log.warning("cannot set %s aside: %s", path, error)
             return
 
 

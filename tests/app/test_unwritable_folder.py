@@ -7,6 +7,7 @@ seam (``core.session.jsonl_store``) and the start-up probe."""
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import logging
 import os
@@ -279,3 +280,48 @@ def test_an_unexpected_disk_error_says_what_failed_and_never_that_everything_is_
     assert "may not be saved" in text
     assert "stderr" in text  # where the details went, since chime.log could not be opened
     boxes[0].close()
+
+
+def test_an_invalid_settings_file_that_cannot_be_set_aside_still_gives_the_defaults(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.settings import Settings, load_settings
+
+    (tmp_path / "settings.json").write_text("{not json")
+    monkeypatch.setattr(Path, "replace", fail_with(errno.EROFS))
+    assert load_settings(tmp_path) == Settings()
+    assert (tmp_path / "settings.json").read_text() == "{not json"  # left where it was
+
+
+def test_settings_that_cannot_be_saved_still_apply_and_the_status_bar_says_why(
+    qtbot, qapp, tmp_path: Path, clock: FakeClock
+) -> None:
+    from PySide6.QtGui import QIcon
+
+    from app.actions_wiring import apply_settings, settings_draft
+    from app.settings import KeyStore, Settings
+    from ui.main_window import MainWindow
+
+    window = MainWindow(clock, QIcon())
+    qtbot.addWidget(window)
+
+    class Owner:  # the parts of app.main.Application that apply_settings touches
+        app = qapp
+        folder = under_a_file(tmp_path)
+        keys = KeyStore(tmp_path / "config", use_keyring=False)
+        settings = Settings()
+        controller = None
+
+        def __init__(self) -> None:
+            self.window = window
+            self.clock = clock
+
+        def provider_label(self) -> str:
+            return "label"
+
+    owner = Owner()
+    draft = dataclasses.replace(settings_draft(Settings(), "", ""), text_size=13)
+    apply_settings(owner, draft)  # type: ignore[arg-type]  # duck-typed Application
+    assert owner.settings.text_size == 13
+    assert "could not be saved: Not a directory" in window.statusBar().currentMessage()
+    qapp.setFont(qapp.font())
