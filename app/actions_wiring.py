@@ -10,6 +10,7 @@ import asyncio
 import logging
 import sys
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,12 +21,27 @@ from ui.dialogs import ask_export_path, ask_title
 from ui.settings_dialog import SettingsDialog, SettingsDraft
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
     from app.controller import AppController
     from app.main import Application
     from ui.main_window import MainWindow
 
 _log = logging.getLogger(__name__)
 _tasks: set[asyncio.Task[None]] = set()
+
+
+@dataclass(frozen=True, slots=True)
+class Questions:
+    """The modal questions the session actions ask (the real dialogs by default); in-process tests
+    hand in scripted answers instead of driving a native file dialog."""
+
+    title: Callable[[QWidget, str], str | None] = ask_title
+    export_path: Callable[[QWidget, Path, str], Path | None] = ask_export_path
+
+
+def _questions(chime: Application) -> Questions:
+    return chime.questions if chime.questions is not None else Questions()
 
 
 def spawn(coro: Coroutine[Any, Any, None]) -> None:
@@ -94,7 +110,7 @@ def _rename(chime: Application) -> None:
     opened = controller.current_session() if controller is not None else None
     if controller is None or opened is None or opened.session.read_only:
         return
-    title = ask_title(chime.window, opened.session.title or "")
+    title = _questions(chime).title(chime.window, opened.session.title or "")
     if title:
         controller.rename(title)
 
@@ -106,7 +122,7 @@ def _export(chime: Application, kind: str) -> None:
         return
     suffix = ".md" if kind == "markdown" else ".jsonl"
     name = (opened.session.title or "chime-session")[:40].replace("/", "-") + suffix
-    target = ask_export_path(chime.window, Path.home() / name, kind)
+    target = _questions(chime).export_path(chime.window, Path.home() / name, kind)
     if target is not None:
         spawn(controller.export_current(kind, target))
 

@@ -34,9 +34,11 @@ from app.paths import chosen_data_dir, config_dir, resource, writable_problem
 from app.settings import KeyStore, load_settings
 from app.state import read_state
 from app.system import local_zone_name, monotonic_seconds, system_clock
+from core.clock import Clock, NewId, ZoneSource
 from ui.main_window import MainWindow
 
 if TYPE_CHECKING:
+    from app.actions_wiring import Questions
     from app.controller import AppController
 
 LOG_FILE = "chime.log"
@@ -133,16 +135,33 @@ class Application:
     heavy imports) is composed right after its first paint, so the window appears at once.
     """
 
-    def __init__(self, app: QApplication, folder: Path, session_arg: str | None) -> None:
+    def __init__(
+        self,
+        app: QApplication,
+        folder: Path,
+        session_arg: str | None,
+        *,
+        clock: Clock = system_clock,
+        zone_source: ZoneSource = local_zone_name,
+        new_id: NewId = lambda: uuid.uuid4().hex,
+        keys: KeyStore | None = None,
+        questions: Questions | None = None,
+    ) -> None:
+        """The keyword arguments are seams for in-process tests (a fake clock, a key file, scripted
+        answers to the rename and export questions); ``run`` uses the defaults."""
         self.app = app
         self.folder = folder
         self.session_arg = session_arg
         self.settings = load_settings(folder)
-        self.keys = KeyStore(config_dir())
-        self.clock = system_clock
-        self.window = MainWindow(system_clock, QIcon(str(resource("icons", "bell.svg"))))
+        self.keys = keys if keys is not None else KeyStore(config_dir())
+        self.clock = clock
+        self.zone_source = zone_source
+        self.new_id = new_id
+        self.questions = questions
+        """None: the real modal dialogs (``app.actions_wiring.Questions``)."""
+        self.window = MainWindow(clock, QIcon(str(resource("icons", "bell.svg"))))
         self.controller: AppController | None = None
-        self.jumps = ClockJumpWatch(system_clock, monotonic_seconds, parent=self.window)
+        self.jumps = ClockJumpWatch(clock, monotonic_seconds, parent=self.window)
         self._quitting = False
         self._starting = False
         self._quit_asked = False
@@ -157,15 +176,15 @@ class Application:
         from core.session.store import SessionStore
 
         parts = EngineParts(
-            system_clock,
-            local_zone_name,
-            lambda: uuid.uuid4().hex,
+            self.clock,
+            self.zone_source,
+            self.new_id,
             resource("prompts", "system.md").read_text(encoding="utf-8"),
-            provider_factory(self.settings, self.keys.get, system_clock),
+            provider_factory(self.settings, self.keys.get, self.clock),
         )
         return AppController(
             self.window,
-            SessionStore(self.folder, system_clock),
+            SessionStore(self.folder, self.clock),
             parts,
             self.folder,
             is_active=lambda: self.app.applicationState() == Qt.ApplicationState.ApplicationActive,

@@ -1,0 +1,150 @@
+"""The real ``app.main.Application`` in-process for tests of its menus and shortcuts: the real
+store in a tmp folder, the offline assistant by default, a fake clock, a key file (no keyring) and
+scripted answers to the rename and export questions. Every action is triggered inside the running
+qasync loop, as Qt delivers it in the app."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtGui import QFont, QPalette
+from PySide6.QtWidgets import QApplication, QWidget
+
+from app.actions_wiring import Questions
+from app.controller import AppController
+from app.main import Application
+from app.settings import KeyStore
+from tests.fakes import FakeClock
+
+ZONE = "Europe/Berlin"
+WAIT_S = 10.0
+
+
+class Answers:
+    """What the user answers to "Rename session" and "Export session" (None: cancelled), and
+    what those questions suggested."""
+
+    def __init__(self) -> None:
+        self.titles: list[str | None] = []
+        self.paths: list[Path | None] = []
+        self.suggested: list[tuple[Path, str]] = []
+
+    def title(self, _parent: QWidget, _current: str) -> str | None:
+        return self.titles.pop(0)
+
+    def export_path(self, _parent: QWidget, suggested: Path, kind: str) -> Path | None:
+        self.suggested.append((suggested, kind))
+        return self.paths.pop(0)
+
+
+class RealApp:
+    """``Application`` over ``folder``, started; ``close()`` quits it and undoes its global
+    effects (the application's palette, font, colour scheme and signal connections)."""
+
+    def __init__(self, qtbot: Any, qapp: QApplication, loop: Any, folder: Path, clock: FakeClock):
+        self.qtbot = qtbot
+        self.qapp = qapp
+        self.loop = loop
+        self.clock = clock
+        self.answers = Answers()
+        self._saved = (
+            QPalette(qapp.palette()),
+            QFont(qapp.font()),
+            qapp.styleHints().colorScheme(),
+        )
+        counter = itertools.count(1)
+        self.chime = Application(
+            qapp,
+            folder,
+            None,
+            clock=clock,
+            zone_source=lambda: ZONE,
+            new_id=lambda: f"id{next(counter)}",
+            keys=KeyStore(folder / "config", use_keyring=False),
+            questions=Questions(self.answers.title, self.answers.export_path),
+        )
+        self.window = self.chime.window  # not given to qtbot: closing it would ask to quit
+        self.chime.show_window()
+        self.run(self.chime.start())
+
+    @property
+    def controller(self) -> AppController:
+        assert self.chime.controller is not None
+        return self.chime.controller
+
+    def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
+        return self.loop.run_until_complete(asyncio.wait_for(coro, WAIT_S))
+
+    def until(self, condition: Callable[[], bool]) -> None:
+        """Run the loop until ``condition()`` holds (disk work runs in threads, so poll)."""
+
+        async def wait() -> None:
+            while not condition():  # noqa: ASYNC110 -- polls state changed by disk threads and Qt
+                await asyncio.sleep(0.002)
+
+        self.run(wait())
+
+    def inside(self, act: Callable[[], object]) -> None:
+        """Do ``act()`` (a trigger, a key press) inside the running loop, as Qt delivers input."""
+
+        async def step() -> None:
+            act()
+
+        self.run(step())
+
+    def trigger(self, name: str) -> None:
+        self.inside(self.window.window_actions.action(name).trigger)
+
+    def activate(self) -> None:
+        """Make the window active so its shortcuts reach their actions."""
+        self.qtbot.waitExposed(self.window)
+        self.window.activateWindow()
+        self.qtbot.waitUntil(self.window.isActiveWindow)
+
+    def transcript_texts(self) -> list[str]:
+        model = self.window.transcript_model
+        return [str(model.index(r).data()) for r in range(model.rowCount())]
+
+    def kinds(self) -> list[str]:
+        model = self.window.transcript_model
+        return [model.row_at(r).kind for r in range(model.rowCount())]  # type: ignore[union-attr]  # rows exist
+
+    def sidebar(self) -> list[tuple[str, str]]:
+        """(id, title) of every visible sidebar row, top to bottom (after the filter)."""
+        proxy = self.window.sessions.proxy
+        model = self.window.sessions.model
+        rows = []
+        for row in range(proxy.rowCount()):
+            item = model.item(proxy.mapToSource(proxy.index(row, 0)).row())
+            assert item is not None
+            rows.append((item.id, item.title))
+        return rows
+
+    def idle(self) -> bool:
+        opened = self.controller.current_session()
+        return (
+            opened is not None
+            and opened.agent is not None
+            and opened.agent.status == "idle"
+            and not opened.agent.pending_inputs
+        )
+
+    def send(self, text: str) -> None:
+        """Type ``text`` into the composer and send it; returns once the turn is over."""
+        editor = self.window.composer.editor
+        editor.setPlainText(text)
+        self.inside(self.window.composer.send_button.click)
+        self.until(lambda: self.idle() and self.kinds()[-1:] == ["assistant"])
+
+    def close(self) -> None:
+        self.run(self.chime.quit())
+        self.qapp.applicationStateChanged.disconnect(self.chime._on_application_state_changed)
+        self.qapp.styleHints().colorSchemeChanged.disconnect(self.chime._on_color_scheme_changed)
+        palette, font, scheme = self._saved
+        self.qapp.styleHints().setColorScheme(scheme)
+        self.qapp.setPalette(palette)
+        self.qapp.setFont(font)
