@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import Qt
+
 from app.appearance import apply_appearance
 from app.providers import list_models, preset_choices, provider_factory, test_connection
 from app.settings import Settings, save_settings
@@ -144,6 +146,7 @@ def open_settings(chime: Application) -> SettingsDialog:
     """Show the settings dialog on a copy; saving applies from the next turn."""
     draft = settings_draft(chime.settings, chime.keys.get(), chime.keys.note)
     dialog = SettingsDialog(draft, preset_choices(), chime.window)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # each visit makes a new one
     dialog.models_requested.connect(lambda d: spawn(_list_into(dialog, d)))
     dialog.test_requested.connect(lambda d: spawn(_test_into(dialog, d)))
     dialog.accepted.connect(lambda: apply_settings(chime, dialog.draft()))

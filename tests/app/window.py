@@ -77,7 +77,16 @@ class RealApp:
         return self.chime.controller
 
     def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
-        return self.loop.run_until_complete(asyncio.wait_for(coro, WAIT_S))
+        """Run the loop until ``coro`` is done.
+
+        WORKAROUND(qasync 0.28): its ``run_until_complete`` processes Qt events once more after
+        the loop stopped, with no running loop: a task stepped then (an HTTP request's anyio
+        internals) fails with "no running event loop". ``run_forever`` leaves them queued for
+        the next run instead."""
+        task = asyncio.ensure_future(asyncio.wait_for(coro, WAIT_S), loop=self.loop)
+        task.add_done_callback(lambda _task: self.loop.stop())
+        self.loop.run_forever()
+        return task.result()
 
     def until(self, condition: Callable[[], bool]) -> None:
         """Run the loop until ``condition()`` holds (disk work runs in threads, so poll)."""
