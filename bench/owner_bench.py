@@ -1,6 +1,6 @@
 """Reminder owner benchmark: delivery latency, idle CPU and drive cost versus active reminders.
 
-Run: .venv/bin/python bench/owner_bench.py [--idle-seconds 10] [--due 40]
+Run: .venv/bin/python bench/owner_bench.py [--idle-seconds 60] [--due 40]
 
 Real session files in a temporary directory, the real clock, a real asyncio loop and the
 call_later-based ``LoopWaker``; the model is an instant stub so only the engine is measured.
@@ -157,7 +157,7 @@ async def main(idle_seconds: float, due_count: int) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--idle-seconds", type=float, default=10.0)
+    parser.add_argument("--idle-seconds", type=float, default=60.0)
     parser.add_argument("--due", type=int, default=40)
     args = parser.parse_args()
     asyncio.run(main(args.idle_seconds, args.due))
