@@ -9,8 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-
-import platformdirs
+from types import ModuleType
 
 APP_NAME = "Chime"
 DATA_DIR_ENV = "CHIME_DATA_DIR"
@@ -20,7 +19,9 @@ RESOURCES = Path(__file__).resolve().parent.parent / "resources"
 def chosen_data_dir(cli_value: str | None, environ: Mapping[str, str] = os.environ) -> Path:
     """The data directory, absolute, not created: ``--data-dir`` > ``CHIME_DATA_DIR`` > the
     per-user data directory."""
-    chosen = cli_value or environ.get(DATA_DIR_ENV) or platformdirs.user_data_dir(APP_NAME, False)
+    chosen = (
+        cli_value or environ.get(DATA_DIR_ENV) or _platformdirs().user_data_dir(APP_NAME, False)
+    )
     return Path(chosen).expanduser().resolve()
 
 
@@ -49,9 +50,16 @@ def writable_problem(folder: Path) -> OSError | None:
 
 def config_dir() -> Path:
     """The per-user configuration directory (only the API-key fallback file lives there)."""
-    return Path(platformdirs.user_config_dir(APP_NAME, False))
+    return Path(_platformdirs().user_config_dir(APP_NAME, False))
 
 
 def resource(*parts: str) -> Path:
     """A bundled file under ``resources/`` (icons, style sheet, prompts)."""
     return RESOURCES.joinpath(*parts)
+
+
+def _platformdirs() -> ModuleType:
+    """platformdirs, imported when a per-user folder is first needed (not with --data-dir)."""
+    import platformdirs
+
+    return platformdirs

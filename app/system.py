@@ -6,8 +6,6 @@ import logging
 import time
 from datetime import UTC, datetime
 
-import tzlocal
-
 _log = logging.getLogger(__name__)
 
 
@@ -24,6 +22,8 @@ def local_zone_name() -> str | None:
     the agent then asks the user for their zone before scheduling a local time (agent.md §4).
     """
     try:
+        import tzlocal  # on first use: ~9 ms that the cold start need not pay
+
         name = tzlocal.get_localzone_name()
     except Exception as error:
         _log.info("system zone unknown: %s", error)
