@@ -3,8 +3,8 @@ sees in the sidebar, the title bar, the transcript, the reminders panel and on d
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from app.state import read_state
-from tests.app.window import RealApp
+from tests.app.window import Opener, RealApp, running
 from tests.fakes import FakeClock
 
 # WORKAROUND(offscreen QPA): showing a main window logs "This plugin does not support
@@ -25,203 +25,220 @@ SHIFT = Qt.KeyboardModifier.ShiftModifier
 
 
 @pytest.fixture
-def chime(qtbot, qapp, loop, tmp_path: Path, clock: FakeClock) -> Iterator[RealApp]:
-    app = RealApp(qtbot, qapp, loop, tmp_path, clock)
-    yield app
-    app.close()
+def open_app(qtbot, qapp, loop, tmp_path: Path, clock: FakeClock) -> Opener:
+    return functools.partial(running, qtbot, qapp, loop, tmp_path, clock)
 
 
 def press(chime: RealApp, key: Qt.Key, modifiers: Qt.KeyboardModifier = CTRL) -> None:
     chime.inside(lambda: chime.qtbot.keyClick(chime.window, key, modifiers))
 
 
-def test_ctrl_n_adds_a_sidebar_row_and_shows_the_new_session(chime: RealApp) -> None:
-    chime.activate()
-    first = chime.controller.current
-    assert [sid for sid, _ in chime.sidebar()] == [first]
-    press(chime, Qt.Key.Key_N)
-    chime.until(lambda: chime.controller.current != first)
-    second = chime.controller.current
-    assert {sid for sid, _ in chime.sidebar()} == {first, second}
-    assert chime.window.sessions.selected_id() == second
-    assert chime.transcript_texts() == []
-    assert chime.window.windowTitle() == "Chime"
-    assert chime.window.composer.editor.hasFocus()
+def test_ctrl_n_adds_a_sidebar_row_and_shows_the_new_session(open_app: Opener) -> None:
+    with open_app() as chime:
+        chime.activate()
+        first = chime.controller.current
+        assert [sid for sid, _ in chime.sidebar()] == [first]
+        press(chime, Qt.Key.Key_N)
+        chime.until(lambda: chime.controller.current != first)
+        second = chime.controller.current
+        assert {sid for sid, _ in chime.sidebar()} == {first, second}
+        assert chime.window.sessions.selected_id() == second
+        assert chime.transcript_texts() == []
+        assert chime.window.windowTitle() == "Chime"
+        assert chime.window.composer.editor.hasFocus()
 
 
-def test_rename_changes_the_sidebar_title_and_the_window_title(chime: RealApp) -> None:
-    chime.activate()
-    sid = chime.controller.current
-    chime.answers.titles.append("Stretching plan")
-    press(chime, Qt.Key.Key_F2, Qt.KeyboardModifier.NoModifier)
-    chime.until(lambda: chime.window.windowTitle() == "Stretching plan — Chime")
-    assert chime.sidebar() == [(sid, "Stretching plan")]
-    chime.answers.titles.append(None)  # cancelled: nothing changes
-    chime.trigger("rename_session")
-    assert chime.answers.titles == []
-    assert chime.window.windowTitle() == "Stretching plan — Chime"
-    assert chime.sidebar() == [(sid, "Stretching plan")]
+def test_rename_changes_the_sidebar_title_and_the_window_title(open_app: Opener) -> None:
+    with open_app() as chime:
+        chime.activate()
+        sid = chime.controller.current
+        chime.answers.titles.append("Stretching plan")
+        press(chime, Qt.Key.Key_F2, Qt.KeyboardModifier.NoModifier)
+        chime.until(lambda: chime.window.windowTitle() == "Stretching plan — Chime")
+        assert chime.sidebar() == [(sid, "Stretching plan")]
+        chime.answers.titles.append(None)  # cancelled: nothing changes
+        chime.trigger("rename_session")
+        assert chime.answers.titles == []
+        assert chime.window.windowTitle() == "Stretching plan — Chime"
+        assert chime.sidebar() == [(sid, "Stretching plan")]
 
 
-def test_fork_copies_the_history_but_none_of_the_reminders(chime: RealApp) -> None:
-    parent = chime.controller.current
-    chime.send("remind me in 10 minutes to stretch")
-    assert chime.window.reminders.model.rowCount() == 1
-    history = chime.transcript_texts()
-    chime.trigger("fork_session")
-    chime.until(lambda: chime.controller.current not in (None, parent))
-    child = chime.controller.current
-    assert child is not None
-    assert chime.transcript_texts()[: len(history)] == history
-    assert chime.window.reminders.model.rowCount() == 0
-    assert chime.controller.open[child].bridge.active_reminders() == []
-    assert {sid for sid, _ in chime.sidebar()} == {parent, child}
-    assert chime.controller.open[parent].bridge.active_reminders() != []  # the parent keeps its
+def test_fork_copies_the_history_but_none_of_the_reminders(open_app: Opener) -> None:
+    with open_app() as chime:
+        parent = chime.controller.current
+        chime.send("remind me in 10 minutes to stretch")
+        assert chime.window.reminders.model.rowCount() == 1
+        history = chime.transcript_texts()
+        chime.trigger("fork_session")
+        chime.until(lambda: chime.controller.current not in (None, parent))
+        child = chime.controller.current
+        assert child is not None
+        assert chime.transcript_texts()[: len(history)] == history
+        assert chime.window.reminders.model.rowCount() == 0
+        assert chime.controller.open[child].bridge.active_reminders() == []
+        assert {sid for sid, _ in chime.sidebar()} == {parent, child}
+        assert chime.controller.open[parent].bridge.active_reminders() != []  # the parent keeps its
 
 
-def test_export_writes_the_chosen_markdown_and_jsonl_files(chime: RealApp, tmp_path: Path) -> None:
-    chime.activate()
-    chime.send("remind me in 10 minutes to stretch")
-    chime.answers.titles.append("Desk/stretches")
-    chime.trigger("rename_session")
-    chime.answers.paths += [tmp_path / "out.md", tmp_path / "out.jsonl"]
-    press(chime, Qt.Key.Key_E)
-    chime.until(lambda: "Exported to" in chime.window.statusBar().currentMessage())
-    press(chime, Qt.Key.Key_E, CTRL | SHIFT)
-    chime.until(lambda: (tmp_path / "out.jsonl").exists())
-    suggested = [(path.name, kind) for path, kind in chime.answers.suggested]
-    assert suggested == [("Desk-stretches.md", "markdown"), ("Desk-stretches.jsonl", "jsonl")]
-    markdown = (tmp_path / "out.md").read_text(encoding="utf-8")
-    assert "Desk/stretches" in markdown
-    assert "remind me in 10 minutes to stretch" in markdown
-    chime.until(lambda: str(tmp_path / "out.jsonl") in chime.window.statusBar().currentMessage())
-    lines = (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
-    events = [json.loads(line) for line in lines]
-    on_disk = Path(chime.chime.folder, "sessions", chime.controller.current or "", "session.jsonl")
-    assert lines == on_disk.read_text(encoding="utf-8").splitlines()
-    assert any(e.get("type") == "schedule/change" for e in events)
+def test_export_writes_the_chosen_markdown_and_jsonl_files(
+    open_app: Opener, tmp_path: Path
+) -> None:
+    with open_app() as chime:
+        chime.activate()
+        chime.send("remind me in 10 minutes to stretch")
+        chime.answers.titles.append("Desk/stretches")
+        chime.trigger("rename_session")
+        chime.answers.paths += [tmp_path / "out.md", tmp_path / "out.jsonl"]
+        press(chime, Qt.Key.Key_E)
+        chime.until(lambda: "Exported to" in chime.window.statusBar().currentMessage())
+        press(chime, Qt.Key.Key_E, CTRL | SHIFT)
+        chime.until(lambda: (tmp_path / "out.jsonl").exists())
+        suggested = [(path.name, kind) for path, kind in chime.answers.suggested]
+        assert suggested == [("Desk-stretches.md", "markdown"), ("Desk-stretches.jsonl", "jsonl")]
+        markdown = (tmp_path / "out.md").read_text(encoding="utf-8")
+        assert "Desk/stretches" in markdown
+        assert "remind me in 10 minutes to stretch" in markdown
+        chime.until(
+            lambda: str(tmp_path / "out.jsonl") in chime.window.statusBar().currentMessage()
+        )
+        lines = (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
+        events = [json.loads(line) for line in lines]
+        on_disk = Path(
+            chime.chime.folder, "sessions", chime.controller.current or "", "session.jsonl"
+        )
+        assert lines == on_disk.read_text(encoding="utf-8").splitlines()
+        assert any(e.get("type") == "schedule/change" for e in events)
 
 
 def test_a_cancelled_export_writes_nothing_and_a_failed_one_says_why(
-    chime: RealApp, tmp_path: Path
+    open_app: Opener, tmp_path: Path
 ) -> None:
-    chime.answers.paths.append(None)
-    chime.trigger("export_markdown")
-    assert chime.answers.paths == []
-    assert sorted(p.name for p in tmp_path.iterdir() if p.suffix in (".md", ".jsonl")) == []
-    (tmp_path / "plain-file").write_text("not a folder")
-    chime.answers.paths.append(tmp_path / "plain-file" / "out.md")
-    chime.trigger("export_markdown")
-    chime.until(lambda: "Could not export" in chime.window.statusBar().currentMessage())
-    assert "Not a directory" in chime.window.statusBar().currentMessage()
+    with open_app() as chime:
+        chime.answers.paths.append(None)
+        chime.trigger("export_markdown")
+        assert chime.answers.paths == []
+        assert sorted(p.name for p in tmp_path.iterdir() if p.suffix in (".md", ".jsonl")) == []
+        (tmp_path / "plain-file").write_text("not a folder")
+        chime.answers.paths.append(tmp_path / "plain-file" / "out.md")
+        chime.trigger("export_markdown")
+        chime.until(lambda: "Could not export" in chime.window.statusBar().currentMessage())
+        assert "Not a directory" in chime.window.statusBar().currentMessage()
 
 
-def test_close_makes_the_session_cold_and_its_reminder_no_longer_fires(chime: RealApp) -> None:
-    first = chime.controller.current
-    assert first is not None
-    chime.send("remind me in 2 minutes to stretch")
-    waker = chime.controller.open[first].waker
-    assert waker is not None
-    chime.until(lambda: waker.wake_at is not None)
-    chime.trigger("new_session")
-    chime.until(lambda: chime.controller.current != first)
-    second = chime.controller.current
-    chime.inside(lambda: chime.window.sessions.session_chosen.emit(first))
-    chime.until(lambda: chime.controller.current == first)
-    log = chime.chime.folder / "sessions" / first / "session.jsonl"
-    chime.trigger("close_session")
-    chime.until(lambda: chime.controller.current == second and first not in chime.controller.open)
-    size = log.stat().st_size
-    row = chime.window.sessions.model.item(chime.window.sessions.model.row_of(first))
-    assert row is not None
-    assert not row.live
-    assert waker.wake_at is None
-    chime.clock.advance(timedelta(minutes=5))
-    chime.controller.redrive_all()
-    chime.run(chime.controller.open[second].session.flush())
-    assert log.stat().st_size == size  # no reminder turn was appended to the cold session
-    assert read_state(chime.chime.folder).open == (second,)
+def test_close_makes_the_session_cold_and_its_reminder_no_longer_fires(open_app: Opener) -> None:
+    with open_app() as chime:
+        first = chime.controller.current
+        assert first is not None
+        chime.send("remind me in 2 minutes to stretch")
+        waker = chime.controller.open[first].waker
+        assert waker is not None
+        chime.until(lambda: waker.wake_at is not None)
+        chime.trigger("new_session")
+        chime.until(lambda: chime.controller.current != first)
+        second = chime.controller.current
+        chime.inside(lambda: chime.window.sessions.session_chosen.emit(first))
+        chime.until(lambda: chime.controller.current == first)
+        log = chime.chime.folder / "sessions" / first / "session.jsonl"
+        chime.trigger("close_session")
+        chime.until(
+            lambda: chime.controller.current == second and first not in chime.controller.open
+        )
+        size = log.stat().st_size
+        row = chime.window.sessions.model.item(chime.window.sessions.model.row_of(first))
+        assert row is not None
+        assert not row.live
+        assert waker.wake_at is None
+        chime.clock.advance(timedelta(minutes=5))
+        chime.controller.redrive_all()
+        chime.run(chime.controller.open[second].session.flush())
+        assert log.stat().st_size == size  # no reminder turn was appended to the cold session
+        assert read_state(chime.chime.folder).open == (second,)
 
 
 def test_delete_moves_the_session_to_the_trash_and_undo_brings_it_back(
-    chime: RealApp, tmp_path: Path
+    open_app: Opener, tmp_path: Path
 ) -> None:
-    chime.activate()
-    chime.send("keep this conversation")
-    doomed = chime.controller.current
-    assert doomed is not None
-    press(chime, Qt.Key.Key_Backspace, CTRL | SHIFT)
-    chime.until(lambda: (tmp_path / "trash" / doomed).is_dir())
-    chime.until(lambda: doomed not in [sid for sid, _ in chime.sidebar()])
-    assert chime.controller.current != doomed
-    assert "Undo: Ctrl+Shift+T" in chime.window.statusBar().currentMessage()
-    press(chime, Qt.Key.Key_T, CTRL | SHIFT)
-    chime.until(lambda: chime.controller.current == doomed)
-    chime.until(lambda: doomed in [sid for sid, _ in chime.sidebar()])
-    assert (tmp_path / "sessions" / doomed).is_dir()
-    assert chime.transcript_texts()[0] == "keep this conversation"
+    with open_app() as chime:
+        chime.activate()
+        chime.send("keep this conversation")
+        doomed = chime.controller.current
+        assert doomed is not None
+        press(chime, Qt.Key.Key_Backspace, CTRL | SHIFT)
+        chime.until(lambda: (tmp_path / "trash" / doomed).is_dir())
+        chime.until(lambda: doomed not in [sid for sid, _ in chime.sidebar()])
+        assert chime.controller.current != doomed
+        assert "Undo: Ctrl+Shift+T" in chime.window.statusBar().currentMessage()
+        press(chime, Qt.Key.Key_T, CTRL | SHIFT)
+        chime.until(lambda: chime.controller.current == doomed)
+        chime.until(lambda: doomed in [sid for sid, _ in chime.sidebar()])
+        assert (tmp_path / "sessions" / doomed).is_dir()
+        assert chime.transcript_texts()[0] == "keep this conversation"
 
 
-def test_next_and_previous_session_step_through_the_sidebar_order(chime: RealApp) -> None:
-    chime.activate()
-    for _ in range(2):
-        before = chime.controller.current
+def test_next_and_previous_session_step_through_the_sidebar_order(open_app: Opener) -> None:
+    with open_app() as chime:
+        chime.activate()
+        for _ in range(2):
+            before = chime.controller.current
+            chime.trigger("new_session")
+            chime.until(lambda before=before: chime.controller.current != before)  # type: ignore[misc]
+        order = [sid for sid, _ in chime.sidebar()]
+        assert len(order) == 3
+        start = order.index(chime.controller.current)  # type: ignore[arg-type]
+        press(chime, Qt.Key.Key_PageDown)
+        chime.until(lambda: chime.controller.current == order[(start + 1) % 3])
+        press(chime, Qt.Key.Key_PageUp)
+        chime.until(lambda: chime.controller.current == order[start])
+        press(chime, Qt.Key.Key_PageUp)
+        chime.until(lambda: chime.controller.current == order[(start - 1) % 3])
+        assert chime.window.sessions.selected_id() == chime.controller.current
+
+
+def test_the_sidebar_filter_narrows_by_title_and_by_message_text(open_app: Opener) -> None:
+    with open_app() as chime:
+        chime.activate()
+        chime.send("the quarterly budget is due")
+        budget = chime.controller.current
         chime.trigger("new_session")
-        chime.until(lambda before=before: chime.controller.current != before)  # type: ignore[misc]
-    order = [sid for sid, _ in chime.sidebar()]
-    assert len(order) == 3
-    start = order.index(chime.controller.current)  # type: ignore[arg-type]
-    press(chime, Qt.Key.Key_PageDown)
-    chime.until(lambda: chime.controller.current == order[(start + 1) % 3])
-    press(chime, Qt.Key.Key_PageUp)
-    chime.until(lambda: chime.controller.current == order[start])
-    press(chime, Qt.Key.Key_PageUp)
-    chime.until(lambda: chime.controller.current == order[(start - 1) % 3])
-    assert chime.window.sessions.selected_id() == chime.controller.current
+        chime.until(lambda: chime.controller.current != budget)
+        other = chime.controller.current
+        chime.answers.titles.append("Garden ideas")
+        chime.trigger("rename_session")
+        press(chime, Qt.Key.Key_F)
+        assert chime.window.sessions.filter.hasFocus()
+        chime.qtbot.keyClicks(chime.window.sessions.filter, "QUARTERLY")
+        assert [sid for sid, _ in chime.sidebar()] == [budget]
+        chime.window.sessions.filter.setText("garden")
+        assert chime.sidebar() == [(other, "Garden ideas")]
+        chime.window.sessions.filter.setText("nothing like this")
+        assert chime.sidebar() == []
+        chime.window.sessions.filter.clear()
+        assert len(chime.sidebar()) == 2
 
 
-def test_the_sidebar_filter_narrows_by_title_and_by_message_text(chime: RealApp) -> None:
-    chime.activate()
-    chime.send("the quarterly budget is due")
-    budget = chime.controller.current
-    chime.trigger("new_session")
-    chime.until(lambda: chime.controller.current != budget)
-    other = chime.controller.current
-    chime.answers.titles.append("Garden ideas")
-    chime.trigger("rename_session")
-    press(chime, Qt.Key.Key_F)
-    assert chime.window.sessions.filter.hasFocus()
-    chime.qtbot.keyClicks(chime.window.sessions.filter, "QUARTERLY")
-    assert [sid for sid, _ in chime.sidebar()] == [budget]
-    chime.window.sessions.filter.setText("garden")
-    assert chime.sidebar() == [(other, "Garden ideas")]
-    chime.window.sessions.filter.setText("nothing like this")
-    assert chime.sidebar() == []
-    chime.window.sessions.filter.clear()
-    assert len(chime.sidebar()) == 2
+def test_copy_message_puts_the_selected_rows_text_on_the_clipboard(open_app: Opener) -> None:
+    with open_app() as chime:
+        chime.activate()
+        chime.send("copy me please")
+        QApplication.clipboard().clear()
+        view = chime.window.transcript
+        view.setCurrentIndex(chime.window.transcript_model.index(0))
+        press(chime, Qt.Key.Key_C, CTRL | SHIFT)
+        assert QApplication.clipboard().text() == "copy me please"
+        press(chime, Qt.Key.Key_J)  # focus the transcript: the current row stays
+        chime.trigger("copy")
+        assert QApplication.clipboard().text() == "copy me please"
 
 
-def test_copy_message_puts_the_selected_rows_text_on_the_clipboard(chime: RealApp) -> None:
-    chime.activate()
-    chime.send("copy me please")
-    QApplication.clipboard().clear()
-    view = chime.window.transcript
-    view.setCurrentIndex(chime.window.transcript_model.index(0))
-    press(chime, Qt.Key.Key_C, CTRL | SHIFT)
-    assert QApplication.clipboard().text() == "copy me please"
-    press(chime, Qt.Key.Key_J)  # focus the transcript: the current row stays
-    chime.trigger("copy")
-    assert QApplication.clipboard().text() == "copy me please"
-
-
-def test_show_context_reveals_the_time_context_rows_and_hides_them_again(chime: RealApp) -> None:
-    chime.activate()
-    chime.send("hello")
-    assert "context" not in chime.kinds()
-    shown = chime.kinds()
-    press(chime, Qt.Key.Key_K, CTRL | SHIFT)
-    assert chime.window.window_actions.action("show_context").isChecked()
-    assert "context" in chime.kinds()
-    assert [k for k in chime.kinds() if k != "context"] == shown
-    press(chime, Qt.Key.Key_K, CTRL | SHIFT)
-    assert chime.kinds() == shown
+def test_show_context_reveals_the_time_context_rows_and_hides_them_again(open_app: Opener) -> None:
+    with open_app() as chime:
+        chime.activate()
+        chime.send("hello")
+        assert "context" not in chime.kinds()
+        shown = chime.kinds()
+        press(chime, Qt.Key.Key_K, CTRL | SHIFT)
+        assert chime.window.window_actions.action("show_context").isChecked()
+        assert "context" in chime.kinds()
+        assert [k for k in chime.kinds() if k != "context"] == shown
+        press(chime, Qt.Key.Key_K, CTRL | SHIFT)
+        assert chime.kinds() == shown

@@ -3,6 +3,8 @@ the appearance it applies, Help's shortcut list, and the in-process pieces of ``
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import logging
 import logging.handlers
@@ -17,7 +19,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from app.main import LOG_FILE, parse_args, setup_logging
 from app.settings import SETTINGS_FILE
-from tests.app.window import RealApp
+from tests.app.window import Opener, RealApp, running
 from tests.core.llm.loopback import Json, LoopbackServer, Reply, Sse, chunk, closed_port, error_body
 from tests.fakes import FakeClock
 from ui.actions import ACTION_TABLE
@@ -32,10 +34,8 @@ KEY = "sk-test-not-a-real-key"
 
 
 @pytest.fixture
-def chime(qtbot, qapp, loop, tmp_path: Path, clock: FakeClock) -> Iterator[RealApp]:
-    app = RealApp(qtbot, qapp, loop, tmp_path, clock)
-    yield app
-    app.close()
+def open_app(qtbot, qapp, loop, tmp_path: Path, clock: FakeClock) -> Opener:
+    return functools.partial(running, qtbot, qapp, loop, tmp_path, clock)
 
 
 def models_body(*ids: str) -> dict[str, object]:
@@ -52,30 +52,29 @@ def open_settings(chime: RealApp) -> SettingsDialog:
     return dialogs[0]
 
 
-class Server:
-    """A LoopbackServer running on the app's loop for one test."""
+@contextlib.contextmanager
+def serving(chime: RealApp, script: list[Reply]) -> Iterator[LoopbackServer]:
+    """A LoopbackServer running on the app's own loop for one block."""
+    server = LoopbackServer(script)
+    chime.run(server.__aenter__())
+    try:
+        yield server
+    finally:
+        chime.run(server.__aexit__(None, None, None))
 
-    def __init__(self, chime: RealApp, script: list[Reply]) -> None:
-        self.chime = chime
-        self.server = LoopbackServer(script)
-        chime.run(self.server.__aenter__())
 
-    def close(self) -> None:
-        self.chime.run(self.server.__aexit__(None, None, None))
-
-
-@pytest.fixture
-def served(chime: RealApp) -> Iterator[Server]:
-    """The script of one Settings visit: load models, a test that passes, one whose model is
-    missing, one whose key is refused; then the next turn's streamed answer."""
+def settings_visit_script() -> list[Reply]:
+    """One Settings visit: load models, a test that passes, one whose model is missing, one
+    whose key is refused; then the next turn's streamed answer."""
     names = models_body("qwen3:8b", "llama3.2")
     answer = Sse([chunk("Hello from "), chunk("the loopback server."), chunk(finish="stop")])
-    server = Server(
-        chime,
-        [Json(200, names), Json(200, names), Json(200, names), Json(401, error_body("no")), answer],
-    )
-    yield server
-    server.close()
+    return [
+        Json(200, names),
+        Json(200, names),
+        Json(200, names),
+        Json(401, error_body("no")),
+        answer,
+    ]
 
 
 def choose_openai_compatible(dialog: SettingsDialog, preset: str) -> None:
@@ -94,117 +93,126 @@ def click_and_wait(chime: RealApp, button, label, changed_from: str) -> str:  # 
 
 @pytest.mark.slow  # a real HTTP round trip per step on the loopback interface
 def test_settings_switch_to_an_endpoint_list_its_models_test_it_and_the_next_turn_uses_it(
-    chime: RealApp, served: Server, tmp_path: Path
+    open_app: Opener, tmp_path: Path
 ) -> None:
-    dialog = open_settings(chime)
-    assert not dialog.endpoint_box.isEnabled()  # the offline assistant needs no endpoint
-    choose_openai_compatible(dialog, "lmstudio")
-    assert dialog.endpoint_box.isEnabled()
-    assert dialog.base_url_edit.text() == "http://localhost:1234/v1"  # the preset's URL
-    dialog.base_url_edit.setText(served.server.base_url)
-    dialog.key_edit.setText(KEY)
-    result = dialog.test_result
-    shown = click_and_wait(chime, dialog.refresh_button, result, "")
-    assert shown == "2 model(s) found."
-    models = [dialog.model_combo.itemText(i) for i in range(dialog.model_combo.count())]
-    assert models == ["llama3.2", "qwen3:8b"]
-    dialog.model_combo.setEditText("qwen3:8b")
-    shown = click_and_wait(chime, dialog.test_button, result, shown)
-    assert shown == "✓ Connected: 2 model(s) available."
-    dialog.model_combo.setEditText("mistral")
-    shown = click_and_wait(chime, dialog.test_button, result, shown)
-    assert shown == "✗ Connected, but the endpoint has no model named 'mistral'."
-    dialog.model_combo.setEditText("qwen3:8b")
-    shown = click_and_wait(chime, dialog.test_button, result, shown)
-    assert shown == "✗ The endpoint rejected the API key (401). Check the key in Settings."
-    assert all(r.headers["authorization"] == f"Bearer {KEY}" for r in served.server.received)
-    chime.inside(dialog.accept)
-    saved = json.loads((tmp_path / SETTINGS_FILE).read_text(encoding="utf-8"))
-    assert saved["provider"] == "openai-compatible"
-    assert (saved["preset"], saved["base_url"], saved["model"]) == (
-        "lmstudio",
-        served.server.base_url,
-        "qwen3:8b",
-    )
-    assert KEY not in (tmp_path / SETTINGS_FILE).read_text(encoding="utf-8")
-    assert chime.chime.keys.get() == KEY
-    assert chime.window.provider_label.text() == f"qwen3:8b @ {served.server.base_url}"
-    chime.window.composer.editor.setPlainText("hello")
-    chime.inside(chime.window.composer.send_button.click)
-    chime.until(lambda: chime.idle() and chime.kinds()[-1:] == ["assistant"])
-    assert chime.transcript_texts()[-1] == "Hello from the loopback server."
-    request = served.server.received[-1]
-    assert (request.method, request.path) == ("POST", "/v1/chat/completions")
-    assert request.json()["model"] == "qwen3:8b"
-    assert request.headers["authorization"] == f"Bearer {KEY}"
-
-
-def test_a_model_list_from_an_endpoint_that_is_not_there_says_so(chime: RealApp) -> None:
-    dialog = open_settings(chime)
-    choose_openai_compatible(dialog, "custom")
-    assert dialog.base_url_edit.text() == "http://localhost:11434/v1"  # kept, to be edited
-    dialog.base_url_edit.setText(f"http://127.0.0.1:{closed_port()}/v1")
-    dialog.model_combo.setEditText("typed-by-hand")
-    shown = click_and_wait(chime, dialog.refresh_button, dialog.test_result, "")
-    assert dialog.model_combo.count() == 0
-    assert dialog.model_combo.currentText() == "typed-by-hand"  # free text is kept
-    assert shown
-    assert "found" not in shown
-    assert dialog.refresh_button.isEnabled()
-    chime.inside(dialog.reject)
-    assert not (chime.chime.folder / SETTINGS_FILE).exists()  # Cancel saves nothing
-    assert chime.chime.settings.provider == "offline"
-
-
-def test_a_closed_settings_dialog_goes_away_instead_of_piling_up(chime: RealApp) -> None:
-    for close in ("accept", "reject", "accept"):
+    with open_app() as chime, serving(chime, settings_visit_script()) as server:
         dialog = open_settings(chime)
-        chime.inside(getattr(dialog, close))
-        chime.until(lambda: chime.window.findChildren(SettingsDialog) == [])
+        assert not dialog.endpoint_box.isEnabled()  # the offline assistant needs no endpoint
+        choose_openai_compatible(dialog, "lmstudio")
+        assert dialog.endpoint_box.isEnabled()
+        assert dialog.base_url_edit.text() == "http://localhost:1234/v1"  # the preset's URL
+        dialog.base_url_edit.setText(server.base_url)
+        dialog.key_edit.setText(KEY)
+        result = dialog.test_result
+        shown = click_and_wait(chime, dialog.refresh_button, result, "")
+        assert shown == "2 model(s) found."
+        models = [dialog.model_combo.itemText(i) for i in range(dialog.model_combo.count())]
+        assert models == ["llama3.2", "qwen3:8b"]
+        dialog.model_combo.setEditText("qwen3:8b")
+        shown = click_and_wait(chime, dialog.test_button, result, shown)
+        assert shown == "✓ Connected: 2 model(s) available."
+        dialog.model_combo.setEditText("mistral")
+        shown = click_and_wait(chime, dialog.test_button, result, shown)
+        assert shown == "✗ Connected, but the endpoint has no model named 'mistral'."
+        dialog.model_combo.setEditText("qwen3:8b")
+        shown = click_and_wait(chime, dialog.test_button, result, shown)
+        assert shown == "✗ The endpoint rejected the API key (401). Check the key in Settings."
+        assert all(r.headers["authorization"] == f"Bearer {KEY}" for r in server.received)
+        chime.inside(dialog.accept)
+        saved = json.loads((tmp_path / SETTINGS_FILE).read_text(encoding="utf-8"))
+        assert saved["provider"] == "openai-compatible"
+        assert (saved["preset"], saved["base_url"], saved["model"]) == (
+            "lmstudio",
+            server.base_url,
+            "qwen3:8b",
+        )
+        assert KEY not in (tmp_path / SETTINGS_FILE).read_text(encoding="utf-8")
+        assert chime.chime.keys.get() == KEY
+        assert chime.window.provider_label.text() == f"qwen3:8b @ {server.base_url}"
+        chime.window.composer.editor.setPlainText("hello")
+        chime.inside(chime.window.composer.send_button.click)
+        chime.until(lambda: chime.idle() and chime.kinds()[-1:] == ["assistant"])
+        assert chime.transcript_texts()[-1] == "Hello from the loopback server."
+        request = server.received[-1]
+        assert (request.method, request.path) == ("POST", "/v1/chat/completions")
+        assert request.json()["model"] == "qwen3:8b"
+        assert request.headers["authorization"] == f"Bearer {KEY}"
+
+
+def test_a_model_list_from_an_endpoint_that_is_not_there_says_so(open_app: Opener) -> None:
+    with open_app() as chime:
+        dialog = open_settings(chime)
+        choose_openai_compatible(dialog, "custom")
+        assert dialog.base_url_edit.text() == "http://localhost:11434/v1"  # kept, to be edited
+        dialog.base_url_edit.setText(f"http://127.0.0.1:{closed_port()}/v1")
+        dialog.model_combo.setEditText("typed-by-hand")
+        shown = click_and_wait(chime, dialog.refresh_button, dialog.test_result, "")
+        assert dialog.model_combo.count() == 0
+        assert dialog.model_combo.currentText() == "typed-by-hand"  # free text is kept
+        assert shown
+        assert "found" not in shown
+        assert dialog.refresh_button.isEnabled()
+        chime.inside(dialog.reject)
+        assert not (chime.chime.folder / SETTINGS_FILE).exists()  # Cancel saves nothing
+        assert chime.chime.settings.provider == "offline"
+
+
+def test_a_closed_settings_dialog_goes_away_instead_of_piling_up(open_app: Opener) -> None:
+    with open_app() as chime:
+        for close in ("accept", "reject", "accept"):
+            dialog = open_settings(chime)
+            chime.inside(getattr(dialog, close))
+            chime.until(lambda: chime.window.findChildren(SettingsDialog) == [])
 
 
 def test_the_dark_and_light_themes_apply_a_palette_and_the_text_size_the_font(
-    chime: RealApp, qapp, tmp_path: Path
+    open_app: Opener, qapp, tmp_path: Path
 ) -> None:
-    dialog = open_settings(chime)
-    dialog.theme_combo.setCurrentIndex(dialog.theme_combo.findData("dark"))
-    dialog.size_spin.setValue(15)
-    chime.inside(dialog.accept)
-    window = QPalette.ColorRole.Window
-    assert qapp.palette().color(window) == QColor("#25272b")
-    assert qapp.font().pointSize() == 15
-    dialog = open_settings(chime)
-    assert dialog.theme_combo.currentData() == "dark"  # the dialog shows what was saved
-    assert dialog.size_spin.value() == 15
-    dialog.theme_combo.setCurrentIndex(dialog.theme_combo.findData("light"))
-    dialog.size_spin.setValue(9)
-    chime.inside(dialog.accept)
-    assert qapp.palette().color(window) == qapp.style().standardPalette().color(window)
-    assert qapp.palette().color(window) != QColor("#25272b")
-    assert qapp.font().pointSize() == 9
-    saved = json.loads((tmp_path / SETTINGS_FILE).read_text(encoding="utf-8"))
-    assert (saved["theme"], saved["text_size"], saved["provider"]) == ("light", 9, "offline")
+    with open_app() as chime:
+        dialog = open_settings(chime)
+        dialog.theme_combo.setCurrentIndex(dialog.theme_combo.findData("dark"))
+        dialog.size_spin.setValue(15)
+        chime.inside(dialog.accept)
+        window = QPalette.ColorRole.Window
+        assert qapp.palette().color(window) == QColor("#25272b")
+        assert qapp.font().pointSize() == 15
+        dialog = open_settings(chime)
+        assert dialog.theme_combo.currentData() == "dark"  # the dialog shows what was saved
+        assert dialog.size_spin.value() == 15
+        dialog.theme_combo.setCurrentIndex(dialog.theme_combo.findData("light"))
+        dialog.size_spin.setValue(9)
+        chime.inside(dialog.accept)
+        assert qapp.palette().color(window) == qapp.style().standardPalette().color(window)
+        assert qapp.palette().color(window) != QColor("#25272b")
+        assert qapp.font().pointSize() == 9
+        saved = json.loads((tmp_path / SETTINGS_FILE).read_text(encoding="utf-8"))
+        assert (saved["theme"], saved["text_size"], saved["provider"]) == ("light", 9, "offline")
 
 
-def test_f1_lists_every_action_that_has_a_shortcut(chime: RealApp) -> None:
-    chime.activate()
-    chime.inside(
-        lambda: chime.qtbot.keyClick(chime.window, Qt.Key.Key_F1, Qt.KeyboardModifier.NoModifier)
-    )
-    boxes = [
-        b for b in chime.window.findChildren(QMessageBox) if b.objectName() == "shortcuts-dialog"
-    ]
-    assert len(boxes) == 1
-    text = boxes[0].text()
-    with_keys = [(label, keys) for _name, _menu, label, keys, _c in ACTION_TABLE if keys]
-    assert len(with_keys) >= 20
-    for label, keys in with_keys:
-        native = QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText)
-        assert f"<td>{label.replace('&', '').rstrip('…')}</td>" in text
-        assert f"<b>{native}</b>" in text
-    assert "<b>Enter</b>" in text
-    assert "<b>Shift+Enter</b>" in text
-    boxes[0].close()
+def test_f1_lists_every_action_that_has_a_shortcut(open_app: Opener) -> None:
+    with open_app() as chime:
+        chime.activate()
+        chime.inside(
+            lambda: chime.qtbot.keyClick(
+                chime.window, Qt.Key.Key_F1, Qt.KeyboardModifier.NoModifier
+            )
+        )
+        boxes = [
+            b
+            for b in chime.window.findChildren(QMessageBox)
+            if b.objectName() == "shortcuts-dialog"
+        ]
+        assert len(boxes) == 1
+        text = boxes[0].text()
+        with_keys = [(label, keys) for _name, _menu, label, keys, _c in ACTION_TABLE if keys]
+        assert len(with_keys) >= 20
+        for label, keys in with_keys:
+            native = QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText)
+            assert f"<td>{label.replace('&', '').rstrip('…')}</td>" in text
+            assert f"<b>{native}</b>" in text
+        assert "<b>Enter</b>" in text
+        assert "<b>Shift+Enter</b>" in text
+        boxes[0].close()
 
 
 def test_arguments_name_the_data_folder_and_the_session() -> None:

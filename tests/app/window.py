@@ -6,11 +6,13 @@ qasync loop, as Qt delivers it in the app."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -45,7 +47,17 @@ class RealApp:
     """``Application`` over ``folder``, started; ``close()`` quits it and undoes its global
     effects (the application's palette, font, colour scheme and signal connections)."""
 
-    def __init__(self, qtbot: Any, qapp: QApplication, loop: Any, folder: Path, clock: FakeClock):
+    def __init__(
+        self,
+        qtbot: Any,
+        qapp: QApplication,
+        loop: Any,
+        folder: Path,
+        clock: FakeClock,
+        *,
+        session_arg: str | None = None,
+        start: bool = True,
+    ) -> None:
         self.qtbot = qtbot
         self.qapp = qapp
         self.loop = loop
@@ -60,7 +72,7 @@ class RealApp:
         self.chime = Application(
             qapp,
             folder,
-            None,
+            session_arg,
             clock=clock,
             zone_source=lambda: ZONE,
             new_id=lambda: f"id{next(counter)}",
@@ -69,7 +81,8 @@ class RealApp:
         )
         self.window = self.chime.window  # not given to qtbot: closing it would ask to quit
         self.chime.show_window()
-        self.run(self.chime.start())
+        if start:
+            self.run(self.chime.start())
 
     @property
     def controller(self) -> AppController:
@@ -110,9 +123,11 @@ class RealApp:
 
     def activate(self) -> None:
         """Make the window active so its shortcuts reach their actions."""
-        self.qtbot.waitExposed(self.window)
+        handle = self.window.windowHandle()
+        self.until(handle.isExposed)  # inside the loop: qtbot's waits step tasks outside it
         self.window.activateWindow()
-        self.qtbot.waitUntil(self.window.isActiveWindow)
+        active = Qt.ApplicationState.ApplicationActive
+        self.until(lambda: self.window.isActiveWindow() and self.qapp.applicationState() == active)
 
     def transcript_texts(self) -> list[str]:
         model = self.window.transcript_model
@@ -151,9 +166,35 @@ class RealApp:
 
     def close(self) -> None:
         self.run(self.chime.quit())
-        self.qapp.applicationStateChanged.disconnect(self.chime._on_application_state_changed)
-        self.qapp.styleHints().colorSchemeChanged.disconnect(self.chime._on_color_scheme_changed)
+        disconnect_application(self.qapp, self.chime)
         palette, font, scheme = self._saved
         self.qapp.styleHints().setColorScheme(scheme)
         self.qapp.setPalette(palette)
         self.qapp.setFont(font)
+
+
+@contextlib.contextmanager
+def running(
+    qtbot: Any, qapp: QApplication, loop: Any, folder: Path, clock: FakeClock, **options: Any
+) -> Iterator[RealApp]:
+    """A started ``RealApp``, quit when the block ends.
+
+    Used inside the test body rather than as a fixture: pytest-qt processes Qt events between
+    fixture setup, the test and fixture teardown, with no asyncio loop running, and an
+    engine task stepped then fails ("no running event loop")."""
+    chime = RealApp(qtbot, qapp, loop, folder, clock, **options)
+    try:
+        yield chime
+    finally:
+        chime.close()
+
+
+def disconnect_application(qapp: QApplication, chime: Application) -> None:
+    """Undo what ``Application.start`` connected to the test-wide QApplication."""
+    if chime.controller is not None:
+        qapp.applicationStateChanged.disconnect(chime._on_application_state_changed)
+        qapp.styleHints().colorSchemeChanged.disconnect(chime._on_color_scheme_changed)
+
+
+Opener = Callable[..., contextlib.AbstractContextManager[RealApp]]
+"""``open_app(**options)``: ``running(...)`` bound to a test's qtbot, loop, folder and clock."""

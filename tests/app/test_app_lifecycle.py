@@ -1,0 +1,264 @@
+"""``app.main``'s run of the app in-process: ``run()`` until SIGTERM, a quit asked while the
+sessions are still opening, ``--session``, and re-driving reminders when the app becomes active,
+the wall clock jumps or the system colour scheme changes; the keyring side of the key store."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import signal
+import sys
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
+
+from app import settings as settings_module
+from app.appearance import dark_palette
+from app.main import LOG_FILE, Application, run
+from app.settings import KeyStore, Settings
+from app.state import read_state
+from tests.app.window import Opener, RealApp, disconnect_application, running
+from tests.fakes import FakeClock
+
+# WORKAROUND(offscreen QPA): showing a window logs "This plugin does not support
+# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
+pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
+
+
+@pytest.fixture
+def open_app(qtbot, qapp, loop, tmp_path: Path, clock: FakeClock) -> Opener:
+    return functools.partial(running, qtbot, qapp, loop, tmp_path, clock)
+
+
+class Restore:
+    """Everything ``run()`` changes for the whole process, put back afterwards."""
+
+    def __init__(self, qapp: Any, loop: asyncio.AbstractEventLoop) -> None:
+        self.qapp, self.loop = qapp, loop
+        self.handlers = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+        self.wakeup = signal.set_wakeup_fd(-1)
+        signal.set_wakeup_fd(self.wakeup)
+        root = logging.getLogger()
+        self.log_handlers, self.level = list(root.handlers), root.level
+        self.style = qapp.styleSheet()
+        self.palette, self.font = QPalette(qapp.palette()), qapp.font()
+
+    def undo(self) -> None:
+        for signum, handler in self.handlers.items():
+            signal.signal(signum, handler)
+        signal.set_wakeup_fd(self.wakeup)
+        root = logging.getLogger()
+        for handler in root.handlers[len(self.log_handlers) :]:
+            handler.close()
+            root.removeHandler(handler)
+        root.setLevel(self.level)
+        asyncio.set_event_loop(self.loop)
+        self.qapp.setStyleSheet(self.style)
+        self.qapp.setPalette(self.palette)
+        self.qapp.setFont(self.font)
+
+
+def test_run_shows_the_window_and_sigterm_flushes_records_the_open_session_and_exits_0(
+    qapp, loop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    seen: dict[str, Any] = {}
+    real_start = Application.start
+
+    async def start_then_sigterm(self: Application) -> None:
+        await real_start(self)
+        seen["app"], seen["current"] = self, self.controller and self.controller.current
+        seen["visible"] = self.window.isVisible()
+        signal.raise_signal(signal.SIGTERM)  # as a logout would send it
+
+    monkeypatch.setattr(Application, "start", start_then_sigterm)
+    restore = Restore(qapp, loop)
+    try:
+        code = run(["--data-dir", str(tmp_path)])
+    finally:
+        restore.undo()
+        if "app" in seen:
+            disconnect_application(qapp, seen["app"])
+    assert code == 0
+    assert seen["visible"]
+    assert seen["current"] is not None
+    assert read_state(tmp_path).open == (seen["current"],)
+    assert (tmp_path / "sessions" / seen["current"] / "session.jsonl").is_file()
+    assert not seen["app"].window.isVisible()
+    assert "Chime exited cleanly" in (tmp_path / LOG_FILE).read_text(encoding="utf-8")
+
+
+def test_a_quit_asked_while_sessions_are_opening_runs_once_they_are_open(
+    qtbot, qapp, loop, tmp_path: Path, clock: FakeClock
+) -> None:
+    chime = RealApp(qtbot, qapp, loop, tmp_path, clock, start=False)
+    try:
+
+        async def start_and_quit_at_once() -> None:
+            starting = asyncio.ensure_future(chime.chime.start())
+            await asyncio.sleep(0)  # start is now opening the sessions
+            await chime.chime.quit()  # deferred: nothing may be left half-open
+            assert not chime.window.isHidden()
+            await starting
+            await chime.chime.wait_done()
+
+        chime.run(start_and_quit_at_once())
+        assert chime.window.isHidden()
+        assert chime.controller.open == {}
+        assert len(read_state(tmp_path).open) == 1  # the new session is recorded as open
+        chime.run(chime.chime.wait_done())  # already done: returns at once
+    finally:
+        chime.close()
+
+
+def test_an_unknown_session_argument_says_it_could_not_open_and_starts_a_new_one(
+    qtbot, qapp, loop, tmp_path: Path, clock: FakeClock
+) -> None:
+    chime = RealApp(qtbot, qapp, loop, tmp_path, clock, session_arg="no-such-session")
+    try:
+        assert chime.window.statusBar().currentMessage().startswith("Could not open the session")
+        assert chime.controller.current is not None
+        assert chime.controller.current != "no-such-session"
+        assert chime.window.composer.editor.isEnabled()
+    finally:
+        chime.close()
+
+
+def remind_in_two_minutes(chime: RealApp) -> None:
+    chime.send("remind me in 2 minutes to stretch")
+    assert chime.window.reminders.model.rowCount() == 1
+    opened = chime.controller.current_session()
+    assert opened is not None
+    waker = opened.waker
+    assert waker is not None
+    due = chime.clock() + timedelta(minutes=2)
+    chime.until(lambda: waker.wake_at == due)  # the owner has armed its timer for it
+    chime.clock.advance(timedelta(minutes=2))  # due now; its 2-minute Qt timer has not run
+
+
+def wait_for_the_reminder_turn(chime: RealApp) -> None:
+    chime.until(lambda: "reminder" in chime.kinds() and chime.idle())
+    assert chime.window.reminders.model.rowCount() == 0
+
+
+def test_becoming_the_active_application_fires_a_reminder_that_fell_due(
+    open_app: Opener, qapp
+) -> None:
+    with open_app() as chime:
+        chime.activate()  # the real activation is over before the reminder falls due
+        remind_in_two_minutes(chime)
+        chime.inside(
+            lambda: qapp.applicationStateChanged.emit(Qt.ApplicationState.ApplicationInactive)
+        )
+        assert "reminder" not in chime.kinds()  # going to the background re-drives nothing
+        chime.inside(
+            lambda: qapp.applicationStateChanged.emit(Qt.ApplicationState.ApplicationActive)
+        )
+        wait_for_the_reminder_turn(chime)
+
+
+def test_a_wall_clock_jump_fires_a_reminder_that_fell_due(open_app: Opener) -> None:
+    with open_app() as chime:
+        remind_in_two_minutes(chime)  # the wall clock moved 2 minutes, the monotonic one did not
+        chime.inside(chime.chime.jumps.check)
+        wait_for_the_reminder_turn(chime)
+
+
+def test_a_system_colour_scheme_change_reapplies_only_the_system_theme(
+    open_app: Opener, qapp
+) -> None:
+    with open_app() as chime:
+        window = QPalette.ColorRole.Window
+        qapp.setPalette(dark_palette())
+        chime.inside(lambda: qapp.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light))
+        assert qapp.palette().color(window) == qapp.style().standardPalette().color(window)
+        chime.chime.settings = Settings(theme="dark", text_size=12)
+        qapp.setPalette(dark_palette())
+        chime.inside(lambda: qapp.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light))
+        assert qapp.palette().color(window) == QColor("#25272b")  # a chosen theme stays
+
+
+def test_retry_without_a_failed_turn_and_undo_without_a_deleted_session_say_or_change_nothing(
+    open_app: Opener,
+) -> None:
+    with open_app() as chime:
+        current = chime.controller.current
+        chime.trigger("retry")
+        assert chime.window.statusBar().currentMessage() == "There is no failed turn to retry."
+        chime.trigger("undo_delete")
+        chime.run(asyncio.sleep(0))
+        assert chime.controller.current == current
+        assert [sid for sid, _ in chime.sidebar()] == [current]
+
+
+class FakeKeyring:
+    """A system keyring holding passwords in memory; ``broken`` makes every call fail."""
+
+    def __init__(self) -> None:
+        self.saved: dict[tuple[str, str], str] = {}
+        self.broken = False
+
+    def _check(self) -> None:
+        if self.broken:
+            raise RuntimeError("the keyring daemon went away")
+
+    def get_password(self, service: str, name: str) -> str | None:
+        self._check()
+        return self.saved.get((service, name))
+
+    def set_password(self, service: str, name: str, value: str) -> None:
+        self._check()
+        self.saved[(service, name)] = value
+
+    def delete_password(self, service: str, name: str) -> None:
+        self._check()
+        del self.saved[(service, name)]
+
+
+def test_with_a_keyring_the_key_lives_there_and_a_failing_keyring_is_only_logged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    ring = FakeKeyring()
+    monkeypatch.setattr(settings_module, "_usable_keyring", lambda: ring)
+    keys = KeyStore(tmp_path)
+    assert keys.note == "The API key is kept in the system keyring."
+    assert keys.get() == ""
+    keys.set("sk-secret")
+    assert ring.saved == {("Chime", "api-key"): "sk-secret"}
+    assert keys.get() == "sk-secret"
+    assert list(tmp_path.iterdir()) == []  # never in a file
+    ring.broken = True
+    keys.set("sk-other")
+    assert keys.get() == ""
+    assert "sk-" not in caplog.text  # the failures are logged without the key
+    assert "keyring write failed: RuntimeError" in caplog.text
+    ring.broken = False
+    keys.set("")
+    assert ring.saved == {}
+
+
+def test_a_keyring_backend_that_cannot_store_secrets_is_not_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import keyring
+    from keyring.backends import fail
+
+    monkeypatch.setattr(keyring, "get_keyring", fail.Keyring)
+    assert settings_module._usable_keyring() is None
+
+    class Usable:
+        priority = 5
+
+    monkeypatch.setattr(keyring, "get_keyring", Usable)
+    assert settings_module._usable_keyring() is keyring
+
+    def broken() -> None:
+        raise RuntimeError("no backend")
+
+    monkeypatch.setattr(keyring, "get_keyring", broken)
+    assert settings_module._usable_keyring() is None
