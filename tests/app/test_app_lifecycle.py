@@ -262,3 +262,25 @@ def test_a_keyring_backend_that_cannot_store_secrets_is_not_used(
 
     monkeypatch.setattr(keyring, "get_keyring", broken)
     assert settings_module._usable_keyring() is None
+
+
+def test_closing_the_window_flushes_once_and_the_next_start_reopens_the_session_and_size(
+    qtbot, qapp, loop, tmp_path: Path, clock: FakeClock
+) -> None:
+    with running(qtbot, qapp, loop, tmp_path, clock) as first:
+        first.send("remember me after a restart")
+        session_id = first.controller.current
+        first.window.resize(760, 540)
+
+        async def close_then_ctrl_q() -> None:
+            first.window.close()  # the title bar's close button: the app decides how to quit
+            first.window.window_actions.action("quit").trigger()  # a second quit is ignored
+            await first.chime.wait_done()
+
+        first.run(close_then_ctrl_q())
+        assert first.window.isHidden()
+        assert read_state(tmp_path).open == (session_id,)
+    with running(qtbot, qapp, loop, tmp_path, clock) as again:
+        assert again.controller.current == session_id
+        assert again.transcript_texts()[0] == "remember me after a restart"
+        assert (again.window.width(), again.window.height()) == (760, 540)

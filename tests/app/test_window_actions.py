@@ -3,15 +3,19 @@ sees in the sidebar, the title bar, the transcript, the reminders panel and on d
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
+import os
+import sys
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 
+from app.main import LOG_FILE, install_excepthook
 from app.state import read_state
 from tests.app.window import Opener, RealApp, running
 from tests.fakes import FakeClock
@@ -242,3 +246,75 @@ def test_show_context_reveals_the_time_context_rows_and_hides_them_again(open_ap
         assert [k for k in chime.kinds() if k != "context"] == shown
         press(chime, Qt.Key.Key_K, CTRL | SHIFT)
         assert chime.kinds() == shown
+
+
+def test_an_unexpected_error_in_an_action_is_shown_in_one_sentence_without_a_traceback(
+    open_app: Opener, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+
+    async def broken_export(_session_id: str, _target: Path) -> None:
+        raise ValueError("an exporter bug")
+
+    with open_app() as chime:
+        install_excepthook([chime.window])
+        monkeypatch.setattr(chime.controller.store, "export_markdown", broken_export)
+        chime.answers.paths.append(tmp_path / "out.md")
+        chime.trigger("export_markdown")
+        chime.until(lambda: bool(chime.window.findChildren(QMessageBox)))
+        (box,) = chime.window.findChildren(QMessageBox)
+        assert (
+            box.text()
+            == f"Something unexpected went wrong; details are in {LOG_FILE} in the data folder."
+        )
+        box.close()
+        assert chime.controller.current is not None  # the window carries on
+
+
+def test_a_session_open_in_another_window_cannot_be_renamed_but_can_be_exported(
+    open_app: Opener, tmp_path: Path
+) -> None:
+    with open_app() as first:
+        first.send("shared between two windows")
+        shared = first.controller.current
+        first.answers.titles.append("Owned here")
+        first.trigger("rename_session")
+        owned = first.controller.current_session()
+        assert owned is not None
+        first.run(owned.session.flush())
+        with open_app() as second:  # a second instance: the session is read-only there
+            assert second.controller.current == shared
+            opened = second.controller.current_session()
+            assert opened is not None
+            assert opened.session.read_only
+            second.answers.titles.append("Stolen")
+            second.trigger("rename_session")
+            assert second.answers.titles == ["Stolen"]  # the question was never asked
+            assert second.window.windowTitle() == "Owned here — Chime"
+            second.answers.paths.append(tmp_path / "copy.jsonl")
+            second.trigger("export_jsonl")
+            second.until(lambda: (tmp_path / "copy.jsonl").exists())
+            second.until(lambda: "Exported to" in second.window.statusBar().currentMessage())
+            text = (tmp_path / "copy.jsonl").read_text(encoding="utf-8")
+            assert "shared between two windows" in text
+            assert "Stolen" not in text
+
+
+def test_a_fork_on_a_full_disk_says_why_and_keeps_the_session(
+    open_app: Opener, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    with open_app() as chime:
+        chime.send("fork me later")
+        parent = chime.controller.current
+
+        def full(*_args: object, **_kwargs: object) -> None:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        monkeypatch.setattr("core.session.jsonl_store.publish_session", full)
+        chime.trigger("fork_session")
+        chime.until(lambda: chime.window.banner.isVisibleTo(chime.window))
+        text = chime.window.banner.label.text()
+        assert text.startswith("Could not fork: ")
+        assert f"Chime cannot write to {tmp_path}: No space left on device" in text
+        assert chime.controller.current == parent
+        assert [sid for sid, _ in chime.sidebar()] == [parent]
