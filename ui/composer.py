@@ -10,7 +10,7 @@ Signals:
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
@@ -128,6 +128,12 @@ class Composer(QWidget):
     def set_text_height(self) -> None:
         """Recompute the editor height after a font change."""
         self.editor.setFixedHeight(self._editor_height(3))
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A new text size (Settings, or the application font) keeps three lines visible."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self.set_text_height()
 
     def _update_send(self) -> None:
         self.send_button.setText(self.tr("Queue") if self._busy else self.tr("Send"))

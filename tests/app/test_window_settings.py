@@ -243,3 +243,18 @@ def test_the_log_is_a_private_rotating_file_in_the_data_folder(tmp_path: Path) -
     path = tmp_path / LOG_FILE
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert "INFO app.test: a line for the log" in path.read_text(encoding="utf-8")
+
+
+def test_the_message_box_keeps_three_lines_when_the_text_size_changes(
+    open_app: Opener, tmp_path: Path
+) -> None:
+    def three_lines_fit(chime: RealApp) -> bool:
+        editor = chime.window.composer.editor
+        return editor.height() >= 3 * editor.fontMetrics().lineSpacing()
+
+    with open_app() as chime:
+        dialog = open_settings(chime)
+        dialog.size_spin.setValue(24)
+        chime.inside(dialog.accept)
+        chime.until(lambda: chime.window.composer.editor.font().pointSize() == 24)
+        assert three_lines_fit(chime)
