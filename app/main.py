@@ -221,7 +221,9 @@ class Application:
             await self.quit()
 
     def provider_label(self) -> str:
-        if self.settings.provider == "offline":
+        """What answers: an endpoint without a base URL falls back to the offline assistant
+        (``app.providers.provider_factory``), and the status bar says so."""
+        if self.settings.provider == "offline" or not self.settings.base_url:
             return self.window.tr("Offline assistant")
         return f"{self.settings.model or '?'} @ {self.settings.base_url}"
 

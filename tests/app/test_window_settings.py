@@ -258,3 +258,17 @@ def test_the_message_box_keeps_three_lines_when_the_text_size_changes(
         chime.inside(dialog.accept)
         chime.until(lambda: chime.window.composer.editor.font().pointSize() == 24)
         assert three_lines_fit(chime)
+
+
+def test_an_endpoint_without_a_base_url_is_labelled_as_the_offline_assistant_that_answers(
+    open_app: Opener,
+) -> None:
+    with open_app() as chime:
+        dialog = open_settings(chime)
+        choose_openai_compatible(dialog, "custom")
+        dialog.base_url_edit.clear()
+        dialog.model_combo.setEditText("some-model")
+        chime.inside(dialog.accept)
+        assert chime.window.provider_label.text() == "Offline assistant"
+        chime.send("hello")  # answered offline, as the status bar says
+        assert chime.transcript_texts()[-1]
