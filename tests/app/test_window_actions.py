@@ -318,3 +318,36 @@ def test_a_fork_on_a_full_disk_says_why_and_keeps_the_session(
         assert f"Chime cannot write to {tmp_path}: No space left on device" in text
         assert chime.controller.current == parent
         assert [sid for sid, _ in chime.sidebar()] == [parent]
+
+
+def test_clicking_a_cold_session_reopens_it_live_and_catches_up_its_overdue_reminder(
+    open_app: Opener,
+) -> None:
+    with open_app() as chime:
+        first = chime.controller.current
+        assert first is not None
+        chime.send("remind me in 2 minutes to stretch")
+        chime.trigger("new_session")
+        chime.until(lambda: chime.controller.current != first)
+        second = chime.controller.current
+        chime.inside(lambda: chime.window.sessions.session_chosen.emit(first))
+        chime.until(lambda: chime.controller.current == first)
+        chime.trigger("close_session")
+        chime.until(lambda: chime.controller.current == second)
+        chime.clock.advance(timedelta(minutes=30))  # it fell due while the session was cold
+        sessions = chime.window.sessions
+        row = sessions.proxy.mapFromSource(sessions.model.index(sessions.model.row_of(first)))
+        point = sessions.list.visualRect(row).center()
+        chime.inside(
+            lambda: chime.qtbot.mouseClick(
+                sessions.list.viewport(), Qt.MouseButton.LeftButton, pos=point
+            )
+        )
+        chime.until(lambda: chime.controller.current == first)
+        chime.until(lambda: "reminder" in chime.kinds() and chime.idle())
+        reminder = chime.window.transcript_model.row_at(chime.kinds().index("reminder"))
+        assert reminder is not None
+        assert reminder.late  # delivered late, and says so
+        item = sessions.model.item(sessions.model.row_of(first))
+        assert item is not None
+        assert item.live
