@@ -284,3 +284,48 @@ def test_closing_the_window_flushes_once_and_the_next_start_reopens_the_session_
         assert again.controller.current == session_id
         assert again.transcript_texts()[0] == "remember me after a restart"
         assert (again.window.width(), again.window.height()) == (760, 540)
+
+
+class Hanging:
+    """A provider that streams a few words, then waits until the turn is cancelled."""
+
+    @property
+    def info(self) -> Any:
+        from core.llm.messages import ModelInfo
+
+        return ModelInfo("test", "hanging")
+
+    async def stream(self, request: object) -> Any:
+        from core.llm.messages import TextDelta
+
+        yield TextDelta("Thinking about")
+        await asyncio.Event().wait()
+
+
+def test_ctrl_q_during_a_streaming_answer_keeps_the_partial_answer_and_the_restart_answers_it(
+    qtbot, qapp, loop, tmp_path: Path, clock: FakeClock
+) -> None:
+    with running(qtbot, qapp, loop, tmp_path, clock) as chime:
+        chime.controller.set_provider(Hanging)
+        chime.window.composer.editor.setPlainText("hello")
+        chime.inside(chime.window.composer.send_button.click)
+        chime.until(chime.window.streaming.isVisible)
+        session_id = chime.controller.current
+
+        async def ctrl_q() -> None:
+            chime.window.window_actions.action("quit").trigger()
+            await chime.chime.wait_done()
+
+        chime.run(ctrl_q())
+        assert chime.window.isHidden()
+    with running(qtbot, qapp, loop, tmp_path, clock) as again:
+        assert again.controller.current == session_id
+        assert again.transcript_texts()[:2] == ["hello", "Thinking about"]
+        again.until(lambda: again.idle() and again.kinds()[-1] == "assistant")
+        texts = again.transcript_texts()
+        assert texts[:3] == [
+            "hello",
+            "Thinking about",
+            "This turn was interrupted (the app closed).",
+        ]
+        assert len(texts) == 4  # the interrupted input is answered once more (agent.md §3)
