@@ -351,3 +351,31 @@ def test_clicking_a_cold_session_reopens_it_live_and_catches_up_its_overdue_remi
         item = sessions.model.item(sessions.model.row_of(first))
         assert item is not None
         assert item.live
+
+
+def test_deleting_the_only_session_leaves_a_new_one_and_undo_brings_the_old_one_back(
+    open_app: Opener,
+) -> None:
+    with open_app() as chime:
+        chime.send("the only conversation")
+        only = chime.controller.current
+        chime.trigger("delete_session")
+        chime.until(lambda: chime.controller.current not in (None, only))
+        chime.until(lambda: [sid for sid, _ in chime.sidebar()] == [chime.controller.current])
+        assert chime.transcript_texts() == []
+        assert chime.window.composer.editor.isEnabled()
+        chime.trigger("undo_delete")
+        chime.until(lambda: chime.controller.current == only)
+        chime.until(lambda: len(chime.sidebar()) == 2)
+        assert chime.transcript_texts()[0] == "the only conversation"
+
+
+def test_show_context_stays_on_for_the_next_session(open_app: Opener) -> None:
+    with open_app() as chime:
+        chime.trigger("show_context")
+        chime.trigger("new_session")
+        first = chime.controller.current
+        chime.until(lambda: chime.controller.current != first)
+        chime.send("hello")
+        assert "context" in chime.kinds()
+        assert chime.window.window_actions.action("show_context").isChecked()

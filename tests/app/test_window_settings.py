@@ -272,3 +272,20 @@ def test_an_endpoint_without_a_base_url_is_labelled_as_the_offline_assistant_tha
         assert chime.window.provider_label.text() == "Offline assistant"
         chime.send("hello")  # answered offline, as the status bar says
         assert chime.transcript_texts()[-1]
+
+
+def test_switching_back_to_the_offline_assistant_answers_offline_again(open_app: Opener) -> None:
+    with open_app() as chime, serving(chime, []) as server:
+        dialog = open_settings(chime)
+        choose_openai_compatible(dialog, "custom")
+        dialog.base_url_edit.setText(server.base_url)
+        chime.inside(dialog.accept)
+        assert chime.window.provider_label.text() == f"? @ {server.base_url}"
+        dialog = open_settings(chime)
+        assert dialog.remote_radio.isChecked()
+        assert dialog.base_url_edit.text() == server.base_url
+        dialog.offline_radio.click()
+        chime.inside(dialog.accept)
+        assert chime.window.provider_label.text() == "Offline assistant"
+        chime.send("what reminders do I have")
+        assert server.received == []  # the endpoint was never asked
