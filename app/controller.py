@@ -71,6 +71,8 @@ class AppController(QObject):
         self._trashed: list[str] = []
         self._writes_state = True
         self._watching: set[asyncio.Task[None]] = set()
+        self._closing: dict[str, asyncio.Future[None]] = {}
+        """Sessions whose close (flush, lock release) is still running, by id."""
         self.storage_problem: str | None = None
         """Why the data folder cannot be written (shown in the banner), or None."""
 
@@ -91,11 +93,17 @@ class AppController(QObject):
         self.window.focus_composer()
 
     async def open_session(self, session_id: str, *, show: bool = True) -> OpenSession | None:
-        """Open a session (live, or read-only when it is locked elsewhere or corrupt)."""
+        """Open a session (live, or read-only when it is locked elsewhere or corrupt). One chosen
+        again while it is being closed opens once that close has released its lock."""
         if session_id in self.open:
             if show:
                 self.show_session(session_id)
             return self.open[session_id]
+        closing = self._closing.get(session_id)
+        if closing is not None:  # chosen again while closing: its lock is still ours, wait
+            await asyncio.wait({closing})
+            if session_id in self.open:  # another choice reopened it meanwhile
+                return await self.open_session(session_id, show=show)
         try:
             session = await self.store.open(session_id)
         except (ChimeError, OSError) as error:
@@ -268,9 +276,14 @@ class AppController(QObject):
         """Make a session cold (flush, stop its owner, release the lock); show another one."""
         target = session_id or self.current
         opened = self.open.pop(target, None) if target else None
-        if opened is None:
+        if opened is None or target is None:
             return
-        await opened.close()
+        closing = asyncio.ensure_future(opened.close())
+        self._closing[target] = closing
+        try:
+            await closing
+        finally:
+            self._closing.pop(target, None)
         if self.current == target:
             self.current = None
             if self.open:

@@ -379,3 +379,29 @@ def test_show_context_stays_on_for_the_next_session(open_app: Opener) -> None:
         chime.send("hello")
         assert "context" in chime.kinds()
         assert chime.window.window_actions.action("show_context").isChecked()
+
+
+def test_choosing_a_session_while_it_is_closing_reopens_it_live_with_its_whole_history(
+    open_app: Opener,
+) -> None:
+    with open_app() as chime:
+        first = chime.controller.current
+        chime.send("hello")
+        history = chime.transcript_texts()
+        chime.trigger("new_session")
+        chime.until(lambda: chime.controller.current != first)
+        chime.inside(lambda: chime.window.sessions.session_chosen.emit(first))
+        chime.until(lambda: chime.controller.current == first)
+
+        def close_then_choose_it_again() -> None:  # Ctrl+W, then a click before the flush ended
+            chime.window.window_actions.action("close_session").trigger()
+            chime.window.sessions.session_chosen.emit(first)
+
+        chime.inside(close_then_choose_it_again)
+        chime.until(lambda: first in chime.controller.open and chime.controller.current == first)
+        opened = chime.controller.open[first]
+        assert not opened.session.read_only  # not "open in another window": this one closed it
+        assert opened.live
+        assert chime.window.state_label.text() == "Session: live"
+        assert not chime.window.banner.isVisibleTo(chime.window)
+        assert chime.transcript_texts() == history
