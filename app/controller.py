@@ -388,10 +388,12 @@ class AppController(QObject):
             opened.set_provider(factory())
 
     async def shutdown(self, geometry: str = "", window_state: str = "") -> None:
-        """Quit: record the open sessions, then flush and close every one of them."""
+        """Quit: record the open sessions, then flush and close every one of them (and let a
+        close already under way finish: the loop ends right after)."""
         self.write_state(geometry, window_state)
         self._writes_state = False
         await asyncio.gather(*self._watching, return_exceptions=True)  # closing waits for it too
+        await asyncio.gather(*self._closing.values(), return_exceptions=True)
         for opened in list(self.open.values()):
             try:
                 await opened.close()

@@ -329,3 +329,28 @@ def test_ctrl_q_during_a_streaming_answer_keeps_the_partial_answer_and_the_resta
             "This turn was interrupted (the app closed).",
         ]
         assert len(texts) == 4  # the interrupted input is answered once more (agent.md §3)
+
+
+def test_quitting_while_a_session_is_closing_waits_for_that_close_to_finish(
+    qtbot, qapp, loop, tmp_path: Path, clock: FakeClock
+) -> None:
+    from core.session.jsonl_store import try_lock
+
+    with running(qtbot, qapp, loop, tmp_path, clock) as chime:
+        first = chime.controller.current
+        assert first is not None
+        chime.send("hello")
+        chime.trigger("new_session")
+        chime.until(lambda: chime.controller.current != first)
+        chime.inside(lambda: chime.window.sessions.session_chosen.emit(first))
+        chime.until(lambda: chime.controller.current == first)
+
+        async def ctrl_w_then_ctrl_q() -> None:
+            chime.window.window_actions.action("close_session").trigger()
+            chime.window.window_actions.action("quit").trigger()
+            await chime.chime.wait_done()
+
+        chime.run(ctrl_w_then_ctrl_q())
+        lock = try_lock(tmp_path / "sessions" / first)  # the loop is not run again: as at exit
+        assert lock is not None  # the close finished: flushed and its lock released
+        lock.release()
