@@ -109,7 +109,7 @@ class AppController(QObject):
         except (ChimeError, OSError) as error:
             _log.warning("cannot open session %s: %s", session_id, error)
             self.window.statusBar().showMessage(
-                self.tr("Could not open the session: ") + str(error), 8000
+                self.tr("Could not open the session: ") + _in_words(error), 8000
             )
             return None
         return self._adopt(session, show=show)
@@ -322,7 +322,9 @@ class AppController(QObject):
         try:
             await self.store.trash(target)
         except (ChimeError, OSError) as error:
-            self.window.statusBar().showMessage(self.tr("Could not delete: ") + str(error), 8000)
+            self.window.statusBar().showMessage(
+                self.tr("Could not delete: ") + _in_words(error), 8000
+            )
             return
         self._trashed.append(target)
         self.window.statusBar().showMessage(
@@ -496,6 +498,13 @@ class AppController(QObject):
         if opened is not None and session_id == self.current:
             self.window.set_session_title(opened.session.title)
         self.refresh_sidebar()
+
+
+def _in_words(error: Exception) -> str:
+    """A disk error's reason without its errno and path ("Permission denied"), else the message."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)
 
 
 def _stored_item(summary: StoredSummary) -> SessionSummary:

@@ -405,3 +405,19 @@ def test_choosing_a_session_while_it_is_closing_reopens_it_live_with_its_whole_h
         assert chime.window.state_label.text() == "Session: live"
         assert not chime.window.banner.isVisibleTo(chime.window)
         assert chime.transcript_texts() == history
+
+
+def test_a_delete_the_disk_refuses_says_why_in_words(
+    open_app: Opener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(*_args: object, **_kwargs: object) -> None:
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), "/data/trash/x")
+
+    monkeypatch.setattr("core.session.jsonl_store.move_session", refused)
+    with open_app() as chime:
+        chime.send("keep me")
+        kept = chime.controller.current
+        chime.trigger("delete_session")
+        chime.until(lambda: "Could not delete" in chime.window.statusBar().currentMessage())
+        assert chime.window.statusBar().currentMessage() == "Could not delete: Permission denied"
+        assert kept in [sid for sid, _ in chime.sidebar()]  # still listed, now closed
