@@ -421,3 +421,18 @@ def test_a_delete_the_disk_refuses_says_why_in_words(
         chime.until(lambda: "Could not delete" in chime.window.statusBar().currentMessage())
         assert chime.window.statusBar().currentMessage() == "Could not delete: Permission denied"
         assert kept in [sid for sid, _ in chime.sidebar()]  # still listed, now closed
+
+
+def test_focus_shortcuts_move_between_the_sessions_transcript_and_message_box(
+    open_app: Opener,
+) -> None:
+    with open_app() as chime:
+        chime.activate()
+        chime.send("hello")
+        press(chime, Qt.Key.Key_K)
+        assert chime.window.sessions.list.hasFocus()
+        press(chime, Qt.Key.Key_J)
+        assert chime.window.transcript.hasFocus()
+        assert chime.window.transcript.currentIndex().isValid()  # a row to copy from
+        press(chime, Qt.Key.Key_L)
+        assert chime.window.composer.editor.hasFocus()

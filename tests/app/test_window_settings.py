@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QKeySequence, QPalette
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QLineEdit, QMessageBox
 
 from app.main import LOG_FILE, parse_args, setup_logging
 from app.settings import SETTINGS_FILE
@@ -289,3 +289,26 @@ def test_switching_back_to_the_offline_assistant_answers_offline_again(open_app:
         assert chime.window.provider_label.text() == "Offline assistant"
         chime.send("what reminders do I have")
         assert server.received == []  # the endpoint was never asked
+
+
+def test_the_api_key_is_masked_said_where_it_is_kept_and_stored_privately(
+    open_app: Opener, tmp_path: Path
+) -> None:
+    with open_app() as chime:
+        dialog = open_settings(chime)
+        key_file = tmp_path / "config" / "api-key"
+        assert dialog.key_note.isVisibleTo(dialog)
+        assert str(key_file) in dialog.key_note.text()  # no keyring here: the file is named
+        assert dialog.key_edit.echoMode() == QLineEdit.EchoMode.Password
+        choose_openai_compatible(dialog, "openai")
+        assert dialog.key_edit.placeholderText() == "required"
+        dialog.key_edit.setText(KEY)
+        chime.inside(dialog.accept)
+        assert key_file.read_text(encoding="utf-8") == KEY
+        assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+        assert KEY not in (tmp_path / SETTINGS_FILE).read_text(encoding="utf-8")
+        dialog = open_settings(chime)
+        assert dialog.key_edit.text() == KEY  # carried, still masked
+        dialog.key_edit.clear()
+        chime.inside(dialog.accept)
+        assert not key_file.exists()  # an empty key deletes the stored one
