@@ -46,11 +46,12 @@ def _questions(chime: Application) -> Questions:
     return chime.questions if chime.questions is not None else Questions()
 
 
-def spawn(coro: Coroutine[Any, Any, None]) -> None:
+def spawn(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
     """Run ``coro`` on the Qt loop; an exception reaches sys.excepthook."""
     task = asyncio.get_event_loop().create_task(coro)
     _tasks.add(task)
     task.add_done_callback(_finished)
+    return task
 
 
 def _finished(task: asyncio.Task[None]) -> None:
@@ -63,7 +64,11 @@ def _finished(task: asyncio.Task[None]) -> None:
 
 def later(make: Callable[[], Coroutine[Any, Any, None]]) -> Callable[..., None]:
     """A slot that starts ``make()`` as a task (signal arguments are ignored)."""
-    return lambda *_: spawn(make())
+
+    def slot(*_: object) -> None:
+        spawn(make())
+
+    return slot
 
 
 def wire_controller(window: MainWindow, controller: AppController) -> None:
@@ -143,12 +148,21 @@ def settings_draft(settings: Settings, api_key: str, note: str) -> SettingsDraft
 
 
 def open_settings(chime: Application) -> SettingsDialog:
-    """Show the settings dialog on a copy; saving applies from the next turn."""
+    """Show the settings dialog on a copy; saving applies from the next turn. Closing it
+    cancels a model list or connection test still running (their answer has nowhere to go)."""
     draft = settings_draft(chime.settings, chime.keys.get(), chime.keys.note)
     dialog = SettingsDialog(draft, preset_choices(), chime.window)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # each visit makes a new one
-    dialog.models_requested.connect(lambda d: spawn(_list_into(dialog, d)))
-    dialog.test_requested.connect(lambda d: spawn(_test_into(dialog, d)))
+    checks: set[asyncio.Task[None]] = set()
+
+    def check(coro: Coroutine[Any, Any, None]) -> None:
+        task = spawn(coro)
+        checks.add(task)
+        task.add_done_callback(checks.discard)
+
+    dialog.models_requested.connect(lambda d: check(_list_into(dialog, d)))
+    dialog.test_requested.connect(lambda d: check(_test_into(dialog, d)))
+    dialog.finished.connect(lambda _result: [task.cancel() for task in list(checks)])
     dialog.accepted.connect(lambda: apply_settings(chime, dialog.draft()))
     dialog.open()
     return dialog

@@ -9,6 +9,7 @@ import json
 import logging
 import logging.handlers
 import stat
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,7 +21,16 @@ from PySide6.QtWidgets import QLineEdit, QMessageBox
 from app.main import LOG_FILE, parse_args, setup_logging
 from app.settings import SETTINGS_FILE
 from tests.app.window import Opener, RealApp, running
-from tests.core.llm.loopback import Json, LoopbackServer, Reply, Sse, chunk, closed_port, error_body
+from tests.core.llm.loopback import (
+    Json,
+    LoopbackServer,
+    Reply,
+    Silent,
+    Sse,
+    chunk,
+    closed_port,
+    error_body,
+)
 from tests.fakes import FakeClock
 from ui.actions import ACTION_TABLE
 from ui.settings_dialog import SettingsDialog
@@ -312,3 +322,25 @@ def test_the_api_key_is_masked_said_where_it_is_kept_and_stored_privately(
         dialog.key_edit.clear()
         chime.inside(dialog.accept)
         assert not key_file.exists()  # an empty key deletes the stored one
+
+
+def test_closing_settings_while_the_model_list_loads_abandons_the_request_quietly(
+    open_app: Opener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app import actions_wiring
+
+    unexpected: list[BaseException] = []
+    monkeypatch.setattr(sys, "excepthook", lambda _kind, error, _tb: unexpected.append(error))
+    with open_app() as chime:
+        with serving(chime, [Silent()]) as server:
+            dialog = open_settings(chime)
+            choose_openai_compatible(dialog, "custom")
+            dialog.base_url_edit.setText(server.base_url)
+            chime.inside(dialog.refresh_button.click)
+            chime.run(server.request_seen.wait())
+            chime.inside(dialog.reject)
+            chime.until(lambda: chime.window.findChildren(SettingsDialog) == [])
+            chime.run(server.hung_up.wait())  # the request was abandoned, not left to time out
+        chime.until(lambda: not actions_wiring._tasks)
+        assert unexpected == []
+        assert chime.window.findChildren(QMessageBox) == []
