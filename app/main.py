@@ -265,6 +265,15 @@ class Application:
             self.controller.redrive_all()
 
 
+async def _lifetime(chime: Application) -> None:
+    """Start up, then wait until quit has flushed everything."""
+    try:
+        await chime.start()
+    except Exception:  # logged, one sentence shown; the window stays up and can quit
+        sys.excepthook(*sys.exc_info())
+    await chime.wait_done()
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Start Chime; returns the process exit code."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
@@ -287,11 +296,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     notifier = install_signal_quit(app, lambda: loop.create_task(chime.quit()))
     app.setQuitOnLastWindowClosed(False)
     with loop:
-        try:
-            loop.run_until_complete(chime.start())
-        except Exception:  # logged, one sentence shown; the window stays up and can quit
-            sys.excepthook(*sys.exc_info())
-        loop.run_until_complete(chime.wait_done())
+        # One run of the loop from start-up to the end of quit: between two run_until_complete
+        # calls Qt could deliver events while no asyncio loop runs, and engine callbacks then
+        # fail with "no running event loop".
+        loop.run_until_complete(_lifetime(chime))
     notifier.setEnabled(False)
     _log.info("Chime exited cleanly")
     return 0
