@@ -7,8 +7,9 @@ through ``SessionStore`` (threads) or ``app.state``; nothing here blocks the GUI
 Choices where the spec is silent:
 - Switching to a session in the sidebar opens it (it becomes live) and keeps the others open;
   Close makes the current one cold and shows the next open one (or a new session).
-- Reminder badges are shown for open sessions (their fold is in memory); a cold session's
-  reminders are not folded just to draw a badge.
+- Reminder badges: an open session shows its live fold's count; a cold one the count its listing
+  read (``StoredSummary.active_reminders``, from the checkpoint and the bytes after it), and no
+  badge when that count is unknown (None).
 - The filter searches titles of every session and the loaded message text of open ones.
 - A data folder that cannot be written (probed at start, or a new session that cannot be created)
   is said in the banner, with the reason and the fix; sessions still open (read-only) and nothing
@@ -509,7 +510,8 @@ def _in_words(error: Exception) -> str:
 
 def _stored_item(summary: StoredSummary) -> SessionSummary:
     title = summary.title or ("Unreadable session" if summary.problem else "New session")
-    return SessionSummary(summary.id, title, summary.last_activity_at)
+    count = summary.active_reminders or 0
+    return SessionSummary(summary.id, title, summary.last_activity_at, reminder_count=count)
 
 
 def _search_text(events: Any) -> str:

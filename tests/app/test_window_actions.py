@@ -436,3 +436,19 @@ def test_focus_shortcuts_move_between_the_sessions_transcript_and_message_box(
         assert chime.window.transcript.currentIndex().isValid()  # a row to copy from
         press(chime, Qt.Key.Key_L)
         assert chime.window.composer.editor.hasFocus()
+
+
+def test_a_closed_session_keeps_its_reminder_badge_in_the_sidebar(open_app: Opener) -> None:
+    with open_app() as chime:
+        first = chime.controller.current
+        assert first is not None
+        chime.send("remind me in 10 minutes to stretch")
+        chime.send("remind me in 20 minutes to drink water")
+        chime.run(chime.controller.close_session())  # returns once the sidebar was re-listed
+        model = chime.window.sessions.model
+        row = model.item(model.row_of(first))
+        assert row is not None
+        assert not row.live
+        assert row.reminder_count == 2
+        accessible = model.index(model.row_of(first)).data(Qt.ItemDataRole.AccessibleTextRole)
+        assert "2 active reminders" in accessible

@@ -29,6 +29,7 @@ from tests.core.session.helpers import (
     FailingOps,
     add_turn,
     create_change,
+    delete_change,
     log_path,
     make_store,
     user,
@@ -862,3 +863,98 @@ def test_an_open_that_scanned_many_events_writes_a_checkpoint_at_once(
         await reopened.close()
 
     run(scenario())
+
+
+def _two_active(session: LiveSession) -> None:
+    session.append(v.SCHEDULE_CHANGE, create_change("schedule-1"))
+    session.append(v.SCHEDULE_CHANGE, delete_change("schedule-1"))
+    session.append(v.SCHEDULE_CHANGE, create_change("schedule-2"))
+    session.append(v.SCHEDULE_CHANGE, create_change("schedule-3"))
+
+
+def _listed_reminders(store: SessionStore) -> dict[str, int | None]:
+    return {s.id: s.active_reminders for s in run(store.list())}
+
+
+@pytest.mark.parametrize("checkpoint", ["kept", "deleted", "damaged"])
+def test_a_closed_session_lists_its_count_of_active_reminders(
+    tmp_path: Path, clock: FakeClock, checkpoint: str
+) -> None:
+    store = make_store(tmp_path, clock)
+    session = run(new_session(store, turns=1))
+    _two_active(session)
+    run(session.close())
+    saved = log_path(tmp_path, session.id).parent / "checkpoint.json"
+    if checkpoint == "deleted":
+        saved.unlink()
+    elif checkpoint == "damaged":  # a bad schedule state: the whole log is scanned instead
+        state = json.loads(saved.read_bytes())
+        saved.write_text(json.dumps({**state, "schedule": {"active": []}}))
+    assert _listed_reminders(store) == {session.id: 2}
+
+
+def test_changes_past_the_checkpoint_are_folded_onto_its_state(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    async def scenario() -> list[int | None]:
+        store = make_store(tmp_path, clock)
+        session = await store.create()
+        session.append(v.SCHEDULE_CHANGE, create_change("schedule-1"))
+        await session.close()
+        counts = [s.active_reminders for s in await store.list()]
+        reopened = await store.open(session.id)
+        reopened.append(v.SCHEDULE_CHANGE, delete_change("schedule-1"))
+        reopened.append(v.SCHEDULE_CHANGE, create_change("schedule-2"))
+        reopened.append(v.SCHEDULE_CHANGE, create_change("schedule-3"))
+        await reopened.flush()  # listed while live: the checkpoint still covers one event
+        counts += [s.active_reminders for s in await store.list()]
+        await reopened.close()
+        return counts
+
+    assert run(scenario()) == [1, 2]
+
+
+def test_a_fork_lists_none_of_its_parents_reminders(tmp_path: Path, clock: FakeClock) -> None:
+    store = make_store(tmp_path, clock)
+    parent = run(new_session(store, turns=1))
+    _two_active(parent)
+    run(parent.close())
+    child = run(store.fork(parent.id, 10_000))
+    assert child.seed_length == 11
+    run(child.close())
+    assert _listed_reminders(store) == {parent.id: 2, child.id: 0}
+    (log_path(tmp_path, child.id).parent / "checkpoint.json").unlink()  # the inherited prefix
+    assert _listed_reminders(store) == {parent.id: 2, child.id: 0}  # is scanned, not folded
+
+
+def test_a_corrupt_schedule_change_lists_an_unknown_count(tmp_path: Path, clock: FakeClock) -> None:
+    store = make_store(tmp_path, clock)
+    session = run(store.create())
+    run(session.close())
+    line = {"seq": 0, "at": "2026-08-05T12:00:00.000Z", "type": "schedule/change"}
+    with log_path(tmp_path, session.id).open("ab") as handle:
+        handle.write(json.dumps({**line, "data": {"version": 9}}).encode() + b"\n")
+    assert _listed_reminders(store) == {session.id: None}  # failed past the checkpoint
+    reopened = run(store.open(session.id))
+    reopened.append(v.USER_MESSAGE, user("still usable"))
+    run(reopened.close())
+    assert _listed_reminders(store) == {session.id: None}  # the checkpoint kept the failure
+
+
+def test_a_corrupt_line_or_a_seed_length_beyond_the_log_lists_an_unknown_count(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    store = make_store(tmp_path, clock)
+    session = run(new_session(store, turns=2))
+    run(session.close())
+    path = log_path(tmp_path, session.id)
+    (path.parent / "checkpoint.json").unlink()
+    lines = path.read_bytes().split(b"\n")
+    path.write_bytes(b"\n".join([*lines[:3], b"{not json", *lines[4:]]))
+    forked = log_path(tmp_path, "s9999")
+    forked.parent.mkdir(parents=True)
+    forked.write_bytes(
+        b'{"type":"session","version":1,"id":"s9999","createdAt":"2026-08-05T12:00:00.000Z",'
+        b'"parentId":"p","seedLength":5}\n'
+    )
+    assert _listed_reminders(store) == {session.id: None, "s9999": None}
