@@ -51,7 +51,6 @@ Choices the spec leaves open (written down here):
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
@@ -74,6 +73,17 @@ from core.llm.messages import (
     TextDelta,
     ToolCall,
     Usage,
+)
+from core.llm.openai_errors import (
+    closed_sentence,
+    cut_off_sentence,
+    describe_error,
+    ended_early_sentence,
+    malformed_sentence,
+    models_malformed_sentence,
+    oversized_sentence,
+    server_text,
+    unreachable_sentence,
 )
 
 NO_KEY = "no-key"
@@ -153,7 +163,7 @@ class OpenAICompatProvider:
         self._max_answer_chars = max_answer_chars
         self._http_client = http_client
         self._client: AsyncOpenAI | None = None
-        self._closed = False
+        self.closed_sentence = False
 
     def __repr__(self) -> str:
         key = "set" if self._secret.value else "none"
@@ -167,7 +177,7 @@ class OpenAICompatProvider:
 
     async def aclose(self) -> None:
         """Closes the HTTP client (an injected one too); later requests fail as ``cancelled``."""
-        self._closed = True
+        self.closed_sentence = True
         if self._client is not None:
             await self._client.close()
         elif self._http_client is not None:
@@ -203,12 +213,12 @@ class OpenAICompatProvider:
             raise self._translate(exc, started=False, listing=True) from None
         data = getattr(page, "data", None)
         if not isinstance(data, list):
-            raise ProviderError("bad_response", _models_malformed())
+            raise ProviderError("bad_response", models_malformed_sentence())
         return sorted({i for i in (getattr(m, "id", None) for m in data) if isinstance(i, str)})
 
     def _sdk(self) -> AsyncOpenAI:
-        if self._closed:
-            raise ProviderError("cancelled", _closed())
+        if self.closed_sentence:
+            raise ProviderError("cancelled", closed_sentence())
         if self._client is None:
             problem = url_problem(self._base_url)
             if problem is not None:
@@ -234,7 +244,7 @@ class OpenAICompatProvider:
         try:
             return await self._create(request)
         except openai.BadRequestError as exc:
-            if not (self._include_usage and "stream_options" in _server_text(exc)):
+            if not (self._include_usage and "stream_options" in server_text(exc)):
                 raise
             self._include_usage = False
             return await self._create(request)
@@ -256,11 +266,11 @@ class OpenAICompatProvider:
             text = "".join(merged.text)
             return Finish(text, (), "length", merged.usage, merged.model or self._model)
         if merged.finish_reason is None and merged.unreadable:
-            raise ProviderError("bad_response", _malformed("no choices"))
+            raise ProviderError("bad_response", malformed_sentence("no choices"))
         if merged.finish_reason is None and not merged.started:  # e.g. a web page, not an API
-            raise ProviderError("bad_response", _malformed("no answer in it"))
+            raise ProviderError("bad_response", malformed_sentence("no answer in it"))
         if merged.finish_reason is None:
-            raise ProviderError("connection", _ended_early(), retryable=True)
+            raise ProviderError("connection", ended_early_sentence(), retryable=True)
         calls = merged.tool_calls()
         reason = _FINISH.get(merged.finish_reason, "stop")
         if calls and reason == "stop":
@@ -277,16 +287,16 @@ class OpenAICompatProvider:
         """Any failure as a ``ProviderError`` whose message never contains the key."""
         if isinstance(exc, ProviderError):
             return exc
-        if self._closed:  # whatever broke, it broke because aclose() pulled the connection
-            return ProviderError("cancelled", _closed())
+        if self.closed_sentence:  # whatever broke, it broke because aclose() pulled the connection
+            return ProviderError("cancelled", closed_sentence())
         if isinstance(exc, openai.OpenAIError):
             return self._error(exc, started=started, listing=listing)
         if isinstance(exc, OSError | ExceptionGroup):  # transport failures the SDK did not wrap
-            text = _cut_off() if started else _unreachable(self._shown_url)
+            text = cut_off_sentence() if started else unreachable_sentence(self._shown_url)
             return ProviderError("connection", text, retryable=True)
         if isinstance(exc, RuntimeError) and "closed" in str(exc).lower():
-            return ProviderError("cancelled", _closed())
-        what = _models_malformed() if listing else _malformed(type(exc).__name__)
+            return ProviderError("cancelled", closed_sentence())
+        what = models_malformed_sentence() if listing else malformed_sentence(type(exc).__name__)
         return ProviderError("bad_response", what)
 
     def _error(
@@ -325,7 +335,7 @@ class _EventBound(httpx2.AsyncByteStream):
             end = max((window.rfind(e) + len(e) for e in self._ENDS if e in window), default=-1)
             pending = len(window) - end if end >= 0 else pending + len(piece)
             if pending > self._limit:
-                raise ProviderError("bad_response", _oversized(self._limit))
+                raise ProviderError("bad_response", oversized_sentence(self._limit))
             tail = window[-3:]
             yield piece
 
@@ -559,206 +569,3 @@ def _list(value: Any) -> list[Any]:
 
 
 # ---------------------------------------------------------------- errors in words
-
-
-@dataclass(frozen=True, slots=True)
-class _Described:
-    kind: str
-    message: str
-    retryable: bool = False
-
-
-def describe_error(
-    exc: openai.OpenAIError,
-    *,
-    base_url: str,
-    model: str,
-    has_key: bool,
-    started: bool,
-    listing: bool,
-    timeout: float,
-    retries: int,
-    secret: str = "",
-) -> _Described:
-    """Kind and user-facing sentence for an SDK failure. ``secret`` (the key) is scrubbed from the
-    server's text before that is shortened: a key cut in two by the shortening would slip past
-    the caller's redaction of the whole message, which it still does."""
-    if isinstance(exc, openai.APITimeoutError):
-        return _Described("timeout", _timed_out(base_url, timeout, started), retryable=True)
-    if isinstance(exc, openai.APIConnectionError):
-        text = _cut_off() if started else _unreachable(base_url)
-        return _Described("connection", text, retryable=True)
-    if isinstance(exc, openai.APIStatusError):
-        return _status(
-            exc, model=model, has_key=has_key, listing=listing, retries=retries, secret=secret
-        )
-    if isinstance(exc, openai.APIResponseValidationError):
-        return _Described("bad_response", _models_malformed() if listing else _malformed("schema"))
-    if isinstance(exc, openai.APIError):
-        return _Described("server", _failed_midway(_server_text(exc, secret)), retryable=True)
-    return _Described("bad_response", _malformed(type(exc).__name__))
-
-
-def _status(
-    exc: openai.APIStatusError,
-    *,
-    model: str,
-    has_key: bool,
-    listing: bool,
-    retries: int,
-    secret: str,
-) -> _Described:
-    code = exc.status_code
-    detail = _server_text(exc, secret)
-    if code == 401:
-        return _Described("auth", _rejected_key() if has_key else _key_needed())
-    if code == 403:
-        return _Described("auth", _forbidden(detail))
-    if code == 404:
-        return _Described("not_found", _models_missing() if listing else _not_found(model, detail))
-    if code == 429:
-        if exc.code == "insufficient_quota" or "quota" in detail.lower():
-            return _Described("rate_limit", _no_quota(detail))
-        return _Described("rate_limit", _rate_limited(retries), retryable=True)
-    if code >= 500:
-        return _Described("server", _server_failed(code, retries, detail), retryable=True)
-    return _Described("bad_response", _refused(code, detail))
-
-
-def _server_text(exc: openai.OpenAIError, secret: str = "") -> str:
-    """The server's own error message, ``secret`` scrubbed, on one line and short; empty when
-    it gave none."""
-    body = getattr(exc, "body", None)
-    message = body.get("message") if isinstance(body, dict) else None
-    if not isinstance(message, str):
-        message = body if isinstance(body, str) else ""
-    if secret:
-        message = message.replace(secret, "[redacted]")
-    one_line = " ".join(message.split())
-    return one_line if len(one_line) <= 200 else one_line[:199] + "…"
-
-
-def _closed() -> str:
-    return (
-        "The request was cancelled because the model connection was closed (the settings changed)."
-    )
-
-
-def _with_detail(sentence: str, detail: str) -> str:
-    return (
-        f"{sentence} The server said: {json.dumps(detail, ensure_ascii=False)}"
-        if detail
-        else sentence
-    )
-
-
-def _timed_out(base_url: str, timeout: float, started: bool) -> str:
-    where = "stopped sending the answer" if started else "did not answer"
-    return (
-        f"The model endpoint at {base_url} {where} for {timeout:g} seconds. Check that the server "
-        "is running and not overloaded, then retry."
-    )
-
-
-def _unreachable(base_url: str) -> str:
-    return (
-        f"Could not connect to the model endpoint at {base_url}. Check that the server is running "
-        "and that the base URL in Settings is right."
-    )
-
-
-def _cut_off() -> str:
-    return (
-        "The connection to the model endpoint broke before the answer was complete. Retry; if it "
-        "keeps happening, check the server."
-    )
-
-
-def _ended_early() -> str:
-    return (
-        "The model endpoint closed the stream before the answer was complete. Retry; if it keeps "
-        "happening, check the server."
-    )
-
-
-def _malformed(what: str) -> str:
-    return (
-        f"The model endpoint sent a stream this app cannot read ({what}). Check that the base URL "
-        "points to an OpenAI-compatible API (it usually ends in /v1)."
-    )
-
-
-def _oversized(limit: int) -> str:
-    return (
-        f"The model endpoint sent more than {limit:,} bytes without finishing one piece of the "
-        "answer. Check that the base URL points to an OpenAI-compatible API (it usually ends in /v1)."
-    )
-
-
-def _models_malformed() -> str:
-    return (
-        "The model endpoint's model list is not in the OpenAI format. Check that the base URL "
-        "points to an OpenAI-compatible API (it usually ends in /v1)."
-    )
-
-
-def _failed_midway(detail: str) -> str:
-    return _with_detail("The model endpoint reported an error while answering.", detail)
-
-
-def _key_needed() -> str:
-    return "The endpoint requires an API key (401). Add the key in Settings."
-
-
-def _rejected_key() -> str:
-    return "The endpoint rejected the API key (401). Check the key in Settings."
-
-
-def _forbidden(detail: str) -> str:
-    return _with_detail(
-        "The endpoint refused access with this API key (403). Check the key's permissions and the model in Settings.",
-        detail,
-    )
-
-
-def _not_found(model: str, detail: str) -> str:
-    return _with_detail(
-        f"The endpoint has no model named {model!r}, or no chat API at this base URL (404). Check "
-        "the model name and base URL in Settings.",
-        detail,
-    )
-
-
-def _models_missing() -> str:
-    return (
-        "The endpoint has no model list at this base URL (404). Check the base URL in Settings "
-        "(it usually ends in /v1)."
-    )
-
-
-def _rate_limited(retries: int) -> str:
-    tries = f" after {retries} retries" if retries else ""
-    return f"The endpoint is rate-limiting requests (429) and still refused{tries}. Wait a moment, then retry."
-
-
-def _no_quota(detail: str) -> str:
-    return _with_detail(
-        "The account behind this API key has no quota left (429). Check your plan or billing with the provider.",
-        detail,
-    )
-
-
-def _server_failed(code: int, retries: int, detail: str) -> str:
-    tries = f" after {retries} retries" if retries else ""
-    return _with_detail(
-        f"The model endpoint failed with a server error ({code}){tries}. Try again later, or check the server's logs.",
-        detail,
-    )
-
-
-def _refused(code: int, detail: str) -> str:
-    return _with_detail(
-        f"The endpoint refused the request ({code}). Check that the model supports tool calls and "
-        "that the settings are right.",
-        detail,
-    )
