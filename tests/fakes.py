@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -73,3 +73,21 @@ class FakeLog:
                 raise outcome
             return outcome
         return self.default_outcome
+
+
+class RecordingWaker:
+    """A Waker that remembers the armed target; the test (or worker) moves the clock, then fires."""
+
+    def __init__(self, callback: Callable[[], None]) -> None:
+        self.callback = callback
+        self.armed: datetime | None = None
+
+    def arm(self, wake_at: datetime) -> None:
+        self.armed = wake_at
+
+    def cancel(self) -> None:
+        self.armed = None
+
+    def fire(self) -> None:
+        self.armed = None
+        self.callback()

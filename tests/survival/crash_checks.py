@@ -48,7 +48,7 @@ from core.llm.offline import OfflineAssistant
 from core.schedule import fold_schedule
 from core.session import vocabulary as v
 from core.session.store import SessionStore, StoreOptions
-from tests.fakes import FakeClock
+from tests.fakes import FakeClock, RecordingWaker
 
 ROOT = Path(__file__).resolve().parents[2]
 START = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
@@ -209,7 +209,7 @@ class Host:
     async def open(self, session_id: str) -> SessionHost:
         session = await self.store.open(session_id)
         numbers = iter(range(1, 1 << 30))
-        waker: Callable[[Callable[[], None]], Any] = _Waker
+        waker: Callable[[Callable[[], None]], Any] = RecordingWaker
         host = SessionHost(
             session,
             OfflineAssistant(self.clock),
@@ -222,18 +222,6 @@ class Host:
         host.start()
         await settle(host)
         return host
-
-
-class _Waker:
-    def __init__(self, callback: Callable[[], None]) -> None:
-        self.callback = callback
-        self.armed: datetime | None = None
-
-    def arm(self, wake_at: datetime) -> None:
-        self.armed = wake_at
-
-    def cancel(self) -> None:
-        self.armed = None
 
 
 async def settle(host: SessionHost) -> None:

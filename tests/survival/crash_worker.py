@@ -42,7 +42,6 @@ import json
 import os
 import random
 import signal
-from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -54,7 +53,7 @@ from core.session.events import encode_line
 from core.session.jsonl_store import OsFileOps
 from core.session.live import CHECKPOINT_EVERY, LiveSession
 from core.session.store import SessionStore, StoreOptions
-from tests.fakes import FakeClock
+from tests.fakes import FakeClock, RecordingWaker
 
 PROMPTS = ("stretch", "drink water", "call Ana", "check the oven", "water the plants")
 
@@ -144,24 +143,6 @@ class KillingOps(OsFileOps):
         super().truncate(fd, length)
         if last:
             die()
-
-
-class RecordingWaker:
-    """The owner's timer: remembers the armed target; the worker fires it after moving the clock."""
-
-    def __init__(self, callback: Callable[[], None]) -> None:
-        self.callback = callback
-        self.armed: datetime | None = None
-
-    def arm(self, wake_at: datetime) -> None:
-        self.armed = wake_at
-
-    def cancel(self) -> None:
-        self.armed = None
-
-    def fire(self) -> None:
-        self.armed = None
-        self.callback()
 
 
 class Reporter:

@@ -27,7 +27,7 @@ from core.llm.offline import OfflineAssistant
 from core.session.jsonl_store import OsFileOps
 from core.session.live import LiveSession
 from core.session.store import SessionStore, StoreOptions
-from tests.fakes import FakeClock
+from tests.fakes import FakeClock, RecordingWaker
 
 START = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
 ALL_OPS = frozenset({"pwrite", "sync", "truncate"})
@@ -91,22 +91,6 @@ class FaultyOps(OsFileOps):
         if self._fails("truncate"):
             self._raise()
         super().truncate(fd, length)
-
-
-class RecordingWaker:
-    def __init__(self, callback: Callable[[], None]) -> None:
-        self.callback = callback
-        self.armed: datetime | None = None
-
-    def arm(self, wake_at: datetime) -> None:
-        self.armed = wake_at
-
-    def cancel(self) -> None:
-        self.armed = None
-
-    def fire(self) -> None:
-        self.armed = None
-        self.callback()
 
 
 def no_write_behind(_delay: float, _callback: Callable[[], None]) -> None:

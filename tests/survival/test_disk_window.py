@@ -5,14 +5,12 @@ tests/app/harness.py builds it, with the store's file-ops seam failing on demand
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
 
-from app.qtasync import make_event_loop
 from tests.app.harness import Chime
 from tests.fakes import FakeClock
 from tests.survival.disk_fault_kit import DISK_FULL, READ_ONLY, Fault, FaultyOps, make_store
@@ -20,29 +18,6 @@ from tests.survival.disk_fault_kit import DISK_FULL, READ_ONLY, Fault, FaultyOps
 # WORKAROUND(offscreen QPA): showing a main window logs "This plugin does not support
 # propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
 pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
-
-
-def _current_loop() -> asyncio.AbstractEventLoop | None:
-    """The thread's current loop, without creating one (asyncio has no public way to ask)."""
-    local = getattr(asyncio.get_event_loop_policy(), "_local", None)
-    current = getattr(local, "_loop", None)
-    return current if isinstance(current, asyncio.AbstractEventLoop) else None
-
-
-@pytest.fixture(scope="module")
-def loop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
-    """The qasync loop tests/app made, when it runs first; else our own, closed at the end."""
-    current = _current_loop()
-    qasync_loop = current is not None and type(current).__module__.startswith("qasync")
-    if current is not None and qasync_loop and not current.is_closed():
-        yield current
-        return
-    qapp.setQuitOnLastWindowClosed(False)
-    event_loop = make_event_loop(qapp)
-    asyncio.set_event_loop(event_loop)
-    yield event_loop
-    event_loop.close()
-    asyncio.set_event_loop(None)
 
 
 def send(qtbot: Any, chime: Chime, text: str) -> None:

@@ -21,13 +21,11 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.qtasync import make_event_loop
 from core.session import vocabulary as v
 from core.session.scan import scan
 from core.session.store import SessionStore
@@ -42,29 +40,6 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 READY_S = 20.0
 EXIT_S = 15.0
 ELSEWHERE = "open in another window or process"
-
-
-def _current_loop() -> asyncio.AbstractEventLoop | None:
-    """The thread's current loop, without creating one (asyncio has no public way to ask)."""
-    local = getattr(asyncio.get_event_loop_policy(), "_local", None)
-    current = getattr(local, "_loop", None)
-    return current if isinstance(current, asyncio.AbstractEventLoop) else None
-
-
-@pytest.fixture(scope="module")
-def loop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
-    """The qasync loop another module made, when it is still open; else our own."""
-    current = _current_loop()
-    qasync_loop = current is not None and type(current).__module__.startswith("qasync")
-    if current is not None and qasync_loop and not current.is_closed():
-        yield current
-        return
-    qapp.setQuitOnLastWindowClosed(False)
-    event_loop = make_event_loop(qapp)
-    asyncio.set_event_loop(event_loop)
-    yield event_loop
-    event_loop.close()
-    asyncio.set_event_loop(None)
 
 
 def session_files(data_dir: Path, session_id: str) -> tuple[Path, Path]:
