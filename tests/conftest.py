@@ -20,7 +20,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from tests.fakes import FakeClock  # noqa: E402 -- after the Qt platform is chosen
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+CONFORMANCE = ROOT / "tests" / "data" / "conformance"
+"""The worked protocol cases (docs/spec/README.md): data of this repository, carried over as given."""
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Runs every public conformance case (shared/conformance/public-cases.json) against the public API.
+"""Runs every public conformance case (tests/data/conformance/public-cases.json) against the public API.
 
 One parametrized test per area, the case id as the test id. Values are compared as exact JSON
 (key order, 30 not 30.0, true not 1); a "<any non-empty ...>" message matches any non-empty string.
@@ -23,12 +23,12 @@ from core.schedule import (
 )
 from core.schedule.delivery import FOLLOWUP_SOURCE, timer_delay_ms
 from core.schedule.wire import ms_to_datetime, parse_instant
-from tests.conftest import SHARED
+from tests.conftest import CONFORMANCE
 from tests.core.schedule.fakes import ScriptedLog, same_json
 from tests.fakes import FakeClock
 
 CASES: list[dict[str, Any]] = json.loads(
-    (SHARED / "conformance" / "public-cases.json").read_text(encoding="utf-8")
+    (CONFORMANCE / "public-cases.json").read_text(encoding="utf-8")
 )
 BY_AREA: dict[str, list[dict[str, Any]]] = defaultdict(list)
 for _case in CASES:

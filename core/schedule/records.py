@@ -7,7 +7,7 @@ by ``core.schedule.fold.decode_change``. Importing this module pulls in no async
 use it directly.
 
 Design choice: plain frozen dataclasses and a hand-written decoder instead of pydantic wire models
-(STYLE §7's sketch). Every §8.2 rule (``bool`` is never a number, integral floats normalised,
+(the first design sketch). Every §8.2 rule (``bool`` is never a number, integral floats normalised,
 exact key sets per kind, canonical instants) is then one visible line, and a fold over a long log
 pays for no model validation machinery. pydantic still generates the tools' JSON Schemas.
 """

@@ -1,6 +1,6 @@
 """THE disk door of sessions: layout, publish without overwrite, durable appends, locks, trash.
 
-Every file operation of core/ happens here (STYLE.md §1.3); nothing else in core opens a file.
+Every file operation of core/ happens here (one door per kind of I/O: docs/architecture.md); nothing else in core opens a file.
 Functions here block: async callers run them through ``asyncio.to_thread`` so the event loop
 thread never waits on a write, an fsync, a rename or a directory listing. The one exception is
 ``LogFile.read``: reading an old event copies bytes out of a memory map of the log (page cache),
