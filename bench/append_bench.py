@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.session import vocabulary as v
-from core.session.events import encode_line
+from core.session.lines import encode_line
 from core.session.store import SessionStore
 
 ROOT = Path(__file__).resolve().parent.parent

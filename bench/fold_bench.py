@@ -13,7 +13,7 @@ from typing import Any
 
 from core.schedule import ScheduleFolder, fold_schedule
 from core.schedule.fold import CHANGE_TYPE
-from core.schedule.wire import format_instant
+from core.instant import format_instant_ms
 
 EVENTS = 200_000
 RUNS = 5
@@ -39,7 +39,7 @@ def _create(sid: str, kind: str, target: int) -> dict[str, Any]:
         record["afterSeconds"] = 60
     if kind == "every":
         record["everySeconds"] = 300
-    record["scheduledAt"] = format_instant(target)
+    record["scheduledAt"] = format_instant_ms(target)
     return {"version": 1, "operation": "create", "schedule": record}
 
 
@@ -60,7 +60,7 @@ def build_log(size: int) -> list[dict[str, Any]]:
                 "version": 1,
                 "operation": "dispatch",
                 "id": f"schedule-{number}e",
-                "acceptedAt": format_instant(base + 900_000),
+                "acceptedAt": format_instant_ms(base + 900_000),
             },
             {"version": 1, "operation": "delete", "id": f"schedule-{number}e"},
         ]

@@ -36,7 +36,7 @@ import xxhash
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.session import vocabulary as v
-from core.session.events import SessionHeader, encode_line, make_envelope
+from core.session.lines import SessionHeader, encode_line, make_envelope
 from core.session.jsonl_store import CHECKPOINT_NAME, OFFSETS_NAME, publish_session
 from core.session.store import SessionStore
 

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.host import LoopWaker, SessionHost
 from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk
-from core.schedule.wire import datetime_to_ms, format_instant
+from core.instant import datetime_to_ms, format_instant_ms
 from core.session.live import LiveSession
 from core.session.store import SessionStore
 
@@ -56,7 +56,7 @@ def create(index: int, target: datetime, prompt: str) -> dict[str, Any]:
         "id": f"schedule-{index}",
         "kind": "at",
         "prompt": prompt,
-        "scheduledAt": format_instant(datetime_to_ms(target)),
+        "scheduledAt": format_instant_ms(datetime_to_ms(target)),
     }
     return {"version": 1, "operation": "create", "schedule": record}
 

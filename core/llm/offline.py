@@ -27,13 +27,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from core.clock import Clock
 from core.errors import ProviderError
+from core.framing import parse_framing
 from core.jsonvalue import compact_json
 from core.llm.messages import (
     Finish,
@@ -44,7 +45,7 @@ from core.llm.messages import (
     TextDelta,
     ToolCall,
 )
-from core.llm.offline_framing import parse_framing, present_reminders
+from core.llm.offline_framing import present_reminders
 from core.llm.offline_intent import (
     Clarify,
     Create,
@@ -123,7 +124,7 @@ class OfflineAssistant:
     def info(self) -> ModelInfo:
         return ModelInfo(provider=PROVIDER, name=MODEL)
 
-    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
+    async def stream(self, request: ModelRequest) -> AsyncGenerator[StreamChunk, None]:
         step = self._step(request)
         if step.calls:
             prefix = f"offline-{history_digest(request.messages)}"

@@ -9,12 +9,14 @@ trial-feeds a ``copy`` to refuse a change that would corrupt the log). Every vio
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol, TypeGuard
+from typing import Any, TypeGuard
 
 from core.errors import ScheduleLogError
+from core.events import EventType
 from core.schedule.every import next_target
+from core.schedule.log import FoldingLog, SessionLog
 from core.schedule.records import (
     VERSION,
     AfterRecord,
@@ -31,7 +33,7 @@ from core.schedule.records import (
 )
 from core.schedule.wire import safe_int
 
-CHANGE_TYPE = "schedule/change"
+_CHANGE = EventType.SCHEDULE_CHANGE.value  # a plain str: the fold compares it 10^6 times
 _CREATE_KEYS = frozenset({"version", "operation", "schedule"})
 _DELETE_KEYS = frozenset({"version", "operation", "id"})
 _EVERY_DISPATCH_KEYS = frozenset({"version", "operation", "id", "acceptedAt"})
@@ -204,7 +206,7 @@ def schedule_payloads(events: Sequence[object], start: int) -> Iterable[object]:
     that fails decoding). Non-mapping events and every other type are ignored."""
     for index in range(start, len(events)):
         event = events[index]
-        if _is_mapping(event) and event.get("type") == CHANGE_TYPE:
+        if _is_mapping(event) and event.get("type") == _CHANGE:
             yield event.get("data", _MISSING)
 
 
@@ -216,24 +218,13 @@ def fold_schedule(events: Sequence[Mapping[str, Any]], seed_length: object = 0) 
     return folder.fold()
 
 
-class _FoldableLog(Protocol):
-    @property
-    def events(self) -> Sequence[Mapping[str, Any]]: ...
-
-    @property
-    def seed_length(self) -> int: ...
-
-
-def fold_log(log: _FoldableLog) -> ScheduleFold:
-    """The log's fold: its own incremental ``schedule_fold()`` when it offers one, else a full
-    ``fold_schedule(log.events, log.seed_length)``. Raises ScheduleLogError."""
-    incremental = getattr(log, "schedule_fold", None)
-    if callable(incremental):
-        result = incremental()
-        if not isinstance(result, ScheduleFold):
-            raise TypeError("schedule_fold() must return a ScheduleFold")
-        return result
-    return fold_schedule(log.events, log.seed_length)
+def fold_reader(log: SessionLog) -> Callable[[], ScheduleFold]:
+    """How to fold ``log`` from now on: its own incremental fold when it keeps one
+    (``FoldingLog``), else a full ``fold_schedule(log.events, log.seed_length)``. Both raise
+    ScheduleLogError when the fold fails."""
+    if isinstance(log, FoldingLog):
+        return log.schedule_fold
+    return lambda: fold_schedule(log.events, log.seed_length)
 
 
 def allocate_schedule_id(seen_ids: Iterable[str]) -> str:
@@ -246,7 +237,6 @@ def allocate_schedule_id(seen_ids: Iterable[str]) -> str:
 
 
 __all__ = [
-    "CHANGE_TYPE",
     "AfterRecord",
     "AtRecord",
     "EveryRecord",
@@ -255,6 +245,6 @@ __all__ = [
     "allocate_schedule_id",
     "check_seed_length",
     "decode_change",
-    "fold_log",
+    "fold_reader",
     "fold_schedule",
 ]

@@ -20,7 +20,8 @@ from datetime import datetime
 from typing import Any, ClassVar, Literal, TypeAlias
 
 from core.errors import ScheduleLogError
-from core.schedule.wire import format_instant, is_padded, ms_to_datetime, parse_instant, safe_int
+from core.instant import format_instant_ms, ms_to_datetime, parse_instant_ms
+from core.schedule.wire import is_padded, safe_int
 
 VERSION = 1
 MIN_EVERY_SECONDS = 300
@@ -38,7 +39,7 @@ class _Targeted:
     @property
     def scheduled_at(self) -> str:
         """The canonical UTC instant (§2.1)."""
-        return format_instant(self.scheduled_ms)
+        return format_instant_ms(self.scheduled_ms)
 
     @property
     def scheduled_datetime(self) -> datetime:
@@ -144,7 +145,7 @@ class DispatchChange:
     def to_json(self) -> dict[str, Any]:
         value: dict[str, Any] = {"version": VERSION, "operation": "dispatch", "id": self.id}
         if self.accepted_ms is not None:
-            value["acceptedAt"] = format_instant(self.accepted_ms)
+            value["acceptedAt"] = format_instant_ms(self.accepted_ms)
         return value
 
 
@@ -166,7 +167,7 @@ def decode_id(value: object) -> str:
 def decode_instant(value: object, key: str) -> int:
     """A canonical instant in ms. Raises ScheduleLogError."""
     try:
-        return parse_instant(value)
+        return parse_instant_ms(value)
     except ValueError:
         raise ScheduleLogError(f"{key} is not a canonical UTC instant") from None
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
-from core.session.events import parse_envelope
+from core.events import Entry
+from core.session.lines import parse_entry
 
-Sink = Callable[[int, int, dict[str, Any]], None]
-"""Called as ``sink(seq, line_start_offset, envelope)`` for each committed event, in order."""
+Sink = Callable[[int, int, Entry], None]
+"""Called as ``sink(seq, line_start_offset, entry)`` for each committed event, in order."""
 
 
 class ByteSource(Protocol):
@@ -64,7 +65,7 @@ class _Group:
     start: int
     seq: int
     left: int
-    events: list[tuple[int, int, dict[str, Any]]]
+    events: list[tuple[int, int, Entry]]
 
 
 def scan(buffer: ByteSource, *, start: int, first_seq: int, sink: Sink | None = None) -> ScanResult:
@@ -81,17 +82,17 @@ def scan(buffer: ByteSource, *, start: int, first_seq: int, sink: Sink | None = 
         if newline < 0:
             break
         try:
-            envelope = parse_envelope(buffer[pos:newline], seq)
-            group = _grouped(group, envelope, pos, seq)
+            entry = parse_entry(buffer[pos:newline], seq)
+            group = _grouped(group, entry, pos, seq)
         except ValueError as error:
             if buffer.find(b"\n", newline + 1) < 0:
                 break
             return ScanResult(_count(group, seq), _start_of(group, pos), size, _at(seq, error))
         if group is None:
             if sink is not None:
-                sink(seq, pos, envelope)
+                sink(seq, pos, entry)
         else:
-            group.events.append((seq, pos, envelope))
+            group.events.append((seq, pos, entry))
             group = _finish(group, sink)
         pos, seq = newline + 1, seq + 1
         if group is None:
@@ -99,8 +100,8 @@ def scan(buffer: ByteSource, *, start: int, first_seq: int, sink: Sink | None = 
     return ScanResult(_count(group, seq), committed, size)
 
 
-def _grouped(group: _Group | None, envelope: dict[str, Any], pos: int, seq: int) -> _Group | None:
-    size = envelope.get("group")
+def _grouped(group: _Group | None, entry: Entry, pos: int, seq: int) -> _Group | None:
+    size = entry.group
     if group is not None:
         if size is not None:
             raise ValueError(f"a group of {size} starts inside an unfinished group")

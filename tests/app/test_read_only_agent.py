@@ -13,7 +13,7 @@ import pytest
 from core.agent import Agent, ToolRegistry
 from core.errors import SessionReadOnlyError
 from core.llm.offline import OfflineAssistant
-from core.session import vocabulary as v
+from tests import wire as v
 from tests.fakes import FakeClock, FakeLog
 
 

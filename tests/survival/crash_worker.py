@@ -48,11 +48,11 @@ from typing import Any
 
 from core.host import SessionHost
 from core.llm.offline import OfflineAssistant
-from core.session import vocabulary as v
-from core.session.events import encode_line
 from core.session.jsonl_store import OsFileOps
+from core.session.lines import encode_line
 from core.session.live import CHECKPOINT_EVERY, LiveSession
 from core.session.store import SessionStore, StoreOptions
+from tests import wire as v
 from tests.fakes import FakeClock, RecordingWaker
 
 PROMPTS = ("stretch", "drink water", "call Ana", "check the oven", "water the plants")

@@ -9,11 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.instant import MAX_MS, format_instant_ms, parse_instant_ms
 from core.schedule import ScheduleFolder, ScheduleLogError, fold_schedule
-from core.schedule.fold import allocate_schedule_id, decode_change, fold_log
+from core.schedule.fold import allocate_schedule_id, decode_change, fold_reader
 from core.schedule.records import AfterRecord, AtRecord, EveryRecord, view
-from core.schedule.wire import MAX_MS, format_instant, parse_instant
-from tests.core.schedule.fakes import ScriptedLog, change_event
+from tests.core.schedule.fakes import change_event
+from tests.fakes import MemoryLog, PlainLog
 
 T0 = "2026-08-05T12:05:00.000Z"
 
@@ -298,7 +299,7 @@ def test_fold_records_and_views_expose_typed_values() -> None:
     assert b.scheduled_at == T0
     assert isinstance(c, EveryRecord)
     assert c.every_seconds == 300
-    assert format_instant(c.scheduled_ms) == T0
+    assert format_instant_ms(c.scheduled_ms) == T0
     assert a.scheduled_datetime.isoformat() == "2026-08-05T12:05:00+00:00"
     assert b.scheduled_datetime == c.scheduled_datetime == a.scheduled_datetime
     assert fold.get("b") is b
@@ -367,23 +368,14 @@ def test_from_json_rejects_a_state_no_fold_can_produce(state: dict[str, Any]) ->
         ScheduleFolder.from_json(state)
 
 
-def test_fold_log_prefers_the_logs_incremental_fold() -> None:
-    class IncrementalLog(ScriptedLog):
+def test_the_fold_reader_prefers_the_logs_incremental_fold() -> None:
+    class IncrementalLog(MemoryLog):
         def schedule_fold(self) -> Any:
             return fold_schedule([change_event(at("from-checkpoint"))])
 
     log = IncrementalLog([change_event(at("from-events"))])
-    assert fold_log(log).seen_ids == ("from-checkpoint",)
-    assert fold_log(ScriptedLog([change_event(at("from-events"))])).seen_ids == ("from-events",)
-
-
-def test_fold_log_rejects_an_incremental_fold_of_the_wrong_type() -> None:
-    class BrokenLog(ScriptedLog):
-        def schedule_fold(self) -> Any:
-            return {"active": []}
-
-    with pytest.raises(TypeError):
-        fold_log(BrokenLog())
+    assert fold_reader(log)().seen_ids == ("from-checkpoint",)
+    assert fold_reader(PlainLog(log))().seen_ids == ("from-events",)
 
 
 # --- property tests: an independent model -----------------------------------------------------
@@ -406,13 +398,13 @@ def operations(draw: st.DrawFn) -> dict[str, Any]:
             record["afterSeconds"] = draw(st.integers(min_value=1, max_value=10**6))
         if op == "every":
             record["everySeconds"] = draw(st.integers(min_value=300, max_value=1200))
-        record["scheduledAt"] = format_instant(target)
+        record["scheduledAt"] = format_instant_ms(target)
         return {"version": 1, "operation": "create", "schedule": record}
     if op == "delete":
         return delete(sid)
     if op == "dispatch":
         return dispatch(sid)
-    return dispatch(sid, format_instant(target))
+    return dispatch(sid, format_instant_ms(target))
 
 
 class Model:
@@ -453,12 +445,12 @@ class Model:
         if occurrence + step > MAX_MS:
             self.active.remove(record)
         else:
-            record["scheduledAt"] = format_instant(occurrence + step)
+            record["scheduledAt"] = format_instant_ms(occurrence + step)
         return True
 
 
 def _ms(text: str) -> int:
-    return parse_instant(text)
+    return parse_instant_ms(text)
 
 
 @pytest.mark.slow

@@ -8,20 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.schedule.wire import (
+from core.instant import (
     MAX_MS,
     MIN_MS,
-    SAFE,
     ClockError,
     datetime_to_ms,
-    format_instant,
-    is_number,
-    is_padded,
+    format_instant_ms,
     ms_to_datetime,
-    parse_instant,
-    safe_int,
-    trim,
+    parse_instant_ms,
 )
+from core.schedule.wire import SAFE, is_number, is_padded, safe_int, trim
 
 TRIMMED = "\t\n\v\f\r \u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 KEPT = ["\u001c", "\u001d", "\u001e", "\u001f", "\u0085", "\u180e", "\u200b"]
@@ -96,8 +92,8 @@ def test_is_number_excludes_bool_and_non_finite_values(value: object, expected: 
     ],
 )
 def test_canonical_instants_parse_and_format_both_ways(text: str, ms: int) -> None:
-    assert parse_instant(text) == ms
-    assert format_instant(ms) == text
+    assert parse_instant_ms(text) == ms
+    assert format_instant_ms(ms) == text
 
 
 @pytest.mark.parametrize(
@@ -124,19 +120,19 @@ def test_canonical_instants_parse_and_format_both_ways(text: str, ms: int) -> No
 )
 def test_non_canonical_instant_text_is_rejected(text: str) -> None:
     with pytest.raises(ValueError, match="instant"):
-        parse_instant(text)
+        parse_instant_ms(text)
 
 
 @pytest.mark.parametrize("value", [None, 0, 1785931230000, ["2026-08-05T12:00:00.000Z"], {"a": 1}])
 def test_non_string_instants_are_rejected(value: object) -> None:
     with pytest.raises(ValueError, match="string"):
-        parse_instant(value)
+        parse_instant_ms(value)
 
 
 @pytest.mark.parametrize("ms", [MIN_MS - 1, MAX_MS + 1])
 def test_formatting_and_converting_outside_the_range_fail(ms: int) -> None:
     with pytest.raises(ValueError, match="outside"):
-        format_instant(ms)
+        format_instant_ms(ms)
     with pytest.raises(ValueError, match="outside"):
         ms_to_datetime(ms)
 
@@ -144,7 +140,7 @@ def test_formatting_and_converting_outside_the_range_fail(ms: int) -> None:
 @settings(max_examples=60)
 @given(st.integers(min_value=MIN_MS, max_value=MAX_MS))
 def test_parse_inverts_format_on_every_instant(ms: int) -> None:
-    assert parse_instant(format_instant(ms)) == ms
+    assert parse_instant_ms(format_instant_ms(ms)) == ms
     assert datetime_to_ms(ms_to_datetime(ms)) == ms
 
 

@@ -7,7 +7,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.session.events import encode_line, make_envelope
+from core.events import Entry
+from core.session.lines import encode_line, make_envelope
 from core.session.scan import scan
 
 AT = "2026-08-05T12:00:00.000Z"
@@ -35,9 +36,9 @@ def collect(buffer: bytes) -> tuple[Any, list[dict[str, Any]], list[int]]:
     seen: list[dict[str, Any]] = []
     starts: list[int] = []
 
-    def sink(seq: int, start: int, envelope: dict[str, Any]) -> None:
+    def sink(seq: int, start: int, entry: Entry) -> None:
         assert seq == len(seen)
-        seen.append(envelope)
+        seen.append(entry.to_json())
         starts.append(start)
 
     return scan(buffer, start=0, first_seq=0, sink=sink), seen, starts

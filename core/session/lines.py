@@ -1,12 +1,13 @@
-"""Header and event-envelope lines of a session log (session-log.md §2). Pure: no I/O, no clock.
+"""The byte form of a session log's lines (session-log.md §2). Pure: no I/O, no clock.
 
-Owns the byte form of one log line: the header written once at creation, the envelope
-``{"seq","at","type","data"}`` (plus ``"group"`` on a group's first line), their strict decoding,
-the canonical UTC instant used for ``at`` and the time-ordered session id. Must not read the clock
-or touch files: instants and random bytes are passed in.
+Owns the header written once at creation, the envelope ``{"seq","at","type","data"}`` (plus
+``"group"`` on a group's first line) with its strict check, the canonical UTC instant used for
+``at`` and the time-ordered session id. ``parse_entry`` is where a line read from disk becomes a
+typed ``core.events.Entry``. Must not read the clock or touch files: instants and random bytes
+are passed in.
 
 Decoding choices where the spec is silent: an envelope may carry keys a newer version added (they
-are kept, and ignored); ``data`` may be any JSON value (unknown types are kept as they are).
+are ignored); ``data`` may be any JSON value (unknown types are kept as they are).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeGuard
 
 from core.errors import SessionFormatError
+from core.events import Entry, decode_entry
+from core.instant import INSTANT_SHAPE
 from core.jsonvalue import compact_json
 
 FORMAT_VERSION = 1
@@ -26,29 +29,7 @@ FORMAT_VERSION = 1
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _ONE_MS = timedelta(milliseconds=1)
-_INSTANT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
 _SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
-
-
-def format_instant(when: datetime) -> str:
-    """``when`` in the canonical form ``YYYY-MM-DDTHH:mm:ss.sssZ`` (schedule.md §2.1).
-
-    Sub-millisecond digits are dropped toward the past. A naive datetime raises ValueError.
-    """
-    if when.tzinfo is None or when.utcoffset() is None:
-        raise ValueError("the clock returned a naive datetime; an aware UTC instant is required")
-    utc = when.astimezone(UTC)
-    return (
-        f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d}T{utc.hour:02d}:{utc.minute:02d}:"
-        f"{utc.second:02d}.{utc.microsecond // 1000:03d}Z"
-    )
-
-
-def parse_instant(text: str) -> datetime:
-    """The aware UTC datetime of a canonical instant; ValueError if ``text`` is not canonical."""
-    if not _INSTANT.fullmatch(text):
-        raise ValueError(f"not a canonical UTC instant: {text!r}")
-    return datetime.fromisoformat(text[:-1]).replace(tzinfo=UTC)
 
 
 def is_session_id(text: object) -> TypeGuard[str]:
@@ -117,7 +98,7 @@ def _header_fields(value: dict[str, Any]) -> SessionHeader:
     )
     if not is_session_id(sid):
         raise SessionFormatError(f"invalid session id in the header: {sid!r}")
-    if not isinstance(created, str) or not _INSTANT.fullmatch(created):
+    if not isinstance(created, str) or not INSTANT_SHAPE.fullmatch(created):
         raise SessionFormatError(f"invalid createdAt in the header: {created!r}")
     if parent is not None and not is_session_id(parent):
         raise SessionFormatError(f"invalid parentId in the header: {parent!r}")
@@ -134,6 +115,11 @@ def make_envelope(
     if group is not None:
         envelope["group"] = group
     return envelope
+
+
+def encode_entry(entry: Entry) -> bytes:
+    """The log line of ``entry`` (TypeError/ValueError when its data is not JSON)."""
+    return encode_line(entry.to_json())
 
 
 def encode_line(envelope: Mapping[str, Any]) -> bytes:
@@ -154,7 +140,7 @@ def parse_envelope(line: bytes, seq: int) -> dict[str, Any]:
     found = value.get("seq")
     if type(found) is not int or found != seq:
         raise ValueError(f"seq {found!r} is not its index {seq}")
-    if not isinstance(value.get("at"), str) or not _INSTANT.fullmatch(value["at"]):
+    if not isinstance(value.get("at"), str) or not INSTANT_SHAPE.fullmatch(value["at"]):
         raise ValueError(f"invalid at {value.get('at')!r}")
     if not isinstance(value.get("type"), str) or not value["type"]:
         raise ValueError(f"invalid type {value.get('type')!r}")
@@ -164,3 +150,9 @@ def parse_envelope(line: bytes, seq: int) -> dict[str, Any]:
     if type(group) is not int or group < 1:
         raise ValueError(f"invalid group size {group!r}")
     return value
+
+
+def parse_entry(line: bytes, seq: int) -> Entry:
+    """One event line (without its ``\\n``) expected at index ``seq``, decoded with its event;
+    ValueError if the envelope is invalid (a known event of the wrong shape is a value)."""
+    return decode_entry(parse_envelope(line, seq))

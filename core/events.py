@@ -1,0 +1,466 @@
+"""The session-event vocabulary (agent.md §2, session-log.md §2): every event type, one frozen value
+per event, and the one decoder. Pure: no I/O, no clock, no logging.
+
+An event enters a session in two places, a line read from disk and an append; both decode it here
+once (``decode_event``, ``decode_entry``) and everything downstream matches on the value's class
+(``match event: case UserMessage(): ...``, ``assert_never`` for the rest). A writer builds the
+value and ``to_data()`` renders its ``data`` with the keys in write order.
+
+| type               | value            | data                                                      |
+|--------------------|------------------|-----------------------------------------------------------|
+| user/message       | UserMessage      | id, text, source ({kind:user,timeZone} or {kind:plugin,plugin}) |
+| turn/start         | TurnStart        | turn (1, 2, ...), input (seq of the consumed user/message) |
+| context/time       | ContextTime      | timeZone (name or null), text (the reading sent to the model) |
+| assistant/message  | AssistantMessage | id, text, toolCalls [{id,name,arguments}], model {provider,name}, finish, usage? |
+| tool/result        | ToolResult       | callId, name, content, isError                            |
+| turn/end           | TurnEnd          | turn, status (completed|failed|cancelled|interrupted), error? {kind,message} |
+| session/title      | SessionTitle     | title                                                     |
+| schedule/change    | ScheduleChanged  | schedule.md §2.3, kept as given (the schedule fold decodes it strictly) |
+| anything else      | UnknownEvent     | kept as given and ignored by every fold (a newer version's log still opens) |
+
+Decoding choices where the spec is silent: a known type whose ``data`` has the wrong shape (a
+field missing or of the wrong JSON type) decodes to ``MalformedEvent``, kept as given and ignored
+by the folds like an unknown type, so one bad line never fails a whole session; only the schedule
+fold is strict (schedule.md §8). ``usage`` and ``error`` are optional; keys a newer version adds
+to a known ``data`` are accepted and not kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, ClassVar, Literal, TypeAlias, get_args
+
+
+class EventType(StrEnum):
+    """Every event type Chime writes (its ``type`` on the wire)."""
+
+    USER_MESSAGE = "user/message"
+    TURN_START = "turn/start"
+    CONTEXT_TIME = "context/time"
+    ASSISTANT_MESSAGE = "assistant/message"
+    TOOL_RESULT = "tool/result"
+    TURN_END = "turn/end"
+    SESSION_TITLE = "session/title"
+    SCHEDULE_CHANGE = "schedule/change"
+
+
+TurnStatus = Literal["completed", "failed", "cancelled", "interrupted"]
+FinishReason = Literal["stop", "tool_calls", "length", "interrupted"]
+TURN_STATUSES: frozenset[str] = frozenset(get_args(TurnStatus))
+FINISH_REASONS: frozenset[str] = frozenset(get_args(FinishReason))
+
+
+class EventShapeError(ValueError):
+    """The ``data`` of a known event type has the wrong shape (the decoder's internal signal)."""
+
+
+# -- sources of a user message ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class UserSource:
+    """Typed by the user; ``time_zone`` is the zone sampled when it was typed (agent.md §4)."""
+
+    time_zone: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "user", "timeZone": self.time_zone}
+
+
+@dataclass(frozen=True, slots=True)
+class PluginSource:
+    """Written by a plugin: ``schedule`` for a reminder follow-up (schedule.md §10.6)."""
+
+    plugin: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "plugin", "plugin": self.plugin}
+
+
+Source: TypeAlias = UserSource | PluginSource
+SCHEDULE_SOURCE = PluginSource("schedule")
+
+
+# -- the events ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class UserMessage:
+    """Input for a turn: typed by the user, or a reminder follow-up (``source`` plugin schedule)."""
+
+    id: str
+    text: str
+    source: Source
+    type: ClassVar[EventType] = EventType.USER_MESSAGE
+
+    @property
+    def is_reminder(self) -> bool:
+        return self.source == SCHEDULE_SOURCE
+
+    def to_data(self) -> dict[str, Any]:
+        return {"id": self.id, "text": self.text, "source": self.source.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStart:
+    """Turn ``turn`` consumes the ``user/message`` at seq ``input``."""
+
+    turn: int
+    input: int
+    type: ClassVar[EventType] = EventType.TURN_START
+
+    def to_data(self) -> dict[str, Any]:
+        return {"turn": self.turn, "input": self.input}
+
+
+@dataclass(frozen=True, slots=True)
+class ContextTime:
+    """The turn's time-context reading (agent.md §4); ``time_zone`` None when unknown or mixed."""
+
+    time_zone: str | None
+    text: str
+    type: ClassVar[EventType] = EventType.CONTEXT_TIME
+
+    def to_data(self) -> dict[str, Any]:
+        return {"timeZone": self.time_zone, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallRecord:
+    """One tool call as the model sent it; ``arguments`` is its raw JSON text (may be invalid)."""
+
+    id: str
+    name: str
+    arguments: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "arguments": self.arguments}
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRef:
+    """Which provider and model answered."""
+
+    provider: str
+    name: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"provider": self.provider, "name": self.name}
+
+
+@dataclass(frozen=True, slots=True)
+class TokenUsage:
+    """Tokens the endpoint reported for one answer."""
+
+    prompt_tokens: int
+    completion_tokens: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"promptTokens": self.prompt_tokens, "completionTokens": self.completion_tokens}
+
+
+@dataclass(frozen=True, slots=True)
+class AssistantMessage:
+    """One model step's answer: text, the tool calls it asked for, why it stopped."""
+
+    id: str
+    text: str
+    tool_calls: tuple[ToolCallRecord, ...]
+    model: ModelRef
+    finish: FinishReason
+    usage: TokenUsage | None = None
+    type: ClassVar[EventType] = EventType.ASSISTANT_MESSAGE
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": self.id,
+            "text": self.text,
+            "toolCalls": [call.to_json() for call in self.tool_calls],
+            "model": self.model.to_json(),
+            "finish": self.finish,
+        }
+        if self.usage is not None:
+            data["usage"] = self.usage.to_json()
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """The result the model is given for the call ``call_id``."""
+
+    call_id: str
+    name: str
+    content: str
+    is_error: bool
+    type: ClassVar[EventType] = EventType.TOOL_RESULT
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "callId": self.call_id,
+            "name": self.name,
+            "content": self.content,
+            "isError": self.is_error,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TurnError:
+    """Why a turn failed: a ``ProviderError`` kind (or ``internal``) and a sentence for the user."""
+
+    kind: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnd:
+    """Turn ``turn`` ended with ``status``; ``error`` says why when it failed."""
+
+    turn: int
+    status: TurnStatus
+    error: TurnError | None = None
+    type: ClassVar[EventType] = EventType.TURN_END
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"turn": self.turn, "status": self.status}
+        if self.error is not None:
+            data["error"] = self.error.to_json()
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class SessionTitle:
+    """The user renamed the session."""
+
+    title: str
+    type: ClassVar[EventType] = EventType.SESSION_TITLE
+
+    def to_data(self) -> dict[str, Any]:
+        return {"title": self.title}
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleChanged:
+    """A ``schedule/change``: ``data`` as given; only the schedule fold decodes it (strictly)."""
+
+    data: Any
+    type: ClassVar[EventType] = EventType.SCHEDULE_CHANGE
+
+    def to_data(self) -> Any:
+        return self.data
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownEvent:
+    """An event type this version does not know: kept as given, ignored by every fold."""
+
+    type: str
+    data: Any
+
+    def to_data(self) -> Any:
+        return self.data
+
+
+@dataclass(frozen=True, slots=True)
+class MalformedEvent:
+    """A known type whose ``data`` has the wrong shape: kept as given, ignored like an unknown."""
+
+    type: EventType
+    data: Any
+    problem: str
+
+    def to_data(self) -> Any:
+        return self.data
+
+
+Event: TypeAlias = (
+    UserMessage
+    | TurnStart
+    | ContextTime
+    | AssistantMessage
+    | ToolResult
+    | TurnEnd
+    | SessionTitle
+    | ScheduleChanged
+    | UnknownEvent
+    | MalformedEvent
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One event of a session's log: its index ``seq``, append time ``at`` (the canonical UTC
+    instant text, schedule.md §2.1) and ``group``, the size of the atomic group whose first line it
+    is (None for every other line; session-log.md §3)."""
+
+    seq: int
+    at: str
+    event: Event
+    group: int | None = None
+
+    @property
+    def type(self) -> str:
+        return self.event.type
+
+    def to_json(self) -> dict[str, Any]:
+        """The envelope in write order (session-log.md §2)."""
+        envelope: dict[str, Any] = {
+            "seq": self.seq,
+            "at": self.at,
+            "type": str(self.event.type),  # a plain str for JSON readers, not the enum
+            "data": self.event.to_data(),
+        }
+        if self.group is not None:
+            envelope["group"] = self.group
+        return envelope
+
+
+# -- decoding --------------------------------------------------------------------------------
+
+
+def decode_event(type: str, data: Any) -> Event:
+    """The value of one event. Never raises: unknown and ill-shaped events are values too."""
+    decoder = _DECODERS.get(type)
+    if decoder is None:
+        return UnknownEvent(type, data)
+    try:
+        return decoder(data)
+    except EventShapeError as problem:
+        return MalformedEvent(EventType(type), data, str(problem))
+
+
+def decode_entry(envelope: Mapping[str, Any]) -> Entry:
+    """An envelope whose ``seq``, ``at``, ``type`` and ``group`` were already checked (the line
+    parser and the append build them), decoded with its event."""
+    return Entry(
+        envelope["seq"],
+        envelope["at"],
+        decode_event(envelope["type"], envelope["data"]),
+        envelope.get("group"),
+    )
+
+
+def _object(data: Any) -> dict[str, Any]:
+    if type(data) is not dict:
+        raise EventShapeError("data is not an object")
+    return data
+
+
+def _str(data: dict[str, Any], key: str) -> str:
+    value = data.get(key)
+    if type(value) is not str:
+        raise EventShapeError(f"{key} is not a string")
+    return value
+
+
+def _optional_str(data: dict[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    if value is not None and type(value) is not str:
+        raise EventShapeError(f"{key} is neither a string nor null")
+    return value
+
+
+def _int(data: dict[str, Any], key: str) -> int:
+    value = data.get(key)
+    if type(value) is not int:  # a bool is not a number here
+        raise EventShapeError(f"{key} is not a whole number")
+    return value
+
+
+def _source(value: Any) -> Source:
+    if value is None:
+        return UserSource(None)
+    source = _object(value)
+    kind = source.get("kind")
+    if kind == "user":
+        return UserSource(_optional_str(source, "timeZone"))
+    if kind == "plugin":
+        plugin = _str(source, "plugin")
+        return SCHEDULE_SOURCE if plugin == SCHEDULE_SOURCE.plugin else PluginSource(plugin)
+    raise EventShapeError("source.kind is neither user nor plugin")
+
+
+def _user_message(data: Any) -> UserMessage:
+    data = _object(data)
+    return UserMessage(_str(data, "id"), _str(data, "text"), _source(data.get("source")))
+
+
+def _turn_start(data: Any) -> TurnStart:
+    data = _object(data)
+    return TurnStart(_int(data, "turn"), _int(data, "input"))
+
+
+def _context_time(data: Any) -> ContextTime:
+    data = _object(data)
+    return ContextTime(_optional_str(data, "timeZone"), _str(data, "text"))
+
+
+def _tool_call(value: Any) -> ToolCallRecord:
+    call = _object(value)
+    return ToolCallRecord(_str(call, "id"), _str(call, "name"), _str(call, "arguments"))
+
+
+def _usage(value: Any) -> TokenUsage | None:
+    if value is None:
+        return None
+    usage = _object(value)
+    return TokenUsage(_int(usage, "promptTokens"), _int(usage, "completionTokens"))
+
+
+def _assistant_message(data: Any) -> AssistantMessage:
+    data = _object(data)
+    calls = data.get("toolCalls")
+    if type(calls) is not list:
+        raise EventShapeError("toolCalls is not an array")
+    model = _object(data.get("model"))
+    finish = data.get("finish")
+    if finish not in FINISH_REASONS:
+        raise EventShapeError("finish is not a known reason")
+    return AssistantMessage(
+        _str(data, "id"),
+        _str(data, "text"),
+        tuple(map(_tool_call, calls)),
+        ModelRef(_str(model, "provider"), _str(model, "name")),
+        finish,
+        _usage(data.get("usage")),
+    )
+
+
+def _tool_result(data: Any) -> ToolResult:
+    data = _object(data)
+    is_error = data.get("isError")
+    if type(is_error) is not bool:
+        raise EventShapeError("isError is not a boolean")
+    return ToolResult(_str(data, "callId"), _str(data, "name"), _str(data, "content"), is_error)
+
+
+def _turn_end(data: Any) -> TurnEnd:
+    data = _object(data)
+    status = data.get("status")
+    if status not in TURN_STATUSES:
+        raise EventShapeError("status is not a known turn status")
+    error = data.get("error")
+    if error is not None:
+        error = _object(error)
+        error = TurnError(_str(error, "kind"), _str(error, "message"))
+    return TurnEnd(_int(data, "turn"), status, error)
+
+
+def _session_title(data: Any) -> SessionTitle:
+    return SessionTitle(_str(_object(data), "title"))
+
+
+_DECODERS: dict[str, Callable[[Any], Event]] = {
+    EventType.USER_MESSAGE: _user_message,
+    EventType.TURN_START: _turn_start,
+    EventType.CONTEXT_TIME: _context_time,
+    EventType.ASSISTANT_MESSAGE: _assistant_message,
+    EventType.TOOL_RESULT: _tool_result,
+    EventType.TURN_END: _turn_end,
+    EventType.SESSION_TITLE: _session_title,
+    EventType.SCHEDULE_CHANGE: ScheduleChanged,
+}
