@@ -25,9 +25,9 @@ Choices the spec leaves open (written down here):
 - An answer is bounded (``max_answer_chars``, default ``MAX_ANSWER_CHARS``): the characters of
   its text and tool-call arguments plus one per chunk, so a server that never stops sending (text,
   arguments or empty chunks) cannot grow memory or run forever. Past the bound the stream is
-  closed and the step ends with finish ``length``, its text followed by ``CUT_NOTE`` (also
-  streamed, so the window shows it); tool calls still open at the cut are dropped, since their
-  arguments are incomplete and running them would act on a fragment.
+  closed and the step ends with finish ``length``, its text followed by ``cut_note(limit)``
+  (also streamed, so the window shows it); tool calls still open at the cut are dropped, since
+  their arguments are incomplete and running them would act on a fragment.
 - The SDK's event decoder buffers an unfinished line or event without limit, so the response body
   is bounded too: more than ``EVENT_BYTES_PER_CHAR * max_answer_chars + 64 KiB`` bytes without a
   blank line (the end of an event) fail the step as ``bad_response``. Any event the answer bound
@@ -163,7 +163,7 @@ class OpenAICompatProvider:
         self._max_answer_chars = max_answer_chars
         self._http_client = http_client
         self._client: AsyncOpenAI | None = None
-        self.closed_sentence = False
+        self._closed = False
 
     def __repr__(self) -> str:
         key = "set" if self._secret.value else "none"
@@ -177,7 +177,7 @@ class OpenAICompatProvider:
 
     async def aclose(self) -> None:
         """Closes the HTTP client (an injected one too); later requests fail as ``cancelled``."""
-        self.closed_sentence = True
+        self._closed = True
         if self._client is not None:
             await self._client.close()
         elif self._http_client is not None:
@@ -217,7 +217,7 @@ class OpenAICompatProvider:
         return sorted({i for i in (getattr(m, "id", None) for m in data) if isinstance(i, str)})
 
     def _sdk(self) -> AsyncOpenAI:
-        if self.closed_sentence:
+        if self._closed:
             raise ProviderError("cancelled", closed_sentence())
         if self._client is None:
             problem = url_problem(self._base_url)
@@ -287,19 +287,21 @@ class OpenAICompatProvider:
         """Any failure as a ``ProviderError`` whose message never contains the key."""
         if isinstance(exc, ProviderError):
             return exc
-        if self.closed_sentence:  # whatever broke, it broke because aclose() pulled the connection
+        if self._closed:  # whatever broke, it broke because aclose() pulled the connection
             return ProviderError("cancelled", closed_sentence())
         if isinstance(exc, openai.OpenAIError):
-            return self._error(exc, started=started, listing=listing)
+            return self._from_sdk(exc, started=started, listing=listing)
         if isinstance(exc, OSError | ExceptionGroup):  # transport failures the SDK did not wrap
             text = cut_off_sentence() if started else unreachable_sentence(self._shown_url)
             return ProviderError("connection", text, retryable=True)
         if isinstance(exc, RuntimeError) and "closed" in str(exc).lower():
             return ProviderError("cancelled", closed_sentence())
-        what = models_malformed_sentence() if listing else malformed_sentence(type(exc).__name__)
-        return ProviderError("bad_response", what)
+        sentence = (
+            models_malformed_sentence() if listing else malformed_sentence(type(exc).__name__)
+        )
+        return ProviderError("bad_response", sentence)
 
-    def _error(
+    def _from_sdk(
         self, exc: openai.OpenAIError, *, started: bool, listing: bool = False
     ) -> ProviderError:
         error = describe_error(
@@ -566,6 +568,3 @@ def _str(value: Any) -> str:
 
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
-
-
-# ---------------------------------------------------------------- errors in words
