@@ -96,18 +96,35 @@ class ChimeAsyncOpenAI(AsyncOpenAI):
     the endpoint chosen in Settings must receive none of them, so they are cleared after
     construction. The SDK has no public seam for its backoff either, so this overrides its
     private ``_calculate_retry_timeout`` (same signature) and caps the SDK's own figure at
-    ``max_retry_delay`` seconds. Tests pass 0.
+    ``max_retry_delay`` seconds. Tests pass 0. Each reach into the SDK is marked WORKAROUND and
+    guarded by ``tests/core/llm/test_openai_workarounds.py``. Never copied: the SDK's
+    ``with_options`` rebuilds a client without ``max_retry_delay`` and fails.
     """
 
     def __init__(self, *, max_retry_delay: float, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._chime_max_retry_delay = max_retry_delay
+        # WORKAROUND(openai 3.57): __init__ reads OPENAI_ORG_ID, OPENAI_PROJECT_ID and
+        # OPENAI_ADMIN_KEY whenever the argument is None, and None is the only way to say "none";
+        # the headers are built from these attributes at each request, so they are cleared here.
+        # Without it the environment's organization and project go to whatever endpoint Settings
+        # name, and the admin key sits in the client.
         self.organization = None
         self.project = None
         self.admin_api_key = None
+        # WORKAROUND(openai 3.57): the private _custom_headers hold OPENAI_CUSTOM_HEADERS, whose
+        # Authorization line replaces the configured key on every request. Without it the
+        # environment's credential goes to the endpoint of Settings, and ours does not.
         self._custom_headers = {}
+        # WORKAROUND(openai 3.57): the private _ambient_authorizations keep that line's
+        # Authorization values (the SDK's record of credentials that came from the environment).
+        # Without it the environment's credential stays held in the client after the headers go.
         self._ambient_authorizations = frozenset()
 
+    # WORKAROUND(openai 3.57): the SDK has no public setting for its backoff and honours a
+    # Retry-After of up to two minutes; this overrides its private _calculate_retry_timeout (same
+    # signature) and caps the figure. Without it one 429 with a long Retry-After stalls the turn
+    # for minutes with no sign of life.
     def _calculate_retry_timeout(self, *args: Any, **kwargs: Any) -> float:
         delay: float = super()._calculate_retry_timeout(*args, **kwargs)
         return max(0.0, min(delay, self._chime_max_retry_delay))
@@ -207,6 +224,10 @@ class OpenAICompatProvider:
             if problem is not None:
                 raise ProviderError("connection", problem)
             http_client = self._http_client or openai.DefaultAsyncHttpxClient()
+            # WORKAROUND(openai 3.57): the SDK's event decoder buffers an unfinished line or event
+            # without limit and has no setting for it; an httpx2 response hook runs before the SDK
+            # reads the body, so it can swap the body for one that counts. Without it an endless
+            # line (or data: lines that never end an event) grows memory and never ends the turn.
             http_client.event_hooks["response"].append(self._bound_events)
             self._client = ChimeAsyncOpenAI(
                 max_retry_delay=self._max_retry_delay,
@@ -261,6 +282,9 @@ class OpenAICompatProvider:
         if isinstance(exc, OSError | ExceptionGroup):  # transport failures the SDK did not wrap
             text = cut_off_sentence() if started else unreachable_sentence(self._shown_url)
             return ProviderError("connection", text, retryable=True)
+        # WORKAROUND(httpx2 2.16): a client closed under the request (an injected one closed by
+        # its owner) raises a bare RuntimeError marked only by its message, which the SDK passes
+        # on unwrapped. Without the match that is reported as an unreadable stream.
         if isinstance(exc, RuntimeError) and "closed" in str(exc).lower():
             return ProviderError("cancelled", closed_sentence())
         sentence = (
