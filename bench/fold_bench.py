@@ -11,9 +11,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from core.instant import format_instant_ms
 from core.schedule import ScheduleFolder, fold_schedule
 from core.schedule.fold import CHANGE_TYPE
-from core.instant import format_instant_ms
 
 EVENTS = 200_000
 RUNS = 5

@@ -29,9 +29,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from core.events import ScheduleChanged
 from core.host import LoopWaker, SessionHost
-from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk
 from core.instant import datetime_to_ms, format_instant_ms
+from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk
 from core.session.live import LiveSession
 from core.session.store import SessionStore
 
@@ -66,10 +67,10 @@ async def session_with(
 ) -> LiveSession:
     session = await store.create()
     far_target = now() + timedelta(days=30)
-    items = [("schedule/change", create(i + 1, far_target, "later")) for i in range(far)]
-    items += [("schedule/change", create(far + i + 1, t, f"due-{i}")) for i, t in enumerate(due)]
+    items = [ScheduleChanged(create(i + 1, far_target, "later")) for i in range(far)]
+    items += [ScheduleChanged(create(far + i + 1, t, f"due-{i}")) for i, t in enumerate(due)]
     for start in range(0, len(items), chunk):
-        session.append_group(items[start : start + chunk])
+        session.append_events(items[start : start + chunk])
     assert await session.flush()
     return session
 

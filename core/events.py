@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Literal, TypeAlias, get_args
 
+from core.framing import DueReminder, parse_framing
+
 
 class EventType(StrEnum):
     """Every event type Chime writes (its ``type`` on the wire)."""
@@ -98,6 +100,12 @@ class UserMessage:
     @property
     def is_reminder(self) -> bool:
         return self.source == SCHEDULE_SOURCE
+
+    @property
+    def reminders(self) -> tuple[DueReminder, ...] | None:
+        """The due reminders of a follow-up, read by the one framing parser (None: this is not
+        a reminder follow-up, or its text is not a framing Chime wrote)."""
+        return parse_framing(self.text) if self.is_reminder else None
 
     def to_data(self) -> dict[str, Any]:
         return {"id": self.id, "text": self.text, "source": self.source.to_json()}

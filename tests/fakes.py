@@ -49,7 +49,8 @@ class MemoryLog:
     - ``outcomes``: consumed one per ``flush`` (True/False, or an exception to raise), then
       ``default_outcome``; ``gate``: when set, each flush waits for it first;
     - ``refuse_appends`` / ``refuse_groups``: appends (or only groups of two or more events)
-      raise and append nothing; ``read_only``: appends raise SessionReadOnlyError;
+      raise and append nothing; ``read_only_reason`` (or ``read_only = True``): appends raise
+      SessionReadOnlyError with that reason;
     - ``barriers``: flushes awaited; ``durable``: events covered by the last successful one;
       ``appended``: every (type, data) appended, as JSON; ``groups``: each group's entries;
     - ``inject(type, data)``: a raw event that bypasses every check (how corrupt logs are built).
@@ -76,7 +77,7 @@ class MemoryLog:
         self.gate: asyncio.Event | None = None
         self.refuse_appends = False
         self.refuse_groups = False
-        self.read_only = False
+        self.read_only_reason: str | None = None
         self.closed = False
         self.barriers = 0
         self.durable = 0
@@ -121,8 +122,12 @@ class MemoryLog:
         return self._memory.header.id
 
     @property
-    def read_only_reason(self) -> str | None:
-        return "read-only by the test" if self.read_only else None
+    def read_only(self) -> bool:
+        return self.read_only_reason is not None
+
+    @read_only.setter
+    def read_only(self, value: bool) -> None:
+        self.read_only_reason = "read-only by the test" if value else None
 
     @property
     def entries(self) -> Sequence[Entry]:
@@ -138,8 +143,8 @@ class MemoryLog:
         return self.append_events([event])[0]
 
     def append_events(self, events: Sequence[Event]) -> list[Entry]:
-        if self.read_only:
-            raise SessionReadOnlyError("read-only by the test")
+        if self.read_only_reason is not None:
+            raise SessionReadOnlyError(self.read_only_reason)
         if self.refuse_appends or (self.refuse_groups and len(events) > 1):
             raise OSError("append refused by the test")
         entries = self._memory.append(events)

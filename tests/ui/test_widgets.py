@@ -7,6 +7,7 @@ from datetime import timedelta
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QIcon
 
+from core.schedule.records import AtRecord, EveryRecord, decode_record
 from tests.fakes import FakeClock
 from ui.composer import Composer
 from ui.main_window import MainWindow, window_title
@@ -15,13 +16,15 @@ from ui.session_list import SessionListModel, SessionListPanel, SessionSummary
 from ui.settings_dialog import PresetChoice, SettingsDialog, SettingsDraft
 from ui.timefmt import day_time, every_label, relative
 
-RECORD = {
-    "id": "schedule-3",
-    "kind": "after",
-    "prompt": "stretch",
-    "afterSeconds": 720,
-    "scheduledAt": "2026-08-05T12:12:00.000Z",
-}
+RECORD = decode_record(
+    {
+        "id": "schedule-3",
+        "kind": "after",
+        "prompt": "stretch",
+        "afterSeconds": 720,
+        "scheduledAt": "2026-08-05T12:12:00.000Z",
+    }
+)
 
 
 def test_enter_sends_and_shift_enter_adds_a_line(qtbot) -> None:
@@ -80,8 +83,9 @@ def test_ask_to_delete_drafts_the_request_for_the_selected_reminder(
 
 
 def test_kind_labels_and_time_phrases() -> None:
-    assert kind_label({"kind": "every", "everySeconds": 1800}) == "every 30 min"
-    assert kind_label({"kind": "at"}) == "at"
+    assert kind_label(EveryRecord("s", "p", 1800, 0)) == "every 30 min"
+    assert kind_label(AtRecord("s", "p", 0)) == "at"
+    assert kind_label(RECORD) == "once"
     assert every_label(86400) == "every day"
     assert every_label(7200) == "every 2 h"
     from datetime import UTC, datetime

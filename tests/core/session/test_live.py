@@ -11,7 +11,8 @@ import pytest
 
 from core.errors import ScheduleLogError, SessionError, SessionReadOnlyError
 from core.schedule import SessionLog, fold_schedule
-from core.session.live import LiveSession, loop_scheduler
+from core.session.live import LiveSession
+from core.session.writer import loop_scheduler
 from tests import wire as v
 from tests.core.session.helpers import (
     FailingOps,

@@ -1,0 +1,46 @@
+"""What the window shows of one session, as frozen values the app hands over whole. Pure: no Qt.
+
+The app decides (``app.controller``); the window only renders: ``MainWindow.show_session(screen)``
+puts a whole ``SessionScreen`` on screen, and the small ``MainWindow`` setters update one part of
+it (a new entry, the streamed text, the reminders, busy, the persistence warning).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.events import Entry
+from core.schedule.records import Record
+
+
+@dataclass(frozen=True, slots=True)
+class SessionAccess:
+    """How the session on screen may be used: the status-bar state, the banner, the composer.
+
+    ``banner`` is None when no banner shows; ``fork_label`` names its button when ``offer_fork``
+    (empty: the default "Fork from last good turn"). ``placeholder`` is the composer's text when
+    it is not ``writable``.
+    """
+
+    state: str
+    detail: str = ""
+    banner: str | None = None
+    offer_fork: bool = False
+    fork_label: str = ""
+    writable: bool = True
+    placeholder: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SessionScreen:
+    """Everything ``show_session`` needs: the transcript's entries (a lazy sequence), the zone its
+    times are shown in, the active reminders, the access, and what runs."""
+
+    title: str | None
+    entries: Sequence[Entry]
+    zone_name: str | None
+    reminders: tuple[Record, ...]
+    access: SessionAccess
+    busy: bool = False
+    persistence_failed: bool = False
