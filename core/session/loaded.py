@@ -8,7 +8,6 @@ variants, so no combination of optional fields has to be read as a state.
 
 from __future__ import annotations
 
-from array import array
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TypeAlias
@@ -17,6 +16,7 @@ from core.session.event_list import EventList
 from core.session.folds import SessionFolds
 from core.session.jsonl_store import LogFile, SessionLock
 from core.session.lines import SessionHeader
+from core.session.reconcile import Rescan
 
 
 @dataclass(frozen=True)
@@ -43,17 +43,6 @@ class ReadOnly:
 
 
 Access: TypeAlias = Writable | ReadOnly
-
-
-@dataclass(frozen=True)
-class Rescan:
-    """A full re-scan of the log: its folds, line offsets, durable length, and the reason it is
-    read-only (corrupt) or None."""
-
-    folds: SessionFolds
-    tail: array[int]
-    durable_length: int
-    read_only_reason: str | None
 
 
 class Verifier(Protocol):

@@ -16,6 +16,7 @@ open fed on (``refold``). ``decide`` says what follows:
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,7 +24,6 @@ from core.errors import ScheduleLogError
 from core.events import Entry, Event, ScheduleChanged
 from core.schedule.fold import ScheduleFolder
 from core.session.folds import OpenTurn, ScheduleFailed, ScheduleState, SessionFolds
-from core.session.loaded import Rescan
 from core.session.repair import closers
 
 DRIFTED = (
@@ -67,6 +67,17 @@ def refold(fresh: SessionFolds, queued: Sequence[Entry]) -> bool:
     if trial is not None:
         fresh.schedule = trial
     return fits
+
+
+@dataclass(frozen=True)
+class Rescan:
+    """A full re-scan of the log: its folds, line offsets, durable length, and the reason it is
+    read-only (corrupt) or None."""
+
+    folds: SessionFolds
+    tail: array[int]
+    durable_length: int
+    read_only_reason: str | None
 
 
 @dataclass(frozen=True)

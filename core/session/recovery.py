@@ -52,10 +52,10 @@ from core.session.loaded import (
     LoadedSession,
     OnDisk,
     ReadOnly,
-    Rescan,
     Unchecked,
     Writable,
 )
+from core.session.reconcile import Rescan
 from core.session.scan import ScanResult, scan
 
 WARM_TURNS = 50
