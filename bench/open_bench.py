@@ -42,7 +42,7 @@ from core.events import (
     Event,
     ModelRef,
     ScheduleChanged,
-    ToolCallRecord,
+    ToolCall,
     ToolResult,
     TurnEnd,
     TurnStart,
@@ -63,7 +63,7 @@ def clock() -> datetime:
 
 
 def turn_items(turn: int, seq: int) -> list[Event]:
-    call = ToolCallRecord(f"call_{turn}", "schedule_list", "{}")
+    call = ToolCall(f"call_{turn}", "schedule_list", "{}")
     text = f"Question {turn}: what is on my list for today, and can you remind me later? " * 2
     answer = "Nothing is scheduled yet. " * 6
     return [

@@ -136,7 +136,7 @@ class ContextTime:
 
 
 @dataclass(frozen=True, slots=True)
-class ToolCallRecord:
+class ToolCall:
     """One tool call as the model sent it; ``arguments`` is its raw JSON text (may be invalid)."""
 
     id: str
@@ -175,7 +175,7 @@ class AssistantMessage:
 
     id: str
     text: str
-    tool_calls: tuple[ToolCallRecord, ...]
+    tool_calls: tuple[ToolCall, ...]
     model: ModelRef
     finish: FinishReason
     usage: TokenUsage | None = None
@@ -407,9 +407,9 @@ def _context_time(data: Any) -> ContextTime:
     return ContextTime(_optional_str(data, "timeZone"), _str(data, "text"))
 
 
-def _tool_call(value: Any) -> ToolCallRecord:
+def _tool_call(value: Any) -> ToolCall:
     call = _object(value)
-    return ToolCallRecord(_str(call, "id"), _str(call, "name"), _str(call, "arguments"))
+    return ToolCall(_str(call, "id"), _str(call, "name"), _str(call, "arguments"))
 
 
 def _usage(value: Any) -> TokenUsage | None:

@@ -24,7 +24,7 @@ from core.events import (
     SessionTitle,
     Source,
     TokenUsage,
-    ToolCallRecord,
+    ToolCall,
     ToolResult,
     TurnEnd,
     TurnError,
@@ -77,7 +77,7 @@ def assistant_message(
     finish: FinishReason,
     usage: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
-    calls = tuple(ToolCallRecord(c["id"], c["name"], c["arguments"]) for c in tool_calls)
+    calls = tuple(ToolCall(c["id"], c["name"], c["arguments"]) for c in tool_calls)
     tokens = None
     if usage is not None:
         tokens = TokenUsage(usage["promptTokens"], usage["completionTokens"])

@@ -30,7 +30,7 @@ from core.events import (
     MalformedEvent,
     ScheduleChanged,
     SessionTitle,
-    ToolCallRecord,
+    ToolCall,
     ToolResult,
     TurnEnd,
     TurnStart,
@@ -131,7 +131,7 @@ def _assistant_rows(
 
 
 def _tool_row(
-    call: ToolCallRecord, seq: int, at: datetime | None, zone_name: str | None
+    call: ToolCall, seq: int, at: datetime | None, zone_name: str | None
 ) -> TranscriptRow:
     title = tool_summary(call.name, call.arguments, None, zone_name)
     detail = _detail(call.arguments, None)

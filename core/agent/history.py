@@ -33,7 +33,7 @@ from core.events import (
     TurnStart,
     UserMessage,
 )
-from core.llm.messages import Message, ToolCall
+from core.llm.messages import Message
 
 MAX_TURNS = 40
 MAX_EVENTS = 4000
@@ -136,8 +136,7 @@ def _input_message(entries: Sequence[Entry], seq: int) -> list[Message]:
 
 
 def assistant_message(answer: AssistantMessage) -> Message:
-    calls = tuple(ToolCall(c.id, c.name, c.arguments) for c in answer.tool_calls)
-    return Message(role="assistant", text=answer.text, tool_calls=calls)
+    return Message(role="assistant", text=answer.text, tool_calls=answer.tool_calls)
 
 
 def tool_message(result: ToolResult) -> Message:

@@ -26,14 +26,13 @@ from core.events import (
     Event,
     FinishReason,
     ModelRef,
-    TokenUsage,
-    ToolCallRecord,
+    ToolCall,
     ToolResult,
     TurnEnd,
     TurnError,
     TurnStatus,
 )
-from core.llm.messages import Finish, ModelRequest, TextDelta, ToolCall
+from core.llm.messages import Finish, ModelRequest, TextDelta
 from core.llm.provider import ModelProvider
 from core.time_context import TimeReading
 
@@ -138,15 +137,7 @@ def _record_answer(ctx: TurnContext, state: TurnState, finish: Finish, *, last: 
     else:
         reason = "length" if finish.reason == "length" else "stop"
     model = ModelRef(state.model.provider, finish.model or state.model.name)
-    usage = finish.usage
-    answer = AssistantMessage(
-        ctx.new_id(),
-        finish.text,
-        tuple(ToolCallRecord(c.id, c.name, c.arguments) for c in calls),
-        model,
-        reason,
-        None if usage is None else TokenUsage(usage.prompt_tokens, usage.completion_tokens),
-    )
+    answer = AssistantMessage(ctx.new_id(), finish.text, calls, model, reason, finish.usage)
     state.pieces, state.streaming = [], False
     state.open_calls = list(calls)
     ctx.append(answer)

@@ -34,17 +34,10 @@ from typing import Any
 
 from core.clock import Clock
 from core.errors import ProviderError
+from core.events import ToolCall
 from core.framing import parse_framing
 from core.jsonvalue import compact_json
-from core.llm.messages import (
-    Finish,
-    Message,
-    ModelInfo,
-    ModelRequest,
-    StreamChunk,
-    TextDelta,
-    ToolCall,
-)
+from core.llm.messages import Finish, Message, ModelInfo, ModelRequest, StreamChunk, TextDelta
 from core.llm.offline_framing import present_reminders
 from core.llm.offline_intent import (
     Clarify,

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
-from core.llm.messages import Finish, FinishReason, Message, ModelRequest, ToolCall, Usage
+from core.events import FinishReason, TokenUsage, ToolCall
+from core.llm.messages import Finish, Message, ModelRequest
 
 FINISH_REASONS: Mapping[str, FinishReason] = MappingProxyType(
     {
@@ -120,7 +121,7 @@ class StreamMerge:
         self._text: list[str] = []
         self._calls: dict[int, _PartialCall] = {}
         self._finish_reason: str | None = None
-        self._usage: Usage | None = None
+        self._usage: TokenUsage | None = None
         self._model = ""
         self._unreadable = False
         self.size = 0
@@ -219,7 +220,7 @@ class StreamMerge:
         prompt = getattr(usage, "prompt_tokens", None)
         completion = getattr(usage, "completion_tokens", None)
         if isinstance(prompt, int) and isinstance(completion, int):
-            self._usage = Usage(prompt_tokens=prompt, completion_tokens=completion)
+            self._usage = TokenUsage(prompt_tokens=prompt, completion_tokens=completion)
 
 
 def _unique(call_id: str, used: set[str]) -> str:

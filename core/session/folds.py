@@ -1,4 +1,4 @@
-"""The session's folds other than the schedule: input queue, open turn, title, last activity.
+"""The session's incremental folds: input queue, open turn, title, last activity, and the schedule.
 Pure: no I/O, no clock.
 
 One incremental fold, fed every entry in log order (at open by the scan, then by every append), so

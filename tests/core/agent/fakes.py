@@ -11,7 +11,8 @@ from datetime import datetime
 from typing import Any
 
 from core.errors import ProviderError, ToolArgumentError
-from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk, TextDelta, ToolCall
+from core.events import ToolCall
+from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk, TextDelta
 
 
 @dataclass(frozen=True)

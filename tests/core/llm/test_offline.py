@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from core.agent.tool_registry import ToolRegistry
 from core.errors import ProviderError
-from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta, ToolCall
+from core.events import ToolCall
+from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta
 from core.llm.offline import UNAVAILABLE, OfflineAssistant, chunks
 from core.llm.offline_framing import UNREADABLE
 from core.llm.offline_replies import HELP

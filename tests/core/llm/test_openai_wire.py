@@ -13,7 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletionChunk
 
-from core.llm.messages import Finish, FinishReason, Message, ModelRequest, ToolCall, Usage
+from core.events import FinishReason, TokenUsage, ToolCall
+from core.llm.messages import Finish, Message, ModelRequest
 from core.llm.openai_wire import (
     FINISH_REASONS,
     StreamMerge,
@@ -178,7 +179,7 @@ def test_the_sdks_own_chunk_objects_merge_like_plain_ones() -> None:
     assert pieces == ["Hi"]
     assert merge.finish("fallback") == finish_of(*events)
     assert finish_of(*events) == Finish(
-        "Hi", (ToolCall("c", "f", "{}"),), "tool_calls", Usage(3, 4), "test-model"
+        "Hi", (ToolCall("c", "f", "{}"),), "tool_calls", TokenUsage(3, 4), "test-model"
     )
 
 
@@ -257,7 +258,7 @@ def test_a_cut_answer_ends_with_the_note_drops_open_calls_and_keeps_usage() -> N
 
     done = merge.cut(" [cut]", "fallback")
 
-    assert done == Finish("so far [cut]", (), "length", Usage(5, 6), "test-model")
+    assert done == Finish("so far [cut]", (), "length", TokenUsage(5, 6), "test-model")
 
 
 # ---------------------------------------------------------------- request mapping

@@ -16,7 +16,7 @@ from core.events import (
     Entry,
     ModelRef,
     SessionTitle,
-    ToolCallRecord,
+    ToolCall,
     ToolResult,
     TurnEnd,
     TurnError,
@@ -152,7 +152,7 @@ def test_a_failed_or_interrupted_turn_gives_its_input_back(status: str, pending:
 
 def test_folds_track_the_open_turn_its_calls_title_and_activity() -> None:
     folds = SessionFolds()
-    calls = (ToolCallRecord("c1", "schedule_list", "{}"),)
+    calls = (ToolCall("c1", "schedule_list", "{}"),)
     for entry in [
         ev(0, v.USER_MESSAGE, v.user_message("a", "  \n", v.user_source(None))),
         ev(1, v.USER_MESSAGE, v.user_message("r", "[SCHEDULE REMINDER]", v.SCHEDULE_SOURCE)),
@@ -277,7 +277,7 @@ def test_a_checkpoint_carries_the_folds_and_their_schedule() -> None:
 
 def test_markdown_marks_reminders_tools_failures_and_forks() -> None:
     header = SessionHeader("child", AT, "parent", 3)
-    calls = (ToolCallRecord("c1", "schedule_list", "{}"),)
+    calls = (ToolCall("c1", "schedule_list", "{}"),)
     events = [
         Entry(0, AT, said("hello")),
         Entry(1, AT, UserMessage("r", "stretch", SCHEDULE_SOURCE)),
