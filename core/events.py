@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, ClassVar, Literal, TypeAlias, get_args
 
 from core.framing import DueReminder, parse_framing
@@ -352,87 +353,118 @@ def decode_entry(envelope: Mapping[str, Any]) -> Entry:
     )
 
 
-def _object(data: Any) -> dict[str, Any]:
+# The decoders run once per event of a log being opened (10^6 of them): each checks its fields
+# inline with ``type(x) is ...`` (a bool is never an int here) and names the first wrong one.
+
+
+def _object(data: Any, what: str = "data") -> dict[str, Any]:
     if type(data) is not dict:
-        raise EventShapeError("data is not an object")
+        raise EventShapeError(f"{what} is not an object")
     return data
 
 
-def _str(data: dict[str, Any], key: str) -> str:
-    value = data.get(key)
-    if type(value) is not str:
-        raise EventShapeError(f"{key} is not a string")
-    return value
+def _wrong(key: str, kind: str) -> EventShapeError:
+    return EventShapeError(f"{key} is not {kind}")
 
 
-def _optional_str(data: dict[str, Any], key: str) -> str | None:
-    value = data.get(key)
-    if value is not None and type(value) is not str:
-        raise EventShapeError(f"{key} is neither a string nor null")
-    return value
+@lru_cache(maxsize=256)
+def _user_source(time_zone: str | None) -> UserSource:
+    """Sources repeat on every message: one value per zone name."""
+    return UserSource(time_zone)
 
 
-def _int(data: dict[str, Any], key: str) -> int:
-    value = data.get(key)
-    if type(value) is not int:  # a bool is not a number here
-        raise EventShapeError(f"{key} is not a whole number")
-    return value
+@lru_cache(maxsize=256)
+def _model_ref(provider: str, name: str) -> ModelRef:
+    """Models repeat on every answer: one value per provider and name."""
+    return ModelRef(provider, name)
 
 
 def _source(value: Any) -> Source:
     if value is None:
-        return UserSource(None)
-    source = _object(value)
+        return _user_source(None)
+    source = _object(value, "source")
     kind = source.get("kind")
     if kind == "user":
-        return UserSource(_optional_str(source, "timeZone"))
+        zone = source.get("timeZone")
+        if zone is not None and type(zone) is not str:
+            raise _wrong("source.timeZone", "a string or null")
+        return _user_source(zone)
     if kind == "plugin":
-        plugin = _str(source, "plugin")
+        plugin = source.get("plugin")
+        if type(plugin) is not str:
+            raise _wrong("source.plugin", "a string")
         return SCHEDULE_SOURCE if plugin == SCHEDULE_SOURCE.plugin else PluginSource(plugin)
     raise EventShapeError("source.kind is neither user nor plugin")
 
 
 def _user_message(data: Any) -> UserMessage:
     data = _object(data)
-    return UserMessage(_str(data, "id"), _str(data, "text"), _source(data.get("source")))
+    message_id, text = data.get("id"), data.get("text")
+    if type(message_id) is not str:
+        raise _wrong("id", "a string")
+    if type(text) is not str:
+        raise _wrong("text", "a string")
+    return UserMessage(message_id, text, _source(data.get("source")))
 
 
 def _turn_start(data: Any) -> TurnStart:
     data = _object(data)
-    return TurnStart(_int(data, "turn"), _int(data, "input"))
+    turn, consumed = data.get("turn"), data.get("input")
+    if type(turn) is not int:
+        raise _wrong("turn", "a whole number")
+    if type(consumed) is not int:
+        raise _wrong("input", "a whole number")
+    return TurnStart(turn, consumed)
 
 
 def _context_time(data: Any) -> ContextTime:
     data = _object(data)
-    return ContextTime(_optional_str(data, "timeZone"), _str(data, "text"))
+    zone, text = data.get("timeZone"), data.get("text")
+    if zone is not None and type(zone) is not str:
+        raise _wrong("timeZone", "a string or null")
+    if type(text) is not str:
+        raise _wrong("text", "a string")
+    return ContextTime(zone, text)
 
 
 def _tool_call(value: Any) -> ToolCall:
-    call = _object(value)
-    return ToolCall(_str(call, "id"), _str(call, "name"), _str(call, "arguments"))
+    call = _object(value, "a tool call")
+    call_id, name, arguments = call.get("id"), call.get("name"), call.get("arguments")
+    if type(call_id) is not str or type(name) is not str or type(arguments) is not str:
+        raise EventShapeError("a tool call needs string id, name and arguments")
+    return ToolCall(call_id, name, arguments)
 
 
 def _usage(value: Any) -> TokenUsage | None:
     if value is None:
         return None
-    usage = _object(value)
-    return TokenUsage(_int(usage, "promptTokens"), _int(usage, "completionTokens"))
+    usage = _object(value, "usage")
+    prompt, completion = usage.get("promptTokens"), usage.get("completionTokens")
+    if type(prompt) is not int or type(completion) is not int:
+        raise EventShapeError("usage needs whole numbers of prompt and completion tokens")
+    return TokenUsage(prompt, completion)
 
 
 def _assistant_message(data: Any) -> AssistantMessage:
     data = _object(data)
-    calls = data.get("toolCalls")
+    message_id, text, calls = data.get("id"), data.get("text"), data.get("toolCalls")
+    model, finish = _object(data.get("model"), "model"), data.get("finish")
+    if type(message_id) is not str:
+        raise _wrong("id", "a string")
+    if type(text) is not str:
+        raise _wrong("text", "a string")
     if type(calls) is not list:
-        raise EventShapeError("toolCalls is not an array")
-    model = _object(data.get("model"))
-    finish = data.get("finish")
+        raise _wrong("toolCalls", "an array")
+    provider, name = model.get("provider"), model.get("name")
+    if type(provider) is not str or type(name) is not str:
+        raise EventShapeError("model needs a string provider and name")
     if finish not in FINISH_REASONS:
-        raise EventShapeError("finish is not a known reason")
+        raise _wrong("finish", "a known reason")
     return AssistantMessage(
-        _str(data, "id"),
-        _str(data, "text"),
-        tuple(map(_tool_call, calls)),
-        ModelRef(_str(model, "provider"), _str(model, "name")),
+        message_id,
+        text,
+        tuple(map(_tool_call, calls)) if calls else (),
+        _model_ref(provider, name),
         finish,
         _usage(data.get("usage")),
     )
@@ -440,26 +472,36 @@ def _assistant_message(data: Any) -> AssistantMessage:
 
 def _tool_result(data: Any) -> ToolResult:
     data = _object(data)
-    is_error = data.get("isError")
+    call_id, name = data.get("callId"), data.get("name")
+    content, is_error = data.get("content"), data.get("isError")
+    if type(call_id) is not str or type(name) is not str or type(content) is not str:
+        raise EventShapeError("a tool result needs string callId, name and content")
     if type(is_error) is not bool:
-        raise EventShapeError("isError is not a boolean")
-    return ToolResult(_str(data, "callId"), _str(data, "name"), _str(data, "content"), is_error)
+        raise _wrong("isError", "a boolean")
+    return ToolResult(call_id, name, content, is_error)
 
 
 def _turn_end(data: Any) -> TurnEnd:
     data = _object(data)
-    status = data.get("status")
+    turn, status, error = data.get("turn"), data.get("status"), data.get("error")
+    if type(turn) is not int:
+        raise _wrong("turn", "a whole number")
     if status not in TURN_STATUSES:
-        raise EventShapeError("status is not a known turn status")
-    error = data.get("error")
-    if error is not None:
-        error = _object(error)
-        error = TurnError(_str(error, "kind"), _str(error, "message"))
-    return TurnEnd(_int(data, "turn"), status, error)
+        raise _wrong("status", "a known turn status")
+    if error is None:
+        return TurnEnd(turn, status)
+    error = _object(error, "error")
+    kind, message = error.get("kind"), error.get("message")
+    if type(kind) is not str or type(message) is not str:
+        raise EventShapeError("error needs a string kind and message")
+    return TurnEnd(turn, status, TurnError(kind, message))
 
 
 def _session_title(data: Any) -> SessionTitle:
-    return SessionTitle(_str(_object(data), "title"))
+    title = _object(data).get("title")
+    if type(title) is not str:
+        raise _wrong("title", "a string")
+    return SessionTitle(title)
 
 
 _DECODERS: dict[str, Callable[[Any], Event]] = {

@@ -38,6 +38,7 @@ from core.events import (
     AssistantMessage,
     ContextTime,
     Entry,
+    Event,
     MalformedEvent,
     ScheduleChanged,
     SessionTitle,
@@ -109,20 +110,29 @@ class SessionFolds:
         self.last_at: str | None = None
 
     def feed(self, entry: Entry) -> None:
-        """Fold the next entry (its ``seq`` must be ``count``)."""
+        """Fold the next entry (its ``seq`` must be ``count``), the schedule left out."""
+        self._fold(entry.at, entry.event)
+
+    def read(self, seq: int, at: str, event: Event) -> None:
+        """Fold the next event read from a log (a scan's sink): the schedule included."""
+        self._fold(at, event)
+        if type(event) is ScheduleChanged:
+            self._fold_schedule(seq, event)
+
+    def _fold(self, at: str, event: Event) -> None:
         seq = self.count
         self.count += 1
-        self.last_at = entry.at
-        match entry.event:
-            case UserMessage() as message:
-                self._user_message(seq, message)
-            case TurnStart(turn=turn, input=consumed):
-                self._turn_start(turn, consumed)
+        self.last_at = at
+        match event:  # the most frequent first: a scan folds every event of the log
             case AssistantMessage(tool_calls=calls):
                 if self.open_turn is not None:
                     self.open_calls.update((call.id, call.name) for call in calls)
             case ToolResult(call_id=call_id):
                 self.open_calls.pop(call_id, None)
+            case UserMessage() as message:
+                self._user_message(seq, message)
+            case TurnStart(turn=turn, input=consumed):
+                self._turn_start(turn, consumed)
             case TurnEnd(turn=turn, status=status):
                 self._turn_end(turn, status)
             case SessionTitle(title=title):
@@ -135,14 +145,16 @@ class SessionFolds:
     def feed_schedule(self, entry: Entry) -> None:
         """Fold ``entry`` into the schedule when it is a change in scope; a change the strict fold
         refuses fails the schedule for good (the log is what it is)."""
-        event = entry.event
-        if not isinstance(event, ScheduleChanged) or entry.seq < self.seed_length:
+        self._fold_schedule(entry.seq, entry.event)
+
+    def _fold_schedule(self, seq: int, event: Event) -> None:
+        if not isinstance(event, ScheduleChanged) or seq < self.seed_length:
             return
         if isinstance(self.schedule, ScheduleFolder):
             try:
                 self.schedule.feed(event.data)
             except ScheduleLogError as error:
-                self.schedule = ScheduleFailed(f"event {entry.seq}: {error}")
+                self.schedule = ScheduleFailed(f"event {seq}: {error}")
 
     def fail_schedule(self, reason: str) -> None:
         """The schedule can no longer be trusted (corruption, a seed beyond the log)."""

@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import SessionFormatError
-from core.events import Entry
 from core.session.checkpoint import Checkpoint, decode_checkpoint
 from core.session.event_list import EventList
 from core.session.folds import SessionFolds
@@ -56,7 +55,7 @@ from core.session.loaded import (
     Writable,
 )
 from core.session.reconcile import Rescan
-from core.session.scan import ScanResult, scan
+from core.session.scan import ByteSource, ScanResult, scan
 
 WARM_TURNS = 50
 """Turns decoded at open (and checked to sit where the offsets say): the window's first screen."""
@@ -64,16 +63,16 @@ WARM_TURNS = 50
 
 @dataclass
 class _Fold:
-    """The scan's sink while a log is read: line offsets and the folds (schedule included),
-    entry by entry."""
+    """What a scan fills while a log is read: the folds (schedule included) and the line
+    offsets, event by event."""
 
     folds: SessionFolds
     tail: array[int] = field(default_factory=lambda: array("Q"))
 
-    def __call__(self, seq: int, start: int, entry: Entry) -> None:
-        self.tail.append(start)
-        self.folds.feed(entry)
-        self.folds.feed_schedule(entry)
+    def scan(self, buffer: ByteSource, start: int) -> ScanResult:
+        return scan(
+            buffer, start=start, first_seq=self.folds.count, sink=self.folds.read, offsets=self.tail
+        )
 
     def judged(self, result: ScanResult) -> str | None:
         """The read-only reason, or None: corruption makes the session read-only and fails the
@@ -141,7 +140,7 @@ def load_session(
 def _scan_into(
     fold: _Fold, log: LogFile, start: int, base: MappedOffsets | None
 ) -> tuple[EventList, ScanResult]:
-    result = scan(log.buffer(), start=start, first_seq=fold.folds.count, sink=fold)
+    result = fold.scan(log.buffer(), start)
     entries = EventList(log, base=base, tail=fold.tail, durable_length=result.committed)
     return entries, result
 
@@ -215,7 +214,7 @@ def rescan(folder: Path, header: SessionHeader) -> Rescan:
     try:
         buffer = reader.buffer()
         fold = _Fold(SessionFolds(header.seed_length))
-        result = scan(buffer, start=buffer.find(b"\n") + 1, first_seq=0, sink=fold)
+        result = fold.scan(buffer, buffer.find(b"\n") + 1)
     finally:
         reader.close()
     reason = fold.judged(result)

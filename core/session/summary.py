@@ -23,7 +23,6 @@ from datetime import datetime
 from pathlib import Path
 
 from core.errors import SessionError
-from core.events import Entry
 from core.instant import parse_instant
 from core.schedule.fold import ScheduleFolder
 from core.session.checkpoint import decode_checkpoint
@@ -79,11 +78,12 @@ def summarize(folder: Path, session_id: str) -> SessionSummary:
 def _scan_tail(path: Path, start: int, folds: SessionFolds) -> bool:
     """Feed the events from byte ``start`` on to the folds; False when a line is corrupt."""
 
-    def sink(_seq: int, _pos: int, entry: Entry) -> None:
-        folds.feed(entry)
-        folds.feed_schedule(entry)
-
-    result = scan(read_range(path, start), start=0, first_seq=folds.count, sink=sink)
+    result = scan(
+        read_range(path, start),
+        start=0,
+        first_seq=folds.count,
+        sink=folds.read,
+    )
     return result.corruption is None
 
 

@@ -21,6 +21,7 @@ from core.events import (
     TurnEnd,
     TurnError,
     TurnStart,
+    UnknownEvent,
     UserMessage,
     UserSource,
     decode_event,
@@ -34,7 +35,8 @@ from core.session.lines import (
     SessionHeader,
     encode_line,
     make_envelope,
-    parse_envelope,
+    parse_entry,
+    parse_line,
     session_id,
 )
 from core.session.repair import OUTCOME_UNKNOWN, closers
@@ -103,14 +105,15 @@ def test_session_ids_order_by_time_and_need_enough_randomness() -> None:
 )
 def test_envelopes_are_decoded_strictly(line: bytes, reason: str) -> None:
     with pytest.raises(ValueError, match=reason):
-        parse_envelope(line, 0)
+        parse_line(line, 0)
 
 
 def test_an_envelope_line_round_trips() -> None:
     envelope = make_envelope(3, AT, "x", {"k": "\u2028"}, group=2)
     line = encode_line(envelope)
     assert line.endswith(b"\n")
-    assert parse_envelope(line[:-1], 3) == envelope
+    assert parse_line(line[:-1], 3) == (AT, UnknownEvent("x", {"k": "\u2028"}), 2)
+    assert parse_entry(line[:-1], 3).to_json() == envelope
 
 
 def test_header_line_is_exact() -> None:
