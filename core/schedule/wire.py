@@ -8,7 +8,6 @@ not read the wall clock: a clock *sample* is converted here, never taken.
 from __future__ import annotations
 
 import math
-import re
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 
@@ -30,9 +29,9 @@ TRIM_CHARS = (
 )
 """Exactly the §1.3 trim set (U+001C–U+001F, U+0085, U+180E and U+200B are deliberately absent)."""
 
-_INSTANT = re.compile(
-    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})\.([0-9]{3})Z"
-)
+_ZERO_DIGITS = bytes.maketrans(b"0123456789", b"0000000000")
+_INSTANT_SHAPE = b"0000-00-00T00:00:00.000Z"
+"""§2.1 with every digit as 0: an ASCII instant maps onto it exactly when its shape is canonical."""
 
 
 class ClockError(ValueError):
@@ -111,21 +110,33 @@ def parse_instant(text: object) -> int:
     """
     if not isinstance(text, str):
         raise ValueError("an instant must be a string")
-    return _parse_instant_text(text)
+    return parse_instant_text(text)
 
 
 @lru_cache(maxsize=4096)
-def _parse_instant_text(text: str) -> int:
-    match = _INSTANT.fullmatch(text)
-    if match is None:
+def parse_instant_text(text: str) -> int:
+    """``parse_instant`` for a value already known to be a ``str`` (the decoder's hot path).
+
+    Cached: a log folded again (the tools re-fold a log without an incremental fold on every
+    call) and every dispatches of one record repeat their instants; a hit costs ~40 ns.
+    """
+    # The shape, exactly and without a regex (~3x cheaper): isascii() is O(1) and keeps out
+    # non-ASCII digits such as '١', then one translated comparison checks all 24 positions.
+    if not text.isascii() or text.encode().translate(_ZERO_DIGITS) != _INSTANT_SHAPE:
         raise ValueError("not a canonical instant")
-    year, month, day, hour, minute, second, milli = (int(part) for part in match.groups())
-    if year == 0 or hour > 23 or minute > 59 or second > 59:
-        raise ValueError("instant field out of range")
-    try:
-        return wall_ms(year, month, day, hour, minute, second, milli)
+    if text[11:13] > "23":  # newer fromisoformat reads T24:00:00 as the next midnight
+        raise ValueError("instant hour out of range")
+    try:  # in C, ~50 ns; rejects year 0000, Feb 30, minute or second 60 (datetime's own ranges)
+        moment = datetime.fromisoformat(text)
     except ValueError:
         raise ValueError("instant date does not exist") from None
+    return (
+        (moment.toordinal() - _EPOCH_ORDINAL) * DAY_MS
+        + moment.hour * 3_600_000
+        + moment.minute * 60_000
+        + moment.second * 1000
+        + moment.microsecond // 1000
+    )
 
 
 def datetime_to_ms(value: object) -> int:
