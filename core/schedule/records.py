@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from datetime import datetime
-from typing import Any, ClassVar, Literal, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, TypeVar
 
 from core.errors import ScheduleLogError
 from core.schedule.wire import (
@@ -30,13 +30,16 @@ from core.schedule.wire import (
     safe_int,
 )
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 VERSION = 1
 MIN_EVERY_SECONDS = 300
 MAX_EVERY_SECONDS = 9_007_199_254_740
 """The largest everySeconds whose product with 1000 is still a safe integer."""
 DELIVERY_MODE = "session-local"
 
-_Frozen = TypeVar("_Frozen")
+_Frozen = TypeVar("_Frozen", bound="DataclassInstance")
 
 
 def _init_through_slots(cls: type[_Frozen]) -> type[_Frozen]:
@@ -47,7 +50,7 @@ def _init_through_slots(cls: type[_Frozen]) -> type[_Frozen]:
     call per field, ~430 ns for a record; the descriptors' ``__set__`` takes ~250 ns, and a fold
     builds one record or change per event. Instances stay frozen: only ``__init__`` changes.
     """
-    names = [field.name for field in fields(cls)]  # type: ignore[arg-type]  # cls is a dataclass
+    names = [field.name for field in fields(cls)]
     setters = {f"_set_{name}": getattr(cls, name).__set__ for name in names}
     body = "".join(f"    _set_{name}(self, {name})\n" for name in names)
     namespace: dict[str, Any] = {}
