@@ -21,6 +21,7 @@ SAFE = 2**53 - 1
 DAY_MS = 86_400_000
 _EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_ONE_MS = timedelta(milliseconds=1)
 
 TRIM_CHARS = (
     "\t\n\v\f\r \u00a0\u1680"
@@ -117,8 +118,8 @@ def parse_instant(text: object) -> int:
 def parse_instant_text(text: str) -> int:
     """``parse_instant`` for a value already known to be a ``str`` (the decoder's hot path).
 
-    Cached: a log folded again (the tools re-fold a log without an incremental fold on every
-    call) and every dispatches of one record repeat their instants; a hit costs ~40 ns.
+    Cached: a log folded again meets the same instants (the tools re-fold, on every call, a log
+    that keeps no incremental fold); a hit costs ~40 ns, a miss ~350 ns more.
     """
     # The shape, exactly and without a regex (~3x cheaper): isascii() is O(1) and keeps out
     # non-ASCII digits such as '١', then one translated comparison checks all 24 positions.
@@ -130,13 +131,7 @@ def parse_instant_text(text: str) -> int:
         moment = datetime.fromisoformat(text)
     except ValueError:
         raise ValueError("instant date does not exist") from None
-    return (
-        (moment.toordinal() - _EPOCH_ORDINAL) * DAY_MS
-        + moment.hour * 3_600_000
-        + moment.minute * 60_000
-        + moment.second * 1000
-        + moment.microsecond // 1000
-    )
+    return (moment - _EPOCH) // _ONE_MS  # exact: timedelta arithmetic is on integers, in C
 
 
 def datetime_to_ms(value: object) -> int:
