@@ -56,8 +56,10 @@ def _init_through_slots(cls: type[_Frozen]) -> type[_Frozen]:
     namespace: dict[str, Any] = {}
     exec(f"def __init__(self, {', '.join(names)}):\n{body}", setters, namespace)
     init = namespace["__init__"]
-    init.__defaults__ = cls.__init__.__defaults__
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    generated = cls.__init__
+    init.__defaults__ = generated.__defaults__
+    init.__annotations__ = generated.__annotations__
+    init.__module__, init.__qualname__ = generated.__module__, generated.__qualname__
     setattr(cls, "__init__", init)  # noqa: B010 - mypy rejects assigning to a method
     return cls
 

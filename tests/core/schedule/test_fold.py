@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Sequence
 from dataclasses import FrozenInstanceError
 from types import MappingProxyType
@@ -307,6 +308,9 @@ def test_records_and_changes_stay_frozen_value_objects() -> None:
     assert DeleteChange("e") != other_change
     with pytest.raises(TypeError):
         AtRecord("a", "p")  # type: ignore[call-arg]  # the missing argument under test
+    signature = inspect.signature(DispatchChange)
+    assert str(signature) == "(id: 'str', accepted_ms: 'int | None' = None) -> None"
+    assert DispatchChange.__init__.__qualname__ == "DispatchChange.__init__"
 
 
 INVALID_SEQUENCES = {
