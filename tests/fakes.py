@@ -14,7 +14,7 @@ from core.instant import format_instant
 from core.schedule.fold import ScheduleFold
 from core.session.event_list import EventList, JsonEvents
 from core.session.folds import InputState, SessionFolds
-from core.session.lines import SessionHeader, encode_entry
+from core.session.lines import SessionHeader
 from core.session.memory import SessionMemory
 
 
@@ -172,7 +172,7 @@ class MemoryLog:
         memory = self._memory
         event = decode_event(type, data)
         entry = Entry(len(memory.entries), format_instant(self._clock()), event)
-        memory.entries.queue(entry, encode_entry(entry))
+        memory.entries.queue(entry, b"")  # no writer reads it; raw data need not even be JSON
         memory.folds.feed(entry)
         memory.folds.feed_schedule(entry)
         return entry

@@ -20,7 +20,7 @@ from typing import Any, TypeGuard
 
 from core.errors import SessionFormatError
 from core.events import Entry, Event, decode_event
-from core.instant import INSTANT_SHAPE
+from core.instant import has_instant_shape
 from core.jsonvalue import compact_json, parse_json
 
 FORMAT_VERSION = 1
@@ -97,7 +97,7 @@ def _header_fields(value: dict[str, Any]) -> SessionHeader:
     )
     if not is_session_id(sid):
         raise SessionFormatError(f"invalid session id in the header: {sid!r}")
-    if not isinstance(created, str) or not INSTANT_SHAPE.fullmatch(created):
+    if not isinstance(created, str) or not has_instant_shape(created):
         raise SessionFormatError(f"invalid createdAt in the header: {created!r}")
     if parent is not None and not is_session_id(parent):
         raise SessionFormatError(f"invalid parentId in the header: {parent!r}")
@@ -137,7 +137,7 @@ def parse_line(line: bytes, seq: int) -> tuple[str, Event, int | None]:
     found, at, kind = value.get("seq"), value.get("at"), value.get("type")
     if type(found) is not int or found != seq:
         raise ValueError(f"seq {found!r} is not its index {seq}")
-    if type(at) is not str or not INSTANT_SHAPE.fullmatch(at):
+    if type(at) is not str or not has_instant_shape(at):
         raise ValueError(f"invalid at {at!r}")
     if type(kind) is not str or not kind:
         raise ValueError(f"invalid type {kind!r}")
