@@ -28,12 +28,12 @@ to a known ``data`` are accepted and not kept.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any, ClassVar, Literal, TypeAlias, get_args
 
 from core.framing import DueReminder, parse_framing
+from core.frozen import frozen
 
 
 class EventType(StrEnum):
@@ -62,7 +62,7 @@ class EventShapeError(ValueError):
 # -- sources of a user message ---------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class UserSource:
     """Typed by the user; ``time_zone`` is the zone sampled when it was typed (agent.md §4)."""
 
@@ -72,7 +72,7 @@ class UserSource:
         return {"kind": "user", "timeZone": self.time_zone}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PluginSource:
     """Written by a plugin: ``schedule`` for a reminder follow-up (schedule.md §10.6)."""
 
@@ -89,7 +89,7 @@ SCHEDULE_SOURCE = PluginSource("schedule")
 # -- the events ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class UserMessage:
     """Input for a turn: typed by the user, or a reminder follow-up (``source`` plugin schedule)."""
 
@@ -112,7 +112,7 @@ class UserMessage:
         return {"id": self.id, "text": self.text, "source": self.source.to_json()}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TurnStart:
     """Turn ``turn`` consumes the ``user/message`` at seq ``input``."""
 
@@ -124,7 +124,7 @@ class TurnStart:
         return {"turn": self.turn, "input": self.input}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ContextTime:
     """The turn's time-context reading (agent.md §4); ``time_zone`` None when unknown or mixed."""
 
@@ -136,7 +136,7 @@ class ContextTime:
         return {"timeZone": self.time_zone, "text": self.text}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolCall:
     """One tool call as the model sent it; ``arguments`` is its raw JSON text (may be invalid)."""
 
@@ -148,7 +148,7 @@ class ToolCall:
         return {"id": self.id, "name": self.name, "arguments": self.arguments}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ModelRef:
     """Which provider and model answered."""
 
@@ -159,7 +159,7 @@ class ModelRef:
         return {"provider": self.provider, "name": self.name}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TokenUsage:
     """Tokens the endpoint reported for one answer."""
 
@@ -170,7 +170,7 @@ class TokenUsage:
         return {"promptTokens": self.prompt_tokens, "completionTokens": self.completion_tokens}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AssistantMessage:
     """One model step's answer: text, the tool calls it asked for, why it stopped."""
 
@@ -195,7 +195,7 @@ class AssistantMessage:
         return data
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolResult:
     """The result the model is given for the call ``call_id``."""
 
@@ -214,7 +214,7 @@ class ToolResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TurnError:
     """Why a turn failed: a ``ProviderError`` kind (or ``internal``) and a sentence for the user."""
 
@@ -225,7 +225,7 @@ class TurnError:
         return {"kind": self.kind, "message": self.message}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TurnEnd:
     """Turn ``turn`` ended with ``status``; ``error`` says why when it failed."""
 
@@ -241,7 +241,7 @@ class TurnEnd:
         return data
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SessionTitle:
     """The user renamed the session."""
 
@@ -252,7 +252,7 @@ class SessionTitle:
         return {"title": self.title}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ScheduleChanged:
     """A ``schedule/change``: ``data`` as given; only the schedule fold decodes it (strictly)."""
 
@@ -263,7 +263,7 @@ class ScheduleChanged:
         return self.data
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class UnknownEvent:
     """An event type this version does not know: kept as given, ignored by every fold."""
 
@@ -274,7 +274,7 @@ class UnknownEvent:
         return self.data
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MalformedEvent:
     """A known type whose ``data`` has the wrong shape: kept as given, ignored like an unknown."""
 
@@ -300,7 +300,7 @@ Event: TypeAlias = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Entry:
     """One event of a session's log: its index ``seq``, append time ``at`` (the canonical UTC
     instant text, schedule.md §2.1) and ``group``, the size of the atomic group whose first line it

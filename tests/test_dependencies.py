@@ -12,8 +12,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OURS = ("core", "app", "ui")
 DATA_ONLY = {"tzdata": "zoneinfo reads its zone files; nothing imports it"}
-TYPE_ONLY = {"_typeshed"}
-"""Modules the type checker provides (typeshed's own), imported only under TYPE_CHECKING."""
 
 
 def _name(distribution: str) -> str:
@@ -33,7 +31,7 @@ def imported_packages() -> dict[str, set[str]]:
                 else:
                     continue
                 for top in {m.split(".")[0] for m in modules}:
-                    if top not in sys.stdlib_module_names and top not in {*OURS, *TYPE_ONLY}:
+                    if top not in sys.stdlib_module_names and top not in OURS:
                         found.setdefault(top, set()).add(str(path.relative_to(ROOT)))
     return found
 

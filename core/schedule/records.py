@@ -15,46 +15,19 @@ pays for no model validation machinery. pydantic still generates the tools' JSON
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, TypeVar
+from typing import Any, ClassVar, Literal, TypeAlias
 
 from core.errors import ScheduleLogError
+from core.frozen import frozen
 from core.instant import format_instant_ms, ms_to_datetime, parse_instant_ms, parse_instant_text
 from core.schedule.wire import SAFE, TRIM_CHARS, safe_int
-
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
 
 VERSION = 1
 MIN_EVERY_SECONDS = 300
 MAX_EVERY_SECONDS = 9_007_199_254_740
 """The largest everySeconds whose product with 1000 is still a safe integer."""
 DELIVERY_MODE = "session-local"
-
-_Frozen = TypeVar("_Frozen", bound="DataclassInstance")
-
-
-def _init_through_slots(cls: type[_Frozen]) -> type[_Frozen]:
-    """Give a frozen slotted dataclass an ``__init__`` that stores each field through its slot
-    descriptor, with the same parameters and defaults.
-
-    Why: the generated ``__init__`` gets past the frozen guard with one ``object.__setattr__``
-    call per field, ~430 ns for a record; the descriptors' ``__set__`` takes ~250 ns, and a fold
-    builds one record or change per event. Instances stay frozen: only ``__init__`` changes.
-    """
-    names = [field.name for field in fields(cls)]
-    setters = {f"_set_{name}": getattr(cls, name).__set__ for name in names}
-    body = "".join(f"    _set_{name}(self, {name})\n" for name in names)
-    namespace: dict[str, Any] = {}
-    exec(f"def __init__(self, {', '.join(names)}):\n{body}", setters, namespace)
-    init = namespace["__init__"]
-    generated = cls.__init__
-    init.__defaults__ = generated.__defaults__
-    init.__annotations__ = generated.__annotations__
-    init.__module__, init.__qualname__ = generated.__module__, generated.__qualname__
-    setattr(cls, "__init__", init)  # noqa: B010 - mypy rejects assigning to a method
-    return cls
 
 
 class _Targeted:
@@ -77,8 +50,7 @@ class _Targeted:
 Kind: TypeAlias = Literal["after", "at", "every"]
 
 
-@_init_through_slots
-@dataclass(frozen=True, slots=True)
+@frozen
 class AfterRecord(_Targeted):
     """A one-shot reminder set ``after_seconds`` from its creation sample."""
 
@@ -98,8 +70,7 @@ class AfterRecord(_Targeted):
         }
 
 
-@_init_through_slots
-@dataclass(frozen=True, slots=True)
+@frozen
 class AtRecord(_Targeted):
     """A one-shot reminder at an absolute instant; no trace of the submitted zone is kept."""
 
@@ -117,8 +88,7 @@ class AtRecord(_Targeted):
         }
 
 
-@_init_through_slots
-@dataclass(frozen=True, slots=True)
+@frozen
 class EveryRecord(_Targeted):
     """A fixed-rate reminder; ``scheduled_ms`` is its earliest undispatched aligned occurrence."""
 
@@ -149,8 +119,7 @@ def view(record: Record, now_ms: int) -> dict[str, Any]:
     return value
 
 
-@_init_through_slots
-@dataclass(frozen=True, slots=True)
+@frozen
 class CreateChange:
     record: Record
 
@@ -158,8 +127,7 @@ class CreateChange:
         return {"version": VERSION, "operation": "create", "schedule": self.record.to_json()}
 
 
-@_init_through_slots
-@dataclass(frozen=True, slots=True)
+@frozen
 class DeleteChange:
     id: str
 
@@ -167,8 +135,7 @@ class DeleteChange:
         return {"version": VERSION, "operation": "delete", "id": self.id}
 
 
-@_init_through_slots
-@dataclass(frozen=True, slots=True)
+@frozen
 class DispatchChange:
     """A dispatch: the one-shot form when ``accepted_ms`` is None, else the every form."""
 

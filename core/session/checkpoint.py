@@ -9,13 +9,12 @@ their own digest. Both files are derived: deleting them only makes the next open
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from core.errors import ScheduleLogError
-from core.jsonvalue import compact_json
+from core.jsonvalue import compact_json, parse_json
 from core.schedule.fold import ScheduleFolder
 from core.session.folds import ScheduleFailed, ScheduleState, SessionFolds
 
@@ -90,7 +89,7 @@ class Checkpoint:
 def decode_checkpoint(raw: bytes) -> Checkpoint | None:
     """The checkpoint in ``raw``, or None when it is unreadable or of another version."""
     try:
-        value = json.loads(raw.decode("utf-8"))
+        value = parse_json(raw)
         if value["version"] != CHECKPOINT_VERSION:
             return None
         return Checkpoint(

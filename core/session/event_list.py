@@ -42,6 +42,7 @@ class EventList(Sequence[Entry]):
         self._log = log
         self._mapped = base
         self._base: Sequence[int] = base.view if base is not None else ()
+        self._split = len(self._base)  # the base only changes in rebase() and close()
         self._tail = tail if tail is not None else array("Q")
         self.durable_length = durable_length
         self._queued: list[Entry] = []
@@ -50,7 +51,7 @@ class EventList(Sequence[Entry]):
 
     @property
     def durable_count(self) -> int:
-        return len(self._base) + len(self._tail)
+        return self._split + len(self._tail)
 
     @property
     def queued_count(self) -> int:
@@ -82,7 +83,7 @@ class EventList(Sequence[Entry]):
         yield from self._queued[: len(self) - durable]
 
     def _get(self, index: int) -> Entry:
-        durable = self.durable_count
+        durable = self._split + len(self._tail)
         if index >= durable:
             return self._queued[index - durable]
         cached = self._cache.get(index)
@@ -122,7 +123,7 @@ class EventList(Sequence[Entry]):
 
     def start(self, index: int) -> int:
         """Byte offset of durable entry ``index``'s line."""
-        split = len(self._base)
+        split = self._split
         return self._base[index] if index < split else self._tail[index - split]
 
     def span(self, index: int) -> tuple[int, int]:
@@ -168,7 +169,7 @@ class EventList(Sequence[Entry]):
 
     def close(self) -> None:
         """Unmap the checkpoint's offsets (their values were copied where still needed)."""
-        mapped, self._mapped, self._base = self._mapped, None, ()
+        mapped, self._mapped, self._base, self._split = self._mapped, None, (), 0
         if mapped is not None:
             with contextlib.suppress(BufferError):  # a slice of the view is still referenced
                 mapped.close()

@@ -150,5 +150,16 @@ def parse_line(line: bytes, seq: int) -> tuple[str, Event, int | None]:
 
 
 def parse_entry(line: bytes, seq: int) -> Entry:
-    """``parse_line`` as an ``Entry``."""
-    return Entry(seq, *parse_line(line, seq))
+    """The entry of a line that a scan has accepted before (an old event read again from the log,
+    or one a checkpoint covers, whose digest vouches for the scan that once accepted it): only
+    what a misplaced or changed line would get wrong is checked again, its ``seq`` and its
+    parts' types. ValueError when the line is not that event's line."""
+    value = parse_json(line)
+    try:
+        found, at, kind, data = value["seq"], value["at"], value["type"], value["data"]
+    except (TypeError, KeyError):
+        raise ValueError("not an event line") from None
+    if found != seq or type(found) is not int or type(at) is not str or type(kind) is not str:
+        raise ValueError(f"not the line of event {seq}")
+    group = value.get("group")
+    return Entry(seq, at, decode_event(kind, data), group if type(group) is int else None)
