@@ -22,14 +22,14 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.events import ScheduleChanged
+from core.events import Entry, ScheduleChanged, UserMessage
 from core.host import LoopWaker, SessionHost
 from core.instant import datetime_to_ms, format_instant_ms
 from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk
@@ -87,11 +87,10 @@ async def latency(store: SessionStore, far: int, due_count: int) -> list[float]:
     session = await session_with(store, far, due)
     delays: list[float] = []
 
-    def on_event(envelope: Mapping[str, Any]) -> None:
-        data = envelope.get("data", {})
-        if envelope.get("type") == "user/message" and data["source"]["kind"] == "plugin":
-            line = data["text"].split("\n")[3]  # occurrence_at: <canonical>
-            target = datetime.fromisoformat(line.split(": ", 1)[1].replace("Z", "+00:00"))
+    def on_event(entry: Entry) -> None:
+        event = entry.event
+        if isinstance(event, UserMessage) and event.reminders:
+            target = event.reminders[0].occurrence_at
             delays.append((now() - target).total_seconds() * 1000)
 
     host = host_for(session)
