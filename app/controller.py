@@ -3,6 +3,7 @@
 Owns the set of open (live or read-only) sessions, which one is on screen, state.json and the
 sessions sidebar's contents; connects each session's bridge to the window. Every disk step goes
 through ``SessionStore`` (threads) or ``app.state``; nothing here blocks the GUI thread for long.
+Background work (verification watchers, closes) starts through the ``TaskRunner`` it is given.
 
 Choices where the spec is silent:
 - Switching to a session in the sidebar opens it (it becomes live) and keeps the others open;
@@ -29,6 +30,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.engine import EngineParts, OpenSession, compose, start
 from app.paths import writable_problem
+from app.qtasync import TaskRunner
 from app.state import AppState, write_state
 from core.errors import ChimeError, SessionError
 from core.events import AssistantMessage, Entry, SessionTitle, UserMessage
@@ -62,6 +64,7 @@ class AppController(QObject):
         store: SessionStore,
         parts: EngineParts,
         data_dir: Path,
+        tasks: TaskRunner,
         *,
         is_active: Callable[[], bool] = lambda: True,
         parent: QObject | None = None,
@@ -71,13 +74,15 @@ class AppController(QObject):
         self.store = store
         self.parts = parts
         self.data_dir = data_dir
+        self._tasks = tasks
         self._is_active = is_active
         self.open: dict[str, OpenSession] = {}
         self.current: str | None = None
         self._stored: list[StoredSummary] = []
         self._trashed: list[str] = []
         self._writes_state = True
-        self._watching: set[asyncio.Task[None]] = set()
+        self._watching: set[asyncio.Task[object]] = set()
+        """Verification watchers still running (quitting waits for them)."""
         self._closing: dict[str, asyncio.Future[None]] = {}
         """Sessions whose close (flush, lock release) is still running, by id."""
         self.storage_problem: str | None = None
@@ -169,9 +174,9 @@ class AppController(QObject):
         else:
             self._state_changed()
         if not session.verified:
-            task = asyncio.ensure_future(self._after_verification(opened))
-            self._watching.add(task)
-            task.add_done_callback(self._watching.discard)
+            watcher = self._tasks.spawn(self._after_verification(opened))
+            self._watching.add(watcher)
+            watcher.add_done_callback(self._watching.discard)
         return opened
 
     async def _after_verification(self, opened: OpenSession) -> None:
@@ -293,7 +298,7 @@ class AppController(QObject):
         opened = self.open.pop(target, None) if target else None
         if opened is None or target is None:
             return
-        closing = asyncio.ensure_future(opened.close())
+        closing = self._tasks.share(opened.close())
         self._closing[target] = closing
         try:
             await closing

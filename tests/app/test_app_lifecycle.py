@@ -72,7 +72,7 @@ def test_run_shows_the_window_and_sigterm_flushes_records_the_open_session_and_e
 
     async def start_then_sigterm(self: Application) -> None:
         await real_start(self)
-        seen["app"], seen["current"] = self, self.controller and self.controller.current
+        seen["app"], seen["current"] = self, self.started and self.started.controller.current
         seen["visible"] = self.window.isVisible()
         signal.raise_signal(signal.SIGTERM)  # as a logout would send it
 
@@ -177,7 +177,7 @@ def test_a_system_colour_scheme_change_reapplies_only_the_system_theme(
         qapp.setPalette(dark_palette())
         chime.inside(lambda: qapp.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light))
         assert qapp.palette().color(window) == qapp.style().standardPalette().color(window)
-        chime.chime.settings = Settings(theme="dark", text_size=12)
+        chime.settings_flow.settings = Settings(theme="dark", text_size=12)
         qapp.setPalette(dark_palette())
         chime.inside(lambda: qapp.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light))
         assert qapp.palette().color(window) == QColor("#25272b")  # a chosen theme stays

@@ -194,34 +194,32 @@ def test_the_whole_flow_works_with_the_keyboard_only(qtbot, loop, tmp_path, cloc
 def test_settings_saved_from_the_dialog_survive_a_restart(
     qtbot, loop, tmp_path, clock, monkeypatch
 ) -> None:
-    from app.actions_wiring import apply_settings, settings_draft
     from app.settings import KeyStore, load_settings
+    from app.settings_flow import SettingsFlow, settings_draft
     from ui.settings_dialog import SettingsDialog
 
     chime = start(qtbot, loop, tmp_path, clock)
-
-    class Owner:  # the parts of app.main.Application that apply_settings touches
-        app = qtbot._request.getfixturevalue("qapp")
-        folder = tmp_path
-        keys = KeyStore(tmp_path / "config", use_keyring=False)
-        settings = load_settings(tmp_path)
-        controller = chime.controller
-        window = chime.window
-        clock = chime.clock
-
-        def provider_label(self) -> str:
-            return "label"
-
-    owner = Owner()
-    dialog = SettingsDialog(settings_draft(owner.settings, "", owner.keys.note), [])
+    qapp = qtbot._request.getfixturevalue("qapp")
+    keys = KeyStore(tmp_path / "config", use_keyring=False)
+    flow = SettingsFlow(
+        load_settings(tmp_path),
+        app=qapp,
+        window=chime.window,
+        folder=tmp_path,
+        keys=keys,
+        clock=chime.clock,
+        tasks=chime.tasks,
+        use_provider=chime.controller.set_provider,
+    )
+    dialog = SettingsDialog(settings_draft(flow.settings, "", keys.note), [])
     qtbot.addWidget(dialog)
     dialog.theme_combo.setCurrentIndex(dialog.theme_combo.findData("dark"))
     dialog.size_spin.setValue(13)
-    apply_settings(owner, dialog.draft())  # type: ignore[arg-type]  # duck-typed Application
+    flow.apply(dialog.draft())
     chime.quit()
     restored = load_settings(tmp_path)
     assert (restored.theme, restored.text_size, restored.provider) == ("dark", 13, "offline")
-    owner.app.setFont(owner.app.font())  # appearance applied without errors
+    qapp.setFont(qapp.font())  # appearance applied without errors
 
 
 @pytest.mark.slow
