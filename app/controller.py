@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from app.engine import EngineParts, OpenSession, compose, start
 from app.paths import writable_problem
@@ -50,13 +50,7 @@ SEARCH_TEXT_EVENTS = 400
 
 
 class AppController(QObject):
-    """The window's sessions.
-
-    Signals:
-        open_set_changed(): the open sessions or the current one changed (state.json was written).
-    """
-
-    open_set_changed = Signal()
+    """The window's sessions."""
 
     def __init__(
         self,
@@ -399,10 +393,10 @@ class AppController(QObject):
         for opened in self.open.values():
             opened.set_provider(factory())
 
-    async def shutdown(self, geometry: str = "", window_state: str = "") -> None:
+    async def shutdown(self, geometry: str = "") -> None:
         """Quit: record the open sessions, then flush and close every one of them (and let a
         close already under way finish: the loop ends right after)."""
-        self.write_state(geometry, window_state)
+        self.write_state(geometry)
         self._writes_state = False
         await asyncio.gather(*self._watching, return_exceptions=True)  # closing waits for it too
         await asyncio.gather(*self._closing.values(), return_exceptions=True)
@@ -414,15 +408,13 @@ class AppController(QObject):
         self.open.clear()
 
     # -- state and sidebar -----------------------------------------------------------------
-    def write_state(self, geometry: str = "", window_state: str = "") -> None:
+    def write_state(self, geometry: str = "") -> None:
         """Record the live sessions. An instance that holds none (a second instance showing
         sessions read-only) leaves state.json to the instance that owns them."""
         live = tuple(sid for sid, o in self.open.items() if not o.session.read_only)
         if not live:
             return
-        state = AppState(
-            live, self.current if self.current in live else live[0], geometry, window_state
-        )
+        state = AppState(live, self.current if self.current in live else live[0], geometry)
         try:
             write_state(self.data_dir, state)
         except OSError as error:
@@ -431,7 +423,6 @@ class AppController(QObject):
     def _state_changed(self) -> None:
         if self._writes_state:
             self.write_state(self.window.saved_geometry())
-        self.open_set_changed.emit()
 
     async def refresh_sessions(self) -> None:
         """Re-read the stored sessions (in a thread) and redraw the sidebar."""

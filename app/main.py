@@ -112,7 +112,7 @@ def _crash_sentence(error: BaseException, where: str) -> str:
     return f"Something unexpected went wrong; details are in {where}."
 
 
-def install_signal_quit(app: QApplication, quit_now: object) -> QSocketNotifier:
+def install_signal_quit(app: QApplication, quit_now: Callable[[], object]) -> QSocketNotifier:
     """SIGTERM/SIGINT wake the Qt loop through a socket, then ``quit_now()`` runs on it."""
     reader, writer = socket.socketpair()
     reader.setblocking(False)
@@ -127,11 +127,10 @@ def install_signal_quit(app: QApplication, quit_now: object) -> QSocketNotifier:
             reader.recv(64)
         except OSError:
             return
-        quit_now()  # type: ignore[operator]  # a zero-argument callable
+        quit_now()
 
     notifier.activated.connect(on_ready)
-    notifier.setProperty("sockets", (reader, writer))
-    notifier._sockets = (reader, writer)  # type: ignore[attr-defined]  # keep both ends alive
+    notifier.setProperty("sockets", (reader, writer))  # keeps both ends alive
     return notifier
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.owner_timer import MAX_TIMER_MS, ClockJumpWatch, QtWaker
-from app.paths import data_dir
+from app.paths import chosen_data_dir, writable_problem
 from app.settings import KeyStore, Settings, load_settings, save_settings
 from app.state import AppState, read_state, write_state
 from app.system import local_zone_name, system_clock
@@ -102,10 +102,11 @@ def test_state_round_trips_and_garbage_means_nothing_open(tmp_path: Path) -> Non
 
 
 def test_the_data_dir_comes_from_the_flag_then_the_environment(tmp_path: Path) -> None:
-    flag = data_dir(str(tmp_path / "flag"), {"CHIME_DATA_DIR": str(tmp_path / "env")})
-    env = data_dir(None, {"CHIME_DATA_DIR": str(tmp_path / "env")})
+    flag = chosen_data_dir(str(tmp_path / "flag"), {"CHIME_DATA_DIR": str(tmp_path / "env")})
+    env = chosen_data_dir(None, {"CHIME_DATA_DIR": str(tmp_path / "env")})
     assert flag == tmp_path / "flag"
     assert env == tmp_path / "env"
+    assert writable_problem(env) is None  # what run() does: it creates the folder
     assert stat.S_IMODE(os.stat(env).st_mode) == 0o700
 
 
