@@ -3,6 +3,7 @@
 Owns the set of open (live or read-only) sessions, which one is on screen, state.json and the
 sessions sidebar's contents; connects each session's bridge to the window. Every disk step goes
 through ``SessionStore`` (threads) or ``app.state``; nothing here blocks the GUI thread for long.
+Background work (verification watchers, closes) starts through the ``TaskRunner`` it is given.
 
 Choices where the spec is silent:
 - Switching to a session in the sidebar opens it (it becomes live) and keeps the others open;
@@ -25,10 +26,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from app.engine import EngineParts, OpenSession, compose, start
 from app.paths import writable_problem
+from app.qtasync import TaskRunner
 from app.state import AppState, write_state
 from core.errors import ChimeError, SessionError
 from core.events import AssistantMessage, Entry, SessionTitle, UserMessage
@@ -48,13 +50,7 @@ SEARCH_TEXT_EVENTS = 400
 
 
 class AppController(QObject):
-    """The window's sessions.
-
-    Signals:
-        open_set_changed(): the open sessions or the current one changed (state.json was written).
-    """
-
-    open_set_changed = Signal()
+    """The window's sessions."""
 
     def __init__(
         self,
@@ -62,6 +58,7 @@ class AppController(QObject):
         store: SessionStore,
         parts: EngineParts,
         data_dir: Path,
+        tasks: TaskRunner,
         *,
         is_active: Callable[[], bool] = lambda: True,
         parent: QObject | None = None,
@@ -71,13 +68,15 @@ class AppController(QObject):
         self.store = store
         self.parts = parts
         self.data_dir = data_dir
+        self._tasks = tasks
         self._is_active = is_active
         self.open: dict[str, OpenSession] = {}
         self.current: str | None = None
         self._stored: list[StoredSummary] = []
         self._trashed: list[str] = []
         self._writes_state = True
-        self._watching: set[asyncio.Task[None]] = set()
+        self._watching: set[asyncio.Task[object]] = set()
+        """Verification watchers still running (quitting waits for them)."""
         self._closing: dict[str, asyncio.Future[None]] = {}
         """Sessions whose close (flush, lock release) is still running, by id."""
         self.storage_problem: str | None = None
@@ -169,9 +168,9 @@ class AppController(QObject):
         else:
             self._state_changed()
         if not session.verified:
-            task = asyncio.ensure_future(self._after_verification(opened))
-            self._watching.add(task)
-            task.add_done_callback(self._watching.discard)
+            watcher = self._tasks.spawn(self._after_verification(opened))
+            self._watching.add(watcher)
+            watcher.add_done_callback(self._watching.discard)
         return opened
 
     async def _after_verification(self, opened: OpenSession) -> None:
@@ -293,7 +292,7 @@ class AppController(QObject):
         opened = self.open.pop(target, None) if target else None
         if opened is None or target is None:
             return
-        closing = asyncio.ensure_future(opened.close())
+        closing = self._tasks.share(opened.close())
         self._closing[target] = closing
         try:
             await closing
@@ -394,10 +393,10 @@ class AppController(QObject):
         for opened in self.open.values():
             opened.set_provider(factory())
 
-    async def shutdown(self, geometry: str = "", window_state: str = "") -> None:
+    async def shutdown(self, geometry: str = "") -> None:
         """Quit: record the open sessions, then flush and close every one of them (and let a
         close already under way finish: the loop ends right after)."""
-        self.write_state(geometry, window_state)
+        self.write_state(geometry)
         self._writes_state = False
         await asyncio.gather(*self._watching, return_exceptions=True)  # closing waits for it too
         await asyncio.gather(*self._closing.values(), return_exceptions=True)
@@ -409,15 +408,13 @@ class AppController(QObject):
         self.open.clear()
 
     # -- state and sidebar -----------------------------------------------------------------
-    def write_state(self, geometry: str = "", window_state: str = "") -> None:
+    def write_state(self, geometry: str = "") -> None:
         """Record the live sessions. An instance that holds none (a second instance showing
         sessions read-only) leaves state.json to the instance that owns them."""
         live = tuple(sid for sid, o in self.open.items() if not o.session.read_only)
         if not live:
             return
-        state = AppState(
-            live, self.current if self.current in live else live[0], geometry, window_state
-        )
+        state = AppState(live, self.current if self.current in live else live[0], geometry)
         try:
             write_state(self.data_dir, state)
         except OSError as error:
@@ -426,7 +423,6 @@ class AppController(QObject):
     def _state_changed(self) -> None:
         if self._writes_state:
             self.write_state(self.window.saved_geometry())
-        self.open_set_changed.emit()
 
     async def refresh_sessions(self) -> None:
         """Re-read the stored sessions (in a thread) and redraw the sidebar."""

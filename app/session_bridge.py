@@ -79,10 +79,6 @@ class SessionBridge(QObject):
             self._agent_unsubscribe.append(agent.on_delta(self._on_agent_delta))
 
     @property
-    def id(self) -> str:
-        return self.session.id
-
-    @property
     def writable(self) -> bool:
         return self.agent is not None and not self.session.read_only
 

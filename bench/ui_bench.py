@@ -174,7 +174,7 @@ def bench_big_session(messages: int) -> None:
     from app.controller import AppController
     from app.engine import EngineParts
     from app.paths import resource
-    from app.qtasync import make_event_loop
+    from app.qtasync import TaskRunner, make_event_loop
     from app.system import local_zone_name, system_clock
     from core.llm.offline import OfflineAssistant
     from core.session.store import SessionStore
@@ -200,8 +200,10 @@ def bench_big_session(messages: int) -> None:
                 "",
                 lambda: OfflineAssistant(system_clock),
             )
-            controller = AppController(window, SessionStore(folder, system_clock), parts, folder)
-            wire_controller(window, controller)
+            tasks = TaskRunner()
+            store = SessionStore(folder, system_clock)
+            controller = AppController(window, store, parts, folder, tasks)
+            wire_controller(window, controller, tasks)
             window.show()
             app.processEvents()
             opened_at = time.perf_counter()
