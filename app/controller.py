@@ -37,12 +37,11 @@ from core.events import AssistantMessage, Entry, SessionTitle, UserMessage
 from core.framing import DueReminder
 from core.instant import read_instant
 from core.llm.provider import ModelProvider
-from core.schedule.records import Record
 from core.session.live import LiveSession
 from core.session.store import SessionStore
 from core.session.summary import SessionSummary as StoredSummary
 from ui.main_window import MainWindow, request_attention
-from ui.screen import SessionAccess, SessionScreen
+from ui.screen import ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionSummary
 
 _log = logging.getLogger(__name__)
@@ -471,7 +470,7 @@ class AppController(QObject):
             self.window.set_busy(busy)
             self.window.set_zone(self.parts.zone_source())
 
-    def _on_schedule(self, session_id: str, records: Sequence[Record]) -> None:
+    def _on_schedule(self, session_id: str, records: Sequence[ReminderView]) -> None:
         if session_id == self.current:
             self.window.set_reminders(records, self.parts.zone_source())
         self.refresh_sidebar()

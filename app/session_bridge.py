@@ -11,7 +11,7 @@ Signals:
         starting with "…" when cut ("" when streaming ended). Only the tail is kept, so each delta
         costs the same however long the answer grows (a 4 MB answer arrives in ~10^5 deltas).
     busy_changed(bool): a turn started (True) or the agent went idle (False).
-    schedule_changed(object): the active reminders, a tuple of ``core.schedule.records`` values.
+    schedule_changed(object): the active reminders, a tuple of ``ui.screen.ReminderView``.
     persistence_changed(bool): True when the last barrier failed (recent events not durable).
     reminder_arrived(object): a reminder follow-up was appended: its ``DueReminder`` values (a
         tuple; empty when its framing could not be read).
@@ -29,8 +29,9 @@ from core.agent import Agent, AgentStatus
 from core.clock import ZoneSource
 from core.errors import ChimeError
 from core.events import AssistantMessage, Entry, ScheduleChanged, SessionTitle, UserMessage
-from core.schedule.records import Record
+from core.schedule.records import EveryRecord, Record
 from core.session.port import SessionPort
+from ui.screen import ReminderView
 
 _log = logging.getLogger(__name__)
 
@@ -113,13 +114,15 @@ class SessionBridge(QObject):
         if self.writable and title.strip():
             self.session.append_event(SessionTitle(title.strip()))
 
-    def active_reminders(self) -> tuple[Record, ...]:
-        """The fold's active records (none when the schedule log cannot be folded)."""
+    def active_reminders(self) -> tuple[ReminderView, ...]:
+        """The fold's active records as the panel shows them (none when the schedule log cannot
+        be folded)."""
         try:
-            return self.session.schedule_fold().active
+            active = self.session.schedule_fold().active
         except ChimeError as error:
             _log.info("schedule fold of %s failed: %s", self.session.id, error)
             return ()
+        return tuple(map(reminder_view, active))
 
     def drop_agent(self) -> None:
         """The session turned read-only: stop observing its agent; it is a view from now on."""
@@ -175,3 +178,9 @@ class SessionBridge(QObject):
             tail = tail[-STREAM_TAIL_CHARS:]
         self._stream_text = tail
         self.streaming.emit(ELLIPSIS + tail if self._stream_cut else tail)
+
+
+def reminder_view(record: Record) -> ReminderView:
+    """What the reminders panel shows of one active record."""
+    every = record.every_seconds if isinstance(record, EveryRecord) else None
+    return ReminderView(record.id, record.kind, record.prompt, record.scheduled_datetime, every)

@@ -36,11 +36,10 @@ from PySide6.QtWidgets import (
 )
 
 from core.events import AssistantMessage, Entry
-from core.schedule.records import Record
 from ui.actions import MENUS, WindowActions
 from ui.composer import Composer
 from ui.reminders_panel import RemindersPanel
-from ui.screen import SessionAccess, SessionScreen
+from ui.screen import ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionListPanel, SessionSummary
 from ui.transcript_model import TranscriptModel
 from ui.transcript_view import TranscriptView
@@ -284,7 +283,7 @@ class MainWindow(QMainWindow):
     def set_busy(self, busy: bool) -> None:
         self.composer.set_busy(busy)
 
-    def set_reminders(self, records: Sequence[Record], zone_name: str | None) -> None:
+    def set_reminders(self, records: Sequence[ReminderView], zone_name: str | None) -> None:
         self.reminders.set_records(records, zone_name)
 
     def set_access(self, access: SessionAccess) -> None:

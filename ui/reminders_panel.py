@@ -40,7 +40,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.schedule.records import AfterRecord, EveryRecord, Record
+from core.instant import format_instant
+from ui.screen import ReminderView
 from ui.timefmt import day_time, every_label, relative
 
 Index = QModelIndex | QPersistentModelIndex
@@ -48,11 +49,11 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 1
 OVERDUE_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
-def kind_label(record: Record) -> str:
+def kind_label(record: ReminderView) -> str:
     """``once``, ``at`` or ``every N min`` (schedule.md §2.2 kinds)."""
-    if isinstance(record, EveryRecord):
+    if record.every_seconds is not None:
         return every_label(record.every_seconds)
-    return "once" if isinstance(record, AfterRecord) else "at"
+    return "once" if record.kind == "after" else "at"
 
 
 class RemindersModel(QAbstractListModel):
@@ -61,7 +62,7 @@ class RemindersModel(QAbstractListModel):
     def __init__(self, clock: Callable[[], datetime], parent: Any = None) -> None:
         super().__init__(parent)
         self._clock = clock
-        self._records: list[Record] = []
+        self._records: list[ReminderView] = []
         self._zone_name: str | None = None
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 -- Qt's own default
@@ -84,12 +85,12 @@ class RemindersModel(QAbstractListModel):
         if role == OVERDUE_ROLE:
             return self._overdue(record)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return record.scheduled_at
+            return format_instant(record.scheduled_at)
         if role == Qt.ItemDataRole.ForegroundRole and self._overdue(record):
             return QColor("#c0392b")
         return None
 
-    def set_records(self, records: Sequence[Record], zone_name: str | None) -> None:
+    def set_records(self, records: Sequence[ReminderView], zone_name: str | None) -> None:
         """Replace the projection with the fold's active records."""
         self.beginResetModel()
         self._records = list(records)
@@ -101,11 +102,11 @@ class RemindersModel(QAbstractListModel):
         if self._records:
             self.dataChanged.emit(self.index(0), self.index(len(self._records) - 1))
 
-    def _overdue(self, record: Record) -> bool:
-        return record.scheduled_datetime <= self._clock()
+    def _overdue(self, record: ReminderView) -> bool:
+        return record.scheduled_at <= self._clock()
 
-    def _text(self, record: Record) -> str:
-        now, target = self._clock(), record.scheduled_datetime
+    def _text(self, record: ReminderView) -> str:
+        now, target = self._clock(), record.scheduled_at
         state = "overdue" if target <= now else relative(target, now)
         when = f"{day_time(target, now, self._zone_name)} · {state}"
         return f"{record.prompt}\n{kind_label(record)} · {when}\n{record.id}"
@@ -249,7 +250,7 @@ class RemindersPanel(QWidget):
         layout.addWidget(self.delete_button)
         layout.addWidget(self.note)
 
-    def set_records(self, records: Sequence[Record], zone_name: str | None) -> None:
+    def set_records(self, records: Sequence[ReminderView], zone_name: str | None) -> None:
         """Show the fold's active records (creation order)."""
         current = self.selected_id()
         self.model.set_records(records, zone_name)

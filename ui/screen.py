@@ -9,9 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
 
 from core.events import Entry
-from core.schedule.records import Record
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderView:
+    """One active reminder as the reminders panel shows it (the app builds it from the schedule
+    fold's record; the widgets never import the schedule package, which loads pydantic and
+    asyncio and would slow the first paint)."""
+
+    id: str
+    kind: Literal["after", "at", "every"]
+    prompt: str
+    scheduled_at: datetime
+    every_seconds: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +54,7 @@ class SessionScreen:
     title: str | None
     entries: Sequence[Entry]
     zone_name: str | None
-    reminders: tuple[Record, ...]
+    reminders: tuple[ReminderView, ...]
     access: SessionAccess
     busy: bool = False
     persistence_failed: bool = False

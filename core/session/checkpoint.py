@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from core.errors import ScheduleLogError
-from core.jsonvalue import compact_json, parse_json
+from core.jsonread import parse_json
+from core.jsonvalue import compact_json
 from core.schedule.fold import ScheduleFolder
 from core.session.folds import ScheduleFailed, ScheduleState, SessionFolds
 

@@ -21,7 +21,8 @@ from typing import Any, TypeGuard
 from core.errors import SessionFormatError
 from core.events import Entry, Event, decode_event
 from core.instant import has_instant_shape
-from core.jsonvalue import compact_json, parse_json
+from core.jsonread import parse_json
+from core.jsonvalue import compact_json
 
 FORMAT_VERSION = 1
 """The only header ``version`` this code reads and writes."""
