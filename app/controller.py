@@ -23,7 +23,6 @@ import asyncio
 import gc
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject
@@ -227,8 +226,7 @@ class AppController(QObject):
 
     def _say_above(self, opened: OpenSession, text: str) -> None:
         """A failure the session on screen shows in its banner (no fork offered for it)."""
-        access = replace(self._access(opened), banner=text, offer_fork=False)
-        self.window.set_access(access)
+        self.window.set_access(self._access(opened).with_banner(text))
 
     def _access(self, opened: OpenSession) -> SessionAccess:
         """How the session may be used: live, read-only (open elsewhere), corrupt, or shown on a

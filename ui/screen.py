@@ -8,14 +8,14 @@ it (a new entry, the streamed text, the reminders, busy, the persistence warning
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
 from core.events import Entry
+from core.frozen import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ReminderView:
     """One active reminder as the reminders panel shows it (the app builds it from the schedule
     fold's record; the widgets never import the schedule package, which loads pydantic and
@@ -28,7 +28,7 @@ class ReminderView:
     every_seconds: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SessionAccess:
     """How the session on screen may be used: the status-bar state, the banner, the composer.
 
@@ -45,8 +45,14 @@ class SessionAccess:
     writable: bool = True
     placeholder: str = ""
 
+    def with_banner(self, banner: str) -> SessionAccess:
+        """The same access with another banner sentence, and no fork offered for it."""
+        return SessionAccess(
+            self.state, self.detail, banner, False, "", self.writable, self.placeholder
+        )
 
-@dataclass(frozen=True, slots=True)
+
+@frozen
 class SessionScreen:
     """Everything ``show_session`` needs: the transcript's entries (a lazy sequence), the zone its
     times are shown in, the active reminders, the access, and what runs."""
