@@ -1,1 +1,1 @@
-"""Chime's composition root and Qt adapters: wiring, the qasync door, timers, settings, paths."""
+"""Chime's composition root and Qt adapters: wiring, the qasync door, tasks, timers, settings, paths."""

@@ -3,6 +3,7 @@
 Owns the set of open (live or read-only) sessions, which one is on screen, state.json and the
 sessions sidebar's contents; connects each session's bridge to the window. Every disk step goes
 through ``SessionStore`` (threads) or ``app.state``; nothing here blocks the GUI thread for long.
+Background work (verification watchers, closes) starts through the ``TaskRunner`` it is given.
 
 Choices where the spec is silent:
 - Switching to a session in the sidebar opens it (it becomes live) and keeps the others open;
@@ -21,34 +22,33 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from app.engine import EngineParts, OpenSession, compose, start
 from app.paths import writable_problem
+from app.qtasync import TaskRunner
 from app.state import AppState, write_state
 from core.errors import ChimeError, SessionError
+from core.events import AssistantMessage, Entry, SessionTitle, UserMessage
+from core.framing import DueReminder
+from core.instant import read_instant
+from core.llm.provider import ModelProvider
+from core.session.live import LiveSession
 from core.session.store import SessionStore
 from core.session.summary import SessionSummary as StoredSummary
 from ui.main_window import MainWindow, request_attention
+from ui.screen import ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionSummary
-from ui.transcript_rows import parse_instant, parse_reminders
 
 _log = logging.getLogger(__name__)
 SEARCH_TEXT_EVENTS = 400
 
 
 class AppController(QObject):
-    """The window's sessions.
-
-    Signals:
-        open_set_changed(): the open sessions or the current one changed (state.json was written).
-    """
-
-    open_set_changed = Signal()
+    """The window's sessions."""
 
     def __init__(
         self,
@@ -56,6 +56,7 @@ class AppController(QObject):
         store: SessionStore,
         parts: EngineParts,
         data_dir: Path,
+        tasks: TaskRunner,
         *,
         is_active: Callable[[], bool] = lambda: True,
         parent: QObject | None = None,
@@ -65,13 +66,15 @@ class AppController(QObject):
         self.store = store
         self.parts = parts
         self.data_dir = data_dir
+        self._tasks = tasks
         self._is_active = is_active
         self.open: dict[str, OpenSession] = {}
         self.current: str | None = None
         self._stored: list[StoredSummary] = []
         self._trashed: list[str] = []
         self._writes_state = True
-        self._watching: set[asyncio.Task[None]] = set()
+        self._watching: set[asyncio.Task[object]] = set()
+        """Verification watchers still running (quitting waits for them)."""
         self._closing: dict[str, asyncio.Future[None]] = {}
         """Sessions whose close (flush, lock release) is still running, by id."""
         self.storage_problem: str | None = None
@@ -109,9 +112,7 @@ class AppController(QObject):
             session = await self.store.open(session_id)
         except (ChimeError, OSError) as error:
             _log.warning("cannot open session %s: %s", session_id, error)
-            self.window.statusBar().showMessage(
-                self.tr("Could not open the session: ") + _in_words(error), 8000
-            )
+            self.window.notify(self.tr("Could not open the session: ") + _in_words(error))
             return None
         return self._adopt(session, show=show)
 
@@ -141,17 +142,21 @@ class AppController(QObject):
 
     def _cannot_create(self, why: str) -> None:
         text = self.tr("Could not create a new session. ") + why
-        self.window.show_banner(text, offer_fork=False)
-        self.window.statusBar().showMessage(text, 15000)
-        if self.current_session() is None:  # nothing to show: clear what a closed one left
-            zone = self.parts.zone_source()
-            self.window.transcript_model.reset((), zone)
-            self.window.reminders.set_records([], zone)
-            self.window.set_session_title(None)
-            self.window.set_state(self.tr("not saved"), text)
-            self.window.composer.set_writable(False, self.tr("Nothing can be saved — see above."))
+        self.window.notify(text, 15000)
+        opened = self.current_session()
+        if opened is not None:  # it stays on screen, with the reason above it
+            self._say_above(opened, text)
+            return
+        nothing = SessionAccess(
+            self.tr("not saved"),
+            text,
+            banner=text,
+            writable=False,
+            placeholder=self.tr("Nothing can be saved — see above."),
+        )
+        self.window.show_no_session(nothing, self.parts.zone_source())
 
-    def _adopt(self, session: Any, *, show: bool) -> OpenSession:
+    def _adopt(self, session: LiveSession, *, show: bool) -> OpenSession:
         opened = compose(session, self.parts, self)
         self.open[opened.id] = opened
         self._connect(opened)
@@ -161,9 +166,9 @@ class AppController(QObject):
         else:
             self._state_changed()
         if not session.verified:
-            task = asyncio.ensure_future(self._after_verification(opened))
-            self._watching.add(task)
-            task.add_done_callback(self._watching.discard)
+            watcher = self._tasks.spawn(self._after_verification(opened))
+            self._watching.add(watcher)
+            watcher.add_done_callback(self._watching.discard)
         return opened
 
     async def _after_verification(self, opened: OpenSession) -> None:
@@ -194,7 +199,7 @@ class AppController(QObject):
         bridge.busy_changed.connect(lambda busy: self._on_busy(sid, busy))
         bridge.schedule_changed.connect(lambda records: self._on_schedule(sid, records))
         bridge.persistence_changed.connect(lambda failed: self._on_persistence(sid, failed))
-        bridge.reminder_arrived.connect(lambda text: self._on_reminder(sid, text))
+        bridge.reminder_arrived.connect(lambda due: self._on_reminder(sid, due))
         bridge.title_changed.connect(lambda _title: self._on_title(sid))
 
     def show_session(self, session_id: str) -> None:
@@ -202,47 +207,52 @@ class AppController(QObject):
         opened = self.open[session_id]
         self.current = session_id
         opened.unread = False
-        zone = self.parts.zone_source()
-        window = self.window
-        window.transcript_model.reset(opened.session.events, zone)
-        window.transcript.scroll_to_end()
-        window.reminders.set_records(opened.bridge.active_reminders(), zone)
-        window.set_session_title(opened.session.title)
-        window.set_zone(zone)
-        self._show_state(opened)
-        window.composer.set_busy(opened.bridge.is_busy())
-        window.streaming.show_text("")
-        window.set_persistence_warning(opened.bridge.persistence_failed())
+        session = opened.session
+        screen = SessionScreen(
+            session.title,
+            session.entries,
+            self.parts.zone_source(),
+            opened.bridge.active_reminders(),
+            self._access(opened),
+            busy=opened.bridge.is_busy(),
+            persistence_failed=opened.bridge.persistence_failed(),
+        )
+        self.window.show_session(screen)
         self._state_changed()
         self.refresh_sidebar()
         # The loaded session's objects are long-lived: keep them out of the cyclic collector's
         # full passes, which otherwise stall a scroll frame by ~50 ms (bench/ui_bench.py).
         gc.freeze()
 
-    def _show_state(self, opened: OpenSession) -> None:
+    def _say_above(self, opened: OpenSession, text: str) -> None:
+        """A failure the session on screen shows in its banner (no fork offered for it)."""
+        self.window.set_access(self._access(opened).with_banner(text))
+
+    def _access(self, opened: OpenSession) -> SessionAccess:
+        """How the session may be used: live, read-only (open elsewhere), corrupt, or shown on a
+        folder that cannot be written (then the banner says so)."""
         reason = opened.session.read_only_reason or ""
-        window = self.window
+        banner = self.storage_problem
         if not opened.session.read_only:
-            window.set_state(self.tr("live"))
-            window.hide_banner()
-            window.composer.set_writable(True)
-            if self.storage_problem is not None:
-                window.show_banner(self.storage_problem, offer_fork=False)
-            return
-        if self.storage_problem is not None:  # forking would fail too: say what fixes it
-            window.set_state(self.tr("read-only: folder not writable"), reason)
-            window.show_banner(self.storage_problem, offer_fork=False)
-            window.composer.set_writable(False, self.tr("Read-only — nothing can be saved here."))
-            return
+            return SessionAccess(self.tr("live"), banner=banner)
+        if banner is not None:  # forking would fail too: say what fixes it
+            return SessionAccess(
+                self.tr("read-only: folder not writable"),
+                reason,
+                banner=banner,
+                writable=False,
+                placeholder=self.tr("Read-only — nothing can be saved here."),
+            )
         corrupt = "corrupt" in reason
-        window.set_state(
-            self.tr("corrupt") if corrupt else self.tr("read-only: open elsewhere"), reason
+        return SessionAccess(
+            self.tr("corrupt") if corrupt else self.tr("read-only: open elsewhere"),
+            reason,
+            banner=reason or self.tr("This session is read-only."),
+            offer_fork=True,
+            fork_label="" if corrupt else self.tr("Fork a copy to continue here"),
+            writable=False,
+            placeholder=self.tr("Read-only session — fork it to continue."),
         )
-        label = "" if corrupt else self.tr("Fork a copy to continue here")
-        window.show_banner(
-            reason or self.tr("This session is read-only."), offer_fork=True, fork_label=label
-        )
-        window.composer.set_writable(False, self.tr("Read-only session — fork it to continue."))
 
     def current_session(self) -> OpenSession | None:
         return self.open.get(self.current) if self.current else None
@@ -253,10 +263,10 @@ class AppController(QObject):
         the text goes back into the composer and the state is shown."""
         opened = self.current_session()
         if opened is not None:
-            self.window.transcript.scroll_to_end()
+            self.window.scroll_to_end()
             if not await opened.bridge.submit(text) and opened.session.read_only:
-                self._show_state(opened)
-                self.window.composer.set_text(text)
+                self.window.set_access(self._access(opened))
+                self.window.set_draft(text)
 
     def stop(self) -> None:
         opened = self.current_session()
@@ -266,7 +276,7 @@ class AppController(QObject):
     def retry(self) -> None:
         opened = self.current_session()
         if opened is not None and not opened.bridge.retry():
-            self.window.statusBar().showMessage(self.tr("There is no failed turn to retry."), 5000)
+            self.window.notify(self.tr("There is no failed turn to retry."), 5000)
 
     def rename(self, title: str) -> None:
         opened = self.current_session()
@@ -279,7 +289,7 @@ class AppController(QObject):
         opened = self.open.pop(target, None) if target else None
         if opened is None or target is None:
             return
-        closing = asyncio.ensure_future(opened.close())
+        closing = self._tasks.share(opened.close())
         self._closing[target] = closing
         try:
             await closing
@@ -302,14 +312,13 @@ class AppController(QObject):
         if not opened.session.read_only:
             await opened.session.flush()
         try:
-            child = await self.store.fork(opened.id, len(opened.session.events))
+            child = await self.store.fork(opened.id, len(opened.session.entries))
         except ChimeError as error:
-            self.window.statusBar().showMessage(self.tr("Could not fork: ") + str(error), 8000)
+            self.window.notify(self.tr("Could not fork: ") + str(error))
             return
         except OSError as error:
             _log.warning("cannot fork %s: %s", opened.id, error)
-            text = self.tr("Could not fork: ") + self._cannot_write(error)
-            self.window.show_banner(text, offer_fork=False)
+            self._say_above(opened, self.tr("Could not fork: ") + self._cannot_write(error))
             return
         self._adopt(child, show=True)
         await self.refresh_sessions()
@@ -323,14 +332,10 @@ class AppController(QObject):
         try:
             await self.store.trash(target)
         except (ChimeError, OSError) as error:
-            self.window.statusBar().showMessage(
-                self.tr("Could not delete: ") + _in_words(error), 8000
-            )
+            self.window.notify(self.tr("Could not delete: ") + _in_words(error))
             return
         self._trashed.append(target)
-        self.window.statusBar().showMessage(
-            self.tr("Session moved to the trash — Undo: Ctrl+Shift+T"), 10000
-        )
+        self.window.notify(self.tr("Session moved to the trash — Undo: Ctrl+Shift+T"), 10000)
         await self.refresh_sessions()
 
     async def undo_delete(self) -> None:
@@ -355,15 +360,10 @@ class AppController(QObject):
             else:
                 await self.store.export_jsonl(self.current, target)
         except (ChimeError, OSError) as error:
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-            self.window.statusBar().showMessage(
-                self.tr("Could not export to {target}: {reason}").format(
-                    target=target, reason=reason
-                ),
-                15000,
-            )
+            text = self.tr("Could not export to {target}: {reason}")
+            self.window.notify(text.format(target=target, reason=_in_words(error)), 15000)
             return
-        self.window.statusBar().showMessage(self.tr("Exported to ") + str(target), 8000)
+        self.window.notify(self.tr("Exported to ") + str(target))
 
     def step_session(self, step: int) -> str | None:
         """The id ``step`` places after the current one in the sidebar order (wrapping)."""
@@ -378,7 +378,7 @@ class AppController(QObject):
         for opened in self.open.values():
             opened.redrive()
 
-    def set_provider(self, factory: Callable[[], Any]) -> None:
+    def set_provider(self, factory: Callable[[], ModelProvider]) -> None:
         """New provider settings apply from the next turn of every open session."""
         self.parts = EngineParts(
             self.parts.clock,
@@ -390,10 +390,10 @@ class AppController(QObject):
         for opened in self.open.values():
             opened.set_provider(factory())
 
-    async def shutdown(self, geometry: str = "", window_state: str = "") -> None:
+    async def shutdown(self, geometry: str = "") -> None:
         """Quit: record the open sessions, then flush and close every one of them (and let a
         close already under way finish: the loop ends right after)."""
-        self.write_state(geometry, window_state)
+        self.write_state(geometry)
         self._writes_state = False
         await asyncio.gather(*self._watching, return_exceptions=True)  # closing waits for it too
         await asyncio.gather(*self._closing.values(), return_exceptions=True)
@@ -405,15 +405,13 @@ class AppController(QObject):
         self.open.clear()
 
     # -- state and sidebar -----------------------------------------------------------------
-    def write_state(self, geometry: str = "", window_state: str = "") -> None:
+    def write_state(self, geometry: str = "") -> None:
         """Record the live sessions. An instance that holds none (a second instance showing
         sessions read-only) leaves state.json to the instance that owns them."""
         live = tuple(sid for sid, o in self.open.items() if not o.session.read_only)
         if not live:
             return
-        state = AppState(
-            live, self.current if self.current in live else live[0], geometry, window_state
-        )
+        state = AppState(live, self.current if self.current in live else live[0], geometry)
         try:
             write_state(self.data_dir, state)
         except OSError as error:
@@ -421,9 +419,7 @@ class AppController(QObject):
 
     def _state_changed(self) -> None:
         if self._writes_state:
-            geometry = bytes(self.window.saveGeometry().toBase64().data()).decode("ascii")
-            self.write_state(geometry)
-        self.open_set_changed.emit()
+            self.write_state(self.window.saved_geometry())
 
     async def refresh_sessions(self) -> None:
         """Re-read the stored sessions (in a thread) and redraw the sidebar."""
@@ -434,7 +430,7 @@ class AppController(QObject):
         self.refresh_sidebar()
 
     def refresh_sidebar(self) -> None:
-        self.window.sessions.set_sessions(self._sidebar_items(), self.current)
+        self.window.set_sessions(self._sidebar_items(), self.current)
 
     def _sidebar_items(self) -> list[SessionSummary]:
         items = {s.id: _stored_item(s) for s in self._stored if s.id not in self._trashed}
@@ -444,7 +440,7 @@ class AppController(QObject):
 
     def _open_item(self, opened: OpenSession) -> SessionSummary:
         session = opened.session
-        last = parse_instant(session.last_activity) or self.parts.clock()
+        last = read_instant(session.last_activity) or self.parts.clock()
         return SessionSummary(
             opened.id,
             session.title or self.tr("New session"),
@@ -453,43 +449,41 @@ class AppController(QObject):
             live=opened.live,
             unread=opened.unread,
             read_only=session.read_only,
-            search_text=_search_text(session.events),
+            search_text=_search_text(session.entries),
         )
 
     # -- bridge handlers -----------------------------------------------------------------
-    def _on_event(self, session_id: str, envelope: Mapping[str, Any]) -> None:
+    def _on_event(self, session_id: str, entry: Entry) -> None:
         if session_id == self.current:
-            if envelope.get("type") == "assistant/message":
-                self.window.streaming.show_text("")
-            self.window.transcript_model.append_event(envelope)
-        if envelope.get("type") in ("user/message", "assistant/message", "session/title"):
+            self.window.add_entry(entry)
+        if isinstance(entry.event, UserMessage | AssistantMessage | SessionTitle):
             self.refresh_sidebar()
 
     def _on_streaming(self, session_id: str, text: str) -> None:
-        if session_id != self.current:
-            return
-        self.window.streaming.show_text(text)
+        if session_id == self.current:
+            self.window.show_stream(text)
 
     def _on_busy(self, session_id: str, busy: bool) -> None:
         if session_id == self.current:
-            self.window.composer.set_busy(busy)
+            self.window.set_busy(busy)
             self.window.set_zone(self.parts.zone_source())
 
-    def _on_schedule(self, session_id: str, records: list[Mapping[str, Any]]) -> None:
+    def _on_schedule(self, session_id: str, records: Sequence[ReminderView]) -> None:
         if session_id == self.current:
-            self.window.reminders.set_records(records, self.parts.zone_source())
+            self.window.set_reminders(records, self.parts.zone_source())
         self.refresh_sidebar()
 
     def _on_persistence(self, session_id: str, failed: bool) -> None:
         if session_id == self.current:
             self.window.set_persistence_warning(failed)
 
-    def _on_reminder(self, session_id: str, text: str) -> None:
+    def _on_reminder(self, session_id: str, due: Sequence[DueReminder]) -> None:
         opened = self.open.get(session_id)
         if opened is not None and session_id != self.current:
             opened.unread = True
         if session_id == self.current:
-            self.window.announce(self.tr("Reminder: ") + _first_prompt(text))
+            prompts = "; ".join(reminder.prompt for reminder in due) or self.tr("(unreadable)")
+            self.window.announce(self.tr("Reminder: ") + prompts)
         if not self._is_active():
             request_attention(self.window)
         self.refresh_sidebar()
@@ -514,21 +508,14 @@ def _stored_item(summary: StoredSummary) -> SessionSummary:
     return SessionSummary(summary.id, title, summary.last_activity_at, reminder_count=count)
 
 
-def _search_text(events: Any) -> str:
-    count = len(events)
+def _search_text(entries: Sequence[Entry]) -> str:
+    count = len(entries)
     texts = []
     for seq in range(max(0, count - SEARCH_TEXT_EVENTS), count):
         try:
-            event = events[seq]
+            event = entries[seq].event
         except ValueError:  # a corrupt line of a session not verified yet: nothing to search
             continue
-        if event.get("type") in ("user/message", "assistant/message"):
-            data = event.get("data")
-            if isinstance(data, Mapping):
-                texts.append(str(data.get("text", "")))
+        if isinstance(event, UserMessage | AssistantMessage):
+            texts.append(event.text)
     return "\n".join(texts)
-
-
-def _first_prompt(text: str) -> str:
-    items = parse_reminders(text)
-    return "; ".join(i.prompt for i in items) if items else text

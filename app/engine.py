@@ -7,7 +7,6 @@ owner and appends nothing. Composed on the Qt loop by ``compose`` and started by
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -20,8 +19,6 @@ from core.clock import Clock, NewId, ZoneSource
 from core.host import SessionHost
 from core.llm.provider import ModelProvider
 from core.session.live import LiveSession
-
-_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,16 @@
 """The composition root: arguments, QApplication, the qasync loop, logging, and the wiring.
 
 ``run()`` is the ``chime`` entry point and ``python -m app``. It builds every object once and
-passes it down: the system clock and zone (app.system), the session store, the provider from the
-settings, the window and the controller. Unexpected exceptions are logged to a rotating file in the
-data directory and shown as one short sentence, never a traceback. A data directory that cannot
-be written (read-only, no permission, a path under a file) does not stop the start: logging goes
-to stderr and the window says why nothing can be saved (existing sessions open read-only). SIGTERM/SIGINT (logout,
-terminal), Ctrl+Q and closing the window all flush every session before exiting.
+passes it down: the system clock and zone (app.system), the window, and after its first paint the
+task runner (app.qtasync), the session store, the provider from the settings, the controller and
+the settings flow, which ``app.actions_wiring`` connects to the window. Nothing imports this
+module but ``app/__main__.py`` (an import-linter contract).
+
+Unexpected exceptions are logged to a rotating file in the data directory and shown as one short
+sentence, never a traceback. A data directory that cannot be written (read-only, no permission, a
+path under a file) does not stop the start: logging goes to stderr and the window says why nothing
+can be saved (existing sessions open read-only). SIGTERM/SIGINT (logout, terminal), Ctrl+Q and
+closing the window all flush every session before exiting.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import socket
 import sys
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -31,15 +36,17 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from app.appearance import apply_appearance, load_style, make_application
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
-from app.settings import KeyStore, load_settings
+from app.settings import KeyStore, effective_provider, load_settings
 from app.state import read_state
 from app.system import local_zone_name, monotonic_seconds, system_clock
 from core.clock import Clock, NewId, ZoneSource
 from ui.main_window import MainWindow
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # built after the first paint (``Application.start``); imported there
     from app.actions_wiring import Questions
     from app.controller import AppController
+    from app.qtasync import TaskRunner
+    from app.settings_flow import SettingsFlow
 
 LOG_FILE = "chime.log"
 _log = logging.getLogger("app")
@@ -105,7 +112,7 @@ def _crash_sentence(error: BaseException, where: str) -> str:
     return f"Something unexpected went wrong; details are in {where}."
 
 
-def install_signal_quit(app: QApplication, quit_now: object) -> QSocketNotifier:
+def install_signal_quit(app: QApplication, quit_now: Callable[[], object]) -> QSocketNotifier:
     """SIGTERM/SIGINT wake the Qt loop through a socket, then ``quit_now()`` runs on it."""
     reader, writer = socket.socketpair()
     reader.setblocking(False)
@@ -120,19 +127,28 @@ def install_signal_quit(app: QApplication, quit_now: object) -> QSocketNotifier:
             reader.recv(64)
         except OSError:
             return
-        quit_now()  # type: ignore[operator]  # a zero-argument callable
+        quit_now()
 
     notifier.activated.connect(on_ready)
-    notifier.setProperty("sockets", (reader, writer))
-    notifier._sockets = (reader, writer)  # type: ignore[attr-defined]  # keep both ends alive
+    notifier.setProperty("sockets", (reader, writer))  # keeps both ends alive
     return notifier
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """What ``Application.start`` composes once the window is painted."""
+
+    tasks: TaskRunner
+    controller: AppController
+    settings_flow: SettingsFlow
 
 
 class Application:
     """Everything one run of the app owns; ``quit`` flushes and exits.
 
     The window is built and shown first; the engine (session store, agents, providers: the
-    heavy imports) is composed right after its first paint, so the window appears at once.
+    heavy imports), the task runner, the settings flow and the wiring are composed by ``start``
+    right after its first paint, so the window appears at once.
     """
 
     def __init__(
@@ -152,7 +168,9 @@ class Application:
         self.app = app
         self.folder = folder
         self.session_arg = session_arg
-        self.settings = load_settings(folder)
+        self.first_settings = load_settings(folder)
+        """The settings read at start: the first paint's look and status bar. From ``start`` on,
+        ``started.settings_flow`` holds the settings in effect."""
         self.keys = keys if keys is not None else KeyStore(config_dir())
         self.clock = clock
         self.zone_source = zone_source
@@ -160,7 +178,7 @@ class Application:
         self.questions = questions
         """None: the real modal dialogs (``app.actions_wiring.Questions``)."""
         self.window = MainWindow(clock, QIcon(str(resource("icons", "bell.svg"))))
-        self.controller: AppController | None = None
+        self.started: Started | None = None
         self.jumps = ClockJumpWatch(clock, monotonic_seconds, parent=self.window)
         self._quitting = False
         self._starting = False
@@ -169,7 +187,30 @@ class Application:
         self._state = read_state(folder)
         self._done: list[Callable[[], None]] = []
 
-    def _compose(self) -> AppController:
+    def _compose(self) -> Started:
+        """Build the task runner, the controller over the session store, the settings flow, and
+        wire the window to them."""
+        from app.actions_wiring import Questions, wire_actions
+        from app.qtasync import TaskRunner
+        from app.settings_flow import SettingsFlow
+
+        tasks = TaskRunner()
+        controller = self._compose_controller(tasks)
+        flow = SettingsFlow(
+            self.first_settings,
+            app=self.app,
+            window=self.window,
+            folder=self.folder,
+            keys=self.keys,
+            clock=self.clock,
+            tasks=tasks,
+            use_provider=controller.set_provider,
+        )
+        questions = self.questions if self.questions is not None else Questions()
+        wire_actions(self.window, controller, flow, tasks, quit_app=self.quit, questions=questions)
+        return Started(tasks, controller, flow)
+
+    def _compose_controller(self, tasks: TaskRunner) -> AppController:
         from app.controller import AppController
         from app.engine import EngineParts
         from app.providers import provider_factory
@@ -180,13 +221,14 @@ class Application:
             self.zone_source,
             self.new_id,
             resource("prompts", "system.md").read_text(encoding="utf-8"),
-            provider_factory(self.settings, self.keys.get, self.clock),
+            provider_factory(self.first_settings, self.keys.get, self.clock),
         )
         return AppController(
             self.window,
             SessionStore(self.folder, self.clock),
             parts,
             self.folder,
+            tasks,
             is_active=lambda: self.app.applicationState() == Qt.ApplicationState.ApplicationActive,
         )
 
@@ -195,37 +237,29 @@ class Application:
         if self._state.geometry:
             geometry = QByteArray.fromBase64(self._state.geometry.encode("ascii"))
             self.window.restoreGeometry(geometry)
-        self.window.set_provider(self.provider_label())
+        self.window.set_provider(effective_provider(self.first_settings).label(self.window.tr))
         self.window.show()
 
     async def start(self) -> None:
         """Compose the engine, reopen the sessions and start watching the clock."""
-        from app.actions_wiring import wire_actions
-
         state = self._state
         self._starting = True
         try:
-            self.controller = self._compose()
-            wire_actions(self, self.controller)
+            started = self.started = self._compose()
             wanted = [self.session_arg] if self.session_arg else list(state.open)
             current = self.session_arg or state.current
-            await self.controller.start(wanted, current)
-            await self.controller.refresh_sessions()
+            await started.controller.start(wanted, current)
+            await started.controller.refresh_sessions()
             self.app.applicationStateChanged.connect(self._on_application_state_changed)
-            self.app.styleHints().colorSchemeChanged.connect(self._on_color_scheme_changed)
-            self.jumps.jumped.connect(self.controller.redrive_all)
+            self.app.styleHints().colorSchemeChanged.connect(
+                started.settings_flow.follow_system_scheme
+            )
+            self.jumps.jumped.connect(started.controller.redrive_all)
             self.jumps.start()
         finally:
             self._starting = False
         if self._quit_asked:  # SIGTERM or Ctrl+Q while the sessions were being opened
             await self.quit()
-
-    def provider_label(self) -> str:
-        """What answers: an endpoint without a base URL falls back to the offline assistant
-        (``app.providers.provider_factory``), and the status bar says so."""
-        if self.settings.provider == "offline" or not self.settings.base_url:
-            return self.window.tr("Offline assistant")
-        return f"{self.settings.model or '?'} @ {self.settings.base_url}"
 
     async def quit(self) -> None:
         """Flush every session, record what was open, and leave the loop. Asked while ``start``
@@ -237,9 +271,8 @@ class Application:
             return
         self._quitting = True
         self.jumps.stop()
-        geometry = bytes(self.window.saveGeometry().toBase64().data()).decode("ascii")
-        if self.controller is not None:
-            await self.controller.shutdown(geometry)
+        if self.started is not None:
+            await self.started.controller.shutdown(self.window.saved_geometry())
         self.window.allow_close()
         self.window.close()
         self._finished = True
@@ -256,13 +289,9 @@ class Application:
         self._done.append(done.set)
         await done.wait()
 
-    def _on_color_scheme_changed(self, _scheme: Qt.ColorScheme) -> None:
-        if self.settings.theme == "system":
-            apply_appearance(self.app, self.settings)
-
     def _on_application_state_changed(self, state: Qt.ApplicationState) -> None:
-        if state == Qt.ApplicationState.ApplicationActive and self.controller is not None:
-            self.controller.redrive_all()
+        if state == Qt.ApplicationState.ApplicationActive and self.started is not None:
+            self.started.controller.redrive_all()
 
 
 async def _lifetime(chime: Application) -> None:
@@ -283,7 +312,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     app = make_application(sys.argv[:1])
     load_style(app)
     chime = Application(app, folder, args.session)
-    apply_appearance(app, chime.settings)
+    apply_appearance(app, chime.first_settings)
     install_excepthook([chime.window], logged_to_file=logged_to_file)
     chime.show_window()
     app.processEvents()  # first paint before asyncio, qasync and the engine are imported

@@ -25,15 +25,9 @@ def chosen_data_dir(cli_value: str | None, environ: Mapping[str, str] = os.envir
     return Path(chosen).expanduser().resolve()
 
 
-def data_dir(cli_value: str | None, environ: Mapping[str, str] = os.environ) -> Path:
-    """``chosen_data_dir``, created (mode 0700, session-log.md §1); OSError when it cannot be."""
-    path = chosen_data_dir(cli_value, environ)
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return path
-
-
 def writable_problem(folder: Path) -> OSError | None:
-    """Why Chime cannot write to ``folder`` (created if missing), or None when it can.
+    """Why Chime cannot write to ``folder`` (created if missing, mode 0700: session-log.md §1),
+    or None when it can.
 
     Creates and removes one empty probe file: a read-only disk, a missing permission or a path
     under a regular file (ENOTDIR) all show here, before anything is written for real.

@@ -1,16 +1,17 @@
-"""Which model provider the settings ask for, and the settings dialog's endpoint checks.
+"""The model provider the settings put in effect, and the settings dialog's endpoint checks.
 
 The provider modules are imported on first use: the ``openai`` SDK alone costs half a second
-of start-up. Offline → ``OfflineAssistant`` (the default; no network). OpenAI-compatible → ``OpenAICompatProvider``
-with the base URL, model and API key. Listing models and "Test connection" use a throwaway
-provider and report failures as the provider's own readable message.
+of start-up. What answers is decided by ``app.settings.effective_provider``: ``Offline`` →
+``OfflineAssistant`` (the default; no network), ``Endpoint`` → ``OpenAICompatProvider`` with the
+base URL, model and API key. Listing models and "Test connection" use a throwaway provider and
+report failures as the provider's own readable message.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.settings import Settings
+from app.settings import Endpoint, Settings, effective_provider
 from core.clock import Clock
 from core.errors import ProviderError
 from core.llm.presets import PRESETS
@@ -25,7 +26,8 @@ def provider_factory(
 ) -> ProviderFactory:
     """A factory of fresh providers for these settings (one per open session). ``api_key`` may
     be a getter, called only when an endpoint provider is made (the keyring is slow to open)."""
-    if settings.provider == "offline" or not settings.base_url:
+    provider = effective_provider(settings)
+    if not isinstance(provider, Endpoint):
         from core.llm.offline import OfflineAssistant
 
         return lambda: OfflineAssistant(clock)
@@ -33,7 +35,7 @@ def provider_factory(
 
     def make() -> ModelProvider:
         key = api_key() if callable(api_key) else api_key
-        return OpenAICompatProvider(settings.base_url, settings.model, key or None)
+        return OpenAICompatProvider(provider.base_url, provider.model, key or None)
 
     return make
 

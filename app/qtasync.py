@@ -1,27 +1,67 @@
-"""The one door to qasync: the event loop factory and a typed ``async_slot``. No other logic."""
+"""The one door to the Qt-hosted asyncio loop: qasync's loop and the app's task runner. No other logic."""
 
 from __future__ import annotations
 
+import asyncio
+import sys
 from collections.abc import Callable, Coroutine
-from typing import Any, ParamSpec, cast
+from typing import Any, TypeVar
 
 from PySide6 import QtCore  # noqa: F401 -- imported before qasync so qasync binds to PySide6
 from PySide6.QtWidgets import QApplication
-from qasync import QEventLoop, asyncSlot
+from qasync import QEventLoop
 
-P = ParamSpec("P")
-AsyncHandler = Callable[P, Coroutine[Any, Any, None]]
-TaskStarter = Callable[P, None]
-
-
-def async_slot(*types: type) -> Callable[[AsyncHandler[P]], TaskStarter[P]]:
-    """A coroutine method as a Qt slot: calling it starts a task on the Qt loop.
-
-    An exception escaping the coroutine reaches ``sys.excepthook`` (logged and shown briefly).
-    """
-    return cast("Callable[[AsyncHandler[P]], TaskStarter[P]]", asyncSlot(*types))
+T = TypeVar("T")
 
 
 def make_event_loop(app: QApplication) -> QEventLoop:
     """The single asyncio loop for the GUI thread, running on Qt's event loop."""
     return QEventLoop(app)
+
+
+class TaskRunner:
+    """Starts the app's background coroutines on the running loop and keeps each task alive until
+    it ends (the loop itself holds tasks only weakly).
+
+    ``spawn``: nobody awaits the task, so an exception escaping it goes to ``sys.excepthook``
+    (logged, one short sentence shown), never a traceback. ``share``: a task its starter awaits
+    (others may wait for it too, as for a session's close), so its exception reaches whoever
+    awaits it and the hook is not told twice.
+    """
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    @property
+    def pending(self) -> int:
+        """How many started tasks have not ended yet."""
+        return len(self._tasks)
+
+    def spawn(self, coro: Coroutine[Any, Any, object]) -> asyncio.Task[object]:
+        """Run ``coro`` in the background; an exception escaping it reaches ``sys.excepthook``."""
+        task = self.share(coro)
+        task.add_done_callback(_report)
+        return task
+
+    def share(self, coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        """Run ``coro`` as a task its starter awaits (and so receives its exception)."""
+        task = asyncio.get_event_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def slot(self, make: Callable[[], Coroutine[Any, Any, object]]) -> Callable[..., None]:
+        """A Qt slot that spawns ``make()`` (the signal's arguments are ignored)."""
+
+        def start(*_: object) -> None:
+            self.spawn(make())
+
+        return start
+
+
+def _report(task: asyncio.Task[object]) -> None:
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None:
+        sys.excepthook(type(error), error, error.__traceback__)

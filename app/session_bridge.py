@@ -6,58 +6,34 @@ input reaches the agent through ``submit``/``stop``/``retry``. The logic lives i
 (``async def submit``) so tests can drive it without a window.
 
 Signals:
-    event_appended(object): a new event envelope (Mapping) was appended to the log.
+    event_appended(object): a new ``core.events.Entry`` was appended to the log.
     streaming(str): the end of the live answer so far: at most ``STREAM_TAIL_CHARS`` characters,
         starting with "…" when cut ("" when streaming ended). Only the tail is kept, so each delta
         costs the same however long the answer grows (a 4 MB answer arrives in ~10^5 deltas).
     busy_changed(bool): a turn started (True) or the agent went idle (False).
-    schedule_changed(object): the active reminders, as schedule.md §2.2 JSON records (list).
+    schedule_changed(object): the active reminders, a tuple of ``ui.screen.ReminderView``.
     persistence_changed(bool): True when the last barrier failed (recent events not durable).
-    reminder_arrived(str): a reminder follow-up was appended (its framing text).
+    reminder_arrived(object): a reminder follow-up was appended: its ``DueReminder`` values (a
+        tuple; empty when its framing could not be read).
     title_changed(str): the session's title changed.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
+from core.agent import Agent, AgentStatus
 from core.clock import ZoneSource
 from core.errors import ChimeError
+from core.events import AssistantMessage, Entry, ScheduleChanged, SessionTitle, UserMessage
+from core.schedule.records import EveryRecord, Record
+from core.session.port import SessionPort
+from ui.screen import ReminderView
 
 _log = logging.getLogger(__name__)
-
-
-class LiveLog(Protocol):
-    """What the bridge reads from a ``LiveSession`` (architecture.md)."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def read_only(self) -> bool: ...
-    @property
-    def read_only_reason(self) -> str | None: ...
-    @property
-    def events(self) -> Sequence[Mapping[str, Any]]: ...
-    def append(self, type: str, data: Mapping[str, Any]) -> Mapping[str, Any]: ...
-    def schedule_fold(self) -> Any: ...
-    def subscribe(self, callback: Callable[[Mapping[str, Any]], None]) -> Callable[[], None]: ...
-    def subscribe_persistence(self, callback: Callable[[bool], None]) -> Callable[[], None]: ...
-
-
-class AgentLike(Protocol):
-    """What the bridge uses of ``core.agent.Agent``."""
-
-    @property
-    def status(self) -> str: ...
-    def on_status(self, callback: Callable[[Any], None]) -> Callable[[], None]: ...
-    def on_delta(self, callback: Callable[[str], None]) -> Callable[[], None]: ...
-    def submit(self, text: str, time_zone: str | None) -> str: ...
-    def cancel(self) -> bool: ...
-    def retry(self) -> bool: ...
 
 
 STREAM_TAIL_CHARS = 4000
@@ -76,13 +52,13 @@ class SessionBridge(QObject):
     busy_changed = Signal(bool)
     schedule_changed = Signal(object)
     persistence_changed = Signal(bool)
-    reminder_arrived = Signal(str)
+    reminder_arrived = Signal(object)
     title_changed = Signal(str)
 
     def __init__(
         self,
-        session: LiveLog,
-        agent: AgentLike | None,
+        session: SessionPort,
+        agent: Agent | None,
         zone_source: ZoneSource,
         *,
         parent: QObject | None = None,
@@ -104,15 +80,11 @@ class SessionBridge(QObject):
             self._agent_unsubscribe.append(agent.on_delta(self._on_agent_delta))
 
     @property
-    def id(self) -> str:
-        return self.session.id
-
-    @property
     def writable(self) -> bool:
         return self.agent is not None and not self.session.read_only
 
     def is_busy(self) -> bool:
-        return self.agent is not None and str(self.agent.status) == "running"
+        return self.agent is not None and self.agent.status == "running"
 
     def persistence_failed(self) -> bool:
         return self._persistence_failed
@@ -140,17 +112,17 @@ class SessionBridge(QObject):
     def rename(self, title: str) -> None:
         """Record a new title (a ``session/title`` event)."""
         if self.writable and title.strip():
-            self.session.append("session/title", {"title": title.strip()})
+            self.session.append_event(SessionTitle(title.strip()))
 
-    def active_reminders(self) -> list[Mapping[str, Any]]:
-        """The fold's active records as JSON (empty when the schedule log cannot be folded)."""
+    def active_reminders(self) -> tuple[ReminderView, ...]:
+        """The fold's active records as the panel shows them (none when the schedule log cannot
+        be folded)."""
         try:
-            state = self.session.schedule_fold().to_json()
+            active = self.session.schedule_fold().active
         except ChimeError as error:
             _log.info("schedule fold of %s failed: %s", self.session.id, error)
-            return []
-        active = state.get("active", []) if isinstance(state, Mapping) else []
-        return list(active)
+            return ()
+        return tuple(map(reminder_view, active))
 
     def drop_agent(self) -> None:
         """The session turned read-only: stop observing its agent; it is a view from now on."""
@@ -168,22 +140,17 @@ class SessionBridge(QObject):
         self._unsubscribe, self._agent_unsubscribe = [], []
 
     # -- observers -----------------------------------------------------------------------
-    def _on_session_event(self, envelope: Mapping[str, Any]) -> None:
-        kind = envelope.get("type")
-        if kind == "assistant/message":
+    def _on_session_event(self, entry: Entry) -> None:
+        event = entry.event
+        if isinstance(event, AssistantMessage):
             self._end_stream(announce=False)
-        self.event_appended.emit(envelope)
-        if kind == "schedule/change":
+        self.event_appended.emit(entry)
+        if isinstance(event, ScheduleChanged):
             self.schedule_changed.emit(self.active_reminders())
-        elif kind == "session/title":
-            data = envelope.get("data")
-            if isinstance(data, Mapping):
-                self.title_changed.emit(str(data.get("title", "")))
-        elif kind == "user/message" and _is_reminder(envelope):
-            data = envelope.get("data")
-            self.reminder_arrived.emit(
-                str(data.get("text", "")) if isinstance(data, Mapping) else ""
-            )
+        elif isinstance(event, SessionTitle):
+            self.title_changed.emit(event.title)
+        elif isinstance(event, UserMessage) and event.is_reminder:
+            self.reminder_arrived.emit(event.reminders or ())
 
     def _on_session_persistence(self, ok: bool) -> None:
         failed = not ok
@@ -191,8 +158,8 @@ class SessionBridge(QObject):
             self._persistence_failed = failed
             self.persistence_changed.emit(failed)
 
-    def _on_agent_status(self, status: Any) -> None:
-        busy = str(status) == "running"
+    def _on_agent_status(self, status: AgentStatus) -> None:
+        busy = status == "running"
         if not busy:
             self._end_stream()
         self.busy_changed.emit(busy)
@@ -213,7 +180,7 @@ class SessionBridge(QObject):
         self.streaming.emit(ELLIPSIS + tail if self._stream_cut else tail)
 
 
-def _is_reminder(envelope: Mapping[str, Any]) -> bool:
-    data = envelope.get("data")
-    source = data.get("source") if isinstance(data, Mapping) else None
-    return isinstance(source, Mapping) and source.get("kind") == "plugin"
+def reminder_view(record: Record) -> ReminderView:
+    """What the reminders panel shows of one active record."""
+    every = record.every_seconds if isinstance(record, EveryRecord) else None
+    return ReminderView(record.id, record.kind, record.prompt, record.scheduled_datetime, every)

@@ -1,9 +1,11 @@
-"""Settings: the provider and appearance choices, their file, and where the API key is kept.
+"""Settings: the provider and appearance choices, their file, what answers, where the key is kept.
 
 ``settings.json`` in the data directory holds everything except secrets. The API key lives in the
 system keyring when one is available; otherwise in a ``0600`` file in the config directory, and the
 settings dialog says so (agent.md §5.2). The key never reaches settings.json, logs or sessions.
 An unreadable settings file is set aside (``settings.json.bad-<n>``) and defaults are used.
+``effective_provider`` is the one place that decides what answers: the offline assistant, or an
+endpoint (an endpoint without a base URL falls back to the offline assistant).
 
 ``Settings`` is a frozen dataclass validated by ``Settings.from_json`` rather than a pydantic model:
 the settings are read before the window is shown, and importing pydantic there cost about half of
@@ -15,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -66,6 +69,35 @@ class Settings:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Offline:
+    """The built-in offline assistant answers."""
+
+    def label(self, tr: Callable[[str], str]) -> str:
+        """The status bar's name for it (``tr`` translates)."""
+        return tr("Offline assistant")
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """An OpenAI-compatible endpoint answers (the API key is kept apart, in the ``KeyStore``)."""
+
+    base_url: str
+    model: str
+
+    def label(self, _tr: Callable[[str], str]) -> str:
+        """The status bar's name for it: ``model @ base URL`` (``?`` while no model is named)."""
+        return f"{self.model or '?'} @ {self.base_url}"
+
+
+def effective_provider(settings: Settings) -> Offline | Endpoint:
+    """What answers with these settings: an endpoint without a base URL falls back to the
+    offline assistant (and the status bar says so)."""
+    if settings.provider == "offline" or not settings.base_url:
+        return Offline()
+    return Endpoint(settings.base_url, settings.model)
 
 
 def load_settings(data_dir: Path) -> Settings:

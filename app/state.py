@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 _log = logging.getLogger(__name__)
@@ -27,7 +27,6 @@ class AppState:
     current: str | None = None
     geometry: str = ""
     window_state: str = ""
-    extra: dict[str, object] = field(default_factory=dict)
 
 
 def read_state(data_dir: Path) -> AppState:

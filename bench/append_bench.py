@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.session import vocabulary as v
-from core.session.events import encode_line
+from core.events import UserMessage, UserSource
+from core.session.lines import encode_entry
 from core.session.store import SessionStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,10 +40,9 @@ async def run(rounds: int) -> None:
     try:
         store = SessionStore(data_dir, clock)
         session = await store.create()
-        data = v.user_message("m", TEXT, v.user_source("Europe/Berlin"))
-        line = session.append(v.USER_MESSAGE, data)
+        message = UserMessage("m", TEXT, UserSource("Europe/Berlin"))
+        payload = encode_entry(session.append_event(message))
         await session.flush()
-        payload = encode_line(line)
         fd = os.open(data_dir / "bare.jsonl", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         store_times: list[float] = []
         bare_times: list[float] = []
@@ -52,7 +51,7 @@ async def run(rounds: int) -> None:
             for which in (0, 1) if round_number % 2 else (1, 0):
                 started = time.perf_counter()
                 if which == 0:
-                    session.append(v.USER_MESSAGE, data)
+                    session.append_event(message)
                     assert await session.flush()
                     store_times.append(time.perf_counter() - started)
                 else:

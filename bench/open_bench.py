@@ -35,38 +35,49 @@ import xxhash
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.session import vocabulary as v
-from core.session.events import SessionHeader, encode_line, make_envelope
+from core.events import (
+    AssistantMessage,
+    ContextTime,
+    Entry,
+    Event,
+    ModelRef,
+    ScheduleChanged,
+    ToolCall,
+    ToolResult,
+    TurnEnd,
+    TurnStart,
+    UserMessage,
+    UserSource,
+)
 from core.session.jsonl_store import CHECKPOINT_NAME, OFFSETS_NAME, publish_session
+from core.session.lines import SessionHeader, encode_entry
 from core.session.store import SessionStore
 
 ROOT = Path(__file__).resolve().parent.parent
 AT = "2026-08-05T12:00:00.000Z"
-MODEL = {"provider": "openai-compatible", "name": "qwen2.5-7b-instruct"}
+MODEL = ModelRef("openai-compatible", "qwen2.5-7b-instruct")
 
 
 def clock() -> datetime:
     return datetime.now(UTC)
 
 
-def turn_items(turn: int, seq: int) -> list[tuple[str, dict[str, object]]]:
-    call = {"id": f"call_{turn}", "name": "schedule_list", "arguments": "{}"}
+def turn_items(turn: int, seq: int) -> list[Event]:
+    call = ToolCall(f"call_{turn}", "schedule_list", "{}")
     text = f"Question {turn}: what is on my list for today, and can you remind me later? " * 2
+    answer = "Nothing is scheduled yet. " * 6
     return [
-        (v.USER_MESSAGE, v.user_message(f"u{turn}", text, v.user_source("Europe/Berlin"))),
-        (v.TURN_START, v.turn_start(turn, seq)),
-        (v.CONTEXT_TIME, v.context_time("Europe/Berlin", "Local time: Wednesday 14:00 CEST.")),
-        (v.ASSISTANT_MESSAGE, v.assistant_message(f"a{turn}", "", [call], MODEL, "tool_calls")),
-        (v.TOOL_RESULT, v.tool_result(f"call_{turn}", "schedule_list", "[]", is_error=False)),
-        (
-            v.ASSISTANT_MESSAGE,
-            v.assistant_message(f"b{turn}", "Nothing is scheduled yet. " * 6, [], MODEL, "stop"),
-        ),
-        (v.TURN_END, v.turn_end(turn, "completed")),
+        UserMessage(f"u{turn}", text, UserSource("Europe/Berlin")),
+        TurnStart(turn, seq),
+        ContextTime("Europe/Berlin", "Local time: Wednesday 14:00 CEST."),
+        AssistantMessage(f"a{turn}", "", (call,), MODEL, "tool_calls"),
+        ToolResult(f"call_{turn}", "schedule_list", "[]", is_error=False),
+        AssistantMessage(f"b{turn}", answer, (), MODEL, "stop"),
+        TurnEnd(turn, "completed"),
     ]
 
 
-def schedule_item(turn: int) -> tuple[str, dict[str, object]] | None:
+def schedule_item(turn: int) -> Event | None:
     if turn % 40 == 0:
         record = {
             "id": f"schedule-{turn // 40}",
@@ -75,13 +86,11 @@ def schedule_item(turn: int) -> tuple[str, dict[str, object]] | None:
             "afterSeconds": 3600,
             "scheduledAt": "2026-08-05T13:00:00.000Z",
         }
-        return v.SCHEDULE_CHANGE, {"version": 1, "operation": "create", "schedule": record}
+        return ScheduleChanged({"version": 1, "operation": "create", "schedule": record})
     if turn % 40 == 20 and turn > 40:
-        return v.SCHEDULE_CHANGE, {
-            "version": 1,
-            "operation": "delete",
-            "id": f"schedule-{turn // 40}",
-        }
+        return ScheduleChanged(
+            {"version": 1, "operation": "delete", "id": f"schedule-{turn // 40}"}
+        )
     return None
 
 
@@ -94,8 +103,8 @@ def generate(count: int):  # type: ignore[no-untyped-def]
         extra = schedule_item(turn)
         if extra is not None:
             items.append(extra)
-        for event_type, data in items[: count - seq]:
-            chunk.append(encode_line(make_envelope(seq, AT, event_type, data)))
+        for event in items[: count - seq]:
+            chunk.append(encode_entry(Entry(seq, AT, event)))
             seq += 1
         if len(chunk) > 10_000:
             yield b"".join(chunk)

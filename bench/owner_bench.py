@@ -22,16 +22,17 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from core.events import Entry, ScheduleChanged, UserMessage
 from core.host import LoopWaker, SessionHost
+from core.instant import datetime_to_ms, format_instant_ms
 from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk
-from core.schedule.wire import datetime_to_ms, format_instant
 from core.session.live import LiveSession
 from core.session.store import SessionStore
 
@@ -56,7 +57,7 @@ def create(index: int, target: datetime, prompt: str) -> dict[str, Any]:
         "id": f"schedule-{index}",
         "kind": "at",
         "prompt": prompt,
-        "scheduledAt": format_instant(datetime_to_ms(target)),
+        "scheduledAt": format_instant_ms(datetime_to_ms(target)),
     }
     return {"version": 1, "operation": "create", "schedule": record}
 
@@ -66,10 +67,10 @@ async def session_with(
 ) -> LiveSession:
     session = await store.create()
     far_target = now() + timedelta(days=30)
-    items = [("schedule/change", create(i + 1, far_target, "later")) for i in range(far)]
-    items += [("schedule/change", create(far + i + 1, t, f"due-{i}")) for i, t in enumerate(due)]
+    items = [ScheduleChanged(create(i + 1, far_target, "later")) for i in range(far)]
+    items += [ScheduleChanged(create(far + i + 1, t, f"due-{i}")) for i, t in enumerate(due)]
     for start in range(0, len(items), chunk):
-        session.append_group(items[start : start + chunk])
+        session.append_events(items[start : start + chunk])
     assert await session.flush()
     return session
 
@@ -86,11 +87,10 @@ async def latency(store: SessionStore, far: int, due_count: int) -> list[float]:
     session = await session_with(store, far, due)
     delays: list[float] = []
 
-    def on_event(envelope: Mapping[str, Any]) -> None:
-        data = envelope.get("data", {})
-        if envelope.get("type") == "user/message" and data["source"]["kind"] == "plugin":
-            line = data["text"].split("\n")[3]  # occurrence_at: <canonical>
-            target = datetime.fromisoformat(line.split(": ", 1)[1].replace("Z", "+00:00"))
+    def on_event(entry: Entry) -> None:
+        event = entry.event
+        if isinstance(event, UserMessage) and event.reminders:
+            target = event.reminders[0].occurrence_at
             delays.append((now() - target).total_seconds() * 1000)
 
     host = host_for(session)

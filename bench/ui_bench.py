@@ -127,6 +127,15 @@ def bench_cold_start(runs: int) -> None:
 
 async def write_session(folder: Path, messages: int) -> str:
     """A session of ``messages`` messages written through the real store (turn events included)."""
+    from core.events import (
+        AssistantMessage,
+        ContextTime,
+        ModelRef,
+        TurnEnd,
+        TurnStart,
+        UserMessage,
+        UserSource,
+    )
     from core.session.store import SessionStore
 
     clock_now = [datetime(2026, 1, 1, tzinfo=UTC)]
@@ -138,28 +147,14 @@ async def write_session(folder: Path, messages: int) -> str:
     store = SessionStore(folder, clock)
     session = await store.create()
     answer = "Sure — here is **point {n}**:\n\n- one\n- two\n\n```\ncode {n}\n```"
+    model = ModelRef("offline", "offline")
     for n in range(messages // 2):
-        seq = session.append(
-            "user/message",
-            {
-                "id": f"u{n}",
-                "text": f"question number {n} about things",
-                "source": {"kind": "user", "timeZone": "UTC"},
-            },
-        )["seq"]
-        session.append("turn/start", {"turn": n + 1, "input": seq})
-        session.append("context/time", {"timeZone": "UTC", "text": "reading"})
-        session.append(
-            "assistant/message",
-            {
-                "id": f"a{n}",
-                "text": answer.format(n=n),
-                "toolCalls": [],
-                "model": {"provider": "offline", "name": "offline"},
-                "finish": "stop",
-            },
-        )
-        session.append("turn/end", {"turn": n + 1, "status": "completed"})
+        question = UserMessage(f"u{n}", f"question number {n} about things", UserSource("UTC"))
+        seq = session.append_event(question).seq
+        session.append_event(TurnStart(n + 1, seq))
+        session.append_event(ContextTime("UTC", "reading"))
+        session.append_event(AssistantMessage(f"a{n}", answer.format(n=n), (), model, "stop"))
+        session.append_event(TurnEnd(n + 1, "completed"))
     await session.flush()
     await session.close()
     return session.id
@@ -174,7 +169,7 @@ def bench_big_session(messages: int) -> None:
     from app.controller import AppController
     from app.engine import EngineParts
     from app.paths import resource
-    from app.qtasync import make_event_loop
+    from app.qtasync import TaskRunner, make_event_loop
     from app.system import local_zone_name, system_clock
     from core.llm.offline import OfflineAssistant
     from core.session.store import SessionStore
@@ -200,8 +195,10 @@ def bench_big_session(messages: int) -> None:
                 "",
                 lambda: OfflineAssistant(system_clock),
             )
-            controller = AppController(window, SessionStore(folder, system_clock), parts, folder)
-            wire_controller(window, controller)
+            tasks = TaskRunner()
+            store = SessionStore(folder, system_clock)
+            controller = AppController(window, store, parts, folder, tasks)
+            wire_controller(window, controller, tasks)
             window.show()
             app.processEvents()
             opened_at = time.perf_counter()

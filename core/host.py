@@ -18,17 +18,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from core.agent import Agent, AgentStatus, ToolRegistry, Toolset
 from core.clock import Clock, NewId, ZoneSource
 from core.errors import SessionReadOnlyError
+from core.events import Entry
 from core.llm.provider import ModelProvider
 from core.schedule import ScheduleTools
 from core.schedule.owner import ScheduleOwner, Waker
+from core.session.port import SessionPort
 from core.time_context import sample_zone
 
 SYSTEM_PROMPT_PATH = Path(__file__).resolve().parent.parent / "resources" / "prompts" / "system.md"
@@ -38,27 +40,6 @@ Unsubscribe = Callable[[], None]
 
 _log = logging.getLogger(__name__)
 _UNSET: Any = object()
-
-
-class HostedSession(Protocol):
-    """What the host needs of a session: ``LiveSession`` (core.session) satisfies it."""
-
-    @property
-    def events(self) -> Sequence[Mapping[str, Any]]: ...
-
-    @property
-    def seed_length(self) -> int: ...
-
-    @property
-    def read_only(self) -> bool: ...
-
-    def append(self, type: str, data: Mapping[str, Any]) -> Any: ...
-
-    def append_group(self, items: Sequence[tuple[str, Mapping[str, Any]]]) -> Any: ...
-
-    async def flush(self) -> bool: ...
-
-    def subscribe(self, callback: Callable[[Mapping[str, Any]], None]) -> Unsubscribe: ...
 
 
 def load_system_prompt(path: Path = SYSTEM_PROMPT_PATH) -> str:
@@ -117,7 +98,7 @@ class SessionHost:
 
     def __init__(
         self,
-        session: HostedSession,
+        session: SessionPort,
         provider: ModelProvider,
         clock: Clock,
         zone_source: ZoneSource,
@@ -174,9 +155,8 @@ class SessionHost:
             await self.session.flush()
         except Exception:
             _log.exception("host: the final flush failed")
-        close = getattr(self.session, "close", None)
-        if self._close_session and close is not None:
-            await close()
+        if self._close_session:
+            await self.session.close()
 
     # --- input ----------------------------------------------------------------------------
 
@@ -211,8 +191,9 @@ class SessionHost:
     def status(self) -> AgentStatus:
         return self.agent.status
 
-    def on_event(self, callback: Callable[[Mapping[str, Any]], None]) -> Unsubscribe:
-        """``callback(envelope)`` after every append (turns, reminders, schedule changes)."""
+    def on_event(self, callback: Callable[[Entry], None]) -> Unsubscribe:
+        """``callback(entry)`` after every append (turns, reminders, schedule changes); the entry
+        is a frozen ``core.events.Entry`` (``entry.event`` typed, ``entry.to_json()`` the line)."""
         return self.session.subscribe(callback)
 
     def on_status(self, callback: Callable[[AgentStatus], None]) -> Unsubscribe:
@@ -226,11 +207,7 @@ class SessionHost:
 
     def on_persistence(self, callback: Callable[[bool], None]) -> Unsubscribe:
         """``callback(ok)`` after each write attempt (False: recent events are not durable yet)."""
-        subscribe = getattr(self.session, "subscribe_persistence", None)
-        if subscribe is None:
-            return lambda: None
-        unsubscribe: Unsubscribe = subscribe(callback)
-        return unsubscribe
+        return self.session.subscribe_persistence(callback)
 
     # --- wiring ---------------------------------------------------------------------------
 

@@ -1,4 +1,7 @@
-"""JSON values and their one compact rendering (schedule.md §2.7). Pure: no I/O."""
+"""JSON values and their one compact rendering (schedule.md §2.7). Pure: no I/O.
+
+Reading JSON that enters is ``core.jsonread``'s (it loads orjson, which this module, imported by
+the widgets before the first paint, does not need)."""
 
 from __future__ import annotations
 

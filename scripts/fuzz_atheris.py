@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 with atheris.instrument_imports():
     from core.schedule import ScheduleLogError, ScheduleTools, fold_schedule
 
-from tests.fakes import FakeClock, FakeLog  # noqa: E402  # after the path setup above
+from tests.fakes import FakeClock, MemoryLog  # noqa: E402  # after the path setup above
 from tests.survival import fold_oracle  # noqa: E402  # after the path setup above
 from tests.survival.time_oracle import RejectionError, expected_create  # noqa: E402  # idem
 
@@ -39,7 +39,7 @@ STATE = {"tried": 0, "failed": 0, "count": 0, "deadline": 0.0}
 
 
 def _create(at: object) -> Any:
-    tools = ScheduleTools(FakeLog(), FakeClock(NOW))
+    tools = ScheduleTools(MemoryLog(), FakeClock(NOW))
     return asyncio.run(tools.call("schedule_create", {"prompt": "p", "at": at}))
 
 

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from core.session import vocabulary as v  # noqa: E402  # after the path setup above
+from tests import wire as v  # noqa: E402  # after the path setup above
 from tests.core.llm.loopback import Sse, chunk  # noqa: E402  # after the path setup above
 from tests.survival import hostile_kit as kit  # noqa: E402  # after the path setup above
 from tests.survival.hostile_server import (  # noqa: E402  # after the path setup above

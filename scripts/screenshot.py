@@ -28,14 +28,15 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtGui import QIcon  # noqa: E402 -- after the platform choice above
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
-from app.actions_wiring import settings_draft, wire_controller  # noqa: E402
+from app.actions_wiring import wire_controller  # noqa: E402
 from app.appearance import apply_appearance, load_style, make_application  # noqa: E402
 from app.controller import AppController  # noqa: E402
 from app.engine import EngineParts  # noqa: E402
 from app.paths import resource  # noqa: E402
 from app.providers import preset_choices  # noqa: E402
-from app.qtasync import make_event_loop  # noqa: E402
+from app.qtasync import TaskRunner, make_event_loop  # noqa: E402
 from app.settings import Settings  # noqa: E402
+from app.settings_flow import settings_draft  # noqa: E402
 from core.llm.offline import OfflineAssistant  # noqa: E402
 from core.session.store import SessionStore  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402
@@ -133,8 +134,10 @@ def render(out: Path, theme: str, scene: str) -> Path:
             resource("prompts", "system.md").read_text(encoding="utf-8"),
             lambda: OfflineAssistant(clock),
         )
-        controller = AppController(window, SessionStore(Path(folder), clock), parts, Path(folder))
-        wire_controller(window, controller)
+        tasks = TaskRunner()
+        store = SessionStore(Path(folder), clock)
+        controller = AppController(window, store, parts, Path(folder), tasks)
+        wire_controller(window, controller, tasks)
         window.set_provider("Offline assistant")
         window.resize(1180, 760)
         window.show()

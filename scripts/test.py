@@ -14,6 +14,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from _bootstrap import ROOT, ensure_env
 
+COVERAGE_GATES = (("core", 98), ("app", 97))
+"""Each package's least branch coverage (percent) when the whole suite runs."""
+
 
 def main() -> int:
     args = sys.argv[1:]
@@ -36,19 +39,28 @@ def main() -> int:
                 ],
             ),
         ]
-    # The whole suite also gates the engine's branch coverage (99% when this was set); a filtered
-    # run (extra pytest arguments) skips the gate, since it runs only part of the tests.
-    coverage = (
-        []
-        if pytest_args
-        else [
-            "--cov=core",
-            "--cov-branch",
-            "--cov-report=term:skip-covered",
-            "--cov-fail-under=98",
-        ]
-    )
+    # The whole suite also gates branch coverage, per package (coverage compares the total
+    # rounded to a whole percent): the engine at 98% (99% when this was set) and the app layer at
+    # 97% (97.4-97.5% when this was set: a small margin for the branches that depend on the
+    # timing of the disk threads). A filtered run (extra pytest arguments) skips the gates,
+    # since it runs only part of the tests.
+    coverage = [] if pytest_args else ["--cov=core", "--cov=app", "--cov-branch", "--cov-report="]
     steps.append(("pytest", [python, "-m", "pytest", *coverage, *pytest_args]))
+    if not pytest_args:
+        steps += [
+            (
+                f"{package}/ branch coverage >= {gate}%",
+                [
+                    python,
+                    "-m",
+                    "coverage",
+                    "report",
+                    f"--include={package}/*",
+                    f"--fail-under={gate}",
+                ],
+            )
+            for package, gate in COVERAGE_GATES
+        ]
     for name, cmd in steps:
         print(f"\n==> {name}", flush=True)
         code = subprocess.call(cmd, cwd=ROOT, env=env)

@@ -1,10 +1,21 @@
-"""Typed fakes (not mocks) shared by the tests: a clock, a scripted log, a recording waker."""
+"""Typed fakes (not mocks) shared by the tests: a clock, the one session log, a recording waker."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from core.errors import SessionReadOnlyError
+from core.events import Entry, Event, EventType, decode_event
+from core.instant import format_instant
+from core.schedule.fold import ScheduleFold
+from core.session.event_list import EventList, JsonEvents
+from core.session.folds import InputState, SessionFolds
+from core.session.lines import SessionHeader
+from core.session.memory import SessionMemory
 
 
 class FakeClock:
@@ -27,12 +38,22 @@ class FakeClock:
         self._now = when.astimezone(UTC)
 
 
-class FakeLog:
-    """An in-memory SessionLog with scripted barrier outcomes.
+class MemoryLog:
+    """The one test session: a ``core.session.port.SessionPort`` held in memory.
 
-    ``barrier_outcomes`` are consumed one per ``flush``: True/False, or an Exception to raise;
-    when exhausted, ``default_outcome`` applies. ``barriers`` counts the flushes awaited and
-    ``appended`` records every (type, data) appended. ``append_fails`` makes append raise.
+    Its entries, folds and append guard are the real ``SessionMemory`` (so what the agent, the
+    tools and the owner see of it is what the on-disk session gives them); only the barrier is
+    scripted, and ``tests/core/session/test_contract.py`` runs it through the same checks as
+    ``LiveSession``. Knobs and records:
+
+    - ``outcomes``: consumed one per ``flush`` (True/False, or an exception to raise), then
+      ``default_outcome``; ``gate``: when set, each flush waits for it first;
+    - ``refuse_appends`` / ``refuse_groups``: appends (or only groups of two or more events)
+      raise and append nothing; ``read_only_reason`` (or ``read_only = True``): appends raise
+      SessionReadOnlyError with that reason;
+    - ``barriers``: flushes awaited; ``durable``: events covered by the last successful one;
+      ``appended``: every (type, data) appended, as JSON; ``groups``: each group's entries;
+    - ``inject(type, data)``: a raw event that bypasses every check (how corrupt logs are built).
     """
 
     def __init__(
@@ -40,16 +61,35 @@ class FakeLog:
         events: Iterable[Mapping[str, Any]] = (),
         *,
         seed_length: int = 0,
-        barrier_outcomes: Sequence[bool | BaseException] = (),
+        outcomes: Sequence[bool | BaseException] = (),
         default_outcome: bool = True,
+        clock: Callable[[], datetime] | None = None,
+        session_id: str = "memory-log",
     ) -> None:
-        self._events: list[dict[str, Any]] = [dict(e) for e in events]
-        self._seed_length = seed_length
-        self._outcomes = list(barrier_outcomes)
+        self._clock = clock or FakeClock(datetime(2026, 8, 5, 12, 0, tzinfo=UTC))
+        header = SessionHeader(session_id, format_instant(self._clock()), None, seed_length)
+        self._memory = SessionMemory(
+            header, EventList(None), SessionFolds(seed_length), self._clock
+        )
+        self._events = JsonEvents(self._memory.entries)
+        self.outcomes = list(outcomes)
         self.default_outcome = default_outcome
+        self.gate: asyncio.Event | None = None
+        self.refuse_appends = False
+        self.refuse_groups = False
+        self.read_only_reason: str | None = None
+        self.closed = False
         self.barriers = 0
-        self.appended: list[tuple[str, dict[str, Any]]] = []
-        self.append_fails = False
+        self.durable = 0
+        self.appended: list[tuple[str, Any]] = []
+        self.groups: list[list[Entry]] = []
+        self._persistence: list[Callable[[bool], None]] = []
+        for event in events:
+            self.inject(event["type"], event["data"])
+        if seed_length > len(self._memory.entries):
+            self._memory.folds.fail_schedule("the header's seedLength is beyond the end of the log")
+
+    # -- SessionLog (api.md) ---------------------------------------------------------------
 
     @property
     def events(self) -> Sequence[Mapping[str, Any]]:
@@ -57,22 +97,119 @@ class FakeLog:
 
     @property
     def seed_length(self) -> int:
-        return self._seed_length
+        return self._memory.header.seed_length
 
     def append(self, type: str, data: Mapping[str, Any]) -> None:
-        if self.append_fails:
-            raise OSError("append refused by the test")
-        self._events.append({"seq": len(self._events), "type": type, "data": dict(data)})
-        self.appended.append((type, dict(data)))
+        self.append_event(decode_event(type, json.loads(json.dumps(data))))
 
     async def flush(self) -> bool:
         self.barriers += 1
-        if self._outcomes:
-            outcome = self._outcomes.pop(0)
-            if isinstance(outcome, BaseException):
-                raise outcome
-            return outcome
-        return self.default_outcome
+        if self.gate is not None:
+            await self.gate.wait()
+        outcome = self.outcomes.pop(0) if self.outcomes else self.default_outcome
+        if isinstance(outcome, BaseException):
+            raise outcome
+        if outcome:
+            self.durable = len(self._memory.entries)
+        for callback in list(self._persistence):
+            callback(outcome)
+        return outcome
+
+    # -- SessionPort -----------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self._memory.header.id
+
+    @property
+    def read_only(self) -> bool:
+        return self.read_only_reason is not None
+
+    @read_only.setter
+    def read_only(self, value: bool) -> None:
+        self.read_only_reason = "read-only by the test" if value else None
+
+    @property
+    def entries(self) -> Sequence[Entry]:
+        return self._memory.entries
+
+    def inputs(self) -> InputState:
+        return self._memory.inputs()
+
+    def schedule_fold(self) -> ScheduleFold:
+        return self._memory.schedule_fold()
+
+    def append_event(self, event: Event) -> Entry:
+        return self.append_events([event])[0]
+
+    def append_events(self, events: Sequence[Event]) -> list[Entry]:
+        if self.read_only_reason is not None:
+            raise SessionReadOnlyError(self.read_only_reason)
+        if self.refuse_appends or (self.refuse_groups and len(events) > 1):
+            raise OSError("append refused by the test")
+        entries = self._memory.append(events)
+        self.appended += [(str(e.type), e.event.to_data()) for e in entries]
+        if len(entries) > 1:
+            self.groups.append(entries)
+        return entries
+
+    def subscribe(self, callback: Callable[[Entry], None]) -> Callable[[], None]:
+        return self._memory.subscribe(callback)
+
+    def subscribe_persistence(self, callback: Callable[[bool], None]) -> Callable[[], None]:
+        self._persistence.append(callback)
+        return lambda: self._persistence.remove(callback)
+
+    async def close(self) -> bool:
+        self.closed = True
+        return await self.flush()
+
+    # -- for tests -------------------------------------------------------------------------
+
+    def inject(self, type: str, data: Any) -> Entry:
+        """Append a raw event, bypassing the append guard (a change the strict fold refuses
+        fails the schedule fold, as it does when such a log is read from disk)."""
+        memory = self._memory
+        event = decode_event(type, data)
+        entry = Entry(len(memory.entries), format_instant(self._clock()), event)
+        memory.entries.queue(entry, b"")  # no writer reads it; raw data need not even be JSON
+        memory.folds.feed(entry)
+        memory.folds.feed_schedule(entry)
+        return entry
+
+    @property
+    def changes(self) -> list[Any]:
+        """The ``schedule/change`` payloads appended (not injected), in order."""
+        return [data for kind, data in self.appended if kind == EventType.SCHEDULE_CHANGE]
+
+    def of_type(self, kind: str) -> list[Any]:
+        return [entry.event.to_data() for entry in self.entries if entry.type == kind]
+
+    def types(self) -> list[str]:
+        return [str(entry.type) for entry in self.entries]
+
+
+class PlainLog:
+    """A view of a ``MemoryLog`` showing only api.md's ``SessionLog``: code given it cannot use
+    the incremental fold, so it folds ``events`` with ``fold_schedule`` (the acceptance suite's
+    own fakes look like this)."""
+
+    def __init__(self, log: MemoryLog) -> None:
+        self.log = log
+
+    @property
+    def events(self) -> Sequence[Mapping[str, Any]]:
+        return self.log.events
+
+    @property
+    def seed_length(self) -> int:
+        return self.log.seed_length
+
+    def append(self, type: str, data: Mapping[str, Any]) -> None:
+        self.log.append(type, data)
+
+    async def flush(self) -> bool:
+        return await self.log.flush()
 
 
 class RecordingWaker:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from core.instant import ms_to_datetime, parse_instant_ms
 from core.schedule import (
     ScheduleLogError,
     ScheduleTools,
@@ -22,10 +23,9 @@ from core.schedule import (
     plan_delivery,
 )
 from core.schedule.delivery import FOLLOWUP_SOURCE, timer_delay_ms
-from core.schedule.wire import ms_to_datetime, parse_instant
 from tests.conftest import CONFORMANCE
-from tests.core.schedule.fakes import ScriptedLog, same_json
-from tests.fakes import FakeClock
+from tests.core.schedule.fakes import same_json
+from tests.fakes import FakeClock, MemoryLog, PlainLog
 
 CASES: list[dict[str, Any]] = json.loads(
     (CONFORMANCE / "public-cases.json").read_text(encoding="utf-8")
@@ -36,7 +36,7 @@ for _case in CASES:
 
 
 def _instant(text: str) -> datetime:
-    return ms_to_datetime(parse_instant(text))
+    return ms_to_datetime(parse_instant_ms(text))
 
 
 def _params(area: str) -> list[Any]:
@@ -47,15 +47,24 @@ def _assert_json(actual: Any, expected: Any) -> None:
     assert same_json(actual, expected), f"{json.dumps(actual)}\n!=\n{json.dumps(expected)}"
 
 
-class Session:
-    """A fresh session for one case: scripted log, fake clock, tools."""
+LOGS = ["incremental", "plain"]
+"""Each tool case runs twice: on the one fake log, whose own incremental fold the tools use (as
+they use the on-disk session's), and on a plain api.md SessionLog view of it, whose events they
+fold with ``fold_schedule`` (as they fold an embedder's log)."""
 
-    def __init__(self, case: dict[str, Any]) -> None:
+
+class Session:
+    """A fresh session for one case: the fake log (or its plain view), fake clock, tools."""
+
+    def __init__(self, case: dict[str, Any], kind: str = "incremental") -> None:
         self.case = case
-        self.log = ScriptedLog()
-        start = case["now"] or "2026-08-05T12:00:00.000Z"
-        self.clock = FakeClock(_instant(start))
-        self.tools = ScheduleTools(self.log, self.clock)
+        self.kind = kind
+        self.clock = FakeClock(_instant(case["now"] or "2026-08-05T12:00:00.000Z"))
+        self.log = MemoryLog(clock=self.clock)
+        self.tools = ScheduleTools(self._facing(), self.clock)
+
+    def _facing(self) -> MemoryLog | PlainLog:
+        return self.log if self.kind == "incremental" else PlainLog(self.log)
 
     def call(self, name: str, arguments: Any, outcomes: list[str] | None = None) -> Any:
         self.log.outcomes = [o == "ok" for o in outcomes or []]
@@ -63,13 +72,17 @@ class Session:
 
     def apply_setup(self) -> None:
         for step in self.case["setup"]:
-            if "fork_seed" in step:
-                self.log.event_list = list(step["fork_seed"]["events"])
-                self.log.seed = len(self.log.event_list)
+            if "fork_seed" in step:  # always the first step: the session starts as that fork
+                events = step["fork_seed"]["events"]
+                self.log = MemoryLog(events, seed_length=len(events), clock=self.clock)
+                self.tools = ScheduleTools(self._facing(), self.clock)
             elif "session_header" in step:
-                self.log.seed = step["session_header"]["seedLength"]
+                seed = step["session_header"]["seedLength"]
+                events = list(self.log.events)
+                self.log = MemoryLog(events, seed_length=seed, clock=self.clock)
+                self.tools = ScheduleTools(self._facing(), self.clock)
             elif "event" in step:
-                self.log.event_list.append(step["event"])
+                self.log.inject(step["event"]["type"], step["event"]["data"])
             else:
                 self.clock.set(_instant(step.get("now") or self.case["now"]))
                 tool = step["tool"]
@@ -79,11 +92,11 @@ class Session:
     def run_tool_input(self) -> None:
         case, expect = self.case, self.case["expect"]
         self.clock.set(_instant(case["now"]))
-        barriers_before, appended_before = self.log.barriers, len(self.log.appended)
+        barriers_before, appended_before = self.log.barriers, len(self.log.changes)
         outcomes = case.get("barrier_outcomes")
         if case.get("persistence_listener") is False:
-            self.log.default_ok = False
-        self.log.append_fails = bool(case.get("append_fails"))
+            self.log.default_outcome = False
+        self.log.refuse_appends = bool(case.get("append_fails"))
         tool = case["input"]
         if expect.get("argument_error"):
             with pytest.raises(ToolArgumentError):
@@ -91,9 +104,9 @@ class Session:
         else:
             _assert_json(self.call(tool["name"], tool["arguments"], outcomes), expect["value"])
         assert self.log.barriers - barriers_before == expect["barriers"]
-        _assert_json(self.log.appended[appended_before:], expect["appended"])
+        _assert_json(self.log.changes[appended_before:], expect["appended"])
         if "then_list" in expect:
-            self.log.default_ok, self.log.append_fails = True, False
+            self.log.default_outcome, self.log.refuse_appends = True, False
             _assert_json(self.call("schedule_list", {}), expect["then_list"])
 
     def run_owner_steps(self) -> None:
@@ -125,8 +138,8 @@ class Session:
         assert timer_delay_ms(wake_at, now) == expected["timer_delay_ms"]
 
 
-def run_case(case: dict[str, Any]) -> None:
-    session = Session(case)
+def run_case(case: dict[str, Any], kind: str = "incremental") -> None:
+    session = Session(case, kind)
     session.apply_setup()
     source = case["input"]
     if "fold" in source:
@@ -148,29 +161,34 @@ def test_the_public_cases_cover_every_area() -> None:
     assert set(BY_AREA) == {"parse", "create", "list", "delete", "every", "fold", "fork", "owner"}
 
 
+@pytest.mark.parametrize("kind", LOGS)
 @pytest.mark.parametrize("case", _params("parse"))
-def test_parse_case_gives_the_expected_value(case: dict[str, Any]) -> None:
-    run_case(case)
+def test_parse_case_gives_the_expected_value(case: dict[str, Any], kind: str) -> None:
+    run_case(case, kind)
 
 
+@pytest.mark.parametrize("kind", LOGS)
 @pytest.mark.parametrize("case", _params("create"))
-def test_create_case_gives_the_expected_value(case: dict[str, Any]) -> None:
-    run_case(case)
+def test_create_case_gives_the_expected_value(case: dict[str, Any], kind: str) -> None:
+    run_case(case, kind)
 
 
+@pytest.mark.parametrize("kind", LOGS)
 @pytest.mark.parametrize("case", _params("list"))
-def test_list_case_gives_the_expected_value(case: dict[str, Any]) -> None:
-    run_case(case)
+def test_list_case_gives_the_expected_value(case: dict[str, Any], kind: str) -> None:
+    run_case(case, kind)
 
 
+@pytest.mark.parametrize("kind", LOGS)
 @pytest.mark.parametrize("case", _params("delete"))
-def test_delete_case_gives_the_expected_value(case: dict[str, Any]) -> None:
-    run_case(case)
+def test_delete_case_gives_the_expected_value(case: dict[str, Any], kind: str) -> None:
+    run_case(case, kind)
 
 
+@pytest.mark.parametrize("kind", LOGS)
 @pytest.mark.parametrize("case", _params("every"))
-def test_every_case_gives_the_expected_value(case: dict[str, Any]) -> None:
-    run_case(case)
+def test_every_case_gives_the_expected_value(case: dict[str, Any], kind: str) -> None:
+    run_case(case, kind)
 
 
 @pytest.mark.parametrize("case", _params("fold"))
@@ -178,9 +196,10 @@ def test_fold_case_gives_the_expected_fold(case: dict[str, Any]) -> None:
     run_case(case)
 
 
+@pytest.mark.parametrize("kind", LOGS)
 @pytest.mark.parametrize("case", _params("fork"))
-def test_fork_case_gives_the_expected_value(case: dict[str, Any]) -> None:
-    run_case(case)
+def test_fork_case_gives_the_expected_value(case: dict[str, Any], kind: str) -> None:
+    run_case(case, kind)
 
 
 @pytest.mark.parametrize("case", _params("owner"))

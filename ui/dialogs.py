@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMessageBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QWidget
 
 
 def ask_title(parent: QWidget, current: str) -> str | None:
@@ -27,10 +27,3 @@ def ask_export_path(parent: QWidget, suggested: Path, kind: str) -> Path | None:
         parent, parent.tr("Export session"), str(suggested), pattern
     )
     return Path(path) if path else None
-
-
-def show_problem(parent: QWidget, title: str, text: str) -> None:
-    """Tell the user what went wrong, in words (never a traceback)."""
-    box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, parent)
-    box.setObjectName("problem-dialog")
-    box.open()

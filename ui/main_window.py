@@ -1,8 +1,11 @@
 """MainWindow: sessions sidebar, transcript, composer, reminders dock, menus, status bar. No I/O.
 
-It builds its children and exposes them (``sessions``, ``transcript``, ``composer``,
-``reminders``, ``actions``) so ``app.main`` can connect them to the engine; it never reaches the
-engine itself. Window-local actions (focus moves, panel toggles, Help) are wired here.
+It builds its children and renders what the app hands it: a whole session as one
+``ui.screen.SessionScreen`` (``show_session``), then small updates of it (``add_entry``,
+``show_stream``, ``set_busy``, ``set_reminders``, ...). The app connects to the children's
+signals (``sessions``, ``composer``, ``window_actions``) but never reaches into the children to
+change what they show; the window never reaches the engine. Window-local actions (focus moves,
+panel toggles, Help) are wired here.
 
 Signals:
     fork_requested(): the banner's "Fork from last good turn".
@@ -11,7 +14,7 @@ Signals:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from itertools import pairwise
 
@@ -32,10 +35,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.events import AssistantMessage, Entry
 from ui.actions import MENUS, WindowActions
 from ui.composer import Composer
 from ui.reminders_panel import RemindersPanel
-from ui.session_list import SessionListPanel
+from ui.screen import ReminderView, SessionAccess, SessionScreen
+from ui.session_list import SessionListPanel, SessionSummary
 from ui.transcript_model import TranscriptModel
 from ui.transcript_view import TranscriptView
 
@@ -243,7 +248,73 @@ class MainWindow(QMainWindow):
         for first, second in pairwise(order):
             QWidget.setTabOrder(first, second)
 
-    # -- public slots --------------------------------------------------------------------
+    # -- what the app shows ----------------------------------------------------------------
+    def show_session(self, screen: SessionScreen) -> None:
+        """Put a whole session on screen: transcript (following its end), reminders, title,
+        zone, access (state, banner, composer), busy and the persistence warning."""
+        self.transcript_model.reset(screen.entries, screen.zone_name)
+        self.transcript.scroll_to_end()
+        self.set_reminders(screen.reminders, screen.zone_name)
+        self.set_session_title(screen.title)
+        self.set_zone(screen.zone_name)
+        self.set_access(screen.access)
+        self.set_busy(screen.busy)
+        self.streaming.show_text("")
+        self.set_persistence_warning(screen.persistence_failed)
+
+    def show_no_session(self, access: SessionAccess, zone_name: str | None) -> None:
+        """Nothing can be shown (no session could be opened or created): an empty window that
+        says why."""
+        self.transcript_model.reset((), zone_name)
+        self.set_reminders((), zone_name)
+        self.set_session_title(None)
+        self.set_access(access)
+
+    def add_entry(self, entry: Entry) -> None:
+        """A new entry of the session on screen (a finished answer replaces the streamed text)."""
+        if isinstance(entry.event, AssistantMessage):
+            self.streaming.show_text("")
+        self.transcript_model.append_event(entry)
+
+    def show_stream(self, text: str) -> None:
+        """The answer streamed so far ("" when the stream ended)."""
+        self.streaming.show_text(text)
+
+    def set_busy(self, busy: bool) -> None:
+        self.composer.set_busy(busy)
+
+    def set_reminders(self, records: Sequence[ReminderView], zone_name: str | None) -> None:
+        self.reminders.set_records(records, zone_name)
+
+    def set_access(self, access: SessionAccess) -> None:
+        """The session's state in the status bar, its banner and whether the composer writes."""
+        self.set_state(access.state, access.detail)
+        if access.banner is None:
+            self.hide_banner()
+        else:
+            self.show_banner(
+                access.banner, offer_fork=access.offer_fork, fork_label=access.fork_label
+            )
+        self.composer.set_writable(access.writable, access.placeholder)
+
+    def set_sessions(self, items: Sequence[SessionSummary], current: str | None) -> None:
+        self.sessions.set_sessions(list(items), current)
+
+    def notify(self, text: str, milliseconds: int = 8000) -> None:
+        """A short message in the status bar."""
+        self.statusBar().showMessage(text, milliseconds)
+
+    def scroll_to_end(self) -> None:
+        self.transcript.scroll_to_end()
+
+    def set_draft(self, text: str) -> None:
+        """Put ``text`` into the message box (a refused message goes back there)."""
+        self.composer.set_text(text)
+
+    def saved_geometry(self) -> str:
+        """The window's geometry and state as Qt saves it, base64 (for state.json)."""
+        return bytes(self.saveGeometry().toBase64().data()).decode("ascii")
+
     def set_session_title(self, title: str | None) -> None:
         self.setWindowTitle(window_title(title))
 

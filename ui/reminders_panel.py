@@ -1,6 +1,6 @@
 """RemindersPanel: a read-only projection of the session's schedule fold. No I/O, no awaits.
 
-It shows the records it is given (schedule.md §2.2 camelCase JSON, in fold order); reminders are
+It shows the records it is given (the fold's active records, in creation order); reminders are
 managed by chat, so "Ask to delete" only drafts "Delete reminder <id>" for the user to send. Its
 once-a-second timer only re-renders the relative times from the injected clock.
 
@@ -10,7 +10,7 @@ Signals:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -40,21 +40,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.instant import format_instant
+from ui.screen import ReminderView
 from ui.timefmt import day_time, every_label, relative
-from ui.transcript_rows import parse_instant
 
 Index = QModelIndex | QPersistentModelIndex
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 OVERDUE_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
-def kind_label(record: Mapping[str, Any]) -> str:
+def kind_label(record: ReminderView) -> str:
     """``once``, ``at`` or ``every N min`` (schedule.md §2.2 kinds)."""
-    kind = record.get("kind")
-    if kind == "every":
-        seconds = record.get("everySeconds")
-        return every_label(int(seconds)) if isinstance(seconds, int | float) else "every"
-    return "once" if kind == "after" else "at"
+    if record.every_seconds is not None:
+        return every_label(record.every_seconds)
+    return "once" if record.kind == "after" else "at"
 
 
 class RemindersModel(QAbstractListModel):
@@ -63,7 +62,7 @@ class RemindersModel(QAbstractListModel):
     def __init__(self, clock: Callable[[], datetime], parent: Any = None) -> None:
         super().__init__(parent)
         self._clock = clock
-        self._records: list[Mapping[str, Any]] = []
+        self._records: list[ReminderView] = []
         self._zone_name: str | None = None
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 -- Qt's own default
@@ -82,16 +81,16 @@ class RemindersModel(QAbstractListModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return self._text(record)
         if role == ID_ROLE:
-            return str(record.get("id", ""))
+            return record.id
         if role == OVERDUE_ROLE:
             return self._overdue(record)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return str(record.get("scheduledAt", ""))
+            return format_instant(record.scheduled_at)
         if role == Qt.ItemDataRole.ForegroundRole and self._overdue(record):
             return QColor("#c0392b")
         return None
 
-    def set_records(self, records: Sequence[Mapping[str, Any]], zone_name: str | None) -> None:
+    def set_records(self, records: Sequence[ReminderView], zone_name: str | None) -> None:
         """Replace the projection with the fold's active records."""
         self.beginResetModel()
         self._records = list(records)
@@ -103,19 +102,14 @@ class RemindersModel(QAbstractListModel):
         if self._records:
             self.dataChanged.emit(self.index(0), self.index(len(self._records) - 1))
 
-    def _overdue(self, record: Mapping[str, Any]) -> bool:
-        target = parse_instant(record.get("scheduledAt"))
-        return target is not None and target <= self._clock()
+    def _overdue(self, record: ReminderView) -> bool:
+        return record.scheduled_at <= self._clock()
 
-    def _text(self, record: Mapping[str, Any]) -> str:
-        now = self._clock()
-        target = parse_instant(record.get("scheduledAt"))
-        when = "?"
-        if target is not None:
-            state = "overdue" if target <= now else relative(target, now)
-            when = f"{day_time(target, now, self._zone_name)} · {state}"
-        prompt = str(record.get("prompt", ""))
-        return f"{prompt}\n{kind_label(record)} · {when}\n{record.get('id', '')}"
+    def _text(self, record: ReminderView) -> str:
+        now, target = self._clock(), record.scheduled_at
+        state = "overdue" if target <= now else relative(target, now)
+        when = f"{day_time(target, now, self._zone_name)} · {state}"
+        return f"{record.prompt}\n{kind_label(record)} · {when}\n{record.id}"
 
 
 class ReminderDelegate(QStyledItemDelegate):
@@ -256,8 +250,8 @@ class RemindersPanel(QWidget):
         layout.addWidget(self.delete_button)
         layout.addWidget(self.note)
 
-    def set_records(self, records: Sequence[Mapping[str, Any]], zone_name: str | None) -> None:
-        """Show the fold's active records (schedule.md §2.2 JSON, creation order)."""
+    def set_records(self, records: Sequence[ReminderView], zone_name: str | None) -> None:
+        """Show the fold's active records (creation order)."""
         current = self.selected_id()
         self.model.set_records(records, zone_name)
         for row in range(self.model.rowCount()):

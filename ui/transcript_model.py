@@ -14,7 +14,7 @@ they wait until the user scrolls back down (or ``load_tail``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -25,6 +25,7 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from core.events import Entry, ToolResult, TurnStart, UnknownEvent, UserMessage
 from ui.transcript_rows import (
     TranscriptRow,
     merge_tool_result,
@@ -44,7 +45,7 @@ MAX_TURN_SCAN = 4000
 MAX_ROWS = 500
 """Rows kept loaded: past this, loading older history unloads the newest rows (and the other way
 round), so a re-layout never walks 10,000 rows in Python (bench/ui_bench.py)."""
-TURN_OPENERS = ("turn/start", "user/message")
+TURN_OPENERS = (TurnStart, UserMessage)
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 TITLE_ROLE = Qt.ItemDataRole.UserRole + 3
@@ -57,8 +58,8 @@ CAPTION_ROLE = Qt.ItemDataRole.UserRole + 7
 class TranscriptModel(QAbstractListModel):
     """The rows of one session's transcript.
 
-    Feed it with ``reset(events, zone_name)`` (the session's event sequence, possibly lazy), then
-    ``append_event(envelope)`` for every new event and ``set_streaming(text)`` for live text.
+    Feed it with ``reset(entries, zone_name)`` (the session's entry sequence, possibly lazy), then
+    ``append_event(entry)`` for every new entry and ``set_streaming(text)`` for live text.
     """
 
     def __init__(self, parent: Any = None) -> None:
@@ -67,7 +68,7 @@ class TranscriptModel(QAbstractListModel):
         self._expanded: set[int] = set()
         self._serial_base = 0
         self._calls: dict[str, int] = {}
-        self._events: Sequence[Mapping[str, Any]] = ()
+        self._events: Sequence[Entry] = ()
         self._loaded_from = 0
         self._loaded_to = 0
         self._known_end = 0
@@ -198,7 +199,7 @@ class TranscriptModel(QAbstractListModel):
         self._loaded_from = self._rows[0].seq
 
     # -- feeding -----------------------------------------------------------------------------
-    def reset(self, events: Sequence[Mapping[str, Any]], zone_name: str | None) -> None:
+    def reset(self, events: Sequence[Entry], zone_name: str | None) -> None:
         """Show a new session: rows for the tail of ``events`` (older ones load on demand)."""
         self.beginResetModel()
         self._events = events
@@ -226,10 +227,6 @@ class TranscriptModel(QAbstractListModel):
         self._rows = self._build(self._loaded_from, self._loaded_to, prepend=False)
         self.endResetModel()
 
-    def set_zone_name(self, zone_name: str | None) -> None:
-        """Times are shown in this zone from now on (rows already built keep their summaries)."""
-        self._zone_name = zone_name
-
     def has_older(self) -> bool:
         """True while history older than the first row has not been loaded."""
         return self._loaded_from > 0
@@ -238,21 +235,20 @@ class TranscriptModel(QAbstractListModel):
         """The user reached the top: let the next ``fetchMore`` load an older batch."""
         self._older_wanted = self._loaded_from > 0
 
-    def append_event(self, event: Mapping[str, Any]) -> None:
-        """Show one new event (tool results update their call's row instead of adding one).
+    def append_event(self, entry: Entry) -> None:
+        """Show one new entry (tool results update their call's row instead of adding one).
 
         Ignored while the loaded range does not reach the tail: it is loaded on scrolling down.
         """
-        seq = event.get("seq")
-        if isinstance(seq, int):
-            self._known_end = max(self._known_end, seq + 1)
-            if seq != self._loaded_to:
-                return
-            self._loaded_to = seq + 1
-        if event.get("type") == "tool/result":
-            self._merge_result(event)
+        seq = entry.seq
+        self._known_end = max(self._known_end, seq + 1)
+        if seq != self._loaded_to:
             return
-        rows = self._visible(row_for_event(event, self._zone_name))
+        self._loaded_to = seq + 1
+        if isinstance(entry.event, ToolResult):
+            self._merge_result(entry.event)
+            return
+        rows = self._visible(row_for_event(entry, self._zone_name))
         if self._streaming:
             rows = self._finish_streaming(rows)
         if rows:
@@ -304,10 +300,6 @@ class TranscriptModel(QAbstractListModel):
         references to Python objects returned from ``data()``)."""
         return self._rows[row] if 0 <= row < len(self._rows) else None
 
-    def last_seq(self) -> int:
-        """The seq of the newest event shown (-1 for an empty session)."""
-        return len(self._events) - 1
-
     # -- internals ---------------------------------------------------------------------------
     def _append_rows(self, rows: list[TranscriptRow]) -> None:
         first = len(self._rows)
@@ -331,16 +323,13 @@ class TranscriptModel(QAbstractListModel):
         self.endRemoveRows()
         return rows
 
-    def _merge_result(self, event: Mapping[str, Any]) -> None:
-        data = event.get("data")
-        if not isinstance(data, Mapping):
-            return
-        serial = self._calls.get(str(data.get("callId", "")))
+    def _merge_result(self, result: ToolResult) -> None:
+        serial = self._calls.get(result.call_id)
         if serial is None:
             return
         row = serial - self._serial_base
         if 0 <= row < len(self._rows):
-            self._rows[row] = merge_tool_result(self._rows[row], data, self._zone_name)
+            self._rows[row] = merge_tool_result(self._rows[row], result, self._zone_name)
             index = self.index(row)
             self.dataChanged.emit(index, index)
 
@@ -349,8 +338,7 @@ class TranscriptModel(QAbstractListModel):
         floor = max(0, start - MAX_TURN_SCAN)
         index = start
         while index > floor:
-            event = self._event(index)
-            if event.get("type") in TURN_OPENERS:
+            if isinstance(self._event(index).event, TURN_OPENERS):
                 return index
             index -= 1
         return index
@@ -359,28 +347,28 @@ class TranscriptModel(QAbstractListModel):
         """``stop`` moved forward to the start of the next turn (bounded scan)."""
         ceiling = min(self._known_end, stop + MAX_TURN_SCAN)
         index = stop
-        while index < ceiling and self._event(index).get("type") not in TURN_OPENERS:
+        while index < ceiling and not isinstance(self._event(index).event, TURN_OPENERS):
             index += 1
         return index
 
-    def _event(self, index: int) -> Mapping[str, Any]:
-        """``events[index]``, or an empty stand-in (no row) for a line that does not parse: a
+    def _event(self, index: int) -> Entry:
+        """``entries[index]``, or a stand-in that makes no row for a line that does not decode: a
         warm open shows a session before its checkpoint is verified, so a corrupt covered line
         can be read here; the session then turns read-only and its banner names the line."""
         try:
             return self._events[index]
-        except ValueError:  # not JSON (JSONDecodeError) or not UTF-8 (UnicodeDecodeError)
-            return {"seq": index, "type": "unreadable", "data": {}}
+        except ValueError:  # not an event line (JSON, UTF-8 or the envelope)
+            return Entry(index, "", UnknownEvent("unreadable", None))
 
     def _build(self, start: int, stop: int, *, prepend: bool) -> list[TranscriptRow]:
         rows: list[TranscriptRow] = []
         local_calls: dict[str, int] = {}
         for seq in range(start, stop):
-            event = self._event(seq)
-            if event.get("type") == "tool/result":
-                self._merge_into(rows, local_calls, event)
+            entry = self._event(seq)
+            if isinstance(entry.event, ToolResult):
+                self._merge_into(rows, local_calls, entry.event)
                 continue
-            for row in self._visible(row_for_event(event, self._zone_name)):
+            for row in self._visible(row_for_event(entry, self._zone_name)):
                 if row.kind == "tool" and row.call_id:
                     local_calls[row.call_id] = len(rows)
                 rows.append(row)
@@ -390,17 +378,13 @@ class TranscriptModel(QAbstractListModel):
         return rows
 
     def _merge_into(
-        self, rows: list[TranscriptRow], calls: Mapping[str, int], event: Mapping[str, Any]
+        self, rows: list[TranscriptRow], calls: dict[str, int], result: ToolResult
     ) -> None:
-        data = event.get("data")
-        if not isinstance(data, Mapping):
-            return
-        call_id = str(data.get("callId", ""))
-        position = calls.get(call_id)
+        position = calls.get(result.call_id)
         if position is not None:
-            rows[position] = merge_tool_result(rows[position], data, self._zone_name)
-        elif call_id in self._calls:  # its call was loaded earlier (a batch began mid-turn)
-            self._merge_result({"data": data})
+            rows[position] = merge_tool_result(rows[position], result, self._zone_name)
+        elif result.call_id in self._calls:  # its call was loaded earlier (a batch began mid-turn)
+            self._merge_result(result)
 
     def _visible(self, rows: list[TranscriptRow]) -> list[TranscriptRow]:
         if self._show_context:

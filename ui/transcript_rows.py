@@ -1,13 +1,16 @@
 """Transcript rows: what each session event looks like on screen. Pure: no Qt, no I/O, no clock.
 
-A row is a frozen value built from plain event envelopes (agent.md §2 vocabulary). Times are shown
-in the zone name the caller gives (the sampled system zone); the UI never reads the machine.
+A row is a frozen value built from a typed entry (``core.events``), matched on its event's class.
+Times are shown in the zone name the caller gives (the sampled system zone); the UI never reads
+the machine.
 
 Choices where the spec is silent (desktop.md §1):
 - ``turn/start``, ``schedule/change`` and ``session/title`` make no row; ``context/time`` makes a
   row of kind ``context`` that the view hides unless "Show context" is on.
-- A reminder follow-up (``user/message`` with the schedule plugin source) is a ``reminder`` row; it
-  counts as late when delivered more than a minute after its intended ``occurrence_at``.
+- A reminder follow-up (``user/message`` with the schedule plugin source) is a ``reminder`` row
+  showing the reminders the framing parser read from it (``UserMessage.reminders``); it counts as
+  late when delivered more than a minute after its intended ``occurrence_at``.
+- Malformed and unknown events make no row (the JSONL export keeps them).
 - ``turn/end`` makes a row only when the turn did not complete: ``error`` (failed, with Retry) or
   ``notice`` (cancelled / interrupted).
 """
@@ -15,11 +18,27 @@ Choices where the spec is silent (desktop.md §1):
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any, Literal, assert_never
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from core.events import (
+    AssistantMessage,
+    ContextTime,
+    Entry,
+    MalformedEvent,
+    ScheduleChanged,
+    SessionTitle,
+    ToolCall,
+    ToolResult,
+    TurnEnd,
+    TurnStart,
+    UnknownEvent,
+    UserMessage,
+)
+from core.framing import DueReminder
+from core.instant import read_instant
 
 RowKind = Literal[
     "user", "reminder", "assistant", "tool", "context", "error", "notice", "streaming"
@@ -31,15 +50,6 @@ TOOL_TITLES = {
     "schedule_list": "List reminders",
     "schedule_delete": "Delete reminder",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class ReminderItem:
-    """One reminder inside a follow-up: its id, intended time and prompt."""
-
-    schedule_id: str
-    occurrence_at: datetime | None
-    prompt: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,19 +68,8 @@ class TranscriptRow:
     detail: str = ""
     call_id: str = ""
     is_error: bool = False
-    reminders: tuple[ReminderItem, ...] = field(default=())
+    reminders: tuple[DueReminder, ...] = ()
     late: bool = False
-
-
-def parse_instant(text: object) -> datetime | None:
-    """A canonical (or any ISO 8601) UTC instant as an aware datetime; None when unreadable."""
-    if not isinstance(text, str):
-        return None
-    try:
-        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 def zone_or_utc(zone_name: str | None) -> ZoneInfo:
@@ -88,117 +87,63 @@ def format_clock(when: datetime | None, zone_name: str | None) -> str:
     return when.astimezone(zone_or_utc(zone_name)).strftime("%H:%M")
 
 
-def parse_reminders(text: str) -> tuple[ReminderItem, ...]:
-    """The reminders named in a follow-up framing text (schedule.md §10.6); () when none parse."""
-    lines = text.split("\n")
-    if lines and lines[0] == "[SCHEDULE REMINDER BATCH]":
-        return _parse_batch(lines)
-    fields: dict[str, str] = {}
-    for line in lines[1:]:
-        key, sep, value = line.partition(": ")
-        if sep:
-            fields[key] = value
-    try:
-        schedule_id = json.loads(fields["schedule_id_json"])
-        prompt = json.loads(fields["reminder_prompt_json"])
-    except (KeyError, ValueError):
-        return ()
-    when = parse_instant(fields.get("occurrence_at"))
-    return (ReminderItem(str(schedule_id), when, str(prompt)),)
+def row_for_event(entry: Entry, zone_name: str | None) -> list[TranscriptRow]:
+    """The rows one entry adds (tool results are merged by ``merge_tool_result`` instead)."""
+    seq, at = entry.seq, read_instant(entry.at)
+    match entry.event:
+        case UserMessage() as message:
+            return [_user_row(message, seq, at)]
+        case AssistantMessage() as answer:
+            return _assistant_rows(answer, seq, at, zone_name)
+        case ContextTime(text=text):
+            return [TranscriptRow("context", text, seq, at, title="Time context")]
+        case TurnEnd() as end:
+            return _turn_end_rows(end, seq, at)
+        case (
+            TurnStart()
+            | ToolResult()
+            | SessionTitle()
+            | ScheduleChanged()
+            | UnknownEvent()
+            | MalformedEvent()
+        ):
+            return []
+        case unexpected:
+            assert_never(unexpected)
 
 
-def _parse_batch(lines: list[str]) -> tuple[ReminderItem, ...]:
-    for line in lines:
-        if line.startswith("reminders_json: "):
-            try:
-                items = json.loads(line[len("reminders_json: ") :])
-            except ValueError:
-                return ()
-            return tuple(
-                ReminderItem(
-                    str(item.get("schedule_id", "")),
-                    parse_instant(item.get("occurrence_at")),
-                    str(item.get("reminder_prompt", "")),
-                )
-                for item in items
-                if isinstance(item, dict)
-            )
-    return ()
-
-
-def row_for_event(event: Mapping[str, Any], zone_name: str | None) -> list[TranscriptRow]:
-    """The rows one event adds (tool results are merged by ``merge_tool_result`` instead)."""
-    kind = event.get("type")
-    data = event.get("data")
-    if not isinstance(data, Mapping):
-        return []
-    seq = event.get("seq", -1)
-    seq = seq if isinstance(seq, int) else -1
-    at = parse_instant(event.get("at"))
-    if kind == "user/message":
-        return [_user_row(data, seq, at)]
-    if kind == "assistant/message":
-        return _assistant_rows(data, seq, at, zone_name)
-    if kind == "context/time":
-        text = str(data.get("text", ""))
-        return [TranscriptRow("context", text, seq, at, title="Time context")]
-    if kind == "turn/end":
-        return _turn_end_rows(data, seq, at)
-    return []
-
-
-def _user_row(data: Mapping[str, Any], seq: int, at: datetime | None) -> TranscriptRow:
-    text = str(data.get("text", ""))
-    source = data.get("source")
-    if isinstance(source, Mapping) and source.get("kind") == "plugin":
-        items = parse_reminders(text)
-        late = any(
-            item.occurrence_at is not None
-            and at is not None
-            and at - item.occurrence_at > LATE_AFTER
-            for item in items
-        )
-        return TranscriptRow("reminder", text, seq, at, reminders=items, late=late)
-    return TranscriptRow("user", text, seq, at)
+def _user_row(message: UserMessage, seq: int, at: datetime | None) -> TranscriptRow:
+    if not message.is_reminder:
+        return TranscriptRow("user", message.text, seq, at)
+    items = message.reminders or ()
+    late = at is not None and any(at - item.occurrence_at > LATE_AFTER for item in items)
+    return TranscriptRow("reminder", message.text, seq, at, reminders=items, late=late)
 
 
 def _assistant_rows(
-    data: Mapping[str, Any], seq: int, at: datetime | None, zone_name: str | None
+    answer: AssistantMessage, seq: int, at: datetime | None, zone_name: str | None
 ) -> list[TranscriptRow]:
     rows: list[TranscriptRow] = []
-    text = str(data.get("text", ""))
-    if text.strip():
-        rows.append(TranscriptRow("assistant", text, seq, at))
-    calls = data.get("toolCalls")
-    if isinstance(calls, list):
-        rows.extend(_tool_row(c, seq, at, zone_name) for c in calls if isinstance(c, Mapping))
+    if answer.text.strip():
+        rows.append(TranscriptRow("assistant", answer.text, seq, at))
+    rows.extend(_tool_row(call, seq, at, zone_name) for call in answer.tool_calls)
     return rows
 
 
 def _tool_row(
-    call: Mapping[str, Any], seq: int, at: datetime | None, zone_name: str | None
+    call: ToolCall, seq: int, at: datetime | None, zone_name: str | None
 ) -> TranscriptRow:
-    name = str(call.get("name", ""))
-    arguments = str(call.get("arguments", ""))
-    title = tool_summary(name, arguments, None, zone_name)
-    return TranscriptRow(
-        "tool",
-        name,
-        seq,
-        at,
-        title=title,
-        detail=_detail(arguments, None),
-        call_id=str(call.get("id", "")),
-    )
+    title = tool_summary(call.name, call.arguments, None, zone_name)
+    detail = _detail(call.arguments, None)
+    return TranscriptRow("tool", call.name, seq, at, title=title, detail=detail, call_id=call.id)
 
 
 def merge_tool_result(
-    row: TranscriptRow, data: Mapping[str, Any], zone_name: str | None
+    row: TranscriptRow, result: ToolResult, zone_name: str | None
 ) -> TranscriptRow:
     """The tool-call row once its ``tool/result`` arrived: summary and detail include the result."""
     arguments = _arguments_of(row.detail)
-    content = str(data.get("content", ""))
-    is_error = bool(data.get("isError", False))
+    content, is_error = result.content, result.is_error
     title = tool_summary(row.text, arguments, content, zone_name, is_error=is_error)
     return replace(row, title=title, detail=_detail(arguments, content), is_error=is_error)
 
@@ -262,16 +207,14 @@ def _create_summary(title: str, args: Any, result: Any, zone_name: str | None) -
     prompt = args.get("prompt") if isinstance(args, dict) else None
     text = f"{title} — {str(prompt).strip()}" if prompt else title
     if isinstance(result, dict) and "scheduledAt" in result:
-        text += f", {format_clock(parse_instant(result['scheduledAt']), zone_name)}"
+        text += f", {format_clock(read_instant(result['scheduledAt']), zone_name)}"
         text += f" · {result.get('id', '')}"
     return text
 
 
 def reminder_caption(row: TranscriptRow, zone_name: str | None) -> str:
     """``Reminder · due 10:45`` plus ``· delivered 11:02 (late)`` when late."""
-    due = ", ".join(
-        format_clock(i.occurrence_at, zone_name) for i in row.reminders if i.occurrence_at
-    )
+    due = ", ".join(format_clock(i.occurrence_at, zone_name) for i in row.reminders)
     caption = f"Reminder · due {due}" if due else "Reminder"
     if row.late:
         caption += f" · delivered {format_clock(row.at, zone_name)} (late)"
@@ -285,11 +228,10 @@ def reminder_text(row: TranscriptRow) -> str:
     return "\n".join(item.prompt for item in row.reminders)
 
 
-def _turn_end_rows(data: Mapping[str, Any], seq: int, at: datetime | None) -> list[TranscriptRow]:
-    status = data.get("status")
+def _turn_end_rows(end: TurnEnd, seq: int, at: datetime | None) -> list[TranscriptRow]:
+    status = end.status
     if status == "failed":
-        error = data.get("error")
-        message = str(error.get("message", "")) if isinstance(error, Mapping) else ""
+        message = end.error.message if end.error is not None else ""
         return [TranscriptRow("error", message or "The turn failed.", seq, at, is_error=True)]
     if status == "cancelled":
         return [TranscriptRow("notice", "Stopped.", seq, at)]

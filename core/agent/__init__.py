@@ -4,12 +4,11 @@
 ``ScheduleTools``. Knows nothing of Qt; the window observes it through ``core.host.SessionHost``.
 """
 
-from core.agent.agent import Agent, AgentLog, AgentStatus, MaintenanceClaimed
+from core.agent.agent import Agent, AgentStatus, MaintenanceClaimed
 from core.agent.tool_registry import ToolOutcome, ToolRegistry, Toolset
 
 __all__ = [
     "Agent",
-    "AgentLog",
     "AgentStatus",
     "MaintenanceClaimed",
     "ToolOutcome",

@@ -3,8 +3,9 @@ Must not know Qt, read the machine clock or zone (injected), or know which tools
 
 Choices the spec leaves open (written down here):
 
-- Input is appended to the log at once and the pending-input fold (``core.agent.pending``) decides
-  what runs: one input per turn, oldest first. A failed turn does not consume its input: it stays
+- Input is appended to the log at once and the session's input-queue fold
+  (``core.session.folds``, read through ``SessionPort.inputs()``) decides what runs: one input per
+  turn, oldest first. A failed turn does not consume its input: it stays
   pending but *held* (no automatic re-run) until ``retry()`` or the next input of any kind; then
   the oldest pending input (the failed one) runs first.
 - ``start()`` runs input left pending by an earlier run (e.g. a reminder admitted just before a
@@ -30,9 +31,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, TypeVar
 
-from core.agent.pending import fold_pending
 from core.agent.tool_registry import ToolRegistry
 from core.agent.turn import (
     TurnContext,
@@ -44,8 +44,21 @@ from core.agent.turn import (
 )
 from core.clock import Clock, NewId, ZoneSource
 from core.errors import SessionReadOnlyError
+from core.events import (
+    SCHEDULE_SOURCE,
+    ContextTime,
+    Event,
+    ScheduleChanged,
+    Source,
+    TurnEnd,
+    TurnError,
+    TurnStart,
+    TurnStatus,
+    UserMessage,
+    UserSource,
+)
 from core.llm.provider import ModelProvider
-from core.session import vocabulary as v
+from core.session.port import SessionPort
 from core.time_context import sample_zone, time_reading
 
 AgentStatus = Literal["idle", "running"]
@@ -53,21 +66,6 @@ T = TypeVar("T")
 Unsubscribe = Callable[[], None]
 
 _log = logging.getLogger(__name__)
-
-
-class AgentLog(Protocol):
-    """What the agent needs from a session: the ``SessionLog`` shape (api.md). A log that also
-    has ``append_group(items)`` (``LiveSession``) gets reminders admitted atomically."""
-
-    @property
-    def events(self) -> Sequence[Mapping[str, Any]]: ...
-
-    @property
-    def seed_length(self) -> int: ...
-
-    def append(self, type: str, data: Mapping[str, Any]) -> Any: ...
-
-    async def flush(self) -> bool: ...
 
 
 class MaintenanceClaimed:
@@ -95,7 +93,7 @@ class Agent:
 
     def __init__(
         self,
-        log: AgentLog,
+        log: SessionPort,
         provider: ModelProvider,
         tools: ToolRegistry,
         clock: Clock,
@@ -111,13 +109,11 @@ class Agent:
         self._zone_source = zone_source
         self._system_prompt = system_prompt
         self._new_id = new_id
-        self._pending = fold_pending(log.events, log.seed_length)
-        self._fed = len(log.events)
         self._status: AgentStatus = "idle"
         self._claim: MaintenanceClaimed | None = None
         self._pump: asyncio.Task[None] | None = None
         self._turn_task: asyncio.Task[TurnOutcome] | None = None
-        self._end_status: v.TurnStatus = "cancelled"
+        self._end_status: TurnStatus = "cancelled"
         self._retry = False
         self._closed = False
         self._running_turn: int | None = None
@@ -142,13 +138,13 @@ class Agent:
     @property
     def pending_inputs(self) -> tuple[int, ...]:
         """Seqs of the pending ``user/message`` events, oldest first."""
-        self._sync()
-        return self._pending.pending
+        return self._log.inputs().pending
 
     @property
     def can_retry(self) -> bool:
         """True when the last turn failed and its input waits for ``retry()``."""
-        return self._pending.held and bool(self._pending.pending) and self._pump is None
+        inputs = self._log.inputs()
+        return inputs.held and bool(inputs.pending) and self._pump is None
 
     def on_status(self, callback: Callable[[AgentStatus], None]) -> Unsubscribe:
         return _subscribe(self._status_observers, callback)
@@ -169,12 +165,12 @@ class Agent:
 
     def submit(self, text: str, time_zone: str | None) -> str:
         """Appends the user's input at once (also while a turn runs); returns its message id."""
-        return self.followup(text, v.user_source(time_zone))
+        return self.followup(text, UserSource(time_zone))
 
-    def followup(self, text: str, source: Mapping[str, Any]) -> str:
+    def followup(self, text: str, source: Source) -> str:
         """Appends a pending input that starts a normal later turn once the agent is idle."""
         message_id = self._new_id()
-        self._append(v.USER_MESSAGE, v.user_message(message_id, text, dict(source)))
+        self._append(UserMessage(message_id, text, source))
         self._kick()
         return message_id
 
@@ -237,15 +233,9 @@ class Agent:
     # --- maintenance ----------------------------------------------------------------------
 
     def _admit(self, text: str, changes: Sequence[Mapping[str, Any]]) -> None:
-        message = v.user_message(self._new_id(), text, v.SCHEDULE_SOURCE)
-        items = [(v.USER_MESSAGE, message), *((v.SCHEDULE_CHANGE, dict(c)) for c in changes)]
-        append_group = getattr(self._log, "append_group", None)
-        if append_group is not None:
-            append_group(items)
-        else:  # a log without groups (test fakes): not atomic on disk, documented in the class
-            for kind, data in items:
-                self._log.append(kind, data)
-        self._sync()
+        message = UserMessage(self._new_id(), text, SCHEDULE_SOURCE)
+        group: list[Event] = [message, *(ScheduleChanged(dict(change)) for change in changes)]
+        self._log.append_events(group)
 
     def _release(self) -> None:
         self._claim = None
@@ -254,10 +244,9 @@ class Agent:
     # --- the pump -------------------------------------------------------------------------
 
     def _kick(self) -> None:
-        self._sync()
         if self._closed or self._claim is not None or self._pump is not None:
             return
-        if self._pending.next_input(include_held=self._retry) is None:
+        if self._log.inputs().next_input(include_held=self._retry) is None:
             self._settle()
             return
         self._set_status("running")
@@ -266,8 +255,7 @@ class Agent:
     async def _run_pending(self) -> None:
         try:
             while not self._closed:
-                self._sync()
-                input_seq = self._pending.next_input(include_held=self._retry)
+                input_seq = self._log.inputs().next_input(include_held=self._retry)
                 self._retry = False
                 if input_seq is None:
                     break
@@ -289,8 +277,8 @@ class Agent:
             self._notify_turn(turn, "interrupted")
 
     async def _run_turn(self, input_seq: int) -> None:
-        turn = self._pending.last_turn + 1
-        self._append(v.TURN_START, v.turn_start(turn, input_seq))
+        turn = self._log.inputs().last_turn + 1
+        self._append(TurnStart(turn, input_seq))
         self._running_turn = turn
         state = TurnState(turn)
         ctx = self._context()
@@ -307,36 +295,32 @@ class Agent:
             return
         finally:
             self._turn_task = None
-        self._append(v.TURN_END, v.turn_end(turn, outcome.status, outcome.error))
+        self._append(TurnEnd(turn, outcome.status, outcome.error))
         self._running_turn = None
         self._notify_turn(turn, outcome.status)
 
     async def _turn(self, ctx: TurnContext, state: TurnState, input_seq: int) -> TurnOutcome:
         try:
             reading = time_reading(self._clock(), self._turn_zones(input_seq))
-            self._append(v.CONTEXT_TIME, v.context_time(reading.zone_name, reading.text))
+            self._append(ContextTime(reading.zone_name, reading.text))
             return await run_steps(ctx, state, reading)
         except SessionReadOnlyError:
             raise  # nothing more can be recorded: the pump stops the agent
         except Exception as error:  # a bug must end the turn visibly, never wedge the agent
             _log.exception("turn %d failed unexpectedly", state.turn)
             close_open(ctx, state)
-            return TurnOutcome(
-                "failed", {"kind": "internal", "message": f"Internal error: {error}"}
-            )
+            return TurnOutcome("failed", TurnError("internal", f"Internal error: {error}"))
 
     def _turn_zones(self, input_seq: int) -> list[str | None]:
         zones = [sample_zone(self._zone_source)]
-        data = self._log.events[input_seq].get("data")
-        source = data.get("source") if isinstance(data, Mapping) else None
-        if isinstance(source, Mapping) and source.get("kind") == "user":
-            zone = source.get("timeZone")
-            zones.append(zone if isinstance(zone, str) else None)
+        event = self._log.entries[input_seq].event
+        if isinstance(event, UserMessage) and isinstance(event.source, UserSource):
+            zones.append(event.source.time_zone)
         return zones
 
     def _context(self) -> TurnContext:
         return TurnContext(
-            events=lambda: self._log.events,
+            entries=lambda: self._log.entries,
             append=self._append,
             barrier=self._barrier,
             provider=self.provider,
@@ -348,15 +332,8 @@ class Agent:
 
     # --- helpers --------------------------------------------------------------------------
 
-    def _append(self, kind: str, data: Mapping[str, Any]) -> None:
-        self._log.append(kind, data)
-        self._sync()
-
-    def _sync(self) -> None:
-        events = self._log.events
-        for seq in range(self._fed, len(events)):
-            self._pending.feed(seq, events[seq])
-        self._fed = len(events)
+    def _append(self, event: Event) -> None:
+        self._log.append_event(event)
 
     async def _barrier(self) -> None:
         try:
@@ -368,9 +345,8 @@ class Agent:
             _log.warning("persistence barrier failed; events stay queued in the live log")
 
     def _is_settled(self) -> bool:
-        self._sync()
         idle = self._pump is None and self._claim is None
-        return idle and self._pending.next_input() is None
+        return idle and self._log.inputs().next_input() is None
 
     def _settle(self) -> None:
         if not self._is_settled():

@@ -19,12 +19,21 @@ input once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
-from core.llm.messages import Message, ToolCall
-from core.session.vocabulary import ASSISTANT_MESSAGE, TOOL_RESULT, TURN_END, TURN_START
+from core.events import (
+    AssistantMessage,
+    ContextTime,
+    Entry,
+    Event,
+    PluginSource,
+    ToolResult,
+    TurnEnd,
+    TurnStart,
+    UserMessage,
+)
+from core.llm.messages import Message
 
 MAX_TURNS = 40
 MAX_EVENTS = 4000
@@ -34,20 +43,21 @@ _HEAD_CHARS = 12_000
 
 
 def window_start(
-    events: Sequence[Mapping[str, Any]],
+    entries: Sequence[Entry],
     *,
     max_turns: int = MAX_TURNS,
     max_events: int = MAX_EVENTS,
     max_chars: int = MAX_CHARS,
 ) -> int:
-    """Index of the first event of the history window (a ``turn/start``, or ``len`` when none)."""
-    floor = max(0, len(events) - max_events)
-    start = len(events)
+    """Index of the first entry of the history window (a ``turn/start``, or ``len`` when none)."""
+    floor = max(0, len(entries) - max_events)
+    start = len(entries)
     turns = 0
     chars = 0
-    for index in range(len(events) - 1, floor - 1, -1):
-        chars += _text_size(events[index])
-        if events[index].get("type") == TURN_START:
+    for index in range(len(entries) - 1, floor - 1, -1):
+        event = entries[index].event
+        chars += _text_size(event)
+        if isinstance(event, TurnStart):
             if turns and chars > max_chars:
                 break
             start = index
@@ -58,47 +68,44 @@ def window_start(
 
 
 def fold_history(
-    events: Sequence[Mapping[str, Any]],
+    entries: Sequence[Entry],
     *,
     max_turns: int = MAX_TURNS,
     max_events: int = MAX_EVENTS,
     max_chars: int = MAX_CHARS,
 ) -> tuple[Message, ...]:
     """The messages of the recent window, ready for a ``ModelRequest``."""
-    start = window_start(events, max_turns=max_turns, max_events=max_events, max_chars=max_chars)
+    start = window_start(entries, max_turns=max_turns, max_events=max_events, max_chars=max_chars)
     messages: list[Message] = []
     in_turn = False
     last_input: int | None = None
-    for index in range(start, len(events)):
-        event = events[index]
-        kind, data = event.get("type"), event.get("data")
-        if not isinstance(data, Mapping):
-            continue
-        if kind == TURN_START:
-            in_turn = True
-            input_seq = data.get("input")
-            if input_seq != last_input:
-                messages.extend(_input_message(events, input_seq))
-            last_input = input_seq if isinstance(input_seq, int) else None
-        elif kind == TURN_END:
-            in_turn = False
-        elif in_turn and kind == ASSISTANT_MESSAGE:
-            messages.append(assistant_message(data))
-            last_input = None
-        elif in_turn and kind == TOOL_RESULT:
-            messages.append(tool_message(data))
+    for index in range(start, len(entries)):
+        match entries[index].event:
+            case TurnStart(input=input_seq):
+                in_turn = True
+                if input_seq != last_input:
+                    messages.extend(_input_message(entries, input_seq))
+                last_input = input_seq
+            case TurnEnd():
+                in_turn = False
+            case AssistantMessage() as answer if in_turn:
+                messages.append(assistant_message(answer))
+                last_input = None
+            case ToolResult() as result if in_turn:
+                messages.append(tool_message(result))
+            case _:
+                pass  # input is taken at its turn/start; the rest is not history
     return _clip_older_turns(messages)
 
 
-def _text_size(event: Mapping[str, Any]) -> int:
-    data = event.get("data")
-    if not isinstance(data, Mapping):
-        return 0
-    size = len(str(data.get("text", ""))) + len(str(data.get("content", "")))
-    calls = data.get("toolCalls")
-    if isinstance(calls, list):
-        size += sum(len(str(c.get("arguments", ""))) for c in calls if isinstance(c, Mapping))
-    return size
+def _text_size(event: Event) -> int:
+    if isinstance(event, UserMessage | ContextTime):
+        return len(event.text)
+    if isinstance(event, AssistantMessage):
+        return len(event.text) + sum(len(call.arguments) for call in event.tool_calls)
+    if isinstance(event, ToolResult):
+        return len(event.content)
+    return 0
 
 
 def _clip_older_turns(messages: list[Message]) -> tuple[Message, ...]:
@@ -118,40 +125,25 @@ def _clipped(message: Message) -> Message:
     return replace(message, text=text[:_HEAD_CHARS] + note + text[-tail:])
 
 
-def _input_message(events: Sequence[Mapping[str, Any]], seq: object) -> list[Message]:
-    if not isinstance(seq, int) or not 0 <= seq < len(events):
+def _input_message(entries: Sequence[Entry], seq: int) -> list[Message]:
+    if not 0 <= seq < len(entries):
         return []
-    data = events[seq].get("data")
-    if not isinstance(data, Mapping):
+    event = entries[seq].event
+    if not isinstance(event, UserMessage):
         return []
-    source = data.get("source")
-    plugin = isinstance(source, Mapping) and source.get("kind") == "plugin"
-    return [
-        Message(
-            role="user", text=str(data.get("text", "")), source_kind="plugin" if plugin else "user"
-        )
-    ]
+    plugin = isinstance(event.source, PluginSource)
+    return [Message(role="user", text=event.text, source_kind="plugin" if plugin else "user")]
 
 
-def assistant_message(data: Mapping[str, Any]) -> Message:
-    calls = data.get("toolCalls")
-    tool_calls = tuple(
-        ToolCall(
-            id=str(c.get("id", "")),
-            name=str(c.get("name", "")),
-            arguments=str(c.get("arguments", "")),
-        )
-        for c in (calls if isinstance(calls, list) else [])
-        if isinstance(c, Mapping)
-    )
-    return Message(role="assistant", text=str(data.get("text", "")), tool_calls=tool_calls)
+def assistant_message(answer: AssistantMessage) -> Message:
+    return Message(role="assistant", text=answer.text, tool_calls=answer.tool_calls)
 
 
-def tool_message(data: Mapping[str, Any]) -> Message:
+def tool_message(result: ToolResult) -> Message:
     return Message(
         role="tool",
-        text=str(data.get("content", "")),
-        tool_call_id=str(data.get("callId", "")),
-        name=str(data.get("name", "")),
-        is_error=bool(data.get("isError", False)),
+        text=result.content,
+        tool_call_id=result.call_id,
+        name=result.name,
+        is_error=result.is_error,
     )

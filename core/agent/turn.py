@@ -13,16 +13,27 @@ is what the pump needs to close a cancelled turn.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.agent.history import fold_history
 from core.agent.tool_registry import ToolRegistry
 from core.errors import ProviderError
-from core.llm.messages import Finish, ModelRequest, TextDelta, ToolCall
+from core.events import (
+    AssistantMessage,
+    Entry,
+    Event,
+    FinishReason,
+    ModelRef,
+    ToolCall,
+    ToolResult,
+    TurnEnd,
+    TurnError,
+    TurnStatus,
+)
+from core.llm.messages import Finish, ModelRequest, TextDelta
 from core.llm.provider import ModelProvider
-from core.session import vocabulary as v
 from core.time_context import TimeReading
 
 MAX_STEPS = 8
@@ -42,7 +53,7 @@ class TurnState:
     one string per delta copies the whole answer each time, quadratic for a long answer)."""
     streaming: bool = False
     open_calls: list[ToolCall] = field(default_factory=list)
-    model: dict[str, str] = field(default_factory=dict)
+    model: ModelRef = field(default_factory=lambda: ModelRef("", ""))
 
     @property
     def partial(self) -> str:
@@ -52,16 +63,16 @@ class TurnState:
 
 @dataclass(frozen=True, slots=True)
 class TurnOutcome:
-    status: v.TurnStatus
-    error: dict[str, str] | None = None
+    status: TurnStatus
+    error: TurnError | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class TurnContext:
     """What a turn reads and where it writes. ``append`` feeds the agent's folds too."""
 
-    events: Callable[[], Sequence[Mapping[str, Any]]]
-    append: Callable[[str, Mapping[str, Any]], None]
+    entries: Callable[[], Sequence[Entry]]
+    append: Callable[[Event], None]
     barrier: Callable[[], Any]
     provider: ModelProvider
     tools: ToolRegistry
@@ -73,7 +84,7 @@ class TurnContext:
 async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) -> TurnOutcome:
     """The model/tool loop of one turn. ProviderError ends it ``failed``; cancellation propagates."""
     info = ctx.provider.info
-    state.model = {"provider": info.provider, "name": info.name}
+    state.model = ModelRef(info.provider, info.name)
     try:
         for step in range(MAX_STEPS):
             await ctx.barrier()
@@ -85,14 +96,14 @@ async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) ->
             await _run_calls(ctx, state, finish.tool_calls, skip=last)
     except ProviderError as error:
         _keep_partial(ctx, state)
-        return TurnOutcome("failed", {"kind": error.kind, "message": error.message})
+        return TurnOutcome("failed", TurnError(error.kind, error.message))
     return TurnOutcome("completed")
 
 
 def _request(ctx: TurnContext, reading: TimeReading) -> ModelRequest:
     return ModelRequest(
         system=ctx.system_prompt,
-        messages=fold_history(ctx.events()),
+        messages=fold_history(ctx.entries()),
         tools=ctx.tools.definitions(),
         time_context=reading.text,
         time_zone=reading.zone_name,
@@ -114,32 +125,22 @@ async def _stream(ctx: TurnContext, state: TurnState, request: ModelRequest) -> 
         await _close(stream)
 
 
-async def _close(stream: AsyncIterator[Any]) -> None:
-    aclose = getattr(stream, "aclose", None)
-    if aclose is not None:
-        await aclose()
+async def _close(stream: AsyncGenerator[Any, None]) -> None:
+    await stream.aclose()
 
 
 def _record_answer(ctx: TurnContext, state: TurnState, finish: Finish, *, last: bool) -> None:
     calls = finish.tool_calls
+    reason: FinishReason
     if calls:
         reason = "length" if last else "tool_calls"
     else:
-        reason = finish.reason if finish.reason in ("stop", "length") else "stop"
-    model = dict(state.model)
-    if finish.model:
-        model["name"] = finish.model
-    data = v.assistant_message(
-        ctx.new_id(),
-        finish.text,
-        [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in calls],
-        model,
-        reason,
-        finish.usage.to_json() if finish.usage is not None else None,
-    )
+        reason = "length" if finish.reason == "length" else "stop"
+    model = ModelRef(state.model.provider, finish.model or state.model.name)
+    answer = AssistantMessage(ctx.new_id(), finish.text, calls, model, reason, finish.usage)
     state.pieces, state.streaming = [], False
     state.open_calls = list(calls)
-    ctx.append(v.ASSISTANT_MESSAGE, data)
+    ctx.append(answer)
 
 
 async def _run_calls(
@@ -154,15 +155,14 @@ async def _run_calls(
                 _log.error("tool %s failed", call.name, exc_info=outcome.failure)
             content, is_error = outcome.content, outcome.is_error
         state.open_calls.remove(call)
-        ctx.append(v.TOOL_RESULT, v.tool_result(call.id, call.name, content, is_error=is_error))
+        ctx.append(ToolResult(call.id, call.name, content, is_error))
 
 
 def _keep_partial(ctx: TurnContext, state: TurnState) -> None:
     """Records a streamed-but-unfinished answer as ``finish: "interrupted"`` (if it had text)."""
     partial = state.partial
     if state.streaming and partial:
-        data = v.assistant_message(ctx.new_id(), partial, [], state.model, "interrupted")
-        ctx.append(v.ASSISTANT_MESSAGE, data)
+        ctx.append(AssistantMessage(ctx.new_id(), partial, (), state.model, "interrupted"))
     state.pieces, state.streaming = [], False
 
 
@@ -170,12 +170,12 @@ def close_open(ctx: TurnContext, state: TurnState) -> None:
     """Keeps the partial answer and gives every call without a result an error result."""
     _keep_partial(ctx, state)
     for call in list(state.open_calls):
-        ctx.append(v.TOOL_RESULT, v.tool_result(call.id, call.name, CANCELLED_TEXT, is_error=True))
+        ctx.append(ToolResult(call.id, call.name, CANCELLED_TEXT, is_error=True))
     state.open_calls.clear()
 
 
-def close_cancelled(ctx: TurnContext, state: TurnState, status: v.TurnStatus) -> None:
+def close_cancelled(ctx: TurnContext, state: TurnState, status: TurnStatus) -> None:
     """Closers of a turn ended from outside (agent.md §1 ``cancel()``): the partial answer, an
     error result for every call without one, then ``turn/end`` with ``status``."""
     close_open(ctx, state)
-    ctx.append(v.TURN_END, v.turn_end(state.turn, status))
+    ctx.append(TurnEnd(state.turn, status))

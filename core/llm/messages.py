@@ -1,7 +1,9 @@
 """Provider-neutral request and stream types. Pure: frozen values, no I/O.
 
 A request is the system prompt, the history as ``Message`` values, and the tool definitions.
-A provider answers with a stream of ``StreamChunk`` values ending in exactly one ``Finish``.
+A provider answers with a stream of ``StreamChunk`` values ending in exactly one ``Finish``. A
+tool call, its finish reason and the token usage are the session vocabulary's own values
+(``core.events``): what a model sends is what the log records.
 """
 
 from __future__ import annotations
@@ -9,17 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from core.events import FinishReason, TokenUsage, ToolCall
+
 Role = Literal["system", "user", "assistant", "tool"]
-FinishReason = Literal["stop", "tool_calls", "length", "interrupted"]
-
-
-@dataclass(frozen=True, slots=True)
-class ToolCall:
-    """One tool call as the model sent it; ``arguments`` is the raw JSON text (may be invalid)."""
-
-    id: str
-    name: str
-    arguments: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,15 +32,6 @@ class Message:
     name: str | None = None
     is_error: bool = False
     source_kind: Literal["user", "plugin"] = "user"
-
-
-@dataclass(frozen=True, slots=True)
-class Usage:
-    prompt_tokens: int
-    completion_tokens: int
-
-    def to_json(self) -> dict[str, int]:
-        return {"promptTokens": self.prompt_tokens, "completionTokens": self.completion_tokens}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +62,7 @@ class Finish:
     text: str
     tool_calls: tuple[ToolCall, ...]
     reason: FinishReason
-    usage: Usage | None = None
+    usage: TokenUsage | None = None
     model: str = ""
 
 

@@ -27,24 +27,18 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from core.clock import Clock
 from core.errors import ProviderError
+from core.events import ToolCall
+from core.framing import parse_framing
 from core.jsonvalue import compact_json
-from core.llm.messages import (
-    Finish,
-    Message,
-    ModelInfo,
-    ModelRequest,
-    StreamChunk,
-    TextDelta,
-    ToolCall,
-)
-from core.llm.offline_framing import parse_framing, present_reminders
+from core.llm.messages import Finish, Message, ModelInfo, ModelRequest, StreamChunk, TextDelta
+from core.llm.offline_framing import present_reminders
 from core.llm.offline_intent import (
     Clarify,
     Create,
@@ -123,7 +117,7 @@ class OfflineAssistant:
     def info(self) -> ModelInfo:
         return ModelInfo(provider=PROVIDER, name=MODEL)
 
-    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
+    async def stream(self, request: ModelRequest) -> AsyncGenerator[StreamChunk, None]:
         step = self._step(request)
         if step.calls:
             prefix = f"offline-{history_digest(request.messages)}"

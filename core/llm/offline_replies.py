@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from core.instant import read_instant
 from core.llm.offline_text import (
     clock_text,
     date_label,
@@ -18,7 +19,6 @@ from core.llm.offline_text import (
     interval_text,
     load_zone,
     local_time_text,
-    parse_instant,
     quote,
     relative_text,
     render_prompt,
@@ -66,7 +66,7 @@ def confirm_create(
         return f"{UNREADABLE_RESULT}, so I can't say whether it was set."
     if "code" in value:
         return explain_create_error(args, value, now, zone)
-    due = parse_instant(value.get("scheduledAt"))
+    due = read_instant(value.get("scheduledAt"))
     if due is None or not isinstance(value.get("id"), str):
         return f"{UNREADABLE_RESULT}, so I can't say whether it was set."
     what = f"{'about' if about else 'to'} {render_prompt(str(value.get('prompt', '')))}"
@@ -196,7 +196,7 @@ def view_line(view: object, now: datetime, zone: str) -> str:
     """``schedule-1: stretch — at 10:45, in 15 minutes`` (every / overdue variants)."""
     if not isinstance(view, Mapping):
         return "(a reminder I couldn't read)"
-    due = parse_instant(view.get("scheduledAt"))
+    due = read_instant(view.get("scheduledAt"))
     head = f"{render_prompt(str(view.get('id')))}: {render_prompt(str(view.get('prompt', '')))}"
     if due is None:
         return head

@@ -51,18 +51,6 @@ def quote(text: str, *, limit: int = 60) -> str:
     return render_prompt(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
-def parse_instant(text: object) -> datetime | None:
-    """A canonical ``YYYY-MM-DDTHH:mm:ss.sssZ`` instant as an aware UTC datetime, else None."""
-    if not isinstance(text, str) or not re.fullmatch(
-        r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z", text
-    ):
-        return None
-    try:
-        return datetime.strptime(text[:-1] + "000", "%Y-%m-%dT%H:%M:%S.%f").replace(tzinfo=UTC)
-    except ValueError:
-        return None
-
-
 def display_zone(zone: str | None) -> str:
     """The zone name shown to the user: the given one when it loads, else UTC."""
     return zone if zone is not None and load_zone(zone) is not None else "UTC"

@@ -1,15 +1,18 @@
 """OpenAICompatProvider: the network door to OpenAI-compatible chat endpoints (agent.md §5.2).
 
-Owns: mapping ``ModelRequest`` to a streamed ``/chat/completions`` call through the official
-``openai`` SDK (``AsyncOpenAI`` over ``httpx2``), merging the streamed deltas into ``TextDelta``
-chunks and one ``Finish``, listing models, and turning every failure into a ``ProviderError`` whose
-message tells the user what to fix. Must not: know about sessions, tools' meaning or Qt; log, print
-or embed the API key anywhere (messages, ``repr``, logs); read the clock or the system zone.
+Owns: the I/O of one endpoint through the official ``openai`` SDK (``AsyncOpenAI`` over
+``httpx2``): building the SDK client, streaming one ``/chat/completions`` step, listing models, the
+bounds on an answer and on the response body, and turning every failure into a ``ProviderError``
+whose message tells the user what to fix. The wire format (request dicts, the merge of streamed
+deltas) is ``core.llm.openai_wire``, pure; the sentences are ``core.llm.openai_errors``. Must not:
+know about sessions, tools' meaning or Qt; log, print or embed the API key anywhere (messages,
+``repr``, logs); read the clock or the system zone.
 
 Choices the spec leaves open (written down here):
 
 - The time-context reading is a second system message placed just before the latest user
-  message, so everything before the current turn stays a stable prefix for the server's cache.
+  message (``openai_wire.to_openai_messages``), so everything before the current turn stays a
+  stable prefix for the server's cache.
 - Retries (429, 408/409, 5xx, connect failures and timeouts before the first byte) are the SDK's
   own, bounded by ``max_retries``; each backoff is capped by ``max_retry_delay`` (the SDK honours
   ``Retry-After`` up to two minutes, too long for a chat turn). Nothing is retried once the answer
@@ -25,9 +28,9 @@ Choices the spec leaves open (written down here):
 - An answer is bounded (``max_answer_chars``, default ``MAX_ANSWER_CHARS``): the characters of
   its text and tool-call arguments plus one per chunk, so a server that never stops sending (text,
   arguments or empty chunks) cannot grow memory or run forever. Past the bound the stream is
-  closed and the step ends with finish ``length``, its text followed by ``CUT_NOTE`` (also
-  streamed, so the window shows it); tool calls still open at the cut are dropped, since their
-  arguments are incomplete and running them would act on a fragment.
+  closed and the step ends with finish ``length``, its text followed by ``cut_note(limit)``
+  (also streamed, so the window shows it); tool calls still open at the cut are dropped, since
+  their arguments are incomplete and running them would act on a fragment.
 - The SDK's event decoder buffers an unfinished line or event without limit, so the response body
   is bounded too: more than ``EVENT_BYTES_PER_CHAR * max_answer_chars + 64 KiB`` bytes without a
   blank line (the end of an event) fail the step as ``bad_response``. Any event the answer bound
@@ -51,7 +54,6 @@ Choices the spec leaves open (written down here):
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -63,17 +65,7 @@ from openai import AsyncOpenAI
 from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam
 
 from core.errors import ProviderError
-from core.llm.messages import (
-    Finish,
-    FinishReason,
-    Message,
-    ModelInfo,
-    ModelRequest,
-    StreamChunk,
-    TextDelta,
-    ToolCall,
-    Usage,
-)
+from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk, TextDelta
 from core.llm.openai_errors import (
     closed_sentence,
     cut_off_sentence,
@@ -85,6 +77,7 @@ from core.llm.openai_errors import (
     server_text,
     unreachable_sentence,
 )
+from core.llm.openai_wire import StreamGap, StreamMerge, to_openai_messages, to_openai_tools
 
 NO_KEY = "no-key"
 """Sent as the bearer token when the user configured no key; local servers ignore it."""
@@ -92,15 +85,7 @@ NO_KEY = "no-key"
 MAX_ANSWER_CHARS = 4_000_000
 """The default bound of one streamed answer (about 1M tokens; real answers are far shorter)."""
 EVENT_BYTES_PER_CHAR = 12
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-_FINISH: dict[str, FinishReason] = {
-    "stop": "stop",
-    "length": "length",
-    "tool_calls": "tool_calls",
-    "function_call": "tool_calls",
-    "content_filter": "stop",
-}
+"""The most bytes one answer character can take in an event: an escaped surrogate pair."""
 
 
 class ChimeAsyncOpenAI(AsyncOpenAI):
@@ -111,18 +96,35 @@ class ChimeAsyncOpenAI(AsyncOpenAI):
     the endpoint chosen in Settings must receive none of them, so they are cleared after
     construction. The SDK has no public seam for its backoff either, so this overrides its
     private ``_calculate_retry_timeout`` (same signature) and caps the SDK's own figure at
-    ``max_retry_delay`` seconds. Tests pass 0.
+    ``max_retry_delay`` seconds. Tests pass 0. Each reach into the SDK is marked WORKAROUND and
+    guarded by ``tests/core/llm/test_openai_workarounds.py``. Never copied: the SDK's
+    ``with_options`` rebuilds a client without ``max_retry_delay`` and fails.
     """
 
     def __init__(self, *, max_retry_delay: float, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._chime_max_retry_delay = max_retry_delay
+        # WORKAROUND(openai 3.57): __init__ reads OPENAI_ORG_ID, OPENAI_PROJECT_ID and
+        # OPENAI_ADMIN_KEY whenever the argument is None, and None is the only way to say "none";
+        # the headers are built from these attributes at each request, so they are cleared here.
+        # Without it the environment's organization and project go to whatever endpoint Settings
+        # name, and the admin key sits in the client.
         self.organization = None
         self.project = None
         self.admin_api_key = None
+        # WORKAROUND(openai 3.57): the private _custom_headers hold OPENAI_CUSTOM_HEADERS, whose
+        # Authorization line replaces the configured key on every request. Without it the
+        # environment's credential goes to the endpoint of Settings, and ours does not.
         self._custom_headers = {}
+        # WORKAROUND(openai 3.57): the private _ambient_authorizations keep that line's
+        # Authorization values (the SDK's record of credentials that came from the environment).
+        # Without it the environment's credential stays held in the client after the headers go.
         self._ambient_authorizations = frozenset()
 
+    # WORKAROUND(openai 3.57): the SDK has no public setting for its backoff and honours a
+    # Retry-After of up to two minutes; this overrides its private _calculate_retry_timeout (same
+    # signature) and caps the figure. Without it one 429 with a long Retry-After stalls the turn
+    # for minutes with no sign of life.
     def _calculate_retry_timeout(self, *args: Any, **kwargs: Any) -> float:
         delay: float = super()._calculate_retry_timeout(*args, **kwargs)
         return max(0.0, min(delay, self._chime_max_retry_delay))
@@ -163,7 +165,7 @@ class OpenAICompatProvider:
         self._max_answer_chars = max_answer_chars
         self._http_client = http_client
         self._client: AsyncOpenAI | None = None
-        self.closed_sentence = False
+        self._closed = False
 
     def __repr__(self) -> str:
         key = "set" if self._secret.value else "none"
@@ -177,7 +179,7 @@ class OpenAICompatProvider:
 
     async def aclose(self) -> None:
         """Closes the HTTP client (an injected one too); later requests fail as ``cancelled``."""
-        self.closed_sentence = True
+        self._closed = True
         if self._client is not None:
             await self._client.close()
         elif self._http_client is not None:
@@ -185,25 +187,23 @@ class OpenAICompatProvider:
 
     async def stream(self, request: ModelRequest) -> AsyncGenerator[StreamChunk, None]:
         """Streams one model step: ``TextDelta`` pieces, then exactly one ``Finish``."""
-        merged = _Merge()
+        merge = StreamMerge()
         try:
             sdk_stream = await self._open(request)
             async with sdk_stream:  # leaving it (also by the bound's break) closes the response
                 async for chunk in sdk_stream:
-                    merged.started = True
-                    for piece in merged.feed(chunk):
+                    for piece in merge.feed(chunk):
                         yield TextDelta(piece)
-                    if merged.size > self._max_answer_chars:
+                    if merge.size > self._max_answer_chars:
                         break
         except Exception as exc:  # every failure leaves as a ProviderError, by contract
-            raise self._translate(exc, started=merged.started) from None
-        if merged.size > self._max_answer_chars:
+            raise self._translate(exc, started=merge.started) from None
+        if merge.size > self._max_answer_chars:
             note = cut_note(self._max_answer_chars)
             yield TextDelta(note)
-            merged.text.append(note)
-            yield self._finish(merged, cut=True)
-            return
-        yield self._finish(merged)
+            yield merge.cut(note, self._model)
+        else:
+            yield self._finish(merge)
 
     async def list_models(self) -> list[str]:
         """The model names ``GET /models`` offers, unique and sorted."""
@@ -217,13 +217,17 @@ class OpenAICompatProvider:
         return sorted({i for i in (getattr(m, "id", None) for m in data) if isinstance(i, str)})
 
     def _sdk(self) -> AsyncOpenAI:
-        if self.closed_sentence:
+        if self._closed:
             raise ProviderError("cancelled", closed_sentence())
         if self._client is None:
             problem = url_problem(self._base_url)
             if problem is not None:
                 raise ProviderError("connection", problem)
             http_client = self._http_client or openai.DefaultAsyncHttpxClient()
+            # WORKAROUND(openai 3.57): the SDK's event decoder buffers an unfinished line or event
+            # without limit and has no setting for it; an httpx2 response hook runs before the SDK
+            # reads the body, so it can swap the body for one that counts. Without it an endless
+            # line (or data: lines that never end an event) grows memory and never ends the turn.
             http_client.event_hooks["response"].append(self._bound_events)
             self._client = ChimeAsyncOpenAI(
                 max_retry_delay=self._max_retry_delay,
@@ -252,7 +256,7 @@ class OpenAICompatProvider:
     async def _create(self, request: ModelRequest) -> openai.AsyncStream[Any]:
         # Plain dicts of the documented shapes; the casts only name them for the type checker.
         messages = cast("list[ChatCompletionMessageParam]", to_openai_messages(request))
-        tools = cast("list[ChatCompletionToolParam]", [_tool_definition(t) for t in request.tools])
+        tools = cast("list[ChatCompletionToolParam]", to_openai_tools(request))
         return await self._sdk().chat.completions.create(
             model=self._model,
             messages=messages,
@@ -261,45 +265,34 @@ class OpenAICompatProvider:
             stream_options={"include_usage": True} if self._include_usage else openai.omit,
         )
 
-    def _finish(self, merged: _Merge, *, cut: bool = False) -> Finish:
-        if cut:
-            text = "".join(merged.text)
-            return Finish(text, (), "length", merged.usage, merged.model or self._model)
-        if merged.finish_reason is None and merged.unreadable:
-            raise ProviderError("bad_response", malformed_sentence("no choices"))
-        if merged.finish_reason is None and not merged.started:  # e.g. a web page, not an API
-            raise ProviderError("bad_response", malformed_sentence("no answer in it"))
-        if merged.finish_reason is None:
-            raise ProviderError("connection", ended_early_sentence(), retryable=True)
-        calls = merged.tool_calls()
-        reason = _FINISH.get(merged.finish_reason, "stop")
-        if calls and reason == "stop":
-            reason = "tool_calls"
-        return Finish(
-            text="".join(merged.text),
-            tool_calls=calls,
-            reason=reason,
-            usage=merged.usage,
-            model=merged.model or self._model,
-        )
+    def _finish(self, merge: StreamMerge) -> Finish:
+        outcome = merge.finish(self._model)
+        if isinstance(outcome, Finish):
+            return outcome
+        raise _incomplete(outcome)
 
     def _translate(self, exc: Exception, *, started: bool, listing: bool = False) -> ProviderError:
         """Any failure as a ``ProviderError`` whose message never contains the key."""
         if isinstance(exc, ProviderError):
             return exc
-        if self.closed_sentence:  # whatever broke, it broke because aclose() pulled the connection
+        if self._closed:  # whatever broke, it broke because aclose() pulled the connection
             return ProviderError("cancelled", closed_sentence())
         if isinstance(exc, openai.OpenAIError):
-            return self._error(exc, started=started, listing=listing)
+            return self._from_sdk(exc, started=started, listing=listing)
         if isinstance(exc, OSError | ExceptionGroup):  # transport failures the SDK did not wrap
             text = cut_off_sentence() if started else unreachable_sentence(self._shown_url)
             return ProviderError("connection", text, retryable=True)
+        # WORKAROUND(httpx2 2.16): a client closed under the request (an injected one closed by
+        # its owner) raises a bare RuntimeError marked only by its message, which the SDK passes
+        # on unwrapped. Without the match that is reported as an unreadable stream.
         if isinstance(exc, RuntimeError) and "closed" in str(exc).lower():
             return ProviderError("cancelled", closed_sentence())
-        what = models_malformed_sentence() if listing else malformed_sentence(type(exc).__name__)
-        return ProviderError("bad_response", what)
+        sentence = (
+            models_malformed_sentence() if listing else malformed_sentence(type(exc).__name__)
+        )
+        return ProviderError("bad_response", sentence)
 
-    def _error(
+    def _from_sdk(
         self, exc: openai.OpenAIError, *, started: bool, listing: bool = False
     ) -> ProviderError:
         error = describe_error(
@@ -316,6 +309,15 @@ class OpenAICompatProvider:
         return ProviderError(
             error.kind, self._secret.redact(error.message), retryable=error.retryable
         )
+
+
+def _incomplete(gap: StreamGap) -> ProviderError:
+    """The failure of a stream that ended without a finish reason."""
+    if gap == "unreadable":
+        return ProviderError("bad_response", malformed_sentence("no choices"))
+    if gap == "empty":  # a 200 that held no event: e.g. a web page, not an API
+        return ProviderError("bad_response", malformed_sentence("no answer in it"))
+    return ProviderError("connection", ended_early_sentence(), retryable=True)
 
 
 class _EventBound(httpx2.AsyncByteStream):
@@ -392,180 +394,3 @@ class _Secret:
 
     def redact(self, text: str) -> str:
         return text.replace(self.value, "[redacted]") if self.value else text
-
-
-# ---------------------------------------------------------------- request mapping (pure)
-
-
-def to_openai_messages(request: ModelRequest) -> list[dict[str, Any]]:
-    """The ``messages`` array: system prompt, history, and the reading before the last user turn.
-    Every text is made UTF-8-safe (``wire_text``)."""
-    history = [_message(m) for m in request.messages]
-    if request.time_context:
-        reading = {"role": "system", "content": request.time_context}
-        last_user = max(
-            (i for i, m in enumerate(request.messages) if m.role == "user"), default=None
-        )
-        history.insert(len(history) if last_user is None else last_user, reading)
-    head = [{"role": "system", "content": request.system}] if request.system else []
-    return [_wired(m) for m in head + history]
-
-
-def wire_text(text: str) -> str:
-    """``text`` with each lone surrogate (a code point in U+D800..U+DFFF, which a ``\\ud800``
-    escape in a model's JSON produces) replaced by U+FFFD. The SDK writes the request as UTF-8,
-    which cannot carry them: one in the history made every later request of the session fail.
-    Only the request is changed; the session keeps what the model sent."""
-    return _LONE_SURROGATE.sub("\ufffd", text)
-
-
-def _wired(value: Any) -> Any:
-    if isinstance(value, str):
-        return wire_text(value)
-    if isinstance(value, dict):
-        return {key: _wired(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_wired(item) for item in value]
-    return value
-
-
-def _message(message: Message) -> dict[str, Any]:
-    if message.role == "assistant":
-        out: dict[str, Any] = {"role": "assistant", "content": message.text or None}
-        if message.tool_calls:
-            out["tool_calls"] = [_tool_call(c) for c in message.tool_calls]
-        elif not message.text:
-            out["content"] = ""
-        return out
-    if message.role == "tool":
-        return {"role": "tool", "tool_call_id": message.tool_call_id or "", "content": message.text}
-    return {"role": message.role, "content": message.text}
-
-
-def _tool_call(call: ToolCall) -> dict[str, Any]:
-    return {
-        "id": call.id,
-        "type": "function",
-        "function": {"name": call.name, "arguments": call.arguments},
-    }
-
-
-def _tool_definition(definition: dict[str, Any]) -> dict[str, Any]:
-    """OpenAI ``tools`` entries; a bare function schema is wrapped as ``{"type": "function"}``."""
-    return definition if "type" in definition else {"type": "function", "function": definition}
-
-
-# ---------------------------------------------------------------- stream merging
-
-
-@dataclass
-class _PartialCall:
-    id: str = ""
-    name: str = ""
-    arguments: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _Merge:
-    """Folds ``chat.completion.chunk`` objects: text, tool calls by index, usage, finish reason."""
-
-    text: list[str] = field(default_factory=list)
-    calls: dict[int, _PartialCall] = field(default_factory=dict)
-    finish_reason: str | None = None
-    usage: Usage | None = None
-    model: str = ""
-    started: bool = False
-    size: int = 0
-    """Characters of text and tool-call arguments so far, plus one per chunk (for the bound)."""
-    unreadable: bool = False
-    """A chunk without a ``choices`` list was seen (ignored unless the answer never finishes)."""
-
-    def feed(self, chunk: Any) -> list[str]:
-        """Takes one chunk; returns its new text pieces."""
-        self.size += 1
-        self.model = _str(getattr(chunk, "model", None)) or self.model
-        self._take_usage(getattr(chunk, "usage", None))
-        choices = getattr(chunk, "choices", None)
-        self.unreadable = self.unreadable or not isinstance(choices, list)
-        pieces: list[str] = []
-        for choice in _list(choices):
-            if getattr(choice, "index", 0) not in (0, None):
-                continue
-            pieces += self._take_delta(getattr(choice, "delta", None))
-            reason = getattr(choice, "finish_reason", None)
-            if isinstance(reason, str) and reason:
-                self.finish_reason = reason
-        return pieces
-
-    def tool_calls(self) -> tuple[ToolCall, ...]:
-        """The calls in index order, each with an id unique within this answer: a missing id is
-        ``call_<index>``, a repeated one gets ``-<n>`` appended. Servers that reuse one id for
-        several calls would otherwise give two results the same ``callId`` (ambiguous for the
-        model, and refused by strict endpoints on every later request that carries the history)."""
-        used: set[str] = set()
-        return tuple(
-            ToolCall(_unique(c.id or f"call_{i}", used), c.name, "".join(c.arguments))
-            for i, c in sorted(self.calls.items())
-        )
-
-    def _take_delta(self, delta: Any) -> list[str]:
-        if delta is None:
-            return []
-        for position, call in enumerate(_list(getattr(delta, "tool_calls", None))):
-            self._take_call(position, call)
-        content = getattr(delta, "content", None)
-        if isinstance(content, str) and content:
-            self.size += len(content)
-            self.text.append(content)
-            return [content]
-        return []
-
-    def _take_call(self, position: int, call: Any) -> None:
-        index = getattr(call, "index", None)
-        if not isinstance(index, int):
-            index = self._index_without_one(_str(getattr(call, "id", None)), position)
-        partial = self.calls.setdefault(index, _PartialCall())
-        partial.id = partial.id or _str(getattr(call, "id", None))
-        function = getattr(call, "function", None)
-        partial.name = partial.name or _str(getattr(function, "name", None))
-        arguments = _str(getattr(function, "arguments", None))
-        if arguments:
-            self.size += len(arguments)
-            partial.arguments.append(arguments)
-
-    def _index_without_one(self, call_id: str, position: int) -> int:
-        """Where an index-less piece belongs: its id's call, else a new call when it has an id,
-        else the latest call (a continuation), else its position in the chunk."""
-        for index, partial in self.calls.items():
-            if call_id and partial.id == call_id:
-                return index
-        if call_id:
-            return max(self.calls, default=-1) + 1
-        return max(self.calls, default=position)
-
-    def _take_usage(self, usage: Any) -> None:
-        prompt = getattr(usage, "prompt_tokens", None)
-        completion = getattr(usage, "completion_tokens", None)
-        if isinstance(prompt, int) and isinstance(completion, int):
-            self.usage = Usage(prompt_tokens=prompt, completion_tokens=completion)
-
-
-def _unique(call_id: str, used: set[str]) -> str:
-    """``call_id``, or ``call_id-<n>`` with the smallest n ≥ 2 not in ``used``; marks it used."""
-    candidate, n = call_id, 1
-    while candidate in used:
-        n += 1
-        candidate = f"{call_id}-{n}"
-    used.add(candidate)
-    return candidate
-
-
-def _str(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-# ---------------------------------------------------------------- errors in words

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Protocol
 
 from core.llm.messages import ModelInfo, ModelRequest, StreamChunk
@@ -13,10 +13,10 @@ class ModelProvider(Protocol):
 
     ``stream(request)`` yields ``TextDelta`` chunks and ends with exactly one ``Finish``. Failures
     raise ``core.errors.ProviderError`` (with a user-readable message); cancelling the consuming
-    task closes the underlying stream. ``info`` names the provider and model for the log.
+    task, or ``aclose()`` of the generator, closes the underlying stream. ``info`` names the provider and model for the log.
     """
 
     @property
     def info(self) -> ModelInfo: ...
 
-    def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]: ...
+    def stream(self, request: ModelRequest) -> AsyncGenerator[StreamChunk, None]: ...

@@ -29,12 +29,13 @@ from __future__ import annotations
 
 from core.errors import ScheduleLogError, ToolArgumentError
 from core.schedule.delivery import Delivery, plan_delivery, timer_delay_ms
-from core.schedule.fold import ScheduleFold, ScheduleFolder, fold_log, fold_schedule
-from core.schedule.log import SessionLog
+from core.schedule.fold import ScheduleFold, ScheduleFolder, fold_reader, fold_schedule
+from core.schedule.log import FoldingLog, SessionLog
 from core.schedule.tools import ScheduleTools, TransactionQueue
 
 __all__ = [
     "Delivery",
+    "FoldingLog",
     "ScheduleFold",
     "ScheduleFolder",
     "ScheduleLogError",
@@ -42,7 +43,7 @@ __all__ = [
     "SessionLog",
     "ToolArgumentError",
     "TransactionQueue",
-    "fold_log",
+    "fold_reader",
     "fold_schedule",
     "plan_delivery",
     "timer_delay_ms",

@@ -7,7 +7,7 @@ occurrences are never enumerated (latest-only catch-up).
 
 from __future__ import annotations
 
-from core.schedule.wire import MAX_MS
+from core.instant import MAX_MS
 
 
 def occurrence(target_ms: int, interval_ms: int, accepted_ms: int) -> int:

@@ -1,9 +1,12 @@
-"""SessionLog: all that the schedule core knows of a session (api.md). Pure: a Protocol only."""
+"""SessionLog: all that the schedule core knows of a session (api.md). Pure: Protocols only."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from core.schedule.fold import ScheduleFold
 
 
 @runtime_checkable
@@ -24,3 +27,12 @@ class SessionLog(Protocol):
     def append(self, type: str, data: Mapping[str, Any]) -> None: ...
 
     async def flush(self) -> bool: ...
+
+
+@runtime_checkable
+class FoldingLog(SessionLog, Protocol):
+    """A SessionLog that keeps its schedule fold up to date as it is appended to (the on-disk
+    session has 10^6 events: re-folding them per tool call is too slow). ``schedule_fold()`` is by
+    definition ``fold_schedule(events, seed_length)`` and raises ScheduleLogError like it."""
+
+    def schedule_fold(self) -> ScheduleFold: ...

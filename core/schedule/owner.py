@@ -34,13 +34,12 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from core.clock import Clock
+from core.events import EventType
+from core.instant import datetime_to_ms, ms_to_datetime
 from core.schedule.delivery import Delivery, plan_delivery, timer_delay_ms
-from core.schedule.fold import ScheduleFold, fold_log
+from core.schedule.fold import ScheduleFold, fold_reader
 from core.schedule.log import SessionLog
 from core.schedule.tools import TransactionQueue
-from core.schedule.wire import datetime_to_ms, ms_to_datetime
-
-CHANGE_TYPE = "schedule/change"
 
 _log = logging.getLogger(__name__)
 
@@ -84,6 +83,7 @@ class ScheduleOwner:
         is_live: Callable[[], bool] = lambda: True,
     ) -> None:
         self._log = log
+        self._read_fold = fold_reader(log)
         self._clock = clock
         self._queue = queue
         self._agent = agent
@@ -217,7 +217,7 @@ class ScheduleOwner:
     def _fold_and_decide(self) -> tuple[Delivery, datetime] | None:
         """Fold (failure → faulted) and one clock sample + decision (failure → logged)."""
         try:
-            fold = fold_log(self._log)
+            fold = self._read_fold()
         except Exception:
             self._fault("the schedule log cannot be folded")
             return None
@@ -278,14 +278,15 @@ class ScheduleOwner:
         if self._has_changes:
             return True
         try:
-            self._has_changes = bool(fold_log(self._log).seen_ids)
+            self._has_changes = bool(self._read_fold().seen_ids)
         except Exception:
             self._has_changes = True  # a change that fails the fold is still a change
         if not self._has_changes and self._log.seed_length > 0:
             if self._prefix_has_changes is None:
                 prefix = self._log.events
+                change = EventType.SCHEDULE_CHANGE.value
                 self._prefix_has_changes = any(
-                    prefix[i].get("type") == CHANGE_TYPE for i in range(self._log.seed_length)
+                    prefix[i].get("type") == change for i in range(self._log.seed_length)
                 )
             self._has_changes = self._prefix_has_changes
         return self._has_changes

@@ -15,12 +15,13 @@ pays for no model validation machinery. pydantic still generates the tools' JSON
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar, Literal, TypeAlias
 
 from core.errors import ScheduleLogError
-from core.schedule.wire import format_instant, is_padded, ms_to_datetime, parse_instant, safe_int
+from core.frozen import frozen
+from core.instant import format_instant_ms, ms_to_datetime, parse_instant_ms, parse_instant_text
+from core.schedule.wire import SAFE, TRIM_CHARS, safe_int
 
 VERSION = 1
 MIN_EVERY_SECONDS = 300
@@ -38,7 +39,7 @@ class _Targeted:
     @property
     def scheduled_at(self) -> str:
         """The canonical UTC instant (§2.1)."""
-        return format_instant(self.scheduled_ms)
+        return format_instant_ms(self.scheduled_ms)
 
     @property
     def scheduled_datetime(self) -> datetime:
@@ -49,7 +50,7 @@ class _Targeted:
 Kind: TypeAlias = Literal["after", "at", "every"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AfterRecord(_Targeted):
     """A one-shot reminder set ``after_seconds`` from its creation sample."""
 
@@ -69,7 +70,7 @@ class AfterRecord(_Targeted):
         }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AtRecord(_Targeted):
     """A one-shot reminder at an absolute instant; no trace of the submitted zone is kept."""
 
@@ -87,7 +88,7 @@ class AtRecord(_Targeted):
         }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class EveryRecord(_Targeted):
     """A fixed-rate reminder; ``scheduled_ms`` is its earliest undispatched aligned occurrence."""
 
@@ -118,7 +119,7 @@ def view(record: Record, now_ms: int) -> dict[str, Any]:
     return value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CreateChange:
     record: Record
 
@@ -126,7 +127,7 @@ class CreateChange:
         return {"version": VERSION, "operation": "create", "schedule": self.record.to_json()}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DeleteChange:
     id: str
 
@@ -134,7 +135,7 @@ class DeleteChange:
         return {"version": VERSION, "operation": "delete", "id": self.id}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DispatchChange:
     """A dispatch: the one-shot form when ``accepted_ms`` is None, else the every form."""
 
@@ -144,21 +145,21 @@ class DispatchChange:
     def to_json(self) -> dict[str, Any]:
         value: dict[str, Any] = {"version": VERSION, "operation": "dispatch", "id": self.id}
         if self.accepted_ms is not None:
-            value["acceptedAt"] = format_instant(self.accepted_ms)
+            value["acceptedAt"] = format_instant_ms(self.accepted_ms)
         return value
 
 
 Change: TypeAlias = CreateChange | DeleteChange | DispatchChange
 
-_AFTER_KEYS = frozenset({"id", "kind", "prompt", "afterSeconds", "scheduledAt"})
-_AT_KEYS = frozenset({"id", "kind", "prompt", "scheduledAt"})
-_EVERY_KEYS = frozenset({"id", "kind", "prompt", "everySeconds", "scheduledAt"})
-_KEYS_BY_KIND = {"after": _AFTER_KEYS, "at": _AT_KEYS, "every": _EVERY_KEYS}
+_KEY_COUNTS = {"after": 5, "at": 4, "every": 5}
+"""The size of each kind's exact key set (§2.2): id, kind, prompt, scheduledAt and its seconds."""
+_SECONDS_KEY = {"after": "afterSeconds", "every": "everySeconds"}
 
 
 def decode_id(value: object) -> str:
     """An id: a non-empty, unpadded string. Raises ScheduleLogError."""
-    if not isinstance(value, str) or not value or is_padded(value):
+    # strip() hands back the string itself when nothing is trimmed: the != is an identity test.
+    if not isinstance(value, str) or not value or value.strip(TRIM_CHARS) != value:
         raise ScheduleLogError("an id must be a non-empty string without surrounding whitespace")
     return value
 
@@ -166,19 +167,19 @@ def decode_id(value: object) -> str:
 def decode_instant(value: object, key: str) -> int:
     """A canonical instant in ms. Raises ScheduleLogError."""
     try:
-        return parse_instant(value)
+        return parse_instant_text(value) if type(value) is str else parse_instant_ms(value)
     except ValueError:
         raise ScheduleLogError(f"{key} is not a canonical UTC instant") from None
 
 
 def _decode_prompt(value: object) -> str:
-    if not isinstance(value, str) or not value or is_padded(value):
+    if not isinstance(value, str) or not value or value.strip(TRIM_CHARS) != value:
         raise ScheduleLogError("a prompt must be a non-empty string without surrounding whitespace")
     return value
 
 
 def _decode_seconds(value: object, key: str, low: int, high: int) -> int:
-    number = safe_int(value)
+    number = value if type(value) is int else safe_int(value)  # bool and floats: safe_int
     if number is None or not low <= number <= high:
         raise ScheduleLogError(f"{key} must be a whole number of seconds in {low}..{high}")
     return number
@@ -186,23 +187,33 @@ def _decode_seconds(value: object, key: str, low: int, high: int) -> int:
 
 def decode_record(value: object) -> Record:
     """Strictly decode one record mapping (§2.2, §8.2). Raises ScheduleLogError."""
-    if type(value) is not dict and not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):  # dict first: ABCs are slow
         raise ScheduleLogError("schedule must be an object")
     kind = value.get("kind")
-    keys = _KEYS_BY_KIND.get(kind) if isinstance(kind, str) else None
-    if keys is None:
+    if not isinstance(kind, str) or (count := _KEY_COUNTS.get(kind)) is None:
         raise ScheduleLogError("unknown schedule kind")
-    if value.keys() != keys:
-        raise ScheduleLogError(f"a {kind} record has exactly the keys {sorted(keys)}")
-    sid = decode_id(value["id"])
-    prompt = _decode_prompt(value["prompt"])
-    target = decode_instant(value["scheduledAt"], "scheduledAt")
+    # The exact key set, by count: "kind" is present, so a mapping of the kind's size that holds
+    # the kind's other keys has exactly its set (cheaper than comparing keys() with a set).
+    try:
+        if len(value) != count:
+            raise KeyError(kind)
+        sid, prompt, target = value["id"], value["prompt"], value["scheduledAt"]
+        seconds = value[_SECONDS_KEY[kind]] if count == 5 else None
+    except KeyError:
+        raise ScheduleLogError(f"a {kind} record does not have exactly its §2.2 keys") from None
+    # Inline fast paths for what writers emit (str values, an int count of seconds, a cached
+    # instant): a function call costs about as much as each check. The helpers judge the rest.
+    if type(sid) is not str or not sid or sid.strip(TRIM_CHARS) != sid:
+        sid = decode_id(sid)
+    if type(prompt) is not str or not prompt or prompt.strip(TRIM_CHARS) != prompt:
+        prompt = _decode_prompt(prompt)
+    ms = decode_instant(target, "scheduledAt")
     if kind == "after":
-        seconds = _decode_seconds(value["afterSeconds"], "afterSeconds", 1, 2**53 - 1)
-        return AfterRecord(sid, prompt, seconds, target)
+        if type(seconds) is not int or not 1 <= seconds <= SAFE:
+            seconds = _decode_seconds(seconds, "afterSeconds", 1, SAFE)
+        return AfterRecord(sid, prompt, seconds, ms)
     if kind == "at":
-        return AtRecord(sid, prompt, target)
-    every = _decode_seconds(
-        value["everySeconds"], "everySeconds", MIN_EVERY_SECONDS, MAX_EVERY_SECONDS
-    )
-    return EveryRecord(sid, prompt, every, target)
+        return AtRecord(sid, prompt, ms)
+    if type(seconds) is not int or not MIN_EVERY_SECONDS <= seconds <= MAX_EVERY_SECONDS:
+        seconds = _decode_seconds(seconds, "everySeconds", MIN_EVERY_SECONDS, MAX_EVERY_SECONDS)
+    return EveryRecord(sid, prompt, seconds, ms)

@@ -12,8 +12,9 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from functools import lru_cache
 from zoneinfo import ZoneInfo, available_timezones
 
+from core.instant import in_range, ms_to_datetime, wall_ms
 from core.schedule.messages import InputError, Rule
-from core.schedule.wire import in_range, is_padded, ms_to_datetime, wall_ms
+from core.schedule.wire import is_padded
 
 _DATE = r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
 _TIME = r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,3}))?"

@@ -17,6 +17,8 @@ from pydantic import BaseModel
 
 from core.clock import Clock
 from core.errors import ScheduleLogError, ToolArgumentError
+from core.events import EventType
+from core.instant import datetime_to_ms
 from core.schedule.arguments import (
     CreateArguments,
     CreateRequest,
@@ -28,11 +30,10 @@ from core.schedule.arguments import (
     check_list_arguments,
     stage_a,
 )
-from core.schedule.fold import CHANGE_TYPE, ScheduleFold, allocate_schedule_id, fold_log
+from core.schedule.fold import ScheduleFold, allocate_schedule_id, fold_reader
 from core.schedule.log import SessionLog
 from core.schedule.messages import InputError, Rule
 from core.schedule.records import CreateChange, DeleteChange, view
-from core.schedule.wire import datetime_to_ms
 
 logger = logging.getLogger(__name__)
 
@@ -130,6 +131,7 @@ class ScheduleTools:
         self, log: SessionLog, clock: Clock, *, on_change: Callable[[], object] | None = None
     ) -> None:
         self._log = log
+        self._read_fold = fold_reader(log)
         self._clock = clock
         self._on_change = on_change
         self.queue = TransactionQueue()
@@ -264,7 +266,7 @@ class ScheduleTools:
 
     def _fold(self) -> ScheduleFold:
         try:
-            return fold_log(self._log)
+            return self._read_fold()
         except ScheduleLogError:
             logger.exception("schedule: the session's schedule log is corrupt")
             raise _Stop(Rule.E16.value_json()) from None
@@ -282,7 +284,7 @@ class ScheduleTools:
     def _append(self, watch: _CancelWatch, data: dict[str, Any]) -> None:
         watch.check()
         try:
-            self._log.append(CHANGE_TYPE, data)
+            self._log.append(EventType.SCHEDULE_CHANGE.value, data)
         except Exception:
             logger.exception("schedule: the log refused an append")
             raise _Stop(Rule.E18.value_json()) from None

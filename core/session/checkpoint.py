@@ -9,14 +9,19 @@ their own digest. Both files are derived: deleting them only makes the next open
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from core.errors import ScheduleLogError
+from core.jsonread import parse_json
 from core.jsonvalue import compact_json
+from core.schedule.fold import ScheduleFolder
+from core.session.folds import ScheduleFailed, ScheduleState, SessionFolds
 
-CHECKPOINT_VERSION = 1
+CHECKPOINT_VERSION = 2
+"""Version 2 folds the input queue's hold and last turn too; a version 1 file is ignored (the
+next open scans the log once and writes a version 2)."""
 
 _T = TypeVar("_T")
 
@@ -26,7 +31,7 @@ class Checkpoint:
     """Fold state after the first ``count`` events, which end at byte ``length`` of the log.
 
     ``schedule`` is ``ScheduleFold.to_json()``, or None when the fold had failed with
-    ``schedule_error``; ``folds`` is ``SessionFolds.to_json()``.
+    ``schedule_error``; ``folds_state`` is ``SessionFolds.to_json()``.
     """
 
     session_id: str
@@ -36,7 +41,35 @@ class Checkpoint:
     offsets_digest: str
     schedule: Mapping[str, Any] | None
     schedule_error: str | None
-    folds: Mapping[str, Any]
+    folds_state: Mapping[str, Any]
+
+    @classmethod
+    def of(cls, session_id: str, length: int, count: int, folds: SessionFolds) -> Checkpoint:
+        """The checkpoint of ``folds`` after ``count`` events ending at byte ``length``; the
+        digests are filled in when it is written."""
+        schedule = folds.schedule
+        return cls(
+            session_id,
+            length,
+            count,
+            "",
+            "",
+            schedule.fold().to_json() if isinstance(schedule, ScheduleFolder) else None,
+            schedule.reason if isinstance(schedule, ScheduleFailed) else None,
+            folds.to_json(),
+        )
+
+    def folds(self) -> SessionFolds:
+        """The folds it holds; ValueError when its state does not decode."""
+        try:
+            schedule: ScheduleState = (
+                ScheduleFolder.from_json(self.schedule)
+                if self.schedule is not None
+                else ScheduleFailed(self.schedule_error or "the schedule fold had failed")
+            )
+        except ScheduleLogError as error:
+            raise ValueError(f"the checkpoint's schedule state does not decode: {error}") from None
+        return SessionFolds.from_json(self.folds_state, schedule)
 
     def encode(self) -> bytes:
         return compact_json(
@@ -49,7 +82,7 @@ class Checkpoint:
                 "offsetsDigest": self.offsets_digest,
                 "schedule": self.schedule,
                 "scheduleError": self.schedule_error,
-                "folds": self.folds,
+                "folds": self.folds_state,
             }
         ).encode("utf-8")
 
@@ -57,7 +90,7 @@ class Checkpoint:
 def decode_checkpoint(raw: bytes) -> Checkpoint | None:
     """The checkpoint in ``raw``, or None when it is unreadable or of another version."""
     try:
-        value = json.loads(raw.decode("utf-8"))
+        value = parse_json(raw)
         if value["version"] != CHECKPOINT_VERSION:
             return None
         return Checkpoint(
@@ -68,7 +101,7 @@ def decode_checkpoint(raw: bytes) -> Checkpoint | None:
             offsets_digest=_typed(value["offsetsDigest"], str),
             schedule=_optional_mapping(value["schedule"]),
             schedule_error=None if value["scheduleError"] is None else str(value["scheduleError"]),
-            folds=_typed(value["folds"], dict),
+            folds_state=_typed(value["folds"], dict),
         )
     except (ValueError, KeyError, TypeError):
         return None

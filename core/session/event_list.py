@@ -1,52 +1,57 @@
-"""The lazy event sequence of a session: an offsets index, parse on access, a small LRU.
+"""The lazy entry sequence of a session: an offsets index, decode on access, a small LRU.
 
-No file I/O of its own: old events are copied out of the log's memory map (``LogFile.read``) and
-parsed when asked for, so memory does not grow with history nobody looks at (8 bytes of index per
-event). Events appended but not yet durable are held in memory until a barrier writes them.
+No file I/O of its own: old entries are copied out of the log's memory map (``LogFile.read``) and
+decoded when asked for, so memory does not grow with history nobody looks at (8 bytes of index
+per event). Entries appended but not yet durable are held in memory until a barrier writes them.
+``JsonEvents`` is the same sequence as JSON envelopes: the api.md ``SessionLog.events`` view.
 """
 
 from __future__ import annotations
 
-import json
+import contextlib
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
-from core.session.jsonl_store import LogFile
-from core.session.vocabulary import TURN_START
+from core.events import Entry, TurnStart
+from core.session.jsonl_store import LogFile, MappedOffsets
+from core.session.lines import parse_entry
 
 CACHE_SIZE = 2048
-"""Parsed durable events kept in memory (least recently used ones are dropped)."""
+"""Decoded durable entries kept in memory (least recently used ones are dropped)."""
 
 
-class EventList(Sequence[dict[str, Any]]):
-    """Every event of a session: ``[0, durable_count)`` on disk, the rest queued in memory.
+class EventList(Sequence[Entry]):
+    """Every entry of a session: ``[0, durable_count)`` on disk, the rest queued in memory.
 
-    ``base`` holds the line offsets a checkpoint vouched for (a memory-mapped array), ``tail`` the
-    ones found or written since; ``durable_length`` is where the durable bytes end.
+    ``base`` holds the line offsets a checkpoint vouched for (``offsets.bin`` mapped; the list
+    closes it), ``tail`` the ones found or written since; ``durable_length`` is where the durable bytes end. Reading an
+    entry whose line does not decode raises ValueError (possible only before a warm open's
+    checkpoint is verified: the line is then corrupt, and the session turns read-only).
     """
 
     def __init__(
         self,
         log: LogFile | None,
         *,
-        base: memoryview | None = None,
+        base: MappedOffsets | None = None,
         tail: array[int] | None = None,
         durable_length: int = 0,
     ) -> None:
         self._log = log
-        self._base_view = base
-        self._base: Sequence[int] = base if base is not None else ()
+        self._mapped = base
+        self._base: Sequence[int] = base.view if base is not None else ()
+        self._split = len(self._base)  # the base only changes in rebase() and close()
         self._tail = tail if tail is not None else array("Q")
         self.durable_length = durable_length
-        self._queued: list[dict[str, Any]] = []
+        self._queued: list[Entry] = []
         self._lines: list[bytes] = []
-        self._cache: OrderedDict[int, dict[str, Any]] = OrderedDict()
+        self._cache: OrderedDict[int, Entry] = OrderedDict()
 
     @property
     def durable_count(self) -> int:
-        return len(self._base) + len(self._tail)
+        return self._split + len(self._tail)
 
     @property
     def queued_count(self) -> int:
@@ -56,12 +61,12 @@ class EventList(Sequence[dict[str, Any]]):
         return self.durable_count + len(self._queued)
 
     @overload
-    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    def __getitem__(self, index: int) -> Entry: ...
 
     @overload
-    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, index: slice) -> list[Entry]: ...
 
-    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+    def __getitem__(self, index: int | slice) -> Entry | list[Entry]:
         if isinstance(index, slice):
             return [self._get(i) for i in range(*index.indices(len(self)))]
         if index < 0:
@@ -70,75 +75,72 @@ class EventList(Sequence[dict[str, Any]]):
             raise IndexError("event index out of range")
         return self._get(index)
 
-    def __iter__(self) -> Iterator[dict[str, Any]]:
+    def __iter__(self) -> Iterator[Entry]:
         durable = self.durable_count
         for index in range(durable):
             cached = self._cache.get(index)
-            yield cached if cached is not None else self._parse(index)
+            yield cached if cached is not None else self._decode(index)
         yield from self._queued[: len(self) - durable]
 
-    def _get(self, index: int) -> dict[str, Any]:
-        durable = self.durable_count
+    def _get(self, index: int) -> Entry:
+        durable = self._split + len(self._tail)
         if index >= durable:
             return self._queued[index - durable]
         cached = self._cache.get(index)
         if cached is not None:
             self._cache.move_to_end(index)
             return cached
-        event = self._parse(index)
-        self._remember(index, event)
-        return event
+        entry = self._decode(index)
+        self._remember(index, entry)
+        return entry
 
-    def _parse(self, index: int) -> dict[str, Any]:
+    def _decode(self, index: int) -> Entry:
         start, end = self.span(index)
-        assert self._log is not None  # durable events exist only with a log
-        value: dict[str, Any] = json.loads(self._log.read(start, end - 1).decode("utf-8"))
-        return value
+        assert self._log is not None  # durable entries exist only with a log
+        return parse_entry(self._log.read(start, end - 1), index)
 
-    def _remember(self, index: int, event: dict[str, Any]) -> None:
-        self._cache[index] = event
+    def _remember(self, index: int, entry: Entry) -> None:
+        self._cache[index] = entry
         if len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
 
-    def tail_turns(self, turns: int) -> list[dict[str, Any]]:
-        """The events of the last ``turns`` turns, each from its input message, oldest first.
+    def tail_turns(self, turns: int) -> list[Entry]:
+        """The entries of the last ``turns`` turns, each from its input message, oldest first.
 
-        Walks back from the end and parses only what it returns.
+        Walks back from the end and decodes only what it returns.
         """
         index = first = len(self)
         seen = 0
         while index > 0 and seen < turns:
             index -= 1
-            event = self._get(index)
-            if event.get("type") == TURN_START:
+            event = self._get(index).event
+            if isinstance(event, TurnStart):
                 seen += 1
-                data = event.get("data")
-                consumed = data.get("input") if isinstance(data, dict) else None
-                first = consumed if type(consumed) is int and 0 <= consumed < index else index
+                first = event.input if 0 <= event.input < index else index
         if seen < turns:
             first = 0
         return self[first:]
 
     def start(self, index: int) -> int:
-        """Byte offset of durable event ``index``'s line."""
-        split = len(self._base)
+        """Byte offset of durable entry ``index``'s line."""
+        split = self._split
         return self._base[index] if index < split else self._tail[index - split]
 
     def span(self, index: int) -> tuple[int, int]:
-        """Byte range of durable event ``index``'s line, its ``\\n`` included."""
+        """Byte range of durable entry ``index``'s line, its ``\\n`` included."""
         following = index + 1
         end = self.start(following) if following < self.durable_count else self.durable_length
         return self.start(index), end
 
-    def queue(self, event: dict[str, Any], line: bytes) -> None:
-        self._queued.append(event)
+    def queue(self, entry: Entry, line: bytes) -> None:
+        self._queued.append(entry)
         self._lines.append(line)
 
     def queued_bytes(self, count: int) -> bytes:
         return b"".join(self._lines[:count])
 
     def commit(self, count: int) -> None:
-        """The first ``count`` queued events are now durable, right after ``durable_length``."""
+        """The first ``count`` queued entries are now durable, right after ``durable_length``."""
         position = self.durable_length
         first = self.durable_count
         for offset, line in enumerate(self._lines[:count]):
@@ -149,19 +151,50 @@ class EventList(Sequence[dict[str, Any]]):
         del self._queued[:count]
         del self._lines[:count]
 
-    def queued_events(self) -> list[dict[str, Any]]:
+    def queued_entries(self) -> list[Entry]:
         return list(self._queued)
 
     def rebase(self, tail: array[int], durable_length: int) -> None:
-        """Replace the durable index with ``tail`` (a full re-scan's offsets); the queued events
+        """Replace the durable index with ``tail`` (a full re-scan's offsets); the queued entries
         stay. In place, so whoever holds this sequence sees the re-scanned log."""
-        self._base_view = None
-        self._base = ()
+        self.close()
         self._tail = tail
         self.durable_length = durable_length
         self._cache.clear()
 
     def offsets_bytes(self) -> bytes:
         """Every durable line offset as little-endian uint64 (the checkpoint's ``offsets.bin``)."""
-        head = self._base_view.tobytes() if self._base_view is not None else b""
+        head = self._mapped.view.tobytes() if self._mapped is not None else b""
         return head + self._tail.tobytes()
+
+    def close(self) -> None:
+        """Unmap the checkpoint's offsets (their values were copied where still needed)."""
+        mapped, self._mapped, self._base, self._split = self._mapped, None, (), 0
+        if mapped is not None:
+            with contextlib.suppress(BufferError):  # a slice of the view is still referenced
+                mapped.close()
+
+
+class JsonEvents(Sequence[dict[str, Any]]):
+    """A live entry sequence seen as JSON envelopes (api.md ``SessionLog.events``): each item is
+    rendered from its entry when read, so it is a fresh dict the caller may keep."""
+
+    def __init__(self, entries: Sequence[Entry]) -> None:
+        self._entries = entries
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [entry.to_json() for entry in self._entries[index]]
+        return self._entries[index].to_json()
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (entry.to_json() for entry in self._entries)

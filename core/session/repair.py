@@ -9,9 +9,8 @@ the caller appends and flushes them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from core.session import vocabulary as v
+from core.events import Event, ToolResult, TurnEnd
 
 OUTCOME_UNKNOWN = (
     "Outcome unknown: the app stopped before this tool call finished, so it may or may not have "
@@ -20,17 +19,15 @@ OUTCOME_UNKNOWN = (
 """The ``content`` of the error result recorded for a tool call that never got one."""
 
 
-def closers(
-    open_turn: int | None, open_calls: Mapping[str, str]
-) -> list[tuple[str, dict[str, Any]]]:
+def closers(open_turn: int | None, open_calls: Mapping[str, str]) -> list[Event]:
     """The events that close ``open_turn`` (None: nothing is open, no closers).
 
     ``open_calls`` maps each unanswered tool call id to its tool name, in call order.
     """
     if open_turn is None:
         return []
-    results = [
-        (v.TOOL_RESULT, v.tool_result(call_id, name, OUTCOME_UNKNOWN, is_error=True))
+    results: list[Event] = [
+        ToolResult(call_id, name, OUTCOME_UNKNOWN, is_error=True)
         for call_id, name in open_calls.items()
     ]
-    return [*results, (v.TURN_END, v.turn_end(open_turn, "interrupted"))]
+    return [*results, TurnEnd(open_turn, "interrupted")]

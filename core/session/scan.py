@@ -8,19 +8,22 @@ Verdict (session-log.md §4): a final fragment without ``\\n``, a final complete
 decode, or a final group with fewer than ``k`` lines is a *torn tail* (never acknowledged by a
 barrier); a line that fails to decode (bad JSON, or ``seq`` not its index) with a complete line
 after it is *corruption*. A torn or corrupt group is dropped whole: ``committed`` never ends inside
-a group, and the sink sees a group's events only once all ``k`` lines decoded.
+a group, and the sink sees a group's events only once all ``k`` lines decoded (their line offsets
+go to ``offsets`` at the same time).
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
-from core.session.events import parse_envelope
+from core.events import Event
+from core.session.lines import parse_line
 
-Sink = Callable[[int, int, dict[str, Any]], None]
-"""Called as ``sink(seq, line_start_offset, envelope)`` for each committed event, in order."""
+Sink = Callable[[int, str, Event], None]
+"""Called as ``sink(seq, at, event)`` for each committed event, in order."""
 
 
 class ByteSource(Protocol):
@@ -64,14 +67,22 @@ class _Group:
     start: int
     seq: int
     left: int
-    events: list[tuple[int, int, dict[str, Any]]]
+    events: list[tuple[int, int, str, Event]]
 
 
-def scan(buffer: ByteSource, *, start: int, first_seq: int, sink: Sink | None = None) -> ScanResult:
+def scan(
+    buffer: ByteSource,
+    *,
+    start: int,
+    first_seq: int,
+    sink: Sink | None = None,
+    offsets: array[int] | None = None,
+) -> ScanResult:
     """Scan ``buffer[start:]`` whose first event has index ``first_seq`` (see the module verdict).
 
     ``start`` must be the offset of a line start outside any group (after the header, or a
-    checkpoint's covered length).
+    checkpoint's covered length). Each committed event goes to ``sink`` and the offset of its
+    line to ``offsets``, in order.
     """
     size = len(buffer)
     pos, seq, committed = start, first_seq, start
@@ -81,26 +92,28 @@ def scan(buffer: ByteSource, *, start: int, first_seq: int, sink: Sink | None = 
         if newline < 0:
             break
         try:
-            envelope = parse_envelope(buffer[pos:newline], seq)
-            group = _grouped(group, envelope, pos, seq)
+            at, event, group_size = parse_line(buffer[pos:newline], seq)
+            if group is not None or group_size is not None:
+                group = _grouped(group, group_size, pos, seq)
         except ValueError as error:
             if buffer.find(b"\n", newline + 1) < 0:
                 break
             return ScanResult(_count(group, seq), _start_of(group, pos), size, _at(seq, error))
         if group is None:
+            if offsets is not None:
+                offsets.append(pos)
             if sink is not None:
-                sink(seq, pos, envelope)
+                sink(seq, at, event)
         else:
-            group.events.append((seq, pos, envelope))
-            group = _finish(group, sink)
+            group.events.append((seq, pos, at, event))
+            group = _finish(group, sink, offsets)
         pos, seq = newline + 1, seq + 1
         if group is None:
             committed = pos
     return ScanResult(_count(group, seq), committed, size)
 
 
-def _grouped(group: _Group | None, envelope: dict[str, Any], pos: int, seq: int) -> _Group | None:
-    size = envelope.get("group")
+def _grouped(group: _Group | None, size: int | None, pos: int, seq: int) -> _Group | None:
     if group is not None:
         if size is not None:
             raise ValueError(f"a group of {size} starts inside an unfinished group")
@@ -110,13 +123,15 @@ def _grouped(group: _Group | None, envelope: dict[str, Any], pos: int, seq: int)
     return _Group(pos, seq, size, [])
 
 
-def _finish(group: _Group, sink: Sink | None) -> _Group | None:
+def _finish(group: _Group, sink: Sink | None, offsets: array[int] | None) -> _Group | None:
     group.left -= 1
     if group.left > 0:
         return group
-    if sink is not None:
-        for item in group.events:
-            sink(*item)
+    for seq, pos, at, event in group.events:
+        if offsets is not None:
+            offsets.append(pos)
+        if sink is not None:
+            sink(seq, at, event)
     return None
 
 

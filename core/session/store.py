@@ -27,21 +27,18 @@ from pathlib import Path
 
 from core.clock import Clock, NewId
 from core.errors import SessionError, SessionLockedError, SessionNotFoundError
+from core.instant import format_instant
 from core.session import jsonl_store as disk
-from core.session.events import SessionHeader, format_instant, is_session_id, session_id
+from core.session.checkpointer import CHECKPOINT_EVERY
 from core.session.export import render_markdown
-from core.session.live import (
-    CHECKPOINT_EVERY,
-    WRITE_BEHIND_SECONDS,
-    LiveSession,
-    LoadedSession,
-    Scheduler,
-    loop_scheduler,
-)
+from core.session.lines import SessionHeader, is_session_id, session_id
+from core.session.live import LiveSession
+from core.session.loaded import LoadedSession, ReadOnly
 from core.session.recovery import load_session
 from core.session.repair import closers
 from core.session.summary import SessionSummary, summarize
 from core.session.turns import fork_point
+from core.session.writer import WRITE_BEHIND_SECONDS, Scheduler, loop_scheduler
 
 READ_ONLY = "Opened read-only."
 OPEN_ELSEWHERE = (
@@ -111,6 +108,7 @@ class SessionStore:
             write_behind_seconds=self._options.write_behind_seconds,
             checkpoint_every=self._options.checkpoint_every,
         )
+        session.start()
         if not session.read_only:
             await self._close_open_turn(session)
             session.checkpoint_if_due()  # a long cold scan is not repeated after a crash
@@ -145,9 +143,8 @@ class SessionStore:
             if lock is not None:
                 lock.release()
             raise
-        if loaded.read_only_reason is not None and loaded.lock is not None:
-            loaded.lock.release()
-            loaded.lock = None
+        if isinstance(loaded.access, ReadOnly) and lock is not None:
+            lock.release()  # a corrupt log found under our lock: nothing will be written
         return loaded
 
     def _torn_stamp(self) -> str:
@@ -162,11 +159,12 @@ class SessionStore:
             await session.verification()
             if session.read_only:
                 return
-        items = closers(session.open_turn(), session.open_calls())
+        opened = session.open_turn()
+        items = closers(opened.turn if opened is not None else None, session.open_calls())
         if not items:
             return
-        for event_type, data in items:
-            session.append(event_type, data)
+        for event in items:
+            session.append_event(event)
         if not await session.flush():
             await session.abandon()
             raise SessionError(f"session {session.id}: the interrupted turn could not be closed")
@@ -194,7 +192,7 @@ class SessionStore:
         parent = await self.open(session_id, read_only=True)
         try:
             await parent.verification()  # the cut is decided on verified events
-            final = fork_point(parent.events, cut)
+            final = fork_point(parent.entries, cut)
             span = parent.byte_span(final)
             log_path = self._folder(session_id) / disk.LOG_NAME
             header = SessionHeader(self._new_id(), format_instant(self._clock()), parent.id, final)
@@ -242,7 +240,7 @@ class SessionStore:
         session = await self.open(session_id, read_only=True)
         try:
             await session.verification()
-            text = render_markdown(session.header, session.title, session.events)
+            text = render_markdown(session.header, session.title, session.entries)
         finally:
             await session.close()
         if target is not None:

@@ -18,16 +18,14 @@ bytes fails it, the scan meets a corrupt line, or ``seedLength`` is beyond the l
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
-from core.errors import ScheduleLogError, SessionError
-from core.schedule.fold import CHANGE_TYPE, ScheduleFolder
+from core.errors import SessionError
+from core.instant import parse_instant
+from core.schedule.fold import ScheduleFolder
 from core.session.checkpoint import decode_checkpoint
-from core.session.events import parse_header, parse_instant
 from core.session.folds import SessionFolds
 from core.session.jsonl_store import (
     CHECKPOINT_NAME,
@@ -37,6 +35,7 @@ from core.session.jsonl_store import (
     read_head,
     read_range,
 )
+from core.session.lines import parse_header
 from core.session.scan import scan
 
 
@@ -63,67 +62,42 @@ def summarize(folder: Path, session_id: str) -> SessionSummary:
         header = parse_header(head)
     except SessionError as error:
         return SessionSummary(session_id, None, None, _EPOCH_START, problem=str(error))
-    folds, schedule, start = _checkpoint_state(folder, header.id, log_length(path))
+    folds, start = _checkpoint_state(folder, header.id, log_length(path))
     if folds is None:
-        folds, schedule, start = SessionFolds(header.seed_length), ScheduleFolder(), len(head) + 1
-    reminders = _ActiveReminders(schedule, header.seed_length)
-    clean = _scan_tail(path, start, folds, reminders)
+        folds, start = SessionFolds(header.seed_length), len(head) + 1
+    clean = _scan_tail(path, start, folds)
     created = parse_instant(header.created_at)
     last = parse_instant(folds.last_at) if folds.last_at else created
-    known = clean and header.seed_length <= folds.count
-    count = reminders.count() if known else None
+    schedule, count = folds.schedule, None
+    if clean and header.seed_length <= folds.count and isinstance(schedule, ScheduleFolder):
+        count = len(schedule.fold().active)
     summary = SessionSummary(header.id, folds.display_title, created, last, header.parent_id)
     return replace(summary, event_count=folds.count, active_reminders=count)
 
 
-def _scan_tail(path: Path, start: int, folds: SessionFolds, reminders: _ActiveReminders) -> bool:
-    """Feed the events from byte ``start`` on to both folds; False when a line is corrupt."""
+def _scan_tail(path: Path, start: int, folds: SessionFolds) -> bool:
+    """Feed the events from byte ``start`` on to the folds; False when a line is corrupt."""
 
-    def sink(seq: int, _pos: int, envelope: dict[str, Any]) -> None:
-        reminders.feed(seq, envelope)
-        folds.feed(envelope)
-
-    result = scan(read_range(path, start), start=0, first_seq=folds.count, sink=sink)
+    result = scan(
+        read_range(path, start),
+        start=0,
+        first_seq=folds.count,
+        sink=folds.read,
+    )
     return result.corruption is None
 
 
-class _ActiveReminders:
-    """The schedule fold of a listed session, kept only to count its active records."""
-
-    def __init__(self, folder: ScheduleFolder | None, seed_length: int) -> None:
-        self._folder = folder
-        self._seed_length = seed_length
-
-    def feed(self, seq: int, envelope: Mapping[str, Any]) -> None:
-        """Fold one scanned event: a schedule change in scope; a failing one loses the count."""
-        if self._folder is None or seq < self._seed_length:
-            return
-        if envelope.get("type") == CHANGE_TYPE:
-            try:
-                self._folder.feed(envelope.get("data"))
-            except ScheduleLogError:
-                self._folder = None
-
-    def count(self) -> int | None:
-        return None if self._folder is None else len(self._folder.fold().active)
-
-
-def _checkpoint_state(
-    folder: Path, session_id: str, size: int
-) -> tuple[SessionFolds | None, ScheduleFolder | None, int]:
-    """The checkpoint's folds, schedule folder (None: its fold had failed) and covered length,
-    or ``(None, None, 0)`` when there is no usable checkpoint."""
+def _checkpoint_state(folder: Path, session_id: str, size: int) -> tuple[SessionFolds | None, int]:
+    """The checkpoint's folds and covered length, or ``(None, 0)`` when there is no usable
+    checkpoint."""
     raw = read_file(folder / CHECKPOINT_NAME)
     checkpoint = decode_checkpoint(raw) if raw is not None else None
     if checkpoint is None or checkpoint.session_id != session_id or checkpoint.length > size:
-        return None, None, 0
+        return None, 0
     try:
-        folds = SessionFolds.from_json(checkpoint.folds)
-        state = checkpoint.schedule
-        schedule = None if state is None else ScheduleFolder.from_json(state)
-    except (KeyError, TypeError, ValueError, ScheduleLogError):
-        return None, None, 0
-    return folds, schedule, checkpoint.length
+        return checkpoint.folds(), checkpoint.length
+    except ValueError:
+        return None, 0
 
 
 _EPOCH_START = datetime.fromisoformat("1970-01-01T00:00:00+00:00")

@@ -7,16 +7,15 @@ back: into a turn → to its ``turn/start``; into a group → to its first line.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from core.session import vocabulary as v
+from core.events import Entry, TurnEnd, TurnStart
 
 GROUP_SEARCH = 256
 """How far back a group's first line is looked for (groups are a message and a few changes)."""
 
 
-def fork_point(events: Sequence[Mapping[str, Any]], cut: int) -> int:
+def fork_point(events: Sequence[Entry], cut: int) -> int:
     """The largest boundary ``<= cut`` (clamped to ``0..len(events)``) that splits no turn or group."""
     cut = max(0, min(cut, len(events)))
     while True:
@@ -26,19 +25,19 @@ def fork_point(events: Sequence[Mapping[str, Any]], cut: int) -> int:
         cut = moved
 
 
-def _turn_boundary(events: Sequence[Mapping[str, Any]], cut: int) -> int:
+def _turn_boundary(events: Sequence[Entry], cut: int) -> int:
     for index in range(cut - 1, -1, -1):
-        kind = events[index].get("type")
-        if kind == v.TURN_END:
+        event = events[index].event
+        if isinstance(event, TurnEnd):
             return cut
-        if kind == v.TURN_START:
+        if isinstance(event, TurnStart):
             return index
     return cut
 
 
-def _group_boundary(events: Sequence[Mapping[str, Any]], cut: int) -> int:
+def _group_boundary(events: Sequence[Entry], cut: int) -> int:
     for index in range(cut - 1, max(-1, cut - 1 - GROUP_SEARCH), -1):
-        size = events[index].get("group")
-        if type(size) is int:
+        size = events[index].group
+        if size is not None:
             return index if index + size > cut else cut
     return cut

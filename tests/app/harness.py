@@ -14,6 +14,7 @@ from app.actions_wiring import wire_controller
 from app.controller import AppController
 from app.engine import EngineParts
 from app.paths import resource
+from app.qtasync import TaskRunner
 from core.llm.offline import OfflineAssistant
 from core.session.store import SessionStore
 from tests.fakes import FakeClock
@@ -43,8 +44,9 @@ class Chime:
             lambda: OfflineAssistant(clock),
         )
         self.store = SessionStore(data_dir, clock)
-        self.controller = AppController(self.window, self.store, parts, data_dir)
-        wire_controller(self.window, self.controller)
+        self.tasks = TaskRunner()
+        self.controller = AppController(self.window, self.store, parts, data_dir, self.tasks)
+        wire_controller(self.window, self.controller, self.tasks)
 
     def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
         return self.loop.run_until_complete(asyncio.wait_for(coro, WAIT_S))

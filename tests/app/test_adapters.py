@@ -10,8 +10,16 @@ from pathlib import Path
 import pytest
 
 from app.owner_timer import MAX_TIMER_MS, ClockJumpWatch, QtWaker
-from app.paths import data_dir
-from app.settings import KeyStore, Settings, load_settings, save_settings
+from app.paths import chosen_data_dir, writable_problem
+from app.settings import (
+    Endpoint,
+    KeyStore,
+    Offline,
+    Settings,
+    effective_provider,
+    load_settings,
+    save_settings,
+)
 from app.state import AppState, read_state, write_state
 from app.system import local_zone_name, system_clock
 from tests.fakes import FakeClock
@@ -82,6 +90,51 @@ def test_settings_survive_a_save_and_a_bad_file_falls_back_to_defaults(tmp_path:
     assert (tmp_path / "settings.json.bad-1").exists()
 
 
+def test_a_second_bad_settings_file_is_set_aside_beside_the_first_and_an_unreadable_one_is_ignored(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "settings.json"
+    for _ in range(2):
+        path.write_text('{"theme": "sepia"}')
+        assert load_settings(tmp_path) == Settings()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "settings.json.bad-1",
+        "settings.json.bad-2",
+    ]
+    path.mkdir()  # not a file that can be read
+    assert load_settings(tmp_path) == Settings()
+    assert path.is_dir()  # not set aside: it was not invalid, only unreadable
+
+
+@pytest.mark.parametrize(
+    ("settings", "answers", "label"),
+    [
+        (Settings(), Offline(), "Offline assistant"),
+        (
+            Settings(provider="openai-compatible", base_url="", model="qwen"),
+            Offline(),
+            "Offline assistant",
+        ),
+        (
+            Settings(provider="openai-compatible", base_url="http://h:1/v1", model=""),
+            Endpoint("http://h:1/v1", ""),
+            "? @ http://h:1/v1",
+        ),
+        (
+            Settings(provider="openai-compatible", base_url="http://h:1/v1", model="qwen"),
+            Endpoint("http://h:1/v1", "qwen"),
+            "qwen @ http://h:1/v1",
+        ),
+    ],
+    ids=["offline", "endpoint-without-url", "endpoint-without-model", "endpoint"],
+)
+def test_what_answers_is_the_offline_assistant_unless_an_endpoint_has_a_base_url(
+    settings: Settings, answers: Offline | Endpoint, label: str
+) -> None:
+    assert effective_provider(settings) == answers
+    assert effective_provider(settings).label(str) == label
+
+
 def test_without_a_keyring_the_key_is_a_private_file_and_the_note_says_so(tmp_path: Path) -> None:
     keys = KeyStore(tmp_path / "config", use_keyring=False)
     assert keys.get() == ""
@@ -99,14 +152,26 @@ def test_state_round_trips_and_garbage_means_nothing_open(tmp_path: Path) -> Non
     assert read_state(tmp_path) == AppState(("a", "b"), "b", "Z2VvbQ==")
     (tmp_path / "state.json").write_text("[1, 2")
     assert read_state(tmp_path) == AppState()
+    (tmp_path / "state.json").write_text('["a", "b"]')  # JSON, but not an object
+    assert read_state(tmp_path) == AppState()
 
 
 def test_the_data_dir_comes_from_the_flag_then_the_environment(tmp_path: Path) -> None:
-    flag = data_dir(str(tmp_path / "flag"), {"CHIME_DATA_DIR": str(tmp_path / "env")})
-    env = data_dir(None, {"CHIME_DATA_DIR": str(tmp_path / "env")})
+    flag = chosen_data_dir(str(tmp_path / "flag"), {"CHIME_DATA_DIR": str(tmp_path / "env")})
+    env = chosen_data_dir(None, {"CHIME_DATA_DIR": str(tmp_path / "env")})
     assert flag == tmp_path / "flag"
     assert env == tmp_path / "env"
+    assert writable_problem(env) is None  # what run() does: it creates the folder
     assert stat.S_IMODE(os.stat(env).st_mode) == 0o700
+
+
+def test_a_data_folder_under_a_regular_file_is_reported_and_nothing_is_created(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "plain-file").write_text("not a folder")
+    problem = writable_problem(tmp_path / "plain-file" / "data")
+    assert isinstance(problem, NotADirectoryError)
+    assert [p.name for p in tmp_path.iterdir()] == ["plain-file"]
 
 
 def test_the_system_clock_is_aware_utc_in_whole_milliseconds() -> None:
@@ -184,3 +249,23 @@ def test_an_unexpected_error_is_logged_with_its_traceback_and_shown_in_one_sente
     assert "Traceback" not in boxes[0].text()
     assert LOG_FILE in boxes[0].text()
     boxes[0].close()
+
+
+def test_an_interrupt_reaching_the_hook_is_logged_and_shows_no_message(
+    qtbot, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import sys
+
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QMessageBox
+
+    from app.main import install_excepthook
+    from ui.main_window import MainWindow
+
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    window = MainWindow(clock, QIcon())
+    qtbot.addWidget(window)
+    install_excepthook([window])
+    sys.excepthook(KeyboardInterrupt, KeyboardInterrupt(), None)  # Ctrl+C: not a crash to show
+    assert "unexpected error" in caplog.text
+    assert window.findChildren(QMessageBox) == []

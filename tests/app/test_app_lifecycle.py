@@ -9,6 +9,7 @@ import functools
 import logging
 import signal
 import sys
+from collections.abc import Callable, Coroutine
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QMessageBox
 
 from app import settings as settings_module
 from app.appearance import dark_palette
@@ -63,6 +65,23 @@ class Restore:
         self.qapp.setFont(self.font)
 
 
+def run_starting_with(
+    qapp: Any,
+    loop: asyncio.AbstractEventLoop,
+    folder: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    start: Callable[[Application], Coroutine[Any, Any, None]],
+) -> int:
+    """``run()`` over ``folder`` with ``start`` as ``Application.start``; what it changes for
+    the whole process is put back afterwards."""
+    monkeypatch.setattr(Application, "start", start)
+    restore = Restore(qapp, loop)
+    try:
+        return run(["--data-dir", str(folder)])
+    finally:
+        restore.undo()
+
+
 def test_run_shows_the_window_and_sigterm_flushes_records_the_open_session_and_exits_0(
     qapp, loop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -72,16 +91,13 @@ def test_run_shows_the_window_and_sigterm_flushes_records_the_open_session_and_e
 
     async def start_then_sigterm(self: Application) -> None:
         await real_start(self)
-        seen["app"], seen["current"] = self, self.controller and self.controller.current
+        seen["app"], seen["current"] = self, self.started and self.started.controller.current
         seen["visible"] = self.window.isVisible()
         signal.raise_signal(signal.SIGTERM)  # as a logout would send it
 
-    monkeypatch.setattr(Application, "start", start_then_sigterm)
-    restore = Restore(qapp, loop)
     try:
-        code = run(["--data-dir", str(tmp_path)])
+        code = run_starting_with(qapp, loop, tmp_path, monkeypatch, start_then_sigterm)
     finally:
-        restore.undo()
         if "app" in seen:
             disconnect_application(qapp, seen["app"])
     assert code == 0
@@ -91,6 +107,31 @@ def test_run_shows_the_window_and_sigterm_flushes_records_the_open_session_and_e
     assert (tmp_path / "sessions" / seen["current"] / "session.jsonl").is_file()
     assert not seen["app"].window.isVisible()
     assert "Chime exited cleanly" in (tmp_path / LOG_FILE).read_text(encoding="utf-8")
+
+
+def test_a_start_that_fails_is_shown_in_one_sentence_and_sigterm_still_exits_cleanly(
+    qapp, loop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # run() installs its own
+    seen: dict[str, Any] = {}
+
+    async def failing_start(self: Application) -> None:
+        seen["app"] = self
+        signal.raise_signal(signal.SIGTERM)  # the user gives up on the broken window
+        raise RuntimeError("the engine could not be composed")
+
+    code = run_starting_with(qapp, loop, tmp_path, monkeypatch, failing_start)
+    assert code == 0
+    window = seen["app"].window
+    boxes = window.findChildren(QMessageBox)
+    assert [box.text() for box in boxes] == [
+        f"Something unexpected went wrong; details are in {LOG_FILE} in the data folder."
+    ]
+    boxes[0].close()
+    logged = (tmp_path / LOG_FILE).read_text(encoding="utf-8")
+    assert "RuntimeError: the engine could not be composed" in logged
+    assert "Chime exited cleanly" in logged
+    assert not window.isVisible()
 
 
 def test_a_quit_asked_while_sessions_are_opening_runs_once_they_are_open(
@@ -177,7 +218,7 @@ def test_a_system_colour_scheme_change_reapplies_only_the_system_theme(
         qapp.setPalette(dark_palette())
         chime.inside(lambda: qapp.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light))
         assert qapp.palette().color(window) == qapp.style().standardPalette().color(window)
-        chime.chime.settings = Settings(theme="dark", text_size=12)
+        chime.settings_flow.settings = Settings(theme="dark", text_size=12)
         qapp.setPalette(dark_palette())
         chime.inside(lambda: qapp.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light))
         assert qapp.palette().color(window) == QColor("#25272b")  # a chosen theme stays

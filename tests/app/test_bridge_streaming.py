@@ -1,11 +1,15 @@
-"""The bridge's streaming signal stays bounded however long an answer grows."""
+"""The bridge's streaming signal stays bounded however long an answer grows; input the log
+refuses is not sent, and a read-only session is not renamed."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import pytest
+
 from app.session_bridge import ELLIPSIS, STREAM_TAIL_CHARS, SessionBridge
+from core.errors import SessionReadOnlyError
 
 
 class _Session:
@@ -93,3 +97,24 @@ def test_an_answer_that_starts_with_an_ellipsis_keeps_it_and_going_idle_clears_t
         "",
         "fresh",
     ]
+
+
+class _Refusing(_Agent):
+    """An agent whose log refuses the input (it turned read-only, or was closed)."""
+
+    def submit(self, text: str, time_zone: str | None) -> str:
+        raise SessionReadOnlyError("The session is open in another Chime window.")
+
+
+def test_input_the_log_refuses_is_not_sent_and_the_log_says_why(
+    qtbot, loop, caplog: pytest.LogCaptureFixture
+) -> None:
+    bridge = SessionBridge(_Session(), _Refusing(), lambda: "UTC")
+    assert loop.run_until_complete(bridge.submit("hello")) is False
+    assert "input to s refused: The session is open in another Chime window." in caplog.text
+
+
+def test_a_session_without_an_agent_is_not_renamed(qtbot) -> None:
+    bridge = SessionBridge(_Session(), None, lambda: "UTC")  # _Session cannot append events
+    bridge.rename("A new title")
+    assert not bridge.writable

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
+from app.engine import OpenSession
 from app.state import read_state
 from tests.app.harness import Chime
 from tests.fakes import FakeClock
@@ -97,26 +98,54 @@ def session_log(data_dir: Path, session_id: str) -> Path:
     return data_dir / "sessions" / session_id / "session.jsonl"
 
 
-@pytest.mark.slow
-def test_a_session_open_in_another_instance_is_read_only_with_a_banner(
-    qtbot, loop, tmp_path, clock
-) -> None:
-    first = start(qtbot, loop, tmp_path, clock)
+def open_in_two_instances(
+    qtbot, loop, data_dir: Path, clock: FakeClock
+) -> tuple[Chime, Chime, OpenSession]:
+    """A session with a reminder, live in ``first`` and shown read-only by ``second``."""
+    first = start(qtbot, loop, data_dir, clock)
     type_and_send(qtbot, first, "remind me in 5 minutes to stretch")
     first.until(first.idle)
     session_id = first.controller.current
     assert session_id is not None
-    second = Chime(qtbot, loop, tmp_path, clock)  # a second store: its own lock file descriptor
+    second = Chime(qtbot, loop, data_dir, clock)  # a second store: its own lock file descriptor
     second.run(second.controller.start([session_id], session_id))
     opened = second.controller.current_session()
     assert opened is not None
     assert opened.session.read_only
+    return first, second, opened
+
+
+@pytest.mark.slow
+def test_a_session_open_in_another_instance_is_read_only_with_a_banner(
+    qtbot, loop, tmp_path, clock
+) -> None:
+    first, second, opened = open_in_two_instances(qtbot, loop, tmp_path, clock)
     assert not opened.live
     assert second.window.banner.isVisibleTo(second.window)
     assert "another window" in second.window.banner.label.text()
     assert second.window.state_label.text() == "Session: read-only: open elsewhere"
     assert not second.window.composer.editor.isEnabled()
     assert second.transcript_texts()[0] == "remind me in 5 minutes to stretch"
+    second.quit()
+    first.quit()
+
+
+@pytest.mark.slow
+def test_a_read_only_session_gets_no_provider_and_no_drive_and_writes_nothing(
+    qtbot, loop, tmp_path, clock
+) -> None:
+    from core.llm.offline import OfflineAssistant
+
+    first, second, opened = open_in_two_instances(qtbot, loop, tmp_path, clock)
+    log = session_log(tmp_path, opened.id)
+    before = log.read_bytes()
+    second.controller.set_provider(lambda: OfflineAssistant(clock))  # Settings applied there
+    second.controller.redrive_all()  # that window became active
+    second.until(lambda: second.tasks.pending == 0)
+    assert not opened.live
+    assert opened.agent is None
+    assert not second.window.composer.editor.isEnabled()
+    assert log.read_bytes() == before
     second.quit()
     first.quit()
 
@@ -194,34 +223,32 @@ def test_the_whole_flow_works_with_the_keyboard_only(qtbot, loop, tmp_path, cloc
 def test_settings_saved_from_the_dialog_survive_a_restart(
     qtbot, loop, tmp_path, clock, monkeypatch
 ) -> None:
-    from app.actions_wiring import apply_settings, settings_draft
     from app.settings import KeyStore, load_settings
+    from app.settings_flow import SettingsFlow, settings_draft
     from ui.settings_dialog import SettingsDialog
 
     chime = start(qtbot, loop, tmp_path, clock)
-
-    class Owner:  # the parts of app.main.Application that apply_settings touches
-        app = qtbot._request.getfixturevalue("qapp")
-        folder = tmp_path
-        keys = KeyStore(tmp_path / "config", use_keyring=False)
-        settings = load_settings(tmp_path)
-        controller = chime.controller
-        window = chime.window
-        clock = chime.clock
-
-        def provider_label(self) -> str:
-            return "label"
-
-    owner = Owner()
-    dialog = SettingsDialog(settings_draft(owner.settings, "", owner.keys.note), [])
+    qapp = qtbot._request.getfixturevalue("qapp")
+    keys = KeyStore(tmp_path / "config", use_keyring=False)
+    flow = SettingsFlow(
+        load_settings(tmp_path),
+        app=qapp,
+        window=chime.window,
+        folder=tmp_path,
+        keys=keys,
+        clock=chime.clock,
+        tasks=chime.tasks,
+        use_provider=chime.controller.set_provider,
+    )
+    dialog = SettingsDialog(settings_draft(flow.settings, "", keys.note), [])
     qtbot.addWidget(dialog)
     dialog.theme_combo.setCurrentIndex(dialog.theme_combo.findData("dark"))
     dialog.size_spin.setValue(13)
-    apply_settings(owner, dialog.draft())  # type: ignore[arg-type]  # duck-typed Application
+    flow.apply(dialog.draft())
     chime.quit()
     restored = load_settings(tmp_path)
     assert (restored.theme, restored.text_size, restored.provider) == ("dark", 13, "offline")
-    owner.app.setFont(owner.app.font())  # appearance applied without errors
+    qapp.setFont(qapp.font())  # appearance applied without errors
 
 
 @pytest.mark.slow

@@ -5,7 +5,6 @@ stops, reports it through its observers, and nothing raises or logs a traceback.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -13,22 +12,15 @@ import pytest
 from core.agent import Agent, ToolRegistry
 from core.errors import SessionReadOnlyError
 from core.llm.offline import OfflineAssistant
-from core.session import vocabulary as v
-from tests.fakes import FakeClock, FakeLog
+from tests import wire as v
+from tests.fakes import FakeClock, MemoryLog
 
 
-class TurnsReadOnly(FakeLog):
+class TurnsReadOnly(MemoryLog):
     """A log that turns read-only at its first barrier (as a failed verification does)."""
 
-    read_only = False
-
-    def append(self, type: str, data: Mapping[str, Any]) -> None:
-        if self.read_only:
-            raise SessionReadOnlyError("The session log is corrupt at line 2.")
-        super().append(type, data)
-
     async def flush(self) -> bool:
-        self.read_only = True
+        self.read_only_reason = "The session log is corrupt at line 2."
         return False
 
 

@@ -298,30 +298,25 @@ def test_settings_that_cannot_be_saved_still_apply_and_the_status_bar_says_why(
 ) -> None:
     from PySide6.QtGui import QIcon
 
-    from app.actions_wiring import apply_settings, settings_draft
+    from app.qtasync import TaskRunner
     from app.settings import KeyStore, Settings
+    from app.settings_flow import SettingsFlow, settings_draft
     from ui.main_window import MainWindow
 
     window = MainWindow(clock, QIcon())
     qtbot.addWidget(window)
-
-    class Owner:  # the parts of app.main.Application that apply_settings touches
-        app = qapp
-        folder = under_a_file(tmp_path)
-        keys = KeyStore(tmp_path / "config", use_keyring=False)
-        settings = Settings()
-        controller = None
-
-        def __init__(self) -> None:
-            self.window = window
-            self.clock = clock
-
-        def provider_label(self) -> str:
-            return "label"
-
-    owner = Owner()
+    flow = SettingsFlow(
+        Settings(),
+        app=qapp,
+        window=window,
+        folder=under_a_file(tmp_path),
+        keys=KeyStore(tmp_path / "config", use_keyring=False),
+        clock=clock,
+        tasks=TaskRunner(),
+        use_provider=lambda _factory: None,  # no sessions are open
+    )
     draft = dataclasses.replace(settings_draft(Settings(), "", ""), text_size=13)
-    apply_settings(owner, draft)  # type: ignore[arg-type]  # duck-typed Application
-    assert owner.settings.text_size == 13
+    flow.apply(draft)
+    assert flow.settings.text_size == 13
     assert "could not be saved: Not a directory" in window.statusBar().currentMessage()
     qapp.setFont(qapp.font())

@@ -18,7 +18,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from core.session import recovery
-from core.session import vocabulary as v
+from tests import wire as v
 from tests.app.harness import Chime
 from tests.fakes import FakeClock
 

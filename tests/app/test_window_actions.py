@@ -79,9 +79,9 @@ def test_fork_copies_the_history_but_none_of_the_reminders(open_app: Opener) -> 
         assert child is not None
         assert chime.transcript_texts()[: len(history)] == history
         assert chime.window.reminders.model.rowCount() == 0
-        assert chime.controller.open[child].bridge.active_reminders() == []
+        assert chime.controller.open[child].bridge.active_reminders() == ()
         assert {sid for sid, _ in chime.sidebar()} == {parent, child}
-        assert chime.controller.open[parent].bridge.active_reminders() != []  # the parent keeps its
+        assert chime.controller.open[parent].bridge.active_reminders() != ()  # the parent keeps its
 
 
 def test_export_writes_the_chosen_markdown_and_jsonl_files(

@@ -164,7 +164,7 @@ def test_a_model_list_from_an_endpoint_that_is_not_there_says_so(open_app: Opene
         assert dialog.refresh_button.isEnabled()
         chime.inside(dialog.reject)
         assert not (chime.chime.folder / SETTINGS_FILE).exists()  # Cancel saves nothing
-        assert chime.chime.settings.provider == "offline"
+        assert chime.settings_flow.settings.provider == "offline"
 
 
 def test_a_closed_settings_dialog_goes_away_instead_of_piling_up(open_app: Opener) -> None:
@@ -327,8 +327,6 @@ def test_the_api_key_is_masked_said_where_it_is_kept_and_stored_privately(
 def test_closing_settings_while_the_model_list_loads_abandons_the_request_quietly(
     open_app: Opener, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app import actions_wiring
-
     unexpected: list[BaseException] = []
     monkeypatch.setattr(sys, "excepthook", lambda _kind, error, _tb: unexpected.append(error))
     with open_app() as chime:
@@ -341,6 +339,6 @@ def test_closing_settings_while_the_model_list_loads_abandons_the_request_quietl
             chime.inside(dialog.reject)
             chime.until(lambda: chime.window.findChildren(SettingsDialog) == [])
             chime.run(server.hung_up.wait())  # the request was abandoned, not left to time out
-        chime.until(lambda: not actions_wiring._tasks)
+        chime.until(lambda: chime.tasks.pending == 0)
         assert unexpected == []
         assert chime.window.findChildren(QMessageBox) == []

@@ -18,8 +18,10 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from app.actions_wiring import Questions
 from app.controller import AppController
-from app.main import Application
+from app.main import Application, Started
+from app.qtasync import TaskRunner
 from app.settings import KeyStore
+from app.settings_flow import SettingsFlow
 from tests.fakes import FakeClock
 
 ZONE = "Europe/Berlin"
@@ -85,9 +87,21 @@ class RealApp:
             self.run(self.chime.start())
 
     @property
+    def started(self) -> Started:
+        assert self.chime.started is not None
+        return self.chime.started
+
+    @property
     def controller(self) -> AppController:
-        assert self.chime.controller is not None
-        return self.chime.controller
+        return self.started.controller
+
+    @property
+    def settings_flow(self) -> SettingsFlow:
+        return self.started.settings_flow
+
+    @property
+    def tasks(self) -> TaskRunner:
+        return self.started.tasks
 
     def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
         """Run the loop until ``coro`` is done.
@@ -191,9 +205,11 @@ def running(
 
 def disconnect_application(qapp: QApplication, chime: Application) -> None:
     """Undo what ``Application.start`` connected to the test-wide QApplication."""
-    if chime.controller is not None:
+    if chime.started is not None:
         qapp.applicationStateChanged.disconnect(chime._on_application_state_changed)
-        qapp.styleHints().colorSchemeChanged.disconnect(chime._on_color_scheme_changed)
+        qapp.styleHints().colorSchemeChanged.disconnect(
+            chime.started.settings_flow.follow_system_scheme
+        )
 
 
 Opener = Callable[..., contextlib.AbstractContextManager[RealApp]]

@@ -13,9 +13,9 @@ from core.errors import SessionReadOnlyError
 from core.host import LoopWaker, SessionHost, load_system_prompt
 from core.llm.offline import OfflineAssistant
 from core.llm.provider import ModelProvider
-from core.session import vocabulary as v
-from tests.core.agent.fakes import FakeWaker, MemoryLog, Reply, ScriptedModel, counter_ids, settle
-from tests.fakes import FakeClock
+from tests import wire as v
+from tests.core.agent.fakes import FakeWaker, Reply, ScriptedModel, counter_ids, settle
+from tests.fakes import FakeClock, MemoryLog
 
 START = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
 
@@ -244,7 +244,7 @@ def test_observers_see_events_status_and_turn_ends() -> None:
         types: list[str] = []
         statuses: list[str] = []
         ends: list[tuple[int, str]] = []
-        rig.host.on_event(lambda e: types.append(e["type"]))
+        rig.host.on_event(lambda e: types.append(e.type))
         rig.host.on_status(statuses.append)
         rig.host.on_turn_end(lambda t, s: ends.append((t, s)))
         rig.host.start()

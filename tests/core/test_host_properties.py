@@ -10,9 +10,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.events import Entry, ScheduleChanged
+from core.instant import datetime_to_ms, parse_instant_ms
 from core.schedule import fold_schedule
-from core.schedule.wire import datetime_to_ms, parse_instant
-from core.session import vocabulary as v
+from tests import wire as v
 from tests.core.agent.fakes import Reply
 from tests.core.test_host import HostRig, scripted
 
@@ -59,12 +60,10 @@ def test_reminders_are_admitted_once_never_early_and_none_is_left_behind(ops: li
         rig = HostRig(scripted())
         rig.provider.default = Reply("noted")  # type: ignore[attr-defined]  # a ScriptedModel
 
-        def record(envelope: Any) -> None:
-            if (
-                envelope["type"] == v.SCHEDULE_CHANGE
-                and envelope["data"]["operation"] == "dispatch"
-            ):
-                admitted_at[envelope["seq"]] = datetime_to_ms(rig.clock())
+        def record(entry: Entry) -> None:
+            event = entry.event
+            if isinstance(event, ScheduleChanged) and event.data["operation"] == "dispatch":
+                admitted_at[entry.seq] = datetime_to_ms(rig.clock())
 
         rig.log.subscribe(record)
         rig.host.start()
@@ -81,17 +80,17 @@ def test_reminders_are_admitted_once_never_early_and_none_is_left_behind(ops: li
         if event["type"] != v.SCHEDULE_CHANGE:
             continue
         if data["operation"] == "create":
-            targets[data["schedule"]["id"]] = parse_instant(data["schedule"]["scheduledAt"])
+            targets[data["schedule"]["id"]] = parse_instant_ms(data["schedule"]["scheduledAt"])
         elif data["operation"] == "dispatch":
             assert admitted_at[event["seq"]] >= targets[data["id"]]  # never early
             if "acceptedAt" in data:
                 every = fold_schedule(rig.log.events[: event["seq"] + 1])
                 nxt = next((r for r in every.active if r.id == data["id"]), None)
-                targets[data["id"]] = parse_instant(nxt.scheduled_at) if nxt else 2**62
+                targets[data["id"]] = parse_instant_ms(nxt.scheduled_at) if nxt else 2**62
             else:
                 targets[data["id"]] = 2**62  # a one-shot is dispatched at most once
     dispatch_seqs = set(admitted_at)
-    grouped = {e["seq"] for g in rig.log.groups for e in g[1:]}
+    grouped = {e.seq for g in rig.log.groups for e in g[1:]}
     assert dispatch_seqs == grouped  # every dispatch travelled in a group with its message
     now = datetime_to_ms(rig.clock())
     left = [r for r in fold_schedule(rig.log.events).active if r.scheduled_ms <= now]

@@ -17,9 +17,9 @@ import pytest
 from core.host import SessionHost
 from core.llm.offline import OfflineAssistant
 from core.llm.provider import ModelProvider
-from core.session import vocabulary as v
 from core.session.live import LiveSession
 from core.session.store import SessionStore, StoreOptions
+from tests import wire as v
 from tests.core.agent.fakes import FakeWaker, Reply, ScriptedModel, counter_ids, settle
 from tests.fakes import FakeClock
 

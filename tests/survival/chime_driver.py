@@ -1,5 +1,5 @@
 """Drives Chime for the survival tests through the public API only (api.md): ScheduleTools over a
-FakeLog and a FakeClock. Owns: turning probe points into tool calls and judging the answers.
+MemoryLog and a FakeClock. Owns: turning probe points into tool calls and judging the answers.
 Must not: import anything from core.schedule beyond the api.md names.
 """
 
@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from core.schedule import ScheduleTools
-from tests.fakes import FakeClock, FakeLog
+from tests.fakes import FakeClock, MemoryLog
 from tests.survival.dst_points import Point
 from tests.survival.tzif_oracle import canonical, fields_from_ms
 
@@ -29,7 +29,7 @@ def local_object(local_ms: int, zone: str) -> dict[str, str]:
 
 async def create(arguments: Mapping[str, Any], start: datetime = FAR_PAST) -> object:
     """One schedule_create on a fresh session (so the log never grows between probes)."""
-    tools = ScheduleTools(FakeLog(), FakeClock(start))
+    tools = ScheduleTools(MemoryLog(), FakeClock(start))
     return await tools.call("schedule_create", dict(arguments))
 
 

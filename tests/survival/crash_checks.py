@@ -46,8 +46,8 @@ from core.errors import ChimeError
 from core.host import SessionHost
 from core.llm.offline import OfflineAssistant
 from core.schedule import fold_schedule
-from core.session import vocabulary as v
 from core.session.store import SessionStore, StoreOptions
+from tests import wire as v
 from tests.fakes import FakeClock, RecordingWaker
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -46,13 +46,15 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from core.events import Entry
 from core.host import SessionHost
 from core.llm.offline import OfflineAssistant
-from core.session import vocabulary as v
-from core.session.events import encode_line
+from core.session.checkpointer import CHECKPOINT_EVERY
 from core.session.jsonl_store import OsFileOps
-from core.session.live import CHECKPOINT_EVERY, LiveSession
+from core.session.lines import encode_line
+from core.session.live import LiveSession
 from core.session.store import SessionStore, StoreOptions
+from tests import wire as v
 from tests.fakes import FakeClock, RecordingWaker
 
 PROMPTS = ("stretch", "drink water", "call Ana", "check the oven", "water the plants")
@@ -166,7 +168,8 @@ class Reporter:
         self.channel.write(*records)
         self.reported = durable
 
-    def on_event(self, envelope: Any) -> None:
+    def on_event(self, entry: Entry) -> None:
+        envelope = entry.to_json()
         data = envelope["data"]
         if envelope["type"] == v.SCHEDULE_CHANGE and data.get("operation") == "dispatch":
             record = {"kind": "admit", "seq": envelope["seq"], "id": data["id"]}

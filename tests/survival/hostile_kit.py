@@ -17,9 +17,9 @@ from typing import Any, TypeVar
 from core.host import SessionHost
 from core.llm.openai_compat import OpenAICompatProvider
 from core.llm.provider import ModelProvider
-from core.session import vocabulary as v
 from core.session.live import LiveSession
 from core.session.store import SessionStore, StoreOptions
+from tests import wire as v
 from tests.core.agent.fakes import FakeWaker, counter_ids, settle
 from tests.core.llm.loopback import Sse, chunk
 from tests.fakes import FakeClock

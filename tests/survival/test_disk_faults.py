@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from core.session import vocabulary as v
+from tests import wire as v
 from tests.fakes import FakeClock
 from tests.survival.disk_fault_kit import (
     FAULTS,
@@ -48,7 +48,9 @@ def test_a_failed_barrier_keeps_its_events_and_the_next_good_one_writes_them_exa
         length = log.stat().st_size
         rig.ops.fault = fault
         session.append(v.USER_MESSAGE, user("during"))
-        session.append_group([(v.SESSION_TITLE, {"title": "a"}), (v.SESSION_TITLE, {"title": "b"})])
+        session.append_events(
+            v.group([(v.SESSION_TITLE, {"title": "a"}), (v.SESSION_TITLE, {"title": "b"})])
+        )
         failed = [await session.flush(), await session.flush()]
         if "truncate" not in fault.ops:  # cut back to the durable length at once
             assert log.stat().st_size == length

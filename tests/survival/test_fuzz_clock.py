@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.schedule import ScheduleTools
-from tests.fakes import FakeLog
+from tests.fakes import MemoryLog
 from tests.survival.tzif_oracle import MAX_MS, MIN_MS, canonical, ms_from_fields
 
 pytestmark = pytest.mark.slow
@@ -76,8 +76,8 @@ def _clock(samples: list[Any]) -> Callable[[], Any]:
     return clock
 
 
-def _create(samples: list[Any], seconds: object) -> tuple[Any, FakeLog]:
-    log = FakeLog()
+def _create(samples: list[Any], seconds: object) -> tuple[Any, MemoryLog]:
+    log = MemoryLog()
     tools = ScheduleTools(log, _clock(samples))
     arguments = {"prompt": "p", "after_seconds": seconds}
     return asyncio.run(tools.call("schedule_create", arguments)), log

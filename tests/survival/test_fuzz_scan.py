@@ -7,6 +7,7 @@ and torn-versus-corrupt."""
 from __future__ import annotations
 
 import json
+from array import array
 from typing import Any
 
 import pytest
@@ -66,8 +67,12 @@ def edited_log(draw: st.DrawFn, first_seq: int = 0) -> bytes:
 
 
 def _check(buffer: bytes) -> None:
-    seen: list[tuple[int, int]] = []
-    result = scan(buffer, start=0, first_seq=0, sink=lambda seq, pos, _env: seen.append((seq, pos)))
+    seqs: list[int] = []
+    offsets = array("Q")
+    result = scan(
+        buffer, start=0, first_seq=0, sink=lambda seq, _at, _e: seqs.append(seq), offsets=offsets
+    )
+    seen = list(zip(seqs, offsets, strict=True))
     expected = verdict(buffer)
     assert (result.count, result.committed, result.end) == (
         expected.count,

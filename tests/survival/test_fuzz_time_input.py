@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.schedule import ScheduleTools
-from tests.fakes import FakeClock, FakeLog
+from tests.fakes import FakeClock, MemoryLog
 from tests.survival.chime_driver import local_object
 from tests.survival.dst_points import oracle_zone, sampled_zone_names, year_bounds, zone_points
 from tests.survival.shapes import is_view
@@ -126,8 +126,8 @@ def local_fields(draw: st.DrawFn) -> dict[str, str]:
 _MESSAGES: dict[str, str] = {}
 
 
-def _create(at: object, now: datetime) -> tuple[Any, FakeLog]:
-    log = FakeLog()
+def _create(at: object, now: datetime) -> tuple[Any, MemoryLog]:
+    log = MemoryLog()
     tools = ScheduleTools(log, FakeClock(now))
     return asyncio.run(tools.call("schedule_create", {"prompt": "p", "at": at})), log
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.schedule import ScheduleTools, ToolArgumentError
-from tests.fakes import FakeClock, FakeLog
+from tests.fakes import FakeClock, MemoryLog
 from tests.survival.shapes import is_result_of
 from tests.survival.strategies import JSON, NUMBERS, TEXT, mutate_from, optional_keys
 from tests.survival.time_oracle import argument_error, stage_a_code, trim
@@ -41,8 +41,8 @@ ARGS = st.one_of(CREATE_ARGS, DELETE_ARGS, JSON)
 NAMES = st.one_of(st.sampled_from(TOOL_NAMES), mutate_from(TOOL_NAMES), TEXT)
 
 
-def _call(name: str, arguments: object) -> tuple[object, FakeLog]:
-    log = FakeLog()
+def _call(name: str, arguments: object) -> tuple[object, MemoryLog]:
+    log = MemoryLog()
     tools = ScheduleTools(log, FakeClock(NOW))
     try:
         return asyncio.run(tools.call(name, arguments)), log
@@ -67,7 +67,7 @@ def test_any_tool_call_ends_in_an_argument_error_or_a_closed_set_result(
         _assert_read_only_answer(name, arguments, outcome, log)
 
 
-def _assert_read_only_answer(name: str, arguments: Any, outcome: object, log: FakeLog) -> None:
+def _assert_read_only_answer(name: str, arguments: Any, outcome: object, log: MemoryLog) -> None:
     """On a fresh session list is [] (1 barrier) and delete is E15 (0) or not-found (1)."""
     if name == "schedule_list":
         assert (outcome, log.barriers) == ([], 1)

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.schedule import ScheduleTools
-from tests.fakes import FakeClock, FakeLog
+from tests.fakes import FakeClock, MemoryLog
 from tests.survival.strategies import TEXT, mutated
 from tests.survival.time_oracle import zone_accepted
 
@@ -45,7 +45,7 @@ NAMES = st.one_of(
 
 
 def _answer(name: str) -> object:
-    tools = ScheduleTools(FakeLog(), FakeClock(datetime(2026, 8, 5, 12, tzinfo=UTC)))
+    tools = ScheduleTools(MemoryLog(), FakeClock(datetime(2026, 8, 5, 12, tzinfo=UTC)))
     at = {"date": "2030-06-15", "time": "12:00:00", "time_zone": name}
     return asyncio.run(tools.call("schedule_create", {"prompt": "p", "at": at}))
 

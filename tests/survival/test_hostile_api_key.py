@@ -24,7 +24,7 @@ import pytest
 from app.main import LOG_FILE, setup_logging
 from app.settings import KeyStore, Settings, save_settings
 from app.state import AppState, write_state
-from core.session import vocabulary as v
+from tests import wire as v
 from tests.core.llm.loopback import Sse, chunk
 from tests.survival.hostile_kit import GOOD, Rig, hosted, of_type, turn_end
 from tests.survival.hostile_server import EchoHeaders, HostileReply

@@ -16,7 +16,7 @@ import pytest
 
 from core.errors import ProviderError
 from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk, TextDelta
-from core.session import vocabulary as v
+from tests import wire as v
 from tests.survival.hostile_kit import (
     Rig,
     assert_readable_failure,

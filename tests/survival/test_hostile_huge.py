@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from core.llm.openai_compat import MAX_ANSWER_CHARS, cut_note
-from core.session import vocabulary as v
+from tests import wire as v
 from tests.core.llm.loopback import Sse, chunk
 from tests.survival.hostile_kit import (
     GOOD,

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.llm.offline import OfflineAssistant
-from core.session import vocabulary as v
+from tests import wire as v
 from tests.core.llm.loopback import Sse, chunk
 from tests.survival.hostile_kit import GOOD, Rig, hosted, of_type, turn_end
 

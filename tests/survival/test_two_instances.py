@@ -26,9 +26,9 @@ from typing import Any
 
 import pytest
 
-from core.session import vocabulary as v
 from core.session.scan import scan
 from core.session.store import SessionStore
+from tests import wire as v
 from tests.app.harness import Chime
 from tests.fakes import FakeClock
 

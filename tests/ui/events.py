@@ -1,4 +1,5 @@
-"""Builders of plain event envelopes for the UI tests (the agent.md §2 vocabulary)."""
+"""Builders of session entries for the UI tests, written as the JSON a log holds (agent.md §2) and
+decoded the way a line read from disk is."""
 
 from __future__ import annotations
 
@@ -6,26 +7,29 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
+from core.events import Entry, decode_entry
+
 T0 = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
 
 
 class EventScript:
-    """Appends envelopes with consecutive seqs."""
+    """Appends entries with consecutive seqs."""
 
     def __init__(self) -> None:
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Entry] = []
 
-    def add(self, type: str, data: dict[str, Any], at: datetime = T0) -> dict[str, Any]:
+    def add(self, type: str, data: dict[str, Any], at: datetime = T0) -> Entry:
         envelope = {
             "seq": len(self.events),
             "at": at.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
             "type": type,
             "data": data,
         }
-        self.events.append(envelope)
-        return envelope
+        entry = decode_entry(envelope)
+        self.events.append(entry)
+        return entry
 
-    def user(self, text: str, at: datetime = T0) -> dict[str, Any]:
+    def user(self, text: str, at: datetime = T0) -> Entry:
         return self.add(
             "user/message",
             {
@@ -59,7 +63,7 @@ class EventScript:
             at,
         )
 
-    def answer(self, text: str, calls: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    def answer(self, text: str, calls: list[dict[str, str]] | None = None) -> Entry:
         return self.add(
             "assistant/message",
             {
@@ -71,17 +75,15 @@ class EventScript:
             },
         )
 
-    def result(
-        self, call_id: str, name: str, content: Any, *, is_error: bool = False
-    ) -> dict[str, Any]:
+    def result(self, call_id: str, name: str, content: Any, *, is_error: bool = False) -> Entry:
         return self.add(
             "tool/result",
             {"callId": call_id, "name": name, "content": json.dumps(content), "isError": is_error},
         )
 
     def turn(self, user_text: str, answer: str) -> None:
-        seq = self.user(user_text)["seq"]
-        turn = sum(1 for e in self.events if e["type"] == "turn/start") + 1
+        seq = self.user(user_text).seq
+        turn = sum(1 for e in self.events if e.type == "turn/start") + 1
         self.add("turn/start", {"turn": turn, "input": seq})
         self.add("context/time", {"timeZone": "Europe/Berlin", "text": "reading"})
         self.answer(answer)

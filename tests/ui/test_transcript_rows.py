@@ -1,4 +1,4 @@
-"""Transcript rows built from plain envelopes: kinds, tool summaries, reminder parsing."""
+"""Transcript rows built from typed entries: kinds, tool summaries, reminder cards."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ from datetime import timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.events import UserMessage
+from core.framing import parse_framing
 from tests.ui.events import T0, EventScript, create_call, view
 from ui.transcript_rows import (
     merge_tool_result,
-    parse_reminders,
     reminder_caption,
     row_for_event,
     tool_summary,
@@ -52,8 +53,9 @@ def test_a_reminder_on_time_is_not_late() -> None:
 @given(TRICKY, TRICKY)
 def test_reminder_framing_round_trips_any_id_and_prompt(schedule_id: str, prompt: str) -> None:
     script = EventScript()
-    event = script.reminder(schedule_id, prompt, T0, T0)
-    items = parse_reminders(event["data"]["text"])
+    message = script.reminder(schedule_id, prompt, T0, T0).event
+    assert isinstance(message, UserMessage)
+    items = message.reminders or ()
     assert [(i.schedule_id, i.prompt) for i in items] == [(schedule_id, prompt)]
 
 
@@ -63,7 +65,7 @@ def test_a_batch_framing_lists_every_reminder() -> None:
         '[{"schedule_id":"schedule-fast","occurrence_at":"2026-08-05T12:00:00.000Z","reminder_prompt":"fast"},'
         '{"schedule_id":"schedule-slow","occurrence_at":"2026-08-05T11:59:00.000Z","reminder_prompt":"slow"}]'
     )
-    assert [i.prompt for i in parse_reminders(text)] == ["fast", "slow"]
+    assert [i.prompt for i in parse_framing(text) or ()] == ["fast", "slow"]
 
 
 def test_a_create_call_with_its_result_reads_like_the_spec_card() -> None:
@@ -74,7 +76,7 @@ def test_a_create_call_with_its_result_reads_like_the_spec_card() -> None:
     result = script.result(
         "c1", "schedule_create", view("schedule-3", "stretch", "2026-08-05T08:45:00.000Z")
     )
-    merged = merge_tool_result(row, result["data"], "Europe/Berlin")
+    merged = merge_tool_result(row, result.event, "Europe/Berlin")  # type: ignore[arg-type]
     assert merged.title == "Create reminder — stretch, 10:45 · schedule-3"
     assert '"after_seconds": 120' in merged.detail
     assert '"id": "schedule-3"' in merged.detail

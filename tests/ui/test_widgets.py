@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QIcon
@@ -11,17 +11,12 @@ from tests.fakes import FakeClock
 from ui.composer import Composer
 from ui.main_window import MainWindow, window_title
 from ui.reminders_panel import RemindersModel, RemindersPanel, kind_label
+from ui.screen import ReminderView
 from ui.session_list import SessionListModel, SessionListPanel, SessionSummary
 from ui.settings_dialog import PresetChoice, SettingsDialog, SettingsDraft
 from ui.timefmt import day_time, every_label, relative
 
-RECORD = {
-    "id": "schedule-3",
-    "kind": "after",
-    "prompt": "stretch",
-    "afterSeconds": 720,
-    "scheduledAt": "2026-08-05T12:12:00.000Z",
-}
+RECORD = ReminderView("schedule-3", "after", "stretch", datetime(2026, 8, 5, 12, 12, tzinfo=UTC))
 
 
 def test_enter_sends_and_shift_enter_adds_a_line(qtbot) -> None:
@@ -80,12 +75,11 @@ def test_ask_to_delete_drafts_the_request_for_the_selected_reminder(
 
 
 def test_kind_labels_and_time_phrases() -> None:
-    assert kind_label({"kind": "every", "everySeconds": 1800}) == "every 30 min"
-    assert kind_label({"kind": "at"}) == "at"
+    assert kind_label(ReminderView("s", "every", "p", RECORD.scheduled_at, 1800)) == "every 30 min"
+    assert kind_label(ReminderView("s", "at", "p", RECORD.scheduled_at)) == "at"
+    assert kind_label(RECORD) == "once"
     assert every_label(86400) == "every day"
     assert every_label(7200) == "every 2 h"
-    from datetime import UTC, datetime
-
     now = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
     assert relative(now + timedelta(minutes=12), now) == "in 12 min"
     assert relative(now - timedelta(minutes=5), now) == "5 min ago"

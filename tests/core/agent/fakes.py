@@ -1,17 +1,18 @@
-"""Typed fakes for the agent, owner and host tests: a scripted model, an in-memory log with
-atomic groups and scripted barriers, a recording waker, and a tiny toolset."""
+"""Typed fakes for the agent, owner and host tests: a scripted model, a recording waker and a tiny
+toolset (the session log is the one fake of ``tests.fakes``)."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from core.errors import ProviderError, ToolArgumentError
-from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk, TextDelta, ToolCall
+from core.events import ToolCall
+from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk, TextDelta
 
 
 @dataclass(frozen=True)
@@ -51,83 +52,6 @@ class ScriptedModel:
             raise reply.error
         calls = tuple(ToolCall(f"call-{next(self._ids)}", n, a) for n, a in reply.calls)
         yield Finish(reply.text, calls, "tool_calls" if calls else "stop")
-
-
-class MemoryLog:
-    """An in-memory session log: envelopes with seq, atomic groups, scripted barriers.
-
-    ``outcomes`` are consumed one per flush (True/False or an exception to raise), then
-    ``default``. ``gate``: when set, each flush waits for it. ``refuse_groups``: append_group
-    raises and appends nothing. ``durable`` is how many events the last successful flush covered.
-    """
-
-    def __init__(
-        self,
-        events: Iterable[Mapping[str, Any]] = (),
-        *,
-        seed_length: int = 0,
-        outcomes: Sequence[bool | BaseException] = (),
-    ) -> None:
-        self._events: list[dict[str, Any]] = []
-        for event in events:
-            self._events.append({"seq": len(self._events), **event})
-        self._seed_length = seed_length
-        self.outcomes = list(outcomes)
-        self.default = True
-        self.barriers = 0
-        self.durable = 0
-        self.gate: asyncio.Event | None = None
-        self.refuse_groups = False
-        self.read_only = False
-        self.groups: list[list[dict[str, Any]]] = []
-        self._subscribers: list[Callable[[Mapping[str, Any]], None]] = []
-
-    @property
-    def events(self) -> Sequence[Mapping[str, Any]]:
-        return self._events
-
-    @property
-    def seed_length(self) -> int:
-        return self._seed_length
-
-    def append(self, type: str, data: Mapping[str, Any]) -> None:
-        envelope = {"seq": len(self._events), "type": type, "data": dict(data)}
-        self._events.append(envelope)
-        for callback in list(self._subscribers):
-            callback(envelope)
-
-    def append_group(
-        self, items: Sequence[tuple[str, Mapping[str, Any]]]
-    ) -> list[Mapping[str, Any]]:
-        if self.refuse_groups:
-            raise OSError("group refused by the test")
-        first = len(self._events)
-        for kind, data in items:
-            self.append(kind, data)
-        envelopes = [dict(e) for e in self._events[first:]]
-        self.groups.append(envelopes)
-        return list(envelopes)
-
-    async def flush(self) -> bool:
-        self.barriers += 1
-        if self.gate is not None:
-            await self.gate.wait()
-        outcome = self.outcomes.pop(0) if self.outcomes else self.default
-        if isinstance(outcome, BaseException):
-            raise outcome
-        if outcome:
-            self.durable = len(self._events)
-        return outcome
-
-    def subscribe(self, callback: Callable[[Mapping[str, Any]], None]) -> Callable[[], None]:
-        self._subscribers.append(callback)
-        return lambda: self._subscribers.remove(callback)
-
-    def of_type(self, kind: str) -> list[dict[str, Any]]:
-        return [e["data"] for e in self._events if e["type"] == kind]
-
-    def types(self) -> list[str]:
-        return [e["type"] for e in self._events]
 
 
 @dataclass

@@ -10,9 +10,9 @@ from typing import Any
 from core.agent import Agent, ToolRegistry
 from core.errors import ProviderError
 from core.llm.messages import ModelRequest, TextDelta
-from core.session import vocabulary as v
-from tests.core.agent.fakes import EchoTools, MemoryLog, Reply, ScriptedModel, counter_ids, settle
-from tests.fakes import FakeClock
+from tests import wire as v
+from tests.core.agent.fakes import EchoTools, Reply, ScriptedModel, counter_ids, settle
+from tests.fakes import FakeClock, MemoryLog
 
 START = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
 
@@ -37,6 +37,17 @@ def make_agent(
         new_id=counter_ids(),
     )
     return agent, log, model, tools
+
+
+def with_reminders(*ids: str, kind: str = "after") -> MemoryLog:
+    """A log whose schedule holds these reminders (created by injected changes, seqs 0..n-1)."""
+    log = MemoryLog()
+    for sid in ids:
+        record: dict[str, Any] = {"id": sid, "kind": kind, "prompt": f"about {sid}"}
+        record |= {"afterSeconds": 60} if kind == "after" else {"everySeconds": 300}
+        record["scheduledAt"] = "2026-08-05T12:00:00.000Z"
+        log.inject(v.SCHEDULE_CHANGE, {"version": 1, "operation": "create", "schedule": record})
+    return log
 
 
 def test_a_submitted_message_runs_one_turn_recorded_in_order() -> None:
@@ -370,7 +381,8 @@ def test_a_claim_is_refused_at_once_while_a_turn_runs_or_another_claim_holds() -
 
 def test_input_during_maintenance_is_appended_and_runs_only_after_release() -> None:
     async def main() -> tuple[list[str], int, str]:
-        agent, _log, model, _ = make_agent([Reply("reminded"), Reply("answered")])
+        log = with_reminders("s-1")
+        agent, _log, model, _ = make_agent([Reply("reminded"), Reply("answered")], log=log)
         claim = agent.claim_maintenance()
         assert claim is not None
         agent.submit("typed meanwhile", None)
@@ -406,7 +418,7 @@ def test_an_admitted_reminder_is_one_group_of_message_and_dispatches() -> None:
     ]
 
     async def main() -> MemoryLog:
-        agent, log, _, _ = make_agent([Reply("⏰")])
+        agent, log, _, _ = make_agent([Reply("⏰")], log=with_reminders("a", "b", kind="every"))
         claim = agent.claim_maintenance()
         assert claim is not None
         claim.admit_reminder("batch", changes)
@@ -415,17 +427,18 @@ def test_an_admitted_reminder_is_one_group_of_message_and_dispatches() -> None:
         return log
 
     log = asyncio.run(main())
-    (group,) = log.groups
+    (entries,) = log.groups
+    group = [e.to_json() for e in entries]
     assert [e["type"] for e in group] == [v.USER_MESSAGE, v.SCHEDULE_CHANGE, v.SCHEDULE_CHANGE]
     assert group[0]["data"]["source"] == {"kind": "plugin", "plugin": "schedule"}
     assert [e["data"] for e in group[1:]] == changes
-    assert log.of_type(v.TURN_START) == [{"turn": 1, "input": 0}]
+    assert log.of_type(v.TURN_START) == [{"turn": 1, "input": 2}]
 
 
 def test_a_refused_group_appends_nothing_and_raises() -> None:
     async def main() -> tuple[bool, int]:
         agent, log, _, _ = make_agent()
-        log.refuse_groups = True
+        log.refuse_appends = True
         claim = agent.claim_maintenance()
         assert claim is not None
         try:
@@ -535,31 +548,6 @@ def test_an_admission_after_release_raises_and_appends_nothing() -> None:
         raise AssertionError("admit after release must raise")
 
     assert asyncio.run(main()) == (True, False, 0)
-
-
-def test_a_log_without_groups_still_gets_the_reminder_and_its_dispatch_in_order() -> None:
-    from tests.fakes import FakeLog
-
-    async def main() -> FakeLog:
-        log = FakeLog()
-        agent = Agent(
-            log,
-            ScriptedModel([Reply("⏰")]),
-            ToolRegistry(),
-            FakeClock(START),
-            lambda: None,
-            system_prompt="",
-            new_id=counter_ids(),
-        )
-        claim = agent.claim_maintenance()
-        assert claim is not None
-        claim.admit_reminder("r", [{"version": 1, "operation": "dispatch", "id": "s"}])
-        claim.release()
-        await agent.when_idle()
-        return log
-
-    log = asyncio.run(main())
-    assert [t for t, _ in log.appended][:3] == [v.USER_MESSAGE, v.SCHEDULE_CHANGE, v.TURN_START]
 
 
 def test_dispose_cancels_pending_idle_waits() -> None:

@@ -17,13 +17,14 @@ from hypothesis import strategies as st
 
 from core.agent.tool_registry import ToolRegistry
 from core.errors import ProviderError
-from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta, ToolCall
+from core.events import ToolCall
+from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta
 from core.llm.offline import UNAVAILABLE, OfflineAssistant, chunks
 from core.llm.offline_framing import UNREADABLE
 from core.llm.offline_replies import HELP
 from core.llm.offline_when import parse_when
 from core.schedule import ScheduleTools, fold_schedule, plan_delivery
-from tests.fakes import FakeClock, FakeLog
+from tests.fakes import FakeClock, MemoryLog
 
 START = datetime(2026, 8, 5, 8, 30, tzinfo=UTC)  # 10:30 in Berlin
 BERLIN = "Europe/Berlin"
@@ -187,7 +188,7 @@ class Harness:
 
     def __init__(self, zone: str | None = BERLIN) -> None:
         self.clock = FakeClock(START)
-        self.log = FakeLog()
+        self.log = MemoryLog()
         self.tools = ScheduleTools(self.log, self.clock)
         self.registry = ToolRegistry([self.tools])
         self.assistant = OfflineAssistant(self.clock)

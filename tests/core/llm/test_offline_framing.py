@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.framing import DueReminder, parse_framing
 from core.jsonvalue import compact_json
-from core.llm.offline_framing import UNREADABLE, DueReminder, parse_framing, present_reminders
+from core.llm.offline_framing import UNREADABLE, present_reminders
 
 INSTRUCTION = (
     "A reminder set earlier in this conversation is due. Relay reminder_prompt_json to the user as "

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.errors import ProviderError
-from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta, ToolCall
+from core.events import ToolCall
+from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta
 from core.llm.openai_compat import OpenAICompatProvider, shown_url, url_problem
 from core.llm.openai_errors import describe_error
 from tests.core.llm.loopback import chunk, closed_port, usage_chunk

@@ -8,7 +8,8 @@ import contextlib
 import pytest
 
 from core.errors import ProviderError
-from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta, ToolCall
+from core.events import ToolCall
+from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta
 from core.llm.openai_compat import NO_KEY
 from tests.core.llm.loopback import (
     Endless,

@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
+from core.instant import ClockError, format_instant_ms, ms_to_datetime, parse_instant_ms
 from core.jsonvalue import compact_json
 from core.schedule import ScheduleTools, fold_schedule, plan_delivery
 from core.schedule.delivery import FOLLOWUP_SOURCE, MAX_TIMER_MS, timer_delay_ms
 from core.schedule.every import next_target, occurrence
-from core.schedule.wire import ClockError, format_instant, ms_to_datetime, parse_instant
-from tests.core.schedule.fakes import ScriptedLog, change_event
-from tests.fakes import FakeClock
+from tests.core.schedule.fakes import change_event
+from tests.fakes import FakeClock, MemoryLog
 
 ONE_SHOT_HEAD = (
     "[SCHEDULE REMINDER]\n"
@@ -29,7 +29,7 @@ BATCH_HEAD = (
 
 
 def ms(text: str) -> int:
-    return parse_instant(text)
+    return parse_instant_ms(text)
 
 
 def when(text: str) -> datetime:
@@ -55,9 +55,9 @@ def test_every_dispatch_selects_the_latest_occurrence_and_the_next_target(
     target: str, seconds: int, accepted: str, chosen: str, following: str | None
 ) -> None:
     interval = seconds * 1000
-    assert format_instant(occurrence(ms(target), interval, ms(accepted))) == chosen
+    assert format_instant_ms(occurrence(ms(target), interval, ms(accepted))) == chosen
     result = next_target(ms(target), interval, ms(accepted))
-    assert (format_instant(result) if result is not None else None) == following
+    assert (format_instant_ms(result) if result is not None else None) == following
 
 
 def create(
@@ -202,7 +202,7 @@ def test_the_followup_source_names_the_schedule_plugin() -> None:
 
 
 def _tool_value(arguments: dict[str, Any]) -> Any:
-    tools = ScheduleTools(ScriptedLog(), FakeClock(when("2026-08-05T12:00:00.000Z")))
+    tools = ScheduleTools(MemoryLog(), FakeClock(when("2026-08-05T12:00:00.000Z")))
     return asyncio.run(tools.call("schedule_create", arguments))
 
 

@@ -3,17 +3,30 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+import inspect
+from collections.abc import Sequence
+from dataclasses import FrozenInstanceError
+from types import MappingProxyType
+from typing import Any, overload
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.instant import MAX_MS, format_instant_ms, parse_instant_ms
 from core.schedule import ScheduleFolder, ScheduleLogError, fold_schedule
-from core.schedule.fold import allocate_schedule_id, decode_change, fold_log
-from core.schedule.records import AfterRecord, AtRecord, EveryRecord, view
-from core.schedule.wire import MAX_MS, format_instant, parse_instant
-from tests.core.schedule.fakes import ScriptedLog, change_event
+from core.schedule.fold import allocate_schedule_id, decode_change, fold_reader
+from core.schedule.records import (
+    AfterRecord,
+    AtRecord,
+    CreateChange,
+    DeleteChange,
+    DispatchChange,
+    EveryRecord,
+    view,
+)
+from tests.core.schedule.fakes import change_event
+from tests.fakes import MemoryLog, PlainLog
 
 T0 = "2026-08-05T12:05:00.000Z"
 
@@ -128,6 +141,27 @@ BAD_PAYLOADS = {
     "scheduledAt null": _with(after(), ("schedule", "scheduledAt"), None),
     "acceptedAt bad": dispatch(accepted="2026-08-05T12:05:00Z"),
     "acceptedAt null": _with(dispatch(), ("acceptedAt",), None),
+    # Key sets of the right size holding a wrong key: the count alone must not pass them.
+    "operation number": _with(delete(), ("operation",), 1),
+    "create with id instead of schedule": {"version": 1, "operation": "create", "id": "a"},
+    "delete with schedule instead of id": _with(_without(delete(), ("id",)), ("schedule",), "a"),
+    "dispatch with extra instead of id": _with(_without(dispatch(), ("id",)), ("extra",), "a"),
+    "every dispatch with extra instead of acceptedAt": _with(dispatch(), ("extra",), T0),
+    "every dispatch with extra instead of id": _with(
+        _without(dispatch(accepted=T0), ("id",)), ("extra",), "a"
+    ),
+    "delete with acceptedAt": _with(delete(), ("acceptedAt",), T0),
+    "create with a fourth key": _with(after(), ("id",), "schedule-1"),
+    "after with everySeconds for afterSeconds": _with(
+        _without(after(), ("schedule", "afterSeconds")), ("schedule", "everySeconds"), 300
+    ),
+    "at with afterSeconds for prompt": _with(
+        _without(at(), ("schedule", "prompt")), ("schedule", "afterSeconds"), 30
+    ),
+    "every with name for id": _with(
+        _without(every(), ("schedule", "id")), ("schedule", "name"), "a"
+    ),
+    "record with an extra key": _with(at(), ("schedule", "extra"), True),
 }
 
 
@@ -186,6 +220,98 @@ def test_only_exact_schedule_change_events_are_decoded() -> None:
         change_event(at("a")),
     ]
     assert fold_schedule(events).to_json()["seenIds"] == ["a"]
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` with every dict behind a read-only MappingProxyType (a mapping, not a dict)."""
+    if isinstance(value, dict):
+        return MappingProxyType({key: _frozen(item) for key, item in value.items()})
+    return value
+
+
+class EventSequence(Sequence[Any]):
+    """A Sequence that is neither a list nor a tuple: folded through indexing."""
+
+    def __init__(self, events: list[Any]) -> None:
+        self._events = events
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        return self._events[index]
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+
+def _outcome(events: Any, seed: object) -> Any:
+    try:
+        return fold_schedule(events, seed).to_json()
+    except ScheduleLogError:
+        return "corrupt"
+
+
+def test_any_sequence_of_any_mappings_folds_like_a_list_of_dicts() -> None:
+    payloads = [every("e"), at("a"), dispatch("e", "2026-08-05T12:06:00.000Z"), delete("a")]
+    events = [change_event(p) for p in payloads] + ["noise", {"type": "user/message"}]
+    proxies = [_frozen(event) for event in events]
+    outcomes = [_outcome(events, seed) for seed in range(len(events) + 1)]
+    assert outcomes.count("corrupt") == 3  # seeds 1-3 cut a create off its later changes
+    for seed, expected in enumerate(outcomes):
+        assert _outcome(tuple(events), seed) == expected
+        assert _outcome(EventSequence(proxies), seed) == expected
+        assert _outcome(tuple(proxies), float(seed)) == expected
+
+
+@pytest.mark.parametrize("payload", list(BAD_PAYLOADS.values()), ids=list(BAD_PAYLOADS))
+def test_a_bad_payload_behind_a_non_dict_mapping_fails_too(payload: Any) -> None:
+    events = EventSequence(
+        [_frozen(change_event(every("schedule-9"))), _frozen(change_event(payload))]
+    )
+    with pytest.raises(ScheduleLogError):
+        fold_schedule(events)
+
+
+def test_ids_prompts_and_instants_may_be_str_subclasses_and_are_still_checked() -> None:
+    class Text(str):
+        pass
+
+    record = {"id": Text("a"), "kind": "at", "prompt": Text("p"), "scheduledAt": Text(T0)}
+    created = {"version": 1, "operation": "create", "schedule": record}
+    assert fold_of(created)["active"] == [
+        {"id": "a", "kind": "at", "prompt": "p", "scheduledAt": T0}
+    ]
+    assert fold_of(created, delete(Text("a")))["active"] == []
+    for key, bad in (("id", Text(" a")), ("prompt", Text("")), ("scheduledAt", Text(T0 + " "))):
+        with pytest.raises(ScheduleLogError):
+            fold_of(_with(created, ("schedule", key), bad))
+
+
+def test_records_and_changes_stay_frozen_value_objects() -> None:
+    record = EveryRecord(id="e", prompt="p", every_seconds=300, scheduled_ms=0)
+    with pytest.raises(FrozenInstanceError):
+        record.prompt = "x"  # type: ignore[misc]  # the assignment a frozen record must refuse
+    with pytest.raises(FrozenInstanceError):
+        del record.id
+    assert record == EveryRecord("e", "p", 300, 0)
+    assert hash(record) == hash(EveryRecord("e", "p", 300, 0))
+    other_kind: object = AtRecord("e", "p", 0)
+    assert record != other_kind
+    assert repr(record) == "EveryRecord(id='e', prompt='p', every_seconds=300, scheduled_ms=0)"
+    assert DispatchChange("e").accepted_ms is None
+    assert DispatchChange("e", accepted_ms=5) == DispatchChange(id="e", accepted_ms=5)
+    assert CreateChange(record=record).record is record
+    other_change: object = DispatchChange("e")
+    assert DeleteChange("e") != other_change
+    with pytest.raises(TypeError):
+        AtRecord("a", "p")  # type: ignore[call-arg]  # the missing argument under test
+    signature = inspect.signature(DispatchChange)
+    assert str(signature) == "(id: 'str', accepted_ms: 'int | None' = None) -> None"
+    assert DispatchChange.__init__.__qualname__ == "DispatchChange.__init__"
 
 
 INVALID_SEQUENCES = {
@@ -298,7 +424,7 @@ def test_fold_records_and_views_expose_typed_values() -> None:
     assert b.scheduled_at == T0
     assert isinstance(c, EveryRecord)
     assert c.every_seconds == 300
-    assert format_instant(c.scheduled_ms) == T0
+    assert format_instant_ms(c.scheduled_ms) == T0
     assert a.scheduled_datetime.isoformat() == "2026-08-05T12:05:00+00:00"
     assert b.scheduled_datetime == c.scheduled_datetime == a.scheduled_datetime
     assert fold.get("b") is b
@@ -367,23 +493,14 @@ def test_from_json_rejects_a_state_no_fold_can_produce(state: dict[str, Any]) ->
         ScheduleFolder.from_json(state)
 
 
-def test_fold_log_prefers_the_logs_incremental_fold() -> None:
-    class IncrementalLog(ScriptedLog):
+def test_the_fold_reader_prefers_the_logs_incremental_fold() -> None:
+    class IncrementalLog(MemoryLog):
         def schedule_fold(self) -> Any:
             return fold_schedule([change_event(at("from-checkpoint"))])
 
     log = IncrementalLog([change_event(at("from-events"))])
-    assert fold_log(log).seen_ids == ("from-checkpoint",)
-    assert fold_log(ScriptedLog([change_event(at("from-events"))])).seen_ids == ("from-events",)
-
-
-def test_fold_log_rejects_an_incremental_fold_of_the_wrong_type() -> None:
-    class BrokenLog(ScriptedLog):
-        def schedule_fold(self) -> Any:
-            return {"active": []}
-
-    with pytest.raises(TypeError):
-        fold_log(BrokenLog())
+    assert fold_reader(log)().seen_ids == ("from-checkpoint",)
+    assert fold_reader(PlainLog(log))().seen_ids == ("from-events",)
 
 
 # --- property tests: an independent model -----------------------------------------------------
@@ -406,13 +523,13 @@ def operations(draw: st.DrawFn) -> dict[str, Any]:
             record["afterSeconds"] = draw(st.integers(min_value=1, max_value=10**6))
         if op == "every":
             record["everySeconds"] = draw(st.integers(min_value=300, max_value=1200))
-        record["scheduledAt"] = format_instant(target)
+        record["scheduledAt"] = format_instant_ms(target)
         return {"version": 1, "operation": "create", "schedule": record}
     if op == "delete":
         return delete(sid)
     if op == "dispatch":
         return dispatch(sid)
-    return dispatch(sid, format_instant(target))
+    return dispatch(sid, format_instant_ms(target))
 
 
 class Model:
@@ -453,12 +570,12 @@ class Model:
         if occurrence + step > MAX_MS:
             self.active.remove(record)
         else:
-            record["scheduledAt"] = format_instant(occurrence + step)
+            record["scheduledAt"] = format_instant_ms(occurrence + step)
         return True
 
 
 def _ms(text: str) -> int:
-    return parse_instant(text)
+    return parse_instant_ms(text)
 
 
 @pytest.mark.slow

@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
+from core.events import SCHEDULE_SOURCE, ScheduleChanged, UserMessage
 from core.schedule import ScheduleTools
 from core.schedule.owner import ScheduleOwner
-from tests.core.agent.fakes import FakeWaker, MemoryLog, settle
-from tests.fakes import FakeClock
+from tests.core.agent.fakes import FakeWaker, settle
+from tests.fakes import FakeClock, MemoryLog
 
 START = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
 MAX_TIMER = timedelta(milliseconds=2_147_483_647)
@@ -26,10 +27,8 @@ class FakeClaim:
         self.agent.trace.append("admit")
         if self.agent.refuse_admit:
             raise OSError("refused")
-        message = {"id": "r", "text": text, "source": {"kind": "plugin", "plugin": "schedule"}}
-        self.agent.log.append_group(
-            [("user/message", message), *(("schedule/change", c) for c in changes)]
-        )
+        message = UserMessage("r", text, SCHEDULE_SOURCE)
+        self.agent.log.append_events([message, *(ScheduleChanged(dict(c)) for c in changes)])
         self.agent.admitted.append(text)
 
     def release(self) -> None:
@@ -154,7 +153,8 @@ def test_a_due_one_shot_is_admitted_as_one_group_in_the_spec_order() -> None:
         return rig, rig.log.barriers - before
 
     rig, barriers = run(main())
-    (group,) = rig.log.groups
+    (entries,) = rig.log.groups
+    group = [e.to_json() for e in entries]
     assert [e["type"] for e in group] == ["user/message", "schedule/change"]
     assert group[1]["data"] == {"version": 1, "operation": "dispatch", "id": "schedule-1"}
     assert group[0]["data"]["text"].splitlines()[0] == "[SCHEDULE REMINDER]"

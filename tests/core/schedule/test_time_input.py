@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.instant import MAX_MS, MIN_MS, format_instant_ms, parse_instant_ms
 from core.schedule.messages import InputError, Rule
 from core.schedule.time_input import accept_time_zone, check_target, parse_at, resolve_local
-from core.schedule.wire import MAX_MS, MIN_MS, format_instant, parse_instant
 
 
 def rule_of(value: object) -> Rule:
@@ -42,7 +42,7 @@ def local(date: str, time: str, zone: str = "UTC") -> dict[str, str]:
     ],
 )
 def test_offset_strings_resolve_to_the_utc_instant(text: str, expected: str) -> None:
-    assert format_instant(parse_at(text)) == expected
+    assert format_instant_ms(parse_at(text)) == expected
 
 
 E6_STRINGS = [
@@ -116,7 +116,7 @@ def test_offset_strings_check_calendar_before_offset(text: str, rule: Rule) -> N
 def test_local_objects_in_utc_resolve_to_their_wall_time(
     date: str, time: str, expected: str
 ) -> None:
-    assert format_instant(parse_at(local(date, time))) == expected
+    assert format_instant_ms(parse_at(local(date, time))) == expected
 
 
 @pytest.mark.parametrize(
@@ -261,7 +261,7 @@ def test_local_wall_times_follow_the_gap_and_overlap_table(
     if expected is None:
         assert rule_of(local(date, time, zone)) is Rule.E11
     else:
-        assert format_instant(parse_at(local(date, time, zone))) == expected
+        assert format_instant_ms(parse_at(local(date, time, zone))) == expected
 
 
 @pytest.mark.parametrize(
@@ -309,7 +309,7 @@ def test_one_millisecond_in_the_future_is_accepted() -> None:
 )
 def test_offsets_pushing_an_instant_out_of_range_are_e14(text: str, rule: Rule) -> None:
     with pytest.raises(InputError) as raised:
-        check_target(parse_at(text), parse_instant("2026-08-05T12:00:00.000Z"))
+        check_target(parse_at(text), parse_instant_ms("2026-08-05T12:00:00.000Z"))
     assert raised.value.rule is rule
 
 
@@ -319,7 +319,7 @@ def test_offsets_pushing_an_instant_out_of_range_are_e14(text: str, rule: Rule) 
     st.integers(min_value=-(23 * 60 + 59), max_value=23 * 60 + 59),
 )
 def test_offset_strings_round_trip_through_any_offset(ms: int, offset_minutes: int) -> None:
-    canonical = format_instant(ms + offset_minutes * 60_000)
+    canonical = format_instant_ms(ms + offset_minutes * 60_000)
     sign = "-" if offset_minutes < 0 else "+"
     hours, minutes = divmod(abs(offset_minutes), 60)
     text = f"{canonical[:-1]}{sign}{hours:02d}:{minutes:02d}"

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from core.schedule import ScheduleTools, ToolArgumentError, fold_schedule
 from core.schedule.messages import Rule
 from core.schedule.records import CreateChange
-from tests.core.schedule.fakes import ScriptedLog, change_event
-from tests.fakes import FakeClock, FakeLog
+from tests.core.schedule.fakes import change_event
+from tests.fakes import FakeClock, MemoryLog
 
 NOW = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
 CODES = {
@@ -39,9 +39,9 @@ class Rig:
     """A log, a clock, the tools and a counter of recompute requests."""
 
     def __init__(
-        self, log: ScriptedLog | None = None, clock: Callable[[], Any] | None = None
+        self, log: MemoryLog | None = None, clock: Callable[[], Any] | None = None
     ) -> None:
-        self.log = log if log is not None else ScriptedLog()
+        self.log = log if log is not None else MemoryLog()
         self.clock = clock if clock is not None else FakeClock(NOW)
         self.recomputes = 0
         self.tools = ScheduleTools(self.log, self.clock, on_change=self._recompute)
@@ -56,7 +56,7 @@ class Rig:
         return self.call("schedule_create", {"prompt": "p", **arguments})
 
     def counts(self) -> tuple[int, int]:
-        return self.log.barriers, len(self.log.appended)
+        return self.log.barriers, len(self.log.changes)
 
 
 def code_of(value: Any) -> str:
@@ -169,7 +169,7 @@ def test_after_seconds_accepts_integral_numbers_and_stores_an_int(seconds: float
     value = rig.create(after_seconds=seconds)
     assert json.dumps(value["afterSeconds"]) == "30"
     assert value["scheduledAt"] == "2026-08-05T12:00:30.000Z"
-    assert json.dumps(rig.log.appended[0]["schedule"]["afterSeconds"]) == "30"
+    assert json.dumps(rig.log.changes[0]["schedule"]["afterSeconds"]) == "30"
 
 
 @pytest.mark.parametrize(
@@ -214,7 +214,7 @@ def test_prompts_are_stored_trimmed_with_interior_content_verbatim(
 ) -> None:
     rig = Rig()
     assert rig.call("schedule_create", {"prompt": prompt, "after_seconds": 60})["prompt"] == stored
-    assert rig.log.appended[0]["schedule"]["prompt"] == stored
+    assert rig.log.changes[0]["schedule"]["prompt"] == stored
 
 
 # --- successful operations ----------------------------------------------------------------------
@@ -234,7 +234,7 @@ def test_a_successful_create_awaits_two_barriers_and_requests_two_recomputes() -
     }
     assert rig.counts() == (2, 1)
     assert rig.recomputes == 2
-    assert rig.log.appended[0] == CreateChange(fold_schedule(rig.log.events).active[0]).to_json()
+    assert rig.log.changes[0] == CreateChange(fold_schedule(rig.log.events).active[0]).to_json()
     assert isinstance(rig.clock, FakeClock)
     assert rig.clock.calls == 2
 
@@ -244,7 +244,7 @@ def test_local_at_objects_store_no_trace_of_the_zone() -> None:
     local = {"date": "2026-08-06", "time": "09:00:00", "time_zone": "Asia/Shanghai"}
     value = rig.create(at=local)
     assert value["scheduledAt"] == "2026-08-06T01:00:00.000Z"
-    assert list(rig.log.appended[0]["schedule"]) == ["id", "kind", "prompt", "scheduledAt"]
+    assert list(rig.log.changes[0]["schedule"]) == ["id", "kind", "prompt", "scheduledAt"]
 
 
 def test_the_returned_state_uses_a_second_clock_sample() -> None:
@@ -285,7 +285,7 @@ def test_delete_removes_an_active_record_with_two_barriers() -> None:
     value = rig.call("schedule_delete", {"id": "schedule-1", "extra": True})
     assert value == {"id": "schedule-1", "deleted": True}
     assert list(value) == ["id", "deleted"]
-    assert rig.log.appended[-1] == {"version": 1, "operation": "delete", "id": "schedule-1"}
+    assert rig.log.changes[-1] == {"version": 1, "operation": "delete", "id": "schedule-1"}
     assert rig.counts() == (4, 2)
     assert rig.recomputes == 4
     assert rig.clock.calls == calls
@@ -363,37 +363,48 @@ CORRUPT = change_event({"version": 2, "operation": "delete", "id": "x"})
     ],
 )
 def test_a_corrupt_log_is_reported_after_one_barrier(name: str, arguments: dict[str, Any]) -> None:
-    rig = Rig(ScriptedLog([CORRUPT]))
+    rig = Rig(MemoryLog([CORRUPT]))
     assert rig.call(name, arguments) == Rule.E16.value_json()
     assert rig.counts() == (1, 0)
 
 
 def test_a_corrupt_log_behind_a_failed_barrier_is_persistence_uncertain() -> None:
-    log = ScriptedLog([CORRUPT])
-    log.default_ok = False
+    log = MemoryLog([CORRUPT])
+    log.default_outcome = False
     assert code_of(Rig(log).call("schedule_list", {})) == "persistence_uncertain"
 
 
 def test_a_fork_whose_seed_covers_the_bad_event_is_unaffected() -> None:
-    rig = Rig(ScriptedLog([CORRUPT], seed_length=1))
+    rig = Rig(MemoryLog([CORRUPT], seed_length=1))
     assert rig.create(after_seconds=60)["id"] == "schedule-1"
 
 
 def test_reading_a_broken_log_is_an_internal_error() -> None:
-    class BrokenLog(ScriptedLog):
+    class BrokenLog(MemoryLog):
+        broken = False  # the disk goes away after the tools were set up
+
         @property
         def events(self) -> Any:
-            raise OSError("disk gone")
+            if self.broken:
+                raise OSError("disk gone")
+            return super().events
 
-    rig = Rig(BrokenLog())
+        def schedule_fold(self) -> Any:
+            if self.broken:
+                raise OSError("disk gone")
+            return super().schedule_fold()
+
+    log = BrokenLog()
+    rig = Rig(log)
+    log.broken = True
     assert rig.call("schedule_list", {}) == Rule.E18.value_json()
     assert rig.counts() == (1, 0)
 
 
 def test_the_logs_incremental_fold_is_used_when_offered() -> None:
-    class IncrementalLog(ScriptedLog):
+    class IncrementalLog(MemoryLog):
         def schedule_fold(self) -> Any:
-            events = [change_event(e["data"]) for e in self.event_list]
+            events = [change_event(e["data"]) for e in self.events]
             return fold_schedule([*events, change_event(at_create("cached"))])
 
     rig = Rig(IncrementalLog())
@@ -456,10 +467,10 @@ def test_a_refused_append_is_an_internal_error_and_consumes_no_id(
     rig = Rig()
     if name == "schedule_delete":
         rig.create(after_seconds=60)
-    rig.log.append_fails = True
+    rig.log.refuse_appends = True
     assert rig.call(name, arguments) == Rule.E18.value_json()
     assert rig.log.barriers == barriers
-    rig.log.append_fails = False
+    rig.log.refuse_appends = False
     created = rig.create(after_seconds=60)
     assert created["id"] == ("schedule-1" if name == "schedule_create" else "schedule-2")
 
@@ -537,7 +548,7 @@ def test_a_failed_second_barrier_keeps_the_delete() -> None:
 
 def test_a_session_without_storage_never_reports_success() -> None:
     rig = Rig()
-    rig.log.default_ok = False
+    rig.log.default_outcome = False
     for name, arguments in (
         ("schedule_create", {"prompt": "p", "after_seconds": 60}),
         ("schedule_list", {}),
@@ -553,7 +564,7 @@ def test_a_failing_recompute_callback_is_logged_and_never_changes_a_result(
     def broken() -> None:
         raise RuntimeError("owner gone")
 
-    tools = ScheduleTools(ScriptedLog(), FakeClock(NOW), on_change=broken)
+    tools = ScheduleTools(MemoryLog(), FakeClock(NOW), on_change=broken)
     with caplog.at_level(logging.ERROR, logger="core.schedule.tools"):
         value = asyncio.run(tools.call("schedule_create", {"prompt": "p", "after_seconds": 60}))
     assert isinstance(value, dict)
@@ -562,7 +573,7 @@ def test_a_failing_recompute_callback_is_logged_and_never_changes_a_result(
 
 
 def test_tools_work_without_a_recompute_callback() -> None:
-    tools = ScheduleTools(ScriptedLog(), FakeClock(NOW))
+    tools = ScheduleTools(MemoryLog(), FakeClock(NOW))
     assert asyncio.run(tools.call("schedule_list", {})) == []
 
 
@@ -571,7 +582,7 @@ def test_tools_work_without_a_recompute_callback() -> None:
 
 def test_a_create_with_a_held_barrier_blocks_a_later_list() -> None:
     async def scenario() -> tuple[Any, Any, int, int]:
-        log = ScriptedLog()
+        log = MemoryLog()
         log.gate = asyncio.Event()
         log.outcomes = [True, False, True]
         tools = ScheduleTools(log, FakeClock(NOW))
@@ -595,7 +606,7 @@ def test_a_create_with_a_held_barrier_blocks_a_later_list() -> None:
 
 def test_a_call_cancelled_while_queued_leaves_without_a_barrier() -> None:
     async def scenario() -> tuple[bool, Any, int]:
-        log = ScriptedLog()
+        log = MemoryLog()
         log.gate = asyncio.Event()
         tools = ScheduleTools(log, FakeClock(NOW))
         first = asyncio.create_task(tools.call("schedule_list", {}))
@@ -622,7 +633,7 @@ def test_a_call_cancelled_while_queued_leaves_without_a_barrier() -> None:
 
 
 def _run_cancelled_during(
-    barrier: int, name: str, arguments: dict[str, Any], log: ScriptedLog
+    barrier: int, name: str, arguments: dict[str, Any], log: MemoryLog
 ) -> None:
     async def scenario() -> None:
         tools = ScheduleTools(log, FakeClock(NOW))
@@ -642,16 +653,16 @@ def _run_cancelled_during(
 
 
 def test_cancellation_during_the_first_barrier_appends_nothing() -> None:
-    log = ScriptedLog()
+    log = MemoryLog()
     _run_cancelled_during(1, "schedule_create", {"prompt": "p", "after_seconds": 60}, log)
-    assert (log.barriers, log.appended) == (1, [])
+    assert (log.barriers, log.changes) == (1, [])
 
 
 def test_cancellation_during_the_second_barrier_keeps_the_change() -> None:
-    log = ScriptedLog()
+    log = MemoryLog()
     _run_cancelled_during(2, "schedule_create", {"prompt": "p", "after_seconds": 60}, log)
     assert log.barriers == 2
-    assert [c["operation"] for c in log.appended] == ["create"]
+    assert [c["operation"] for c in log.changes] == ["create"]
 
 
 class _CancellingArguments(dict[str, Any]):
@@ -666,7 +677,7 @@ class _CancellingArguments(dict[str, Any]):
 
 
 def test_a_cancellation_requested_before_the_turn_stops_before_any_barrier() -> None:
-    log = ScriptedLog()
+    log = MemoryLog()
     tools = ScheduleTools(log, FakeClock(NOW))
     with pytest.raises(asyncio.CancelledError):
         asyncio.run(tools.call("schedule_delete", _CancellingArguments(id="schedule-1")))
@@ -674,7 +685,7 @@ def test_a_cancellation_requested_before_the_turn_stops_before_any_barrier() -> 
 
 
 def test_a_cancellation_requested_before_the_call_is_delivered_at_its_first_suspension() -> None:
-    class SlowLog(ScriptedLog):
+    class SlowLog(MemoryLog):
         async def flush(self) -> bool:
             self.barriers += 1
             await asyncio.sleep(0)
@@ -692,7 +703,7 @@ def test_a_cancellation_requested_before_the_call_is_delivered_at_its_first_susp
 
     with pytest.raises(asyncio.CancelledError):
         asyncio.run(scenario())
-    assert (log.barriers, log.appended) == (1, [])
+    assert (log.barriers, log.changes) == (1, [])
 
 
 @pytest.mark.parametrize(
@@ -705,7 +716,7 @@ def test_a_cancellation_requested_before_the_call_is_delivered_at_its_first_susp
 def test_a_cancellation_delivered_before_the_append_appends_nothing(
     name: str, arguments: dict[str, Any]
 ) -> None:
-    log = ScriptedLog([change_event(at_create("schedule-1"))])
+    log = MemoryLog([change_event(at_create("schedule-1"))])
 
     def cancel_me() -> None:
         task = asyncio.current_task()
@@ -715,12 +726,12 @@ def test_a_cancellation_delivered_before_the_append_appends_nothing(
     tools = ScheduleTools(log, FakeClock(NOW), on_change=cancel_me)
     with pytest.raises(asyncio.CancelledError):
         asyncio.run(tools.call(name, arguments))
-    assert (log.barriers, log.appended) == (1, [])
+    assert (log.barriers, log.changes) == (1, [])
 
 
 def test_the_queue_reports_whether_a_turn_runs() -> None:
     async def scenario() -> tuple[bool, bool]:
-        tools = ScheduleTools(ScriptedLog(), FakeClock(NOW))
+        tools = ScheduleTools(MemoryLog(), FakeClock(NOW))
         async with tools.queue.turn():
             inside = tools.queue.busy
         return inside, tools.queue.busy
@@ -749,7 +760,7 @@ def _walk(node: Any) -> Iterator[tuple[str, Any]]:
 
 
 def test_definitions_declare_only_the_spec_types() -> None:
-    definitions = ScheduleTools(ScriptedLog(), FakeClock(NOW)).definitions()
+    definitions = ScheduleTools(MemoryLog(), FakeClock(NOW)).definitions()
     assert [d["function"]["name"] for d in definitions] == [
         "schedule_create",
         "schedule_list",
@@ -777,7 +788,7 @@ def test_definitions_declare_only_the_spec_types() -> None:
 def test_descriptions_tell_the_model_the_rules() -> None:
     texts = {
         d["function"]["name"]: d["function"]["description"]
-        for d in ScheduleTools(ScriptedLog(), FakeClock(NOW)).definitions()
+        for d in ScheduleTools(MemoryLog(), FakeClock(NOW)).definitions()
     }
     for word in ("prompt", "after_seconds", "at", "every_seconds", "300", "session", "time_zone"):
         assert word in texts["schedule_create"]
@@ -787,7 +798,7 @@ def test_descriptions_tell_the_model_the_rules() -> None:
 
 def test_a_cancellation_the_caller_caught_earlier_does_not_stop_later_calls() -> None:
     async def scenario() -> Any:
-        tools = ScheduleTools(ScriptedLog(), FakeClock(NOW))
+        tools = ScheduleTools(MemoryLog(), FakeClock(NOW))
         task = asyncio.current_task()
         assert task is not None
         task.cancel()
@@ -834,10 +845,10 @@ def test_any_json_arguments_give_an_argument_error_or_a_spec_shaped_value(
     else:
         assert value["code"] in CODES
         assert value["message"]
-    assert len(rig.log.appended) <= 1
+    assert len(rig.log.changes) <= 1
 
 
-# §11.2 with the shared FakeLog: (setup creates, call, outcomes, append refused) -> (barriers, appends)
+# §11.2 with the shared MemoryLog: (setup creates, call, outcomes, append refused) -> (barriers, appends)
 BARRIER_TABLE = [
     ("create ok", 0, ("schedule_create", {"prompt": "p", "after_seconds": 60}), [], False, (2, 1), "kind"),
     ("create #1 fails", 0, ("schedule_create", {"prompt": "p", "after_seconds": 60}), [False], False, (1, 0), "persistence_uncertain"),
@@ -868,15 +879,15 @@ def test_barrier_and_append_counts_follow_the_table(
     counts: tuple[int, int],
     marker: str | None,
 ) -> None:
-    log = FakeLog()
+    log = MemoryLog()
     tools = ScheduleTools(log, FakeClock(NOW))
     for _ in range(creates):
         asyncio.run(tools.call("schedule_create", {"prompt": "p", "after_seconds": 60}))
-    before = (log.barriers, len(log.appended))
-    log._outcomes = list(outcomes)  # the shared fake scripts outcomes only at construction
-    log.append_fails = refuse
+    before = (log.barriers, len(log.changes))
+    log.outcomes = list(outcomes)
+    log.refuse_appends = refuse
     value = asyncio.run(tools.call(*call))
-    assert (log.barriers - before[0], len(log.appended) - before[1]) == counts
+    assert (log.barriers - before[0], len(log.changes) - before[1]) == counts
     if marker is None:
         assert isinstance(value, list)
     elif isinstance(value, dict) and "code" in value and marker in CODES:

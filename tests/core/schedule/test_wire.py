@@ -8,20 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.schedule.wire import (
+from core.instant import (
     MAX_MS,
     MIN_MS,
-    SAFE,
     ClockError,
     datetime_to_ms,
-    format_instant,
-    is_number,
-    is_padded,
+    format_instant_ms,
     ms_to_datetime,
-    parse_instant,
-    safe_int,
-    trim,
+    parse_instant_ms,
 )
+from core.schedule.wire import SAFE, is_number, is_padded, safe_int, trim
 
 TRIMMED = "\t\n\v\f\r \u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 KEPT = ["\u001c", "\u001d", "\u001e", "\u001f", "\u0085", "\u180e", "\u200b"]
@@ -96,8 +92,8 @@ def test_is_number_excludes_bool_and_non_finite_values(value: object, expected: 
     ],
 )
 def test_canonical_instants_parse_and_format_both_ways(text: str, ms: int) -> None:
-    assert parse_instant(text) == ms
-    assert format_instant(ms) == text
+    assert parse_instant_ms(text) == ms
+    assert format_instant_ms(ms) == text
 
 
 @pytest.mark.parametrize(
@@ -124,19 +120,19 @@ def test_canonical_instants_parse_and_format_both_ways(text: str, ms: int) -> No
 )
 def test_non_canonical_instant_text_is_rejected(text: str) -> None:
     with pytest.raises(ValueError, match="instant"):
-        parse_instant(text)
+        parse_instant_ms(text)
 
 
 @pytest.mark.parametrize("value", [None, 0, 1785931230000, ["2026-08-05T12:00:00.000Z"], {"a": 1}])
 def test_non_string_instants_are_rejected(value: object) -> None:
     with pytest.raises(ValueError, match="string"):
-        parse_instant(value)
+        parse_instant_ms(value)
 
 
 @pytest.mark.parametrize("ms", [MIN_MS - 1, MAX_MS + 1])
 def test_formatting_and_converting_outside_the_range_fail(ms: int) -> None:
     with pytest.raises(ValueError, match="outside"):
-        format_instant(ms)
+        format_instant_ms(ms)
     with pytest.raises(ValueError, match="outside"):
         ms_to_datetime(ms)
 
@@ -144,7 +140,7 @@ def test_formatting_and_converting_outside_the_range_fail(ms: int) -> None:
 @settings(max_examples=60)
 @given(st.integers(min_value=MIN_MS, max_value=MAX_MS))
 def test_parse_inverts_format_on_every_instant(ms: int) -> None:
-    assert parse_instant(format_instant(ms)) == ms
+    assert parse_instant_ms(format_instant_ms(ms)) == ms
     assert datetime_to_ms(ms_to_datetime(ms)) == ms
 
 
@@ -175,3 +171,146 @@ def test_clock_samples_next_to_the_range_edges_are_computed_on_integers() -> Non
 def test_clock_samples_must_be_aware_datetimes(value: object) -> None:
     with pytest.raises(ClockError):
         datetime_to_ms(value)
+
+
+# --- the instant parser against an independent oracle -----------------------------------------
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_SPANS = ((0, 4), (5, 7), (8, 10), (11, 13), (14, 16), (17, 19), (20, 23))
+_SEPARATORS = {4: "-", 7: "-", 10: "T", 13: ":", 16: ":", 19: ".", 23: "Z"}
+NEAR_CHARS = "0123456789١٢٣٤٥٦٧٨٩٠２０𝟎߁०-+:.TtZz \n\u00a0\ufeff\ud800é"
+
+
+def _oracle(text: str) -> int | None:
+    """§2.1 restated with datetime: fixed ASCII layout, then the datetime constructor judges the
+    fields (year 0, Feb 30, hour 24 and minute 60 all raise there)."""
+    if len(text) != 24:
+        return None
+    for index, char in enumerate(text):
+        separator = _SEPARATORS.get(index)
+        if char != separator if separator else char not in "0123456789":
+            return None
+    year, month, day, hour, minute, second, milli = (int(text[a:b]) for a, b in _SPANS)
+    try:
+        when = datetime(year, month, day, hour, minute, second, milli * 1000, tzinfo=UTC)
+    except ValueError:
+        return None
+    return (when - _EPOCH) // timedelta(milliseconds=1)
+
+
+def _parsed(text: str) -> int | None:
+    """The parser's answer, None for a rejection (which must be the parser's own ValueError)."""
+    try:
+        return parse_instant_ms(text)
+    except ValueError as error:
+        message = str(error)
+    assert "instant" in message
+    return None
+
+
+def _canonical(ms: int) -> str:
+    when = _EPOCH + timedelta(milliseconds=ms)
+    return (
+        f"{when.year:04d}-{when.month:02d}-{when.day:02d}T{when.hour:02d}:{when.minute:02d}:"
+        f"{when.second:02d}.{when.microsecond // 1000:03d}Z"
+    )
+
+
+VALID_INSTANTS = st.integers(min_value=MIN_MS, max_value=MAX_MS).map(_canonical)
+
+
+@st.composite
+def near_instants(draw: st.DrawFn) -> str:
+    """A canonical instant with one to three characters replaced, inserted or deleted."""
+    chars = list(draw(VALID_INSTANTS))
+    for _ in range(draw(st.integers(min_value=1, max_value=3))):
+        position = draw(st.integers(min_value=0, max_value=len(chars)))
+        edit = draw(st.sampled_from(["replace", "insert", "delete"]))
+        char = draw(st.sampled_from(NEAR_CHARS))
+        if edit == "insert" or position == len(chars):
+            chars.insert(position, char)
+        elif edit == "replace":
+            chars[position] = char
+        else:
+            del chars[position]
+    return "".join(chars)
+
+
+FIELDS = st.tuples(
+    st.integers(min_value=0, max_value=10000),
+    st.integers(min_value=0, max_value=13),
+    st.integers(min_value=0, max_value=32),
+    st.integers(min_value=0, max_value=25),
+    st.integers(min_value=0, max_value=61),
+    st.integers(min_value=0, max_value=61),
+    st.integers(min_value=0, max_value=1000),
+)
+
+
+@settings(max_examples=400)
+@given(VALID_INSTANTS)
+def test_the_instant_parser_accepts_every_canonical_instant_like_the_oracle(text: str) -> None:
+    expected = _oracle(text)
+    assert expected is not None
+    assert _parsed(text) == expected
+    assert format_instant_ms(expected) == text
+
+
+@settings(max_examples=1500)
+@given(near_instants())
+def test_the_instant_parser_agrees_with_the_oracle_on_near_canonical_text(text: str) -> None:
+    assert _parsed(text) == _oracle(text)
+
+
+@settings(max_examples=1500)
+@given(FIELDS)
+def test_the_instant_parser_agrees_with_the_oracle_on_any_field_values(
+    fields: tuple[int, int, int, int, int, int, int],
+) -> None:
+    year, month, day, hour, minute, second, milli = fields
+    text = f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}.{milli:03d}Z"
+    assert _parsed(text) == _oracle(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "٢٠٢٦-08-05T12:00:00.000Z",  # Arabic-Indic digits: isdigit() and int() accept them
+        "2026-08-05T12:00:00.00١Z",
+        "2026-08-0５T12:00:00.000Z",
+        "+026-08-05T12:00:00.000Z",
+        "2026-08-05T12:00:00.000+",
+        "2026-08-05T+2:00:00.000Z",
+        "2026-08-05T12:00:-0.000Z",
+        "2026-08-05T24:00:00.000Z",
+        "2026-08-05 12:00:00.000Z",
+        "2026-08-05T12:00:00,000Z",
+        "2026-08-05T12:00:00.000ZZ",
+        "2026-08-05T12:00:00.000",
+        "------------------------",
+        "0000-00-00T00:00:00.000Z",
+        "2026-W32-3T12:00:00.000Z",
+        "20260805T120000.000Z0000",
+        "2026-08-05T12:00:00.\ud800Z",
+        "2025-02-29T00:00:00.000Z",
+        "2026-04-31T00:00:00.000Z",
+    ],
+)
+def test_near_canonical_instants_are_rejected_by_the_parser_and_the_oracle(text: str) -> None:
+    assert _oracle(text) is None
+    with pytest.raises(ValueError, match="instant"):
+        parse_instant_ms(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["2024-02-29T00:00:00.000Z", "2000-02-29T23:59:59.999Z", "0001-12-31T00:00:00.000Z"]
+)
+def test_real_leap_days_and_year_edges_are_accepted(text: str) -> None:
+    assert parse_instant_ms(text) == _oracle(text)
+
+
+def test_a_str_subclass_instant_parses_like_its_text() -> None:
+    class Text(str):
+        pass
+
+    assert parse_instant_ms(Text("1970-01-01T00:00:00.001Z")) == 1

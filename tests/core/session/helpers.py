@@ -9,10 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from core.session import vocabulary as v
 from core.session.jsonl_store import OsFileOps
 from core.session.live import LiveSession
 from core.session.store import SessionStore, StoreOptions
+from tests import wire as v
 from tests.fakes import FakeClock
 
 

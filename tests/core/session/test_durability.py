@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.errors import SessionFormatError
-from core.session import vocabulary as v
 from core.session.store import SessionStore
+from tests import wire as v
 from tests.core.session.helpers import create_change, make_store, user
 from tests.fakes import FakeClock
 
@@ -40,11 +40,13 @@ def acknowledged_log(data_dir: Path, clock: FakeClock) -> tuple[bytes, list[dict
         session = await store.create()
         session.append(v.USER_MESSAGE, user('say "hi" \\ \u2028 🎉'))
         session.append(v.TURN_START, v.turn_start(1, 0))
-        session.append_group(
-            [
-                (v.USER_MESSAGE, v.user_message("r", "stretch", v.SCHEDULE_SOURCE)),
-                (v.SCHEDULE_CHANGE, create_change("schedule-1")),
-            ]
+        session.append_events(
+            v.group(
+                [
+                    (v.USER_MESSAGE, v.user_message("r", "stretch", v.SCHEDULE_SOURCE)),
+                    (v.SCHEDULE_CHANGE, create_change("schedule-1")),
+                ]
+            )
         )
         session.append(v.TURN_END, v.turn_end(1, "completed"))
         assert await session.flush()

@@ -11,8 +11,9 @@ import pytest
 
 from core.errors import ScheduleLogError, SessionError, SessionReadOnlyError
 from core.schedule import SessionLog, fold_schedule
-from core.session import vocabulary as v
-from core.session.live import LiveSession, loop_scheduler
+from core.session.live import LiveSession
+from core.session.writer import loop_scheduler
+from tests import wire as v
 from tests.core.session.helpers import (
     FailingOps,
     ManualTimer,
@@ -45,7 +46,7 @@ def test_append_is_visible_at_once_and_durable_only_after_the_barrier(
 ) -> None:
     async def scenario() -> None:
         session = await make_store(tmp_path, clock).create()
-        envelope = session.append(v.USER_MESSAGE, user("hi"))
+        envelope = session.append_event(v.event(v.USER_MESSAGE, user("hi"))).to_json()
         assert session.events[-1] == envelope
         assert envelope == {
             "seq": 0,
@@ -314,9 +315,11 @@ def test_event_observers_see_every_append_and_a_failing_one_is_contained(
     async def scenario() -> None:
         session = await make_store(tmp_path, clock).create()
         session.subscribe(broken)
-        unsubscribe = session.subscribe(lambda e: seen.append(e["seq"]))
+        unsubscribe = session.subscribe(lambda e: seen.append(e.seq))
         session.append(v.USER_MESSAGE, user("x"))
-        session.append_group([(v.USER_MESSAGE, user("y")), (v.SESSION_TITLE, v.session_title("t"))])
+        session.append_events(
+            v.group([(v.USER_MESSAGE, user("y")), (v.SESSION_TITLE, v.session_title("t"))])
+        )
         unsubscribe()
         session.append(v.USER_MESSAGE, user("z"))
         await session.close()
@@ -330,11 +333,16 @@ def test_a_group_is_written_with_its_size_on_the_first_line(
 ) -> None:
     async def scenario() -> str:
         session = await make_store(tmp_path, clock).create()
-        session.append_group(
-            [(v.USER_MESSAGE, user("reminder")), (v.SCHEDULE_CHANGE, create_change("schedule-1"))]
+        session.append_events(
+            v.group(
+                [
+                    (v.USER_MESSAGE, user("reminder")),
+                    (v.SCHEDULE_CHANGE, create_change("schedule-1")),
+                ]
+            )
         )
-        session.append_group([(v.SESSION_TITLE, v.session_title("solo"))])
-        assert session.append_group([]) == []
+        session.append_events(v.group([(v.SESSION_TITLE, v.session_title("solo"))]))
+        assert session.append_events(v.group([])) == []
         await session.close()
         return session.id
 
@@ -354,7 +362,9 @@ def test_the_guard_refuses_a_change_that_would_break_the_fold(
         with pytest.raises(ScheduleLogError):
             session.append(v.SCHEDULE_CHANGE, delete_change("schedule-9"))
         with pytest.raises(ScheduleLogError):
-            session.append_group([(v.USER_MESSAGE, user("r")), (v.SCHEDULE_CHANGE, {"version": 2})])
+            session.append_events(
+                v.group([(v.USER_MESSAGE, user("r")), (v.SCHEDULE_CHANGE, {"version": 2})])
+            )
         assert len(session.events) == 1
         session.append(v.SCHEDULE_CHANGE, delete_change("schedule-1"))
         assert session.schedule_fold() == fold_schedule(session.events, session.seed_length)
@@ -515,7 +525,7 @@ def test_a_cancelled_flush_leaves_the_write_and_the_other_flushes_alone(
 ) -> None:
     async def scenario() -> None:
         session = await make_store(tmp_path, clock).create()
-        envelope = session.append(v.USER_MESSAGE, user("one"))
+        envelope = session.append_event(v.event(v.USER_MESSAGE, user("one"))).to_json()
         cancelled = asyncio.ensure_future(session.flush())
         kept = asyncio.ensure_future(session.flush())
         await asyncio.sleep(0)  # both wait on the write in flight
@@ -548,7 +558,7 @@ def test_a_write_that_fails_with_a_bug_reaches_the_barrier_caller_and_keeps_the_
 
     async def scenario() -> None:
         session = await make_store(tmp_path, clock, ops=ops).create()
-        envelope = session.append(v.USER_MESSAGE, user("one"))
+        envelope = session.append_event(v.event(v.USER_MESSAGE, user("one"))).to_json()
         with pytest.raises(ValueError, match="not a disk error"):
             await session.flush()
         assert session.durable_count == 0

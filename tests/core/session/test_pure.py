@@ -9,27 +9,58 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.session import vocabulary as v
+from core.events import (
+    SCHEDULE_SOURCE,
+    AssistantMessage,
+    ContextTime,
+    Entry,
+    ModelRef,
+    SessionTitle,
+    ToolCall,
+    ToolResult,
+    TurnEnd,
+    TurnError,
+    TurnStart,
+    UnknownEvent,
+    UserMessage,
+    UserSource,
+    decode_event,
+)
+from core.instant import format_instant, parse_instant
+from core.schedule.fold import ScheduleFolder
 from core.session.checkpoint import Checkpoint, decode_checkpoint
-from core.session.events import (
+from core.session.export import render_markdown
+from core.session.folds import OpenTurn, ScheduleFailed, SessionFolds
+from core.session.lines import (
     SessionHeader,
     encode_line,
-    format_instant,
     make_envelope,
-    parse_envelope,
-    parse_instant,
+    parse_entry,
+    parse_line,
     session_id,
 )
-from core.session.export import render_markdown
-from core.session.folds import SessionFolds, pending_inputs
 from core.session.repair import OUTCOME_UNKNOWN, closers
 from core.session.turns import fork_point
+from tests import wire as v
 
 AT = "2026-08-05T12:00:00.000Z"
+MODEL = ModelRef("scripted", "m")
 
 
-def ev(seq: int, kind: str, data: Any, **extra: Any) -> dict[str, Any]:
-    return {"seq": seq, "at": AT, "type": kind, "data": data, **extra}
+def ev(seq: int, kind: str, data: Any, *, group: int | None = None) -> Entry:
+    """The entry of one event given as JSON, decoded as a line read from disk would be."""
+    return Entry(seq, AT, decode_event(kind, data), group)
+
+
+def said(text: str, message_id: str = "m") -> UserMessage:
+    return UserMessage(message_id, text, UserSource(None))
+
+
+def pending_inputs(entries: list[Entry], seed_length: int = 0) -> list[int]:
+    folds = SessionFolds(seed_length)
+    for entry in entries:
+        folds.feed(entry)
+    return list(folds.pending)
 
 
 @given(st.datetimes(timezones=st.just(UTC)))
@@ -74,14 +105,15 @@ def test_session_ids_order_by_time_and_need_enough_randomness() -> None:
 )
 def test_envelopes_are_decoded_strictly(line: bytes, reason: str) -> None:
     with pytest.raises(ValueError, match=reason):
-        parse_envelope(line, 0)
+        parse_line(line, 0)
 
 
 def test_an_envelope_line_round_trips() -> None:
     envelope = make_envelope(3, AT, "x", {"k": "\u2028"}, group=2)
     line = encode_line(envelope)
     assert line.endswith(b"\n")
-    assert parse_envelope(line[:-1], 3) == envelope
+    assert parse_line(line[:-1], 3) == (AT, UnknownEvent("x", {"k": "\u2028"}), 2)
+    assert parse_entry(line[:-1], 3).to_json() == envelope
 
 
 def test_header_line_is_exact() -> None:
@@ -98,7 +130,7 @@ def test_pending_inputs_honour_the_seed_and_each_turn_consumes_one() -> None:
         ev(1, v.USER_MESSAGE, v.user_message("b", "first", v.user_source(None))),
         ev(2, v.USER_MESSAGE, v.user_message("c", "second", v.user_source(None))),
         ev(3, v.TURN_START, v.turn_start(1, 1)),
-        ev(4, v.TURN_START, {"turn": 2, "input": True}),  # a bool is not a seq
+        ev(4, v.TURN_START, {"turn": 2, "input": True}),  # a bool is not a seq: malformed
     ]
     assert pending_inputs(events, seed_length=1) == [2]
     assert pending_inputs(events) == [0, 2]
@@ -123,54 +155,77 @@ def test_a_failed_or_interrupted_turn_gives_its_input_back(status: str, pending:
 
 def test_folds_track_the_open_turn_its_calls_title_and_activity() -> None:
     folds = SessionFolds()
-    calls = [{"id": "c1", "name": "schedule_list", "arguments": "{}"}, "junk", {"id": 5}]
-    for event in [
+    calls = (ToolCall("c1", "schedule_list", "{}"),)
+    for entry in [
         ev(0, v.USER_MESSAGE, v.user_message("a", "  \n", v.user_source(None))),
+        ev(1, v.USER_MESSAGE, v.user_message("r", "[SCHEDULE REMINDER]", v.SCHEDULE_SOURCE)),
         ev(
-            1,
+            2,
             v.USER_MESSAGE,
             v.user_message("b", "Plan the trip\nwith details", v.user_source(None)),
         ),
-        ev(2, v.TURN_START, {"turn": "x", "input": 1}),
-        ev(3, v.ASSISTANT_MESSAGE, {"toolCalls": calls}),
-        ev(4, v.ASSISTANT_MESSAGE, {"toolCalls": "not a list"}),
-        ev(5, "future/type", {"x": 1}),
-        ev(6, v.SESSION_TITLE, None),
+        ev(3, v.TURN_START, {"turn": "x", "input": 1}),  # malformed: ignored
+        ev(4, v.TURN_START, v.turn_start(1, 2)),
+        Entry(5, AT, AssistantMessage("a", "", calls, MODEL, "tool_calls")),
+        ev(6, v.ASSISTANT_MESSAGE, {"toolCalls": "not a list"}),  # malformed: ignored
+        ev(7, "future/type", {"x": 1}),
+        ev(8, v.SESSION_TITLE, None),  # malformed: ignored
     ]:
-        folds.feed(event)
-    assert folds.open_turn == 0
+        folds.feed(entry)
+    assert folds.open_turn == OpenTurn(1, 2)
     assert folds.open_calls == {"c1": "schedule_list"}
-    assert folds.display_title == "Plan the trip"
+    assert folds.display_title == "Plan the trip"  # a reminder is never the title
     assert folds.last_at == AT
-    folds.feed(ev(7, v.SESSION_TITLE, v.session_title("Trip")))
+    folds.feed(Entry(9, AT, SessionTitle("Trip")))
     assert folds.display_title == "Trip"
-    again = SessionFolds.from_json(folds.to_json())
+    again = SessionFolds.from_json(folds.to_json(), ScheduleFolder())
     assert again.to_json() == folds.to_json()
+    assert again.inputs() == folds.inputs()
+
+
+def test_a_turn_end_closes_only_the_turn_it_names() -> None:
+    folds = SessionFolds()
+    for entry in [Entry(0, AT, said("q")), Entry(1, AT, TurnStart(4, 0))]:
+        folds.feed(entry)
+    folds.feed(Entry(2, AT, TurnEnd(3, "failed")))
+    assert folds.open_turn == OpenTurn(4, 0)
+    folds.feed(Entry(3, AT, TurnEnd(4, "failed")))
+    assert (folds.open_turn, folds.pending, folds.held, folds.last_turn) == (None, [0], True, 4)
+    folds.feed(Entry(4, AT, said("again")))
+    assert (folds.pending, folds.held) == ([0, 4], False)
 
 
 def test_a_fold_state_of_the_wrong_shape_is_refused() -> None:
     state = SessionFolds().to_json()
-    with pytest.raises(TypeError):
-        SessionFolds.from_json({**state, "title": 5})
-    with pytest.raises(KeyError):
-        SessionFolds.from_json({})
+    for bad in [{**state, "title": 5}, {**state, "held": 1}, {**state, "openTurn": [1]}, {}]:
+        with pytest.raises(ValueError, match=r"not a fold state|expected"):
+            SessionFolds.from_json(bad, ScheduleFolder())
+
+
+def test_a_schedule_change_the_strict_fold_refuses_fails_the_schedule() -> None:
+    folds = SessionFolds(seed_length=1)
+    folds.feed_schedule(ev(0, v.SCHEDULE_CHANGE, {"version": 9}))  # in the seed: not in scope
+    assert isinstance(folds.schedule, ScheduleFolder)
+    folds.feed_schedule(ev(1, v.SCHEDULE_CHANGE, {"version": 9}))
+    assert isinstance(folds.schedule, ScheduleFailed)
+    assert folds.schedule.reason.startswith("event 1: ")
 
 
 def test_closers_answer_every_open_call_then_end_the_turn() -> None:
     assert closers(None, {"c": "x"}) == []
     assert closers(3, {"c1": "a", "c2": "b"}) == [
-        (v.TOOL_RESULT, {"callId": "c1", "name": "a", "content": OUTCOME_UNKNOWN, "isError": True}),
-        (v.TOOL_RESULT, {"callId": "c2", "name": "b", "content": OUTCOME_UNKNOWN, "isError": True}),
-        (v.TURN_END, {"turn": 3, "status": "interrupted"}),
+        ToolResult("c1", "a", OUTCOME_UNKNOWN, is_error=True),
+        ToolResult("c2", "b", OUTCOME_UNKNOWN, is_error=True),
+        TurnEnd(3, "interrupted"),
     ]
 
 
-def turn(seq: int, number: int) -> list[dict[str, Any]]:
+def turn(seq: int, number: int) -> list[Entry]:
     return [
-        ev(seq, v.USER_MESSAGE, {"text": "q"}),
-        ev(seq + 1, v.TURN_START, v.turn_start(number, seq)),
-        ev(seq + 2, v.ASSISTANT_MESSAGE, {"text": "a"}),
-        ev(seq + 3, v.TURN_END, v.turn_end(number, "completed")),
+        Entry(seq, AT, said("q")),
+        Entry(seq + 1, AT, TurnStart(number, seq)),
+        Entry(seq + 2, AT, AssistantMessage("a", "a", (), MODEL, "stop")),
+        Entry(seq + 3, AT, TurnEnd(number, "completed")),
     ]
 
 
@@ -185,14 +240,14 @@ def test_a_fork_point_moves_back_out_of_a_turn(cut: int, expected: int) -> None:
 def test_a_fork_point_moves_back_out_of_a_group_and_then_out_of_a_turn() -> None:
     events = [
         *turn(0, 1),
-        ev(4, v.USER_MESSAGE, {"text": "r"}, group=2),
+        Entry(4, AT, UserMessage("r", "due", SCHEDULE_SOURCE), group=2),
         ev(5, v.SCHEDULE_CHANGE, {}),
-        ev(6, v.USER_MESSAGE, {"text": "later"}),
+        Entry(6, AT, said("later")),
     ]
     assert fork_point(events, 5) == 4
     assert fork_point(events, 6) == 6
     assert fork_point(events, 7) == 7
-    inside = [ev(0, v.TURN_START, {}), ev(1, "x", {}, group=2), ev(2, "x", {})]
+    inside = [Entry(0, AT, TurnStart(1, 0)), ev(1, "x", {}, group=2), ev(2, "x", {})]
     assert fork_point(inside, 2) == 0
 
 
@@ -200,7 +255,7 @@ def test_a_checkpoint_round_trips_and_bad_ones_are_none() -> None:
     checkpoint = Checkpoint("s", 10, 2, "ab", "cd", {"active": [], "seenIds": []}, None, {"k": 1})
     assert decode_checkpoint(checkpoint.encode()) == checkpoint
     raw = checkpoint.encode()
-    assert decode_checkpoint(raw.replace(b'"version":1', b'"version":2')) is None
+    assert decode_checkpoint(raw.replace(b'"version":2', b'"version":1')) is None
     assert decode_checkpoint(raw.replace(b'"length":10', b'"length":true')) is None
     assert decode_checkpoint(raw.replace(b'"schedule":{', b'"schedule":[1],"x":{')) is None
     assert decode_checkpoint(b"\xff") is None
@@ -208,24 +263,37 @@ def test_a_checkpoint_round_trips_and_bad_ones_are_none() -> None:
     assert decode_checkpoint(failed.encode()) == failed
 
 
+def test_a_checkpoint_carries_the_folds_and_their_schedule() -> None:
+    folds = SessionFolds()
+    folds.feed(Entry(0, AT, said("q")))
+    checkpoint = Checkpoint.of("s", 100, 1, folds)
+    assert checkpoint.folds().to_json() == folds.to_json()
+    assert isinstance(checkpoint.folds().schedule, ScheduleFolder)
+    folds.fail_schedule("broken")
+    failed = Checkpoint.of("s", 100, 1, folds)
+    assert (failed.schedule, failed.schedule_error) == (None, "broken")
+    assert failed.folds().schedule == ScheduleFailed("broken")
+    bad = Checkpoint("s", 1, 1, "", "", {"active": 1, "seenIds": []}, None, folds.to_json())
+    with pytest.raises(ValueError, match="schedule"):
+        bad.folds()
+
+
 def test_markdown_marks_reminders_tools_failures_and_forks() -> None:
     header = SessionHeader("child", AT, "parent", 3)
+    calls = (ToolCall("c1", "schedule_list", "{}"),)
     events = [
-        ev(0, v.USER_MESSAGE, v.user_message("a", "hello", v.user_source(None))),
-        ev(1, v.USER_MESSAGE, v.user_message("r", "stretch", v.SCHEDULE_SOURCE)),
-        ev(
-            2,
-            v.ASSISTANT_MESSAGE,
-            {"text": "ok", "toolCalls": [{"name": "schedule_list", "arguments": "{}"}, "junk"]},
-        ),
-        ev(3, v.TOOL_RESULT, {"name": "schedule_list", "content": "line1\nline2", "isError": True}),
-        ev(4, v.TURN_END, v.turn_end(1, "failed", {"kind": "timeout", "message": "too slow"})),
-        ev(5, v.TURN_END, v.turn_end(2, "cancelled")),
-        ev(6, v.TURN_END, v.turn_end(3, "completed")),
-        ev(7, v.SESSION_TITLE, v.session_title("Trip")),
-        ev(8, v.ASSISTANT_MESSAGE, {"text": "no calls"}),
-        ev(9, v.CONTEXT_TIME, v.context_time(None, "noon")),
+        Entry(0, AT, said("hello")),
+        Entry(1, AT, UserMessage("r", "stretch", SCHEDULE_SOURCE)),
+        Entry(2, AT, AssistantMessage("a", "ok", calls, MODEL, "tool_calls")),
+        Entry(3, AT, ToolResult("c1", "schedule_list", "line1\nline2", is_error=True)),
+        Entry(4, AT, TurnEnd(1, "failed", TurnError("timeout", "too slow"))),
+        Entry(5, AT, TurnEnd(2, "cancelled")),
+        Entry(6, AT, TurnEnd(3, "completed")),
+        Entry(7, AT, SessionTitle("Trip")),
+        Entry(8, AT, AssistantMessage("b", "no calls", (), MODEL, "stop")),
+        Entry(9, AT, ContextTime(None, "noon")),
         ev(10, "x", "not a mapping"),
+        ev(11, v.USER_MESSAGE, {"text": 5}),  # malformed: left out
     ]
     text = render_markdown(header, None, events)
     assert text.startswith("# Chime session\n\nSession `child`")
@@ -239,13 +307,4 @@ def test_markdown_marks_reminders_tools_failures_and_forks() -> None:
     assert "Turn 3" not in text
     assert "*Title set to “Trip”.*" in text
     assert "noon" not in text
-
-
-def test_vocabulary_builders_keep_optional_fields_only_when_given() -> None:
-    usage = {"inputTokens": 1, "outputTokens": 2}
-    message = v.assistant_message("a", "t", [], {"provider": "p", "name": "n"}, "stop", usage)
-    assert message["usage"] == usage
-    assert v.turn_end(1, "failed", {"kind": "k", "message": "m"})["error"] == {
-        "kind": "k",
-        "message": "m",
-    }
+    assert text.count("## You") == 1

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.session.events import encode_line, make_envelope
+from core.events import Entry, Event
+from core.session.lines import encode_line, make_envelope
 from core.session.scan import scan
 
 AT = "2026-08-05T12:00:00.000Z"
@@ -32,15 +34,21 @@ def build(group_texts: list[list[str]]) -> tuple[bytes, list[int], list[dict[str
 
 
 def collect(buffer: bytes) -> tuple[Any, list[dict[str, Any]], list[int]]:
+    """The scan's verdict, each committed event as the sink got it (an envelope without its group
+    size, which the sink is not told) and their line offsets."""
     seen: list[dict[str, Any]] = []
-    starts: list[int] = []
 
-    def sink(seq: int, start: int, envelope: dict[str, Any]) -> None:
+    def sink(seq: int, at: str, event: Event) -> None:
         assert seq == len(seen)
-        seen.append(envelope)
-        starts.append(start)
+        seen.append(Entry(seq, at, event).to_json())
 
-    return scan(buffer, start=0, first_seq=0, sink=sink), seen, starts
+    offsets = array("Q")
+    result = scan(buffer, start=0, first_seq=0, sink=sink, offsets=offsets)
+    return result, seen, list(offsets)
+
+
+def ungrouped(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{key: value for key, value in e.items() if key != "group"} for e in events]
 
 
 @settings(max_examples=12, deadline=None)
@@ -55,7 +63,7 @@ def test_every_truncation_gives_the_prefix_of_whole_groups(group_texts: list[lis
         assert result.corruption is None
         assert result.committed == (whole[-1] if whole else 0)
         assert result.count == count
-        assert seen == events[:count]
+        assert seen == ungrouped(events[:count])
         assert result.torn == (result.committed < cut)
 
 
@@ -74,7 +82,7 @@ def test_a_damaged_byte_never_silently_drops_an_earlier_event(
     result, seen, _ = collect(damaged)
     # every event of the groups before the damaged line's group is delivered unchanged ...
     assert result.count >= first
-    assert seen[:first] == events[:first]
+    assert seen[:first] == ungrouped(events[:first])
     # ... and what is not delivered is reported corrupt or kept as a torn tail (never cut silently)
     if result.count < len(events):
         assert result.corruption is not None or result.committed < len(damaged)
@@ -133,7 +141,7 @@ def test_a_group_inside_a_group_is_corruption_unless_at_the_end() -> None:
 def test_scanning_resumes_from_an_offset_with_the_next_seq() -> None:
     data, ends, events = build([["a"], ["b", "c"], ["d"]])
     seen: list[int] = []
-    result = scan(data, start=ends[0], first_seq=1, sink=lambda seq, _pos, _e: seen.append(seq))
+    result = scan(data, start=ends[0], first_seq=1, sink=lambda seq, _at, _e: seen.append(seq))
     assert seen == [1, 2, 3]
     assert result.count == len(events)
     assert scan(data, start=ends[0], first_seq=1).count == 4

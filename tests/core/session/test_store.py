@@ -21,10 +21,10 @@ from core.errors import (
     SessionNotFoundError,
 )
 from core.schedule import fold_schedule
-from core.session import vocabulary as v
 from core.session.live import LiveSession
 from core.session.repair import OUTCOME_UNKNOWN
 from core.session.store import SessionStore
+from tests import wire as v
 from tests.core.session.helpers import (
     FailingOps,
     add_turn,
@@ -236,8 +236,13 @@ def test_a_torn_group_is_dropped_whole(tmp_path: Path, clock: FakeClock) -> None
         store = make_store(tmp_path, clock)
         session = await store.create()
         session.append(v.USER_MESSAGE, user("before"))
-        session.append_group(
-            [(v.USER_MESSAGE, user("reminder")), (v.SCHEDULE_CHANGE, create_change("schedule-1"))]
+        session.append_events(
+            v.group(
+                [
+                    (v.USER_MESSAGE, user("reminder")),
+                    (v.SCHEDULE_CHANGE, create_change("schedule-1")),
+                ]
+            )
         )
         await session.close()
         path = log_path(tmp_path, session.id)
@@ -514,9 +519,9 @@ def test_tail_turns_returns_the_last_turns_from_their_input(
         await session.close()
         reopened = await store.open(session.id)
         last_two = reopened.tail_turns(2)
-        assert [e["seq"] for e in last_two] == list(range(21, 36))
+        assert [e.seq for e in last_two] == list(range(21, 36))
         assert len(reopened.tail_turns(50)) == 36
-        assert [e["seq"] for e in reopened.tail_events(3)] == [33, 34, 35]
+        assert [e.seq for e in reopened.entries[-3:]] == [33, 34, 35]
         assert reopened.pending_inputs() == (35,)
         await reopened.close()
 
@@ -588,12 +593,14 @@ def test_fork_never_splits_a_group(tmp_path: Path, clock: FakeClock) -> None:
     async def scenario() -> int:
         store = make_store(tmp_path, clock)
         parent = await new_session(store, turns=1)
-        parent.append_group(
-            [
-                (v.USER_MESSAGE, v.user_message("r", "reminder", v.SCHEDULE_SOURCE)),
-                (v.SCHEDULE_CHANGE, create_change("schedule-1")),
-                (v.SCHEDULE_CHANGE, create_change("schedule-2")),
-            ]
+        parent.append_events(
+            v.group(
+                [
+                    (v.USER_MESSAGE, v.user_message("r", "reminder", v.SCHEDULE_SOURCE)),
+                    (v.SCHEDULE_CHANGE, create_change("schedule-1")),
+                    (v.SCHEDULE_CHANGE, create_change("schedule-2")),
+                ]
+            )
         )
         await parent.close()
         child = await store.fork(parent.id, 9)
@@ -657,11 +664,13 @@ def test_exports_give_a_readable_transcript_and_the_raw_log(
     async def scenario() -> tuple[str, bytes, Path]:
         store = make_store(tmp_path, clock)
         session = await new_session(store, turns=1)
-        session.append_group(
-            [
-                (v.USER_MESSAGE, v.user_message("r", "stretch", v.SCHEDULE_SOURCE)),
-                (v.SCHEDULE_CHANGE, create_change("schedule-1")),
-            ]
+        session.append_events(
+            v.group(
+                [
+                    (v.USER_MESSAGE, v.user_message("r", "stretch", v.SCHEDULE_SOURCE)),
+                    (v.SCHEDULE_CHANGE, create_change("schedule-1")),
+                ]
+            )
         )
         await session.close()
         target = tmp_path / "out.md"

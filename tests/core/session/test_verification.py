@@ -17,10 +17,11 @@ import pytest
 
 from core.errors import ScheduleLogError, SessionReadOnlyError
 from core.schedule import ScheduleTools
-from core.session import vocabulary as v
-from core.session.live import DRIFTED, LiveSession
+from core.session.live import LiveSession
+from core.session.reconcile import DRIFTED
 from core.session.recovery import WARM_TURNS
 from core.session.store import SessionStore
+from tests import wire as v
 from tests.core.session.helpers import (
     add_turn,
     create_change,

@@ -1,17 +1,17 @@
-"""Header and event-envelope lines of a session log (session-log.md §2). Pure: no I/O, no clock.
+"""The byte form of a session log's lines (session-log.md §2). Pure: no I/O, no clock.
 
-Owns the byte form of one log line: the header written once at creation, the envelope
-``{"seq","at","type","data"}`` (plus ``"group"`` on a group's first line), their strict decoding,
-the canonical UTC instant used for ``at`` and the time-ordered session id. Must not read the clock
-or touch files: instants and random bytes are passed in.
+Owns the header written once at creation, the envelope ``{"seq","at","type","data"}`` (plus
+``"group"`` on a group's first line) with its strict check, the canonical UTC instant used for
+``at`` and the time-ordered session id. ``parse_entry`` is where a line read from disk becomes a
+typed ``core.events.Entry``. Must not read the clock or touch files: instants and random bytes
+are passed in.
 
 Decoding choices where the spec is silent: an envelope may carry keys a newer version added (they
-are kept, and ignored); ``data`` may be any JSON value (unknown types are kept as they are).
+are ignored); ``data`` may be any JSON value (unknown types are kept as they are).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,6 +19,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeGuard
 
 from core.errors import SessionFormatError
+from core.events import Entry, Event, decode_event
+from core.instant import has_instant_shape
+from core.jsonread import parse_json
 from core.jsonvalue import compact_json
 
 FORMAT_VERSION = 1
@@ -26,29 +29,7 @@ FORMAT_VERSION = 1
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _ONE_MS = timedelta(milliseconds=1)
-_INSTANT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
 _SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
-
-
-def format_instant(when: datetime) -> str:
-    """``when`` in the canonical form ``YYYY-MM-DDTHH:mm:ss.sssZ`` (schedule.md §2.1).
-
-    Sub-millisecond digits are dropped toward the past. A naive datetime raises ValueError.
-    """
-    if when.tzinfo is None or when.utcoffset() is None:
-        raise ValueError("the clock returned a naive datetime; an aware UTC instant is required")
-    utc = when.astimezone(UTC)
-    return (
-        f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d}T{utc.hour:02d}:{utc.minute:02d}:"
-        f"{utc.second:02d}.{utc.microsecond // 1000:03d}Z"
-    )
-
-
-def parse_instant(text: str) -> datetime:
-    """The aware UTC datetime of a canonical instant; ValueError if ``text`` is not canonical."""
-    if not _INSTANT.fullmatch(text):
-        raise ValueError(f"not a canonical UTC instant: {text!r}")
-    return datetime.fromisoformat(text[:-1]).replace(tzinfo=UTC)
 
 
 def is_session_id(text: object) -> TypeGuard[str]:
@@ -98,7 +79,7 @@ class SessionHeader:
 def parse_header(line: bytes) -> SessionHeader:
     """Decode line 1 (without its ``\\n``). SessionFormatError says what is wrong."""
     try:
-        value = json.loads(line.decode("utf-8"))
+        value = parse_json(line)
     except ValueError as error:
         raise SessionFormatError(f"the session header is not JSON ({error})") from None
     if not isinstance(value, dict) or value.get("type") != "session":
@@ -117,7 +98,7 @@ def _header_fields(value: dict[str, Any]) -> SessionHeader:
     )
     if not is_session_id(sid):
         raise SessionFormatError(f"invalid session id in the header: {sid!r}")
-    if not isinstance(created, str) or not _INSTANT.fullmatch(created):
+    if not isinstance(created, str) or not has_instant_shape(created):
         raise SessionFormatError(f"invalid createdAt in the header: {created!r}")
     if parent is not None and not is_session_id(parent):
         raise SessionFormatError(f"invalid parentId in the header: {parent!r}")
@@ -136,31 +117,50 @@ def make_envelope(
     return envelope
 
 
+def encode_entry(entry: Entry) -> bytes:
+    """The log line of ``entry`` (TypeError/ValueError when its data is not JSON)."""
+    return encode_line(entry.to_json())
+
+
 def encode_line(envelope: Mapping[str, Any]) -> bytes:
     """One log line: compact JSON, raw non-ASCII, ending in ``\\n`` (TypeError/ValueError if not JSON)."""
     return (compact_json(envelope) + "\n").encode("utf-8")
 
 
-def parse_envelope(line: bytes, seq: int) -> dict[str, Any]:
-    """Decode one event line (without its ``\\n``) expected at index ``seq``; ValueError if invalid."""
-    try:
-        value = json.loads(line.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ValueError("not valid UTF-8") from None
-    except json.JSONDecodeError as error:
-        raise ValueError(f"not JSON ({error.msg} at column {error.colno})") from None
-    if not isinstance(value, dict):
+def parse_line(line: bytes, seq: int) -> tuple[str, Event, int | None]:
+    """One event line (without its ``\\n``) expected at index ``seq``: its ``at``, its decoded
+    event and its group size (None on every line but a group's first). ValueError says what is
+    wrong with the envelope; a known event of the wrong shape is a value (``MalformedEvent``).
+    The scanner takes the parts: it folds 10^6 of them without keeping one."""
+    value = parse_json(line)
+    if type(value) is not dict:
         raise ValueError("not a JSON object")
-    found = value.get("seq")
+    found, at, kind = value.get("seq"), value.get("at"), value.get("type")
     if type(found) is not int or found != seq:
         raise ValueError(f"seq {found!r} is not its index {seq}")
-    if not isinstance(value.get("at"), str) or not _INSTANT.fullmatch(value["at"]):
-        raise ValueError(f"invalid at {value.get('at')!r}")
-    if not isinstance(value.get("type"), str) or not value["type"]:
-        raise ValueError(f"invalid type {value.get('type')!r}")
+    if type(at) is not str or not has_instant_shape(at):
+        raise ValueError(f"invalid at {at!r}")
+    if type(kind) is not str or not kind:
+        raise ValueError(f"invalid type {kind!r}")
     if "data" not in value:
         raise ValueError("no data")
     group = value.get("group", 1)
     if type(group) is not int or group < 1:
         raise ValueError(f"invalid group size {group!r}")
-    return value
+    return at, decode_event(kind, value["data"]), group if "group" in value else None
+
+
+def parse_entry(line: bytes, seq: int) -> Entry:
+    """The entry of a line that a scan has accepted before (an old event read again from the log,
+    or one a checkpoint covers, whose digest vouches for the scan that once accepted it): only
+    what a misplaced or changed line would get wrong is checked again, its ``seq`` and its
+    parts' types. ValueError when the line is not that event's line."""
+    value = parse_json(line)
+    try:
+        found, at, kind, data = value["seq"], value["at"], value["type"], value["data"]
+    except (TypeError, KeyError):
+        raise ValueError("not an event line") from None
+    if found != seq or type(found) is not int or type(at) is not str or type(kind) is not str:
+        raise ValueError(f"not the line of event {seq}")
+    group = value.get("group")
+    return Entry(seq, at, decode_event(kind, data), group if type(group) is int else None)

@@ -1,0 +1,153 @@
+"""SettingsFlow: the settings in effect and the Settings dialog's round trip. Builds no engine.
+
+It applies them to the look, the status bar and the sessions' provider, and never reaches into
+the window's children.
+
+The dialog edits a copy (``SettingsDraft``); listing the endpoint's models and "Test connection"
+run as background tasks that closing the dialog cancels (their answer has nowhere to go). OK
+saves settings.json (the API key goes to the key store) and applies: the appearance at once, the
+provider from the next turn of every open session. A system colour-scheme change re-applies the
+``system`` theme.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from app.appearance import apply_appearance
+from app.providers import (
+    ProviderFactory,
+    list_models,
+    preset_choices,
+    provider_factory,
+    test_connection,
+)
+from app.qtasync import TaskRunner
+from app.settings import KeyStore, Settings, effective_provider, save_settings
+from core.clock import Clock
+from ui.main_window import MainWindow
+from ui.settings_dialog import SettingsDialog, SettingsDraft
+
+_log = logging.getLogger(__name__)
+
+
+class SettingsFlow:
+    """The settings in effect (``settings``) and the one way they change: the Settings dialog.
+
+    ``use_provider`` receives the provider factory of newly applied settings (the controller's
+    ``set_provider``).
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        app: QApplication,
+        window: MainWindow,
+        folder: Path,
+        keys: KeyStore,
+        clock: Clock,
+        tasks: TaskRunner,
+        use_provider: Callable[[ProviderFactory], None],
+    ) -> None:
+        self.settings = settings
+        self._app = app
+        self._window = window
+        self._folder = folder
+        self._keys = keys
+        self._clock = clock
+        self._tasks = tasks
+        self._use_provider = use_provider
+
+    def open(self) -> SettingsDialog:
+        """Show the settings dialog on a copy; saving applies from the next turn. Closing it
+        cancels a model list or connection test still running (their answer has nowhere to go)."""
+        draft = settings_draft(self.settings, self._keys.get(), self._keys.note)
+        dialog = SettingsDialog(draft, preset_choices(), self._window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # each visit makes a new one
+        checks: set[asyncio.Task[object]] = set()
+
+        def check(coro: Coroutine[Any, Any, None]) -> None:
+            task = self._tasks.spawn(coro)
+            checks.add(task)
+            task.add_done_callback(checks.discard)
+
+        dialog.models_requested.connect(lambda d: check(_list_into(dialog, d)))
+        dialog.test_requested.connect(lambda d: check(_test_into(dialog, d)))
+        dialog.finished.connect(lambda _result: [task.cancel() for task in list(checks)])
+        dialog.accepted.connect(lambda: self.apply(dialog.draft()))
+        dialog.open()
+        return dialog
+
+    def apply(self, draft: SettingsDraft) -> None:
+        """Save the edited settings (the key to the key store) and apply them."""
+        settings = settings_from_draft(draft)
+        self._save(settings)
+        self._keys.set(draft.api_key)
+        self.settings = settings
+        apply_appearance(self._app, settings)
+        self._use_provider(provider_factory(settings, draft.api_key, self._clock))
+        self._window.set_provider(effective_provider(settings).label(self._window.tr))
+
+    def follow_system_scheme(self, _scheme: Qt.ColorScheme) -> None:
+        """The system's colour scheme changed: the ``system`` theme follows it."""
+        if self.settings.theme == "system":
+            apply_appearance(self._app, self.settings)
+
+    def _save(self, settings: Settings) -> None:
+        """Write settings.json; when that fails they apply for this run all the same, and the
+        status bar says why."""
+        try:
+            save_settings(self._folder, settings)
+        except OSError as error:
+            _log.warning("cannot save settings: %s", error)
+            self._window.notify(
+                self._window.tr("Settings apply until Chime quits; they could not be saved: ")
+                + (error.strerror or str(error)),
+                15000,
+            )
+
+
+def settings_draft(settings: Settings, api_key: str, note: str) -> SettingsDraft:
+    """What the dialog starts from: the settings, the stored key and where it is kept."""
+    return SettingsDraft(
+        settings.provider,
+        settings.preset,
+        settings.base_url,
+        settings.model,
+        api_key,
+        settings.theme,
+        settings.text_size,
+        note,
+    )
+
+
+def settings_from_draft(draft: SettingsDraft) -> Settings:
+    """The settings a confirmed dialog asks for (the text size kept within 8 to 24)."""
+    return Settings.from_json(
+        {
+            "provider": draft.provider,
+            "preset": draft.preset,
+            "base_url": draft.base_url,
+            "model": draft.model,
+            "theme": draft.theme,
+            "text_size": min(24, max(8, draft.text_size)),
+        }
+    )
+
+
+async def _list_into(dialog: SettingsDialog, draft: SettingsDraft) -> None:
+    names, error = await list_models(draft.base_url, draft.api_key)
+    dialog.set_models(names, error)
+
+
+async def _test_into(dialog: SettingsDialog, draft: SettingsDraft) -> None:
+    ok, message = await test_connection(draft.base_url, draft.model, draft.api_key)
+    dialog.set_test_result(ok, message)

@@ -1,0 +1,516 @@
+"""The session-event vocabulary (agent.md §2, session-log.md §2): every event type, one frozen value
+per event, and the one decoder. Pure: no I/O, no clock, no logging.
+
+An event enters a session in two places, a line read from disk and an append; both decode it here
+once (``decode_event``, ``decode_entry``) and everything downstream matches on the value's class
+(``match event: case UserMessage(): ...``, ``assert_never`` for the rest). A writer builds the
+value and ``to_data()`` renders its ``data`` with the keys in write order.
+
+| type               | value            | data                                                      |
+|--------------------|------------------|-----------------------------------------------------------|
+| user/message       | UserMessage      | id, text, source ({kind:user,timeZone} or {kind:plugin,plugin}) |
+| turn/start         | TurnStart        | turn (1, 2, ...), input (seq of the consumed user/message) |
+| context/time       | ContextTime      | timeZone (name or null), text (the reading sent to the model) |
+| assistant/message  | AssistantMessage | id, text, toolCalls [{id,name,arguments}], model {provider,name}, finish, usage? |
+| tool/result        | ToolResult       | callId, name, content, isError                            |
+| turn/end           | TurnEnd          | turn, status (completed|failed|cancelled|interrupted), error? {kind,message} |
+| session/title      | SessionTitle     | title                                                     |
+| schedule/change    | ScheduleChanged  | schedule.md §2.3, kept as given (the schedule fold decodes it strictly) |
+| anything else      | UnknownEvent     | kept as given and ignored by every fold (a newer version's log still opens) |
+
+Decoding choices where the spec is silent: a known type whose ``data`` has the wrong shape (a
+field missing or of the wrong JSON type) decodes to ``MalformedEvent``, kept as given and ignored
+by the folds like an unknown type, so one bad line never fails a whole session; only the schedule
+fold is strict (schedule.md §8). ``usage`` and ``error`` are optional; keys a newer version adds
+to a known ``data`` are accepted and not kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any, ClassVar, Literal, TypeAlias, get_args
+
+from core.framing import DueReminder, parse_framing
+from core.frozen import frozen
+
+
+class EventType(StrEnum):
+    """Every event type Chime writes (its ``type`` on the wire)."""
+
+    USER_MESSAGE = "user/message"
+    TURN_START = "turn/start"
+    CONTEXT_TIME = "context/time"
+    ASSISTANT_MESSAGE = "assistant/message"
+    TOOL_RESULT = "tool/result"
+    TURN_END = "turn/end"
+    SESSION_TITLE = "session/title"
+    SCHEDULE_CHANGE = "schedule/change"
+
+
+TurnStatus = Literal["completed", "failed", "cancelled", "interrupted"]
+FinishReason = Literal["stop", "tool_calls", "length", "interrupted"]
+TURN_STATUSES: frozenset[str] = frozenset(get_args(TurnStatus))
+FINISH_REASONS: frozenset[str] = frozenset(get_args(FinishReason))
+
+
+class EventShapeError(ValueError):
+    """The ``data`` of a known event type has the wrong shape (the decoder's internal signal)."""
+
+
+# -- sources of a user message ---------------------------------------------------------------
+
+
+@frozen
+class UserSource:
+    """Typed by the user; ``time_zone`` is the zone sampled when it was typed (agent.md §4)."""
+
+    time_zone: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "user", "timeZone": self.time_zone}
+
+
+@frozen
+class PluginSource:
+    """Written by a plugin: ``schedule`` for a reminder follow-up (schedule.md §10.6)."""
+
+    plugin: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "plugin", "plugin": self.plugin}
+
+
+Source: TypeAlias = UserSource | PluginSource
+SCHEDULE_SOURCE = PluginSource("schedule")
+
+
+# -- the events ------------------------------------------------------------------------------
+
+
+@frozen
+class UserMessage:
+    """Input for a turn: typed by the user, or a reminder follow-up (``source`` plugin schedule)."""
+
+    id: str
+    text: str
+    source: Source
+    type: ClassVar[EventType] = EventType.USER_MESSAGE
+
+    @property
+    def is_reminder(self) -> bool:
+        return self.source == SCHEDULE_SOURCE
+
+    @property
+    def reminders(self) -> tuple[DueReminder, ...] | None:
+        """The due reminders of a follow-up, read by the one framing parser (None: this is not
+        a reminder follow-up, or its text is not a framing Chime wrote)."""
+        return parse_framing(self.text) if self.is_reminder else None
+
+    def to_data(self) -> dict[str, Any]:
+        return {"id": self.id, "text": self.text, "source": self.source.to_json()}
+
+
+@frozen
+class TurnStart:
+    """Turn ``turn`` consumes the ``user/message`` at seq ``input``."""
+
+    turn: int
+    input: int
+    type: ClassVar[EventType] = EventType.TURN_START
+
+    def to_data(self) -> dict[str, Any]:
+        return {"turn": self.turn, "input": self.input}
+
+
+@frozen
+class ContextTime:
+    """The turn's time-context reading (agent.md §4); ``time_zone`` None when unknown or mixed."""
+
+    time_zone: str | None
+    text: str
+    type: ClassVar[EventType] = EventType.CONTEXT_TIME
+
+    def to_data(self) -> dict[str, Any]:
+        return {"timeZone": self.time_zone, "text": self.text}
+
+
+@frozen
+class ToolCall:
+    """One tool call as the model sent it; ``arguments`` is its raw JSON text (may be invalid)."""
+
+    id: str
+    name: str
+    arguments: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "arguments": self.arguments}
+
+
+@frozen
+class ModelRef:
+    """Which provider and model answered."""
+
+    provider: str
+    name: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"provider": self.provider, "name": self.name}
+
+
+@frozen
+class TokenUsage:
+    """Tokens the endpoint reported for one answer."""
+
+    prompt_tokens: int
+    completion_tokens: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"promptTokens": self.prompt_tokens, "completionTokens": self.completion_tokens}
+
+
+@frozen
+class AssistantMessage:
+    """One model step's answer: text, the tool calls it asked for, why it stopped."""
+
+    id: str
+    text: str
+    tool_calls: tuple[ToolCall, ...]
+    model: ModelRef
+    finish: FinishReason
+    usage: TokenUsage | None = None
+    type: ClassVar[EventType] = EventType.ASSISTANT_MESSAGE
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": self.id,
+            "text": self.text,
+            "toolCalls": [call.to_json() for call in self.tool_calls],
+            "model": self.model.to_json(),
+            "finish": self.finish,
+        }
+        if self.usage is not None:
+            data["usage"] = self.usage.to_json()
+        return data
+
+
+@frozen
+class ToolResult:
+    """The result the model is given for the call ``call_id``."""
+
+    call_id: str
+    name: str
+    content: str
+    is_error: bool
+    type: ClassVar[EventType] = EventType.TOOL_RESULT
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "callId": self.call_id,
+            "name": self.name,
+            "content": self.content,
+            "isError": self.is_error,
+        }
+
+
+@frozen
+class TurnError:
+    """Why a turn failed: a ``ProviderError`` kind (or ``internal``) and a sentence for the user."""
+
+    kind: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "message": self.message}
+
+
+@frozen
+class TurnEnd:
+    """Turn ``turn`` ended with ``status``; ``error`` says why when it failed."""
+
+    turn: int
+    status: TurnStatus
+    error: TurnError | None = None
+    type: ClassVar[EventType] = EventType.TURN_END
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"turn": self.turn, "status": self.status}
+        if self.error is not None:
+            data["error"] = self.error.to_json()
+        return data
+
+
+@frozen
+class SessionTitle:
+    """The user renamed the session."""
+
+    title: str
+    type: ClassVar[EventType] = EventType.SESSION_TITLE
+
+    def to_data(self) -> dict[str, Any]:
+        return {"title": self.title}
+
+
+@frozen
+class ScheduleChanged:
+    """A ``schedule/change``: ``data`` as given; only the schedule fold decodes it (strictly)."""
+
+    data: Any
+    type: ClassVar[EventType] = EventType.SCHEDULE_CHANGE
+
+    def to_data(self) -> Any:
+        return self.data
+
+
+@frozen
+class UnknownEvent:
+    """An event type this version does not know: kept as given, ignored by every fold."""
+
+    type: str
+    data: Any
+
+    def to_data(self) -> Any:
+        return self.data
+
+
+@frozen
+class MalformedEvent:
+    """A known type whose ``data`` has the wrong shape: kept as given, ignored like an unknown."""
+
+    type: EventType
+    data: Any
+    problem: str
+
+    def to_data(self) -> Any:
+        return self.data
+
+
+Event: TypeAlias = (
+    UserMessage
+    | TurnStart
+    | ContextTime
+    | AssistantMessage
+    | ToolResult
+    | TurnEnd
+    | SessionTitle
+    | ScheduleChanged
+    | UnknownEvent
+    | MalformedEvent
+)
+
+
+@frozen
+class Entry:
+    """One event of a session's log: its index ``seq``, append time ``at`` (the canonical UTC
+    instant text, schedule.md §2.1) and ``group``, the size of the atomic group whose first line it
+    is (None for every other line; session-log.md §3)."""
+
+    seq: int
+    at: str
+    event: Event
+    group: int | None = None
+
+    @property
+    def type(self) -> str:
+        return self.event.type
+
+    def to_json(self) -> dict[str, Any]:
+        """The envelope in write order (session-log.md §2)."""
+        envelope: dict[str, Any] = {
+            "seq": self.seq,
+            "at": self.at,
+            "type": str(self.event.type),  # a plain str for JSON readers, not the enum
+            "data": self.event.to_data(),
+        }
+        if self.group is not None:
+            envelope["group"] = self.group
+        return envelope
+
+
+# -- decoding --------------------------------------------------------------------------------
+
+
+def decode_event(type: str, data: Any) -> Event:
+    """The value of one event. Never raises: unknown and ill-shaped events are values too."""
+    decoder = _DECODERS.get(type)
+    if decoder is None:
+        return UnknownEvent(type, data)
+    try:
+        return decoder(data)
+    except EventShapeError as problem:
+        return MalformedEvent(EventType(type), data, str(problem))
+
+
+def decode_entry(envelope: Mapping[str, Any]) -> Entry:
+    """An envelope whose ``seq``, ``at``, ``type`` and ``group`` were already checked (the line
+    parser and the append build them), decoded with its event."""
+    return Entry(
+        envelope["seq"],
+        envelope["at"],
+        decode_event(envelope["type"], envelope["data"]),
+        envelope.get("group"),
+    )
+
+
+# The decoders run once per event of a log being opened (10^6 of them): each checks its fields
+# inline with ``type(x) is ...`` (a bool is never an int here) and names the first wrong one.
+
+
+def _object(data: Any, what: str = "data") -> dict[str, Any]:
+    if type(data) is not dict:
+        raise EventShapeError(f"{what} is not an object")
+    return data
+
+
+def _wrong(key: str, kind: str) -> EventShapeError:
+    return EventShapeError(f"{key} is not {kind}")
+
+
+@lru_cache(maxsize=256)
+def _user_source(time_zone: str | None) -> UserSource:
+    """Sources repeat on every message: one value per zone name."""
+    return UserSource(time_zone)
+
+
+@lru_cache(maxsize=256)
+def _model_ref(provider: str, name: str) -> ModelRef:
+    """Models repeat on every answer: one value per provider and name."""
+    return ModelRef(provider, name)
+
+
+def _source(value: Any) -> Source:
+    if value is None:
+        return _user_source(None)
+    source = _object(value, "source")
+    kind = source.get("kind")
+    if kind == "user":
+        zone = source.get("timeZone")
+        if zone is not None and type(zone) is not str:
+            raise _wrong("source.timeZone", "a string or null")
+        return _user_source(zone)
+    if kind == "plugin":
+        plugin = source.get("plugin")
+        if type(plugin) is not str:
+            raise _wrong("source.plugin", "a string")
+        return SCHEDULE_SOURCE if plugin == SCHEDULE_SOURCE.plugin else PluginSource(plugin)
+    raise EventShapeError("source.kind is neither user nor plugin")
+
+
+def _user_message(data: Any) -> UserMessage:
+    data = _object(data)
+    message_id, text = data.get("id"), data.get("text")
+    if type(message_id) is not str:
+        raise _wrong("id", "a string")
+    if type(text) is not str:
+        raise _wrong("text", "a string")
+    return UserMessage(message_id, text, _source(data.get("source")))
+
+
+def _turn_start(data: Any) -> TurnStart:
+    data = _object(data)
+    turn, consumed = data.get("turn"), data.get("input")
+    if type(turn) is not int:
+        raise _wrong("turn", "a whole number")
+    if type(consumed) is not int:
+        raise _wrong("input", "a whole number")
+    return TurnStart(turn, consumed)
+
+
+def _context_time(data: Any) -> ContextTime:
+    data = _object(data)
+    zone, text = data.get("timeZone"), data.get("text")
+    if zone is not None and type(zone) is not str:
+        raise _wrong("timeZone", "a string or null")
+    if type(text) is not str:
+        raise _wrong("text", "a string")
+    return ContextTime(zone, text)
+
+
+def _tool_call(value: Any) -> ToolCall:
+    call = _object(value, "a tool call")
+    call_id, name, arguments = call.get("id"), call.get("name"), call.get("arguments")
+    if type(call_id) is not str or type(name) is not str or type(arguments) is not str:
+        raise EventShapeError("a tool call needs string id, name and arguments")
+    return ToolCall(call_id, name, arguments)
+
+
+def _usage(value: Any) -> TokenUsage | None:
+    if value is None:
+        return None
+    usage = _object(value, "usage")
+    prompt, completion = usage.get("promptTokens"), usage.get("completionTokens")
+    if type(prompt) is not int or type(completion) is not int:
+        raise EventShapeError("usage needs whole numbers of prompt and completion tokens")
+    return TokenUsage(prompt, completion)
+
+
+def _assistant_message(data: Any) -> AssistantMessage:
+    data = _object(data)
+    message_id, text, calls = data.get("id"), data.get("text"), data.get("toolCalls")
+    model, finish = _object(data.get("model"), "model"), data.get("finish")
+    if type(message_id) is not str:
+        raise _wrong("id", "a string")
+    if type(text) is not str:
+        raise _wrong("text", "a string")
+    if type(calls) is not list:
+        raise _wrong("toolCalls", "an array")
+    provider, name = model.get("provider"), model.get("name")
+    if type(provider) is not str or type(name) is not str:
+        raise EventShapeError("model needs a string provider and name")
+    if finish not in FINISH_REASONS:
+        raise _wrong("finish", "a known reason")
+    return AssistantMessage(
+        message_id,
+        text,
+        tuple(map(_tool_call, calls)) if calls else (),
+        _model_ref(provider, name),
+        finish,
+        _usage(data.get("usage")),
+    )
+
+
+def _tool_result(data: Any) -> ToolResult:
+    data = _object(data)
+    call_id, name = data.get("callId"), data.get("name")
+    content, is_error = data.get("content"), data.get("isError")
+    if type(call_id) is not str or type(name) is not str or type(content) is not str:
+        raise EventShapeError("a tool result needs string callId, name and content")
+    if type(is_error) is not bool:
+        raise _wrong("isError", "a boolean")
+    return ToolResult(call_id, name, content, is_error)
+
+
+def _turn_end(data: Any) -> TurnEnd:
+    data = _object(data)
+    turn, status, error = data.get("turn"), data.get("status"), data.get("error")
+    if type(turn) is not int:
+        raise _wrong("turn", "a whole number")
+    if status not in TURN_STATUSES:
+        raise _wrong("status", "a known turn status")
+    if error is None:
+        return TurnEnd(turn, status)
+    error = _object(error, "error")
+    kind, message = error.get("kind"), error.get("message")
+    if type(kind) is not str or type(message) is not str:
+        raise EventShapeError("error needs a string kind and message")
+    return TurnEnd(turn, status, TurnError(kind, message))
+
+
+def _session_title(data: Any) -> SessionTitle:
+    title = _object(data).get("title")
+    if type(title) is not str:
+        raise _wrong("title", "a string")
+    return SessionTitle(title)
+
+
+_DECODERS: dict[str, Callable[[Any], Event]] = {
+    EventType.USER_MESSAGE: _user_message,
+    EventType.TURN_START: _turn_start,
+    EventType.CONTEXT_TIME: _context_time,
+    EventType.ASSISTANT_MESSAGE: _assistant_message,
+    EventType.TOOL_RESULT: _tool_result,
+    EventType.TURN_END: _turn_end,
+    EventType.SESSION_TITLE: _session_title,
+    EventType.SCHEDULE_CHANGE: ScheduleChanged,
+}

@@ -1,0 +1,241 @@
+"""The OpenAI chat wire format, both ways. Pure: no I/O, no asyncio, no SDK or HTTP client.
+
+A ``ModelRequest`` becomes the ``messages`` and ``tools`` dicts of a ``/chat/completions`` body;
+streamed ``chat.completion.chunk`` objects merge into text pieces and one ``Finish``.
+``core.llm.openai_compat`` (the network door) sends what this builds and feeds this what arrives.
+Chunks are read by attribute and never trusted: anything missing or of the wrong type is skipped,
+so the SDK's unvalidated chunk objects and plain test objects merge alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
+
+from core.events import FinishReason, TokenUsage, ToolCall
+from core.llm.messages import Finish, Message, ModelRequest
+
+FINISH_REASONS: Mapping[str, FinishReason] = MappingProxyType(
+    {
+        "stop": "stop",
+        "length": "length",
+        "tool_calls": "tool_calls",
+        "function_call": "tool_calls",
+        "content_filter": "stop",
+    }
+)
+"""The server's finish reasons as the neutral ones; any other reason is ``stop``."""
+
+StreamGap = Literal["unreadable", "empty", "ended_early"]
+"""Why a stream that ended without a finish reason cannot be taken as an answer: a chunk had no
+``choices`` list, no chunk arrived at all, or the chunks stopped before a finish reason."""
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+# ---------------------------------------------------------------- request mapping
+
+
+def to_openai_messages(request: ModelRequest) -> list[dict[str, Any]]:
+    """The ``messages`` array: system prompt, history, and the reading before the last user turn.
+    Every text is made UTF-8-safe (``wire_text``)."""
+    history = [_message(m) for m in request.messages]
+    if request.time_context:
+        reading = {"role": "system", "content": request.time_context}
+        last_user = max(
+            (i for i, m in enumerate(request.messages) if m.role == "user"), default=None
+        )
+        history.insert(len(history) if last_user is None else last_user, reading)
+    head = [{"role": "system", "content": request.system}] if request.system else []
+    return [_wired(m) for m in head + history]
+
+
+def to_openai_tools(request: ModelRequest) -> list[dict[str, Any]]:
+    """The ``tools`` array; a bare function schema is wrapped as ``{"type": "function"}``."""
+    return [
+        definition if "type" in definition else {"type": "function", "function": definition}
+        for definition in request.tools
+    ]
+
+
+def wire_text(text: str) -> str:
+    """``text`` with each lone surrogate (a code point in U+D800..U+DFFF, which a ``\\ud800``
+    escape in a model's JSON produces) replaced by U+FFFD. The SDK writes the request as UTF-8,
+    which cannot carry them: one in the history made every later request of the session fail.
+    Only the request is changed; the session keeps what the model sent."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def _wired(value: Any) -> Any:
+    if isinstance(value, str):
+        return wire_text(value)
+    if isinstance(value, dict):
+        return {key: _wired(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_wired(item) for item in value]
+    return value
+
+
+def _message(message: Message) -> dict[str, Any]:
+    if message.role == "assistant":
+        out: dict[str, Any] = {"role": "assistant", "content": message.text or None}
+        if message.tool_calls:
+            out["tool_calls"] = [_tool_call(c) for c in message.tool_calls]
+        elif not message.text:
+            out["content"] = ""
+        return out
+    if message.role == "tool":
+        return {"role": "tool", "tool_call_id": message.tool_call_id or "", "content": message.text}
+    return {"role": message.role, "content": message.text}
+
+
+def _tool_call(call: ToolCall) -> dict[str, Any]:
+    return {
+        "id": call.id,
+        "type": "function",
+        "function": {"name": call.name, "arguments": call.arguments},
+    }
+
+
+# ---------------------------------------------------------------- stream merging
+
+
+@dataclass
+class _PartialCall:
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+
+
+class StreamMerge:
+    """Folds ``chat.completion.chunk`` objects: text, tool calls by index, usage, finish reason.
+
+    Only choice 0 counts. ``size`` grows by one per chunk plus the characters of its text and
+    tool-call arguments, so the door can bound an answer that never stops (empty chunks included).
+    """
+
+    def __init__(self) -> None:
+        self._text: list[str] = []
+        self._calls: dict[int, _PartialCall] = {}
+        self._finish_reason: str | None = None
+        self._usage: TokenUsage | None = None
+        self._model = ""
+        self._unreadable = False
+        self.size = 0
+
+    @property
+    def started(self) -> bool:
+        """At least one chunk arrived."""
+        return self.size > 0
+
+    def feed(self, chunk: Any) -> list[str]:
+        """Takes one chunk; returns its new text pieces (never an empty one)."""
+        self.size += 1
+        self._model = _str(getattr(chunk, "model", None)) or self._model
+        self._take_usage(getattr(chunk, "usage", None))
+        choices = getattr(chunk, "choices", None)
+        self._unreadable = self._unreadable or not isinstance(choices, list)
+        pieces: list[str] = []
+        for choice in _list(choices):
+            if getattr(choice, "index", 0) not in (0, None):
+                continue
+            pieces += self._take_delta(getattr(choice, "delta", None))
+            reason = getattr(choice, "finish_reason", None)
+            if isinstance(reason, str) and reason:
+                self._finish_reason = reason
+        return pieces
+
+    def finish(self, fallback_model: str) -> Finish | StreamGap:
+        """The step's ``Finish``, or why the chunks so far are not a whole answer. Tool calls
+        under a ``stop`` reason make it ``tool_calls``; the chunks' model name wins over
+        ``fallback_model``."""
+        if self._finish_reason is None:
+            if self._unreadable:
+                return "unreadable"
+            return "ended_early" if self.started else "empty"
+        calls = self._tool_calls()
+        reason = FINISH_REASONS.get(self._finish_reason, "stop")
+        if calls and reason == "stop":
+            reason = "tool_calls"
+        text = "".join(self._text)
+        return Finish(text, calls, reason, self._usage, self._model or fallback_model)
+
+    def cut(self, note: str, fallback_model: str) -> Finish:
+        """The ``Finish`` of an answer stopped at its bound: the text so far plus ``note``, reason
+        ``length``. Tool calls still open are dropped: their arguments are incomplete, and running
+        them would act on a fragment."""
+        text = "".join(self._text) + note
+        return Finish(text, (), "length", self._usage, self._model or fallback_model)
+
+    def _tool_calls(self) -> tuple[ToolCall, ...]:
+        """The calls in index order, each with an id unique within this answer: a missing id is
+        ``call_<index>``, a repeated one gets ``-<n>`` appended. Servers that reuse one id for
+        several calls would otherwise give two results the same ``callId`` (ambiguous for the
+        model, and refused by strict endpoints on every later request that carries the history)."""
+        used: set[str] = set()
+        return tuple(
+            ToolCall(_unique(c.id or f"call_{i}", used), c.name, "".join(c.arguments))
+            for i, c in sorted(self._calls.items())
+        )
+
+    def _take_delta(self, delta: Any) -> list[str]:
+        if delta is None:
+            return []
+        for position, call in enumerate(_list(getattr(delta, "tool_calls", None))):
+            self._take_call(position, call)
+        content = getattr(delta, "content", None)
+        if isinstance(content, str) and content:
+            self.size += len(content)
+            self._text.append(content)
+            return [content]
+        return []
+
+    def _take_call(self, position: int, call: Any) -> None:
+        index = getattr(call, "index", None)
+        if not isinstance(index, int):
+            index = self._index_without_one(_str(getattr(call, "id", None)), position)
+        partial = self._calls.setdefault(index, _PartialCall())
+        partial.id = partial.id or _str(getattr(call, "id", None))
+        function = getattr(call, "function", None)
+        partial.name = partial.name or _str(getattr(function, "name", None))
+        arguments = _str(getattr(function, "arguments", None))
+        if arguments:
+            self.size += len(arguments)
+            partial.arguments.append(arguments)
+
+    def _index_without_one(self, call_id: str, position: int) -> int:
+        """Where an index-less piece belongs: its id's call, else a new call when it has an id,
+        else the latest call (a continuation), else its position in the chunk."""
+        for index, partial in self._calls.items():
+            if call_id and partial.id == call_id:
+                return index
+        if call_id:
+            return max(self._calls, default=-1) + 1
+        return max(self._calls, default=position)
+
+    def _take_usage(self, usage: Any) -> None:
+        prompt = getattr(usage, "prompt_tokens", None)
+        completion = getattr(usage, "completion_tokens", None)
+        if isinstance(prompt, int) and isinstance(completion, int):
+            self._usage = TokenUsage(prompt_tokens=prompt, completion_tokens=completion)
+
+
+def _unique(call_id: str, used: set[str]) -> str:
+    """``call_id``, or ``call_id-<n>`` with the smallest n ≥ 2 not in ``used``; marks it used."""
+    candidate, n = call_id, 1
+    while candidate in used:
+        n += 1
+        candidate = f"{call_id}-{n}"
+    used.add(candidate)
+    return candidate
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []

@@ -1,0 +1,80 @@
+"""What opening a session log found: the frozen value a ``LiveSession`` starts from. Pure types.
+
+Built once by ``recovery`` (or ``LiveSession.detached``) and never changed. Where a session lives
+(``OnDisk`` or nowhere), whether it may be written (``Writable`` or ``ReadOnly``) and whether its
+state still waits for a check (``Checked`` or ``Unchecked``) are each one value of explicit
+variants, so no combination of optional fields has to be read as a state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, TypeAlias
+
+from core.session.event_list import EventList
+from core.session.folds import SessionFolds
+from core.session.jsonl_store import LogFile, SessionLock
+from core.session.lines import SessionHeader
+from core.session.reconcile import Rescan
+
+
+@dataclass(frozen=True)
+class OnDisk:
+    """A stored session: its folder, its open log and where its first event line starts."""
+
+    folder: Path
+    log: LogFile
+    body_start: int
+
+
+@dataclass(frozen=True)
+class Writable:
+    """Appends are taken; ``lock`` is the live lock held for it (None: a detached session)."""
+
+    lock: SessionLock | None
+
+
+@dataclass(frozen=True)
+class ReadOnly:
+    """Nothing is appended; ``reason`` is the sentence the window shows."""
+
+    reason: str
+
+
+Access: TypeAlias = Writable | ReadOnly
+
+
+class Verifier(Protocol):
+    """The deferred digest check of a warm open (built by ``recovery``)."""
+
+    def run(self) -> Rescan | None:
+        """Blocks (a worker thread runs it): None when the checkpoint's bytes still match, else
+        a full re-scan of the log."""
+        ...
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The state rests on bytes read or hashed at open."""
+
+
+@dataclass(frozen=True)
+class Unchecked:
+    """A warm open: the state is the checkpoint's word until ``verifier`` has run."""
+
+    verifier: Verifier
+
+
+@dataclass(frozen=True)
+class LoadedSession:
+    """Everything a ``LiveSession`` starts from. ``checkpoint_count`` is how many events the
+    checkpoint on disk already covers (0: none)."""
+
+    header: SessionHeader
+    entries: EventList
+    folds: SessionFolds
+    disk: OnDisk | None
+    access: Access
+    check: Checked | Unchecked
+    checkpoint_count: int = 0

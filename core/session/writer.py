@@ -1,0 +1,185 @@
+"""The group-commit writer of one live session: the persistence barrier, write-behind and retry
+(session-log.md §3). Async; the disk work runs on one worker thread through ``jsonl_store``.
+
+``flush`` is the barrier: one write and one fsync cover everything queued before it (group
+commit; concurrent flushes share the write in flight). Queued entries are also flushed on their
+own within ``write_behind_seconds`` of an append. A failed write or fsync truncates the file back
+to its durable length (``LogFile.write_durably``), keeps the entries queued and answers False;
+the write-behind timer is re-armed, so retained entries are retried every
+``write_behind_seconds`` until a write succeeds, and the next successful flush writes them once.
+Whether writing is allowed at all (verified, writable, open) is the session's ``may_write``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Protocol
+
+from core.session.event_list import EventList
+from core.session.jsonl_store import LogFile
+
+logger = logging.getLogger(__name__)
+
+WRITE_BEHIND_SECONDS = 0.2
+
+
+class Cancellable(Protocol):
+    def cancel(self) -> None: ...
+
+
+Scheduler = Callable[[float, Callable[[], None]], "Cancellable | None"]
+"""Calls ``callback`` after ``delay`` seconds; returns a handle, or None when it cannot."""
+
+
+def loop_scheduler(delay: float, callback: Callable[[], None]) -> Cancellable | None:
+    """``call_later`` on the running loop; None (no write-behind) when no loop runs."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    return loop.call_later(delay, callback)
+
+
+class GroupCommit:
+    """Writes ``entries``' queued lines to ``log``. ``on_committed`` runs after each successful
+    write (the session then checks whether a checkpoint is due)."""
+
+    def __init__(
+        self,
+        log: LogFile,
+        entries: EventList,
+        *,
+        name: str,
+        may_write: Callable[[], Awaitable[bool]],
+        on_committed: Callable[[], object],
+        scheduler: Scheduler = loop_scheduler,
+        write_behind_seconds: float = WRITE_BEHIND_SECONDS,
+    ) -> None:
+        self._log = log
+        self._entries = entries
+        self._name = name
+        self._may_write = may_write
+        self._on_committed = on_committed
+        self._scheduler = scheduler
+        self._delay = write_behind_seconds
+        self._batch: list[asyncio.Future[bool]] | None = None
+        self._write_behind: Cancellable | None = None
+        self._tasks: set[asyncio.Future[Any]] = set()
+        self._observers: list[Callable[[bool], None]] = []
+        self._stopped = False
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"chime-log-{name}")
+
+    async def flush(self) -> bool:
+        """The barrier: True only when every entry queued so far is durable."""
+        if not await self._may_write():
+            return False
+        target = len(self._entries)
+        while self._entries.durable_count < target:
+            if not await self._join_batch():
+                return False
+        return True
+
+    def wake(self) -> None:
+        """Entries were queued: flush them within ``write_behind_seconds`` unless a barrier
+        does it first (one timer at a time)."""
+        if self._write_behind is None and not self._stopped:
+            self._write_behind = self._scheduler(self._delay, self._on_write_behind)
+
+    def subscribe(self, callback: Callable[[bool], None]) -> Callable[[], None]:
+        """Call ``callback(ok)`` after each write attempt; returns the unsubscribe function."""
+        self._observers.append(callback)
+
+        def unsubscribe() -> None:
+            with contextlib.suppress(ValueError):
+                self._observers.remove(callback)
+
+        return unsubscribe
+
+    def track(self, task: asyncio.Future[Any]) -> None:
+        """Keep a background task of the session until it ends (``settle`` awaits it)."""
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def settle(self) -> None:
+        """Stop the write-behind and wait for the background tasks still running."""
+        self._stopped = True
+        if self._write_behind is not None:
+            self._write_behind.cancel()
+            self._write_behind = None
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def shutdown(self) -> None:
+        """Let the worker thread go (a write in flight still completes)."""
+        self._stopped = True
+        self._thread.shutdown(wait=False)
+
+    # -- one write -------------------------------------------------------------------------
+
+    def _join_batch(self) -> asyncio.Future[bool]:
+        """A waiter on the write in flight, starting one for everything queued if none is.
+
+        One hop to the writer thread and one back (``call_soon_threadsafe`` straight from the
+        write's done callback), no task per batch; each flush has its own waiter, so cancelling
+        one never disturbs the others or the write."""
+        loop = asyncio.get_running_loop()
+        waiter = loop.create_future()
+        if self._batch is None:
+            self._batch = []
+            count = self._entries.queued_count
+            data = self._entries.queued_bytes(count)
+            offset = self._entries.durable_length
+            work = self._thread.submit(self._log.write_durably, data, offset)
+            work.add_done_callback(functools.partial(_post, loop, self._written, count))
+        self._batch.append(waiter)
+        return waiter
+
+    def _written(self, count: int, work: Future[None]) -> None:
+        waiters, self._batch = self._batch or [], None
+        error = work.exception()
+        if error is not None and not isinstance(error, OSError):
+            _settle_all(waiters, error)  # a bug, not the disk: the callers see it
+            return
+        ok = error is None
+        if ok:
+            self._entries.commit(count)
+        else:
+            logger.warning("session %s: write failed, events kept queued: %s", self._name, error)
+        self._notify(ok)
+        if ok:
+            self._on_committed()
+        else:
+            self.wake()  # retry on its own, e.g. once the disk has room again
+        _settle_all(waiters, ok)
+
+    def _on_write_behind(self) -> None:
+        self._write_behind = None
+        if self._entries.queued_count and not self._stopped:
+            self.track(asyncio.ensure_future(self.flush()))
+
+    def _notify(self, ok: bool) -> None:
+        for callback in list(self._observers):
+            try:
+                callback(ok)
+            except Exception:
+                logger.exception("a persistence observer of session %s failed", self._name)
+
+
+def _post(loop: asyncio.AbstractEventLoop, callback: Callable[..., None], *args: object) -> None:
+    """Run ``callback(*args)`` on ``loop`` from a worker thread."""
+    with contextlib.suppress(RuntimeError):  # the loop closed while the write ran
+        loop.call_soon_threadsafe(callback, *args)
+
+
+def _settle_all(waiters: list[asyncio.Future[bool]], outcome: bool | BaseException) -> None:
+    for waiter in waiters:
+        if waiter.done():
+            continue  # its flush was cancelled
+        if isinstance(outcome, BaseException):
+            waiter.set_exception(outcome)
+        else:
+            waiter.set_result(outcome)

@@ -1,0 +1,77 @@
+"""``@frozen`` values: immutable, slotted, compared and hashed by their fields, picklable."""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import pickle
+from dataclasses import FrozenInstanceError
+from typing import ClassVar
+
+import pytest
+
+from core.frozen import frozen
+
+
+@frozen
+class Point:
+    """A value with a default and a class constant."""
+
+    x: int
+    y: int = 0
+    kind: ClassVar[str] = "point"
+
+    @property
+    def total(self) -> int:
+        return self.x + self.y
+
+
+@frozen
+class Pair:
+    x: int
+    y: int = 0
+
+
+def test_a_value_is_built_from_its_fields_with_their_defaults() -> None:
+    assert (Point(1).x, Point(1).y, Point(1, 2).total, Point(x=3, y=4).y) == (1, 0, 3, 4)
+    assert Point.kind == "point"
+    assert str(inspect.signature(Point)) == "(x: 'int', y: 'int' = 0) -> None"
+    with pytest.raises(TypeError):
+        Point()  # type: ignore[call-arg]  # the missing field under test
+
+
+def test_a_value_refuses_assignment_and_deletion_and_has_no_dict() -> None:
+    point = Point(1, 2)
+    with pytest.raises(FrozenInstanceError):
+        point.x = 5  # type: ignore[misc]  # the assignment a frozen value must refuse
+    with pytest.raises(FrozenInstanceError):
+        del point.y
+    with pytest.raises(AttributeError):
+        point.z = 1  # type: ignore[attr-defined]  # no such field, and no __dict__ to take it
+    assert not hasattr(point, "__dict__")
+
+
+def test_values_are_equal_only_to_the_same_class_with_the_same_fields() -> None:
+    assert Point(1, 2) == Point(1, 2)
+    assert hash(Point(1, 2)) == hash(Point(1, 2))
+    assert Point(1, 2) != Point(2, 1)
+    other: object = Pair(1, 2)
+    assert Point(1, 2) != other
+    assert Point(1, 2) != (1, 2)
+    assert len({Point(1, 2), Point(1, 2), Pair(1, 2)}) == 2
+
+
+def test_a_value_shows_its_fields_and_matches_by_position() -> None:
+    assert repr(Point(1, 2)) == "Point(x=1, y=2)"
+    match Point(7, 8):
+        case Point(a, b):
+            assert (a, b) == (7, 8)
+        case _:
+            raise AssertionError("a positional pattern must match")
+
+
+def test_a_value_survives_pickling_and_copying() -> None:
+    point = Point(1, 2)
+    assert pickle.loads(pickle.dumps(point)) == point
+    assert copy.copy(point) == point
+    assert copy.deepcopy(Point(1, [3])) == Point(1, [3])  # type: ignore[arg-type]  # any value
