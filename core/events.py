@@ -8,7 +8,7 @@ value and ``to_data()`` renders its ``data`` with the keys in write order.
 
 | type               | value            | data                                                      |
 |--------------------|------------------|-----------------------------------------------------------|
-| user/message       | UserMessage      | id, text, source ({kind:user,timeZone} or {kind:plugin,plugin}) |
+| user/message       | UserMessage      | id, text, source ({kind:user,timeZone} or {kind:plugin,plugin}), parent?, revises?, attachments? |
 | turn/start         | TurnStart        | turn (1, 2, ...), input (seq of the consumed user/message) |
 | context/time       | ContextTime      | timeZone (name or null), text (the reading sent to the model) |
 | assistant/message  | AssistantMessage | id, text, toolCalls [{id,name,arguments}], model {provider,name}, finish, usage? |
@@ -16,6 +16,10 @@ value and ``to_data()`` renders its ``data`` with the keys in write order.
 | turn/end           | TurnEnd          | turn, status (completed|failed|cancelled|interrupted), error? {kind,message} |
 | session/title      | SessionTitle     | title                                                     |
 | schedule/change    | ScheduleChanged  | schedule.md §2.3, kept as given (the schedule fold decodes it strictly) |
+| exchange/hide      | ExchangeHidden   | input, hidden                                             |
+| path/select        | PathSelected     | leaf                                                      |
+| session/model      | SessionModel     | provider, model, temperature (each may be null)           |
+| session/instructions | SessionInstructions | text                                              |
 | anything else      | UnknownEvent     | kept as given and ignored by every fold (a newer version's log still opens) |
 
 Decoding choices where the spec is silent: a known type whose ``data`` has the wrong shape (a
@@ -47,6 +51,10 @@ class EventType(StrEnum):
     TURN_END = "turn/end"
     SESSION_TITLE = "session/title"
     SCHEDULE_CHANGE = "schedule/change"
+    EXCHANGE_HIDE = "exchange/hide"
+    PATH_SELECT = "path/select"
+    SESSION_MODEL = "session/model"
+    SESSION_INSTRUCTIONS = "session/instructions"
 
 
 TurnStatus = Literal["completed", "failed", "cancelled", "interrupted"]
@@ -89,13 +97,42 @@ SCHEDULE_SOURCE = PluginSource("schedule")
 # -- the events ------------------------------------------------------------------------------
 
 
+ROOT = -1
+"""The ``parent`` of a conversation's first input (agent.md §7)."""
+
+
+@frozen
+class Attachment:
+    """A file added to a message: its bytes are ``sessions/<id>/attachments/<sha256>``."""
+
+    name: str
+    media_type: str
+    sha256: str
+    size: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "mediaType": self.media_type,
+            "sha256": self.sha256,
+            "size": self.size,
+        }
+
+
 @frozen
 class UserMessage:
-    """Input for a turn: typed by the user, or a reminder follow-up (``source`` plugin schedule)."""
+    """Input for a turn: typed by the user, or a reminder follow-up (``source`` plugin schedule).
+
+    ``parent`` is the input it follows (``ROOT`` for the first; None when the log does not say,
+    as in logs written before versions: then it follows the previous ``user/message``);
+    ``revises`` the input it is a new version of (agent.md §7)."""
 
     id: str
     text: str
     source: Source
+    parent: int | None = None
+    revises: int | None = None
+    attachments: tuple[Attachment, ...] = ()
     type: ClassVar[EventType] = EventType.USER_MESSAGE
 
     @property
@@ -109,7 +146,14 @@ class UserMessage:
         return parse_framing(self.text) if self.is_reminder else None
 
     def to_data(self) -> dict[str, Any]:
-        return {"id": self.id, "text": self.text, "source": self.source.to_json()}
+        data: dict[str, Any] = {"id": self.id, "text": self.text, "source": self.source.to_json()}
+        if self.parent is not None:
+            data["parent"] = self.parent
+        if self.revises is not None:
+            data["revises"] = self.revises
+        if self.attachments:
+            data["attachments"] = [attachment.to_json() for attachment in self.attachments]
+        return data
 
 
 @frozen
@@ -180,6 +224,7 @@ class AssistantMessage:
     model: ModelRef
     finish: FinishReason
     usage: TokenUsage | None = None
+    duration_ms: int | None = None
     type: ClassVar[EventType] = EventType.ASSISTANT_MESSAGE
 
     def to_data(self) -> dict[str, Any]:
@@ -192,6 +237,8 @@ class AssistantMessage:
         }
         if self.usage is not None:
             data["usage"] = self.usage.to_json()
+        if self.duration_ms is not None:
+            data["durationMs"] = self.duration_ms
         return data
 
 
@@ -264,6 +311,54 @@ class ScheduleChanged:
 
 
 @frozen
+class ExchangeHidden:
+    """The exchange of input ``input`` leaves the view and the history (or, not ``hidden``,
+    comes back)."""
+
+    input: int
+    hidden: bool
+    type: ClassVar[EventType] = EventType.EXCHANGE_HIDE
+
+    def to_data(self) -> dict[str, Any]:
+        return {"input": self.input, "hidden": self.hidden}
+
+
+@frozen
+class PathSelected:
+    """The shown path now ends at input ``leaf`` (a version was chosen)."""
+
+    leaf: int
+    type: ClassVar[EventType] = EventType.PATH_SELECT
+
+    def to_data(self) -> dict[str, Any]:
+        return {"leaf": self.leaf}
+
+
+@frozen
+class SessionModel:
+    """This session's model from its next turn on; None fields fall back to the app's settings."""
+
+    provider: str | None
+    model: str | None
+    temperature: float | None = None
+    type: ClassVar[EventType] = EventType.SESSION_MODEL
+
+    def to_data(self) -> dict[str, Any]:
+        return {"provider": self.provider, "model": self.model, "temperature": self.temperature}
+
+
+@frozen
+class SessionInstructions:
+    """This session's own instructions, appended to the system prompt ("" removes them)."""
+
+    text: str
+    type: ClassVar[EventType] = EventType.SESSION_INSTRUCTIONS
+
+    def to_data(self) -> dict[str, Any]:
+        return {"text": self.text}
+
+
+@frozen
 class UnknownEvent:
     """An event type this version does not know: kept as given, ignored by every fold."""
 
@@ -295,6 +390,10 @@ Event: TypeAlias = (
     | TurnEnd
     | SessionTitle
     | ScheduleChanged
+    | ExchangeHidden
+    | PathSelected
+    | SessionModel
+    | SessionInstructions
     | UnknownEvent
     | MalformedEvent
 )
@@ -404,7 +503,33 @@ def _user_message(data: Any) -> UserMessage:
         raise _wrong("id", "a string")
     if type(text) is not str:
         raise _wrong("text", "a string")
-    return UserMessage(message_id, text, _source(data.get("source")))
+    source = _source(data.get("source"))
+    if len(data) == 3:  # the common message: id, text, source
+        return UserMessage(message_id, text, source)
+    parent, revises = _optional_seq(data, "parent"), _optional_seq(data, "revises")
+    attachments = data.get("attachments")
+    if attachments is not None and type(attachments) is not list:
+        raise _wrong("attachments", "an array")
+    files = tuple(map(_attachment, attachments or ()))
+    return UserMessage(message_id, text, source, parent, revises, files)
+
+
+def _optional_seq(data: dict[str, Any], key: str) -> int | None:
+    value = data.get(key)
+    if value is not None and (type(value) is not int or value < ROOT):
+        raise _wrong(key, "a seq")
+    return value
+
+
+def _attachment(value: Any) -> Attachment:
+    item = _object(value, "an attachment")
+    name, media_type = item.get("name"), item.get("mediaType")
+    sha256, size = item.get("sha256"), item.get("size")
+    if type(name) is not str or type(media_type) is not str or type(sha256) is not str:
+        raise EventShapeError("an attachment needs a string name, mediaType and sha256")
+    if type(size) is not int or size < 0:
+        raise _wrong("an attachment's size", "a whole number")
+    return Attachment(name, media_type, sha256, size)
 
 
 def _turn_start(data: Any) -> TurnStart:
@@ -460,6 +585,9 @@ def _assistant_message(data: Any) -> AssistantMessage:
         raise EventShapeError("model needs a string provider and name")
     if finish not in FINISH_REASONS:
         raise _wrong("finish", "a known reason")
+    duration = data.get("durationMs")
+    if duration is not None and type(duration) is not int:
+        raise _wrong("durationMs", "a whole number")
     return AssistantMessage(
         message_id,
         text,
@@ -467,6 +595,7 @@ def _assistant_message(data: Any) -> AssistantMessage:
         _model_ref(provider, name),
         finish,
         _usage(data.get("usage")),
+        duration,
     )
 
 
@@ -504,6 +633,42 @@ def _session_title(data: Any) -> SessionTitle:
     return SessionTitle(title)
 
 
+def _exchange_hidden(data: Any) -> ExchangeHidden:
+    data = _object(data)
+    seq, hidden = data.get("input"), data.get("hidden")
+    if type(seq) is not int or seq < 0:
+        raise _wrong("input", "a seq")
+    if type(hidden) is not bool:
+        raise _wrong("hidden", "a boolean")
+    return ExchangeHidden(seq, hidden)
+
+
+def _path_selected(data: Any) -> PathSelected:
+    leaf = _object(data).get("leaf")
+    if type(leaf) is not int or leaf < 0:
+        raise _wrong("leaf", "a seq")
+    return PathSelected(leaf)
+
+
+def _session_model(data: Any) -> SessionModel:
+    data = _object(data)
+    provider, model, temperature = data.get("provider"), data.get("model"), data.get("temperature")
+    if provider is not None and type(provider) is not str:
+        raise _wrong("provider", "a string or null")
+    if model is not None and type(model) is not str:
+        raise _wrong("model", "a string or null")
+    if temperature is not None and type(temperature) not in (int, float):
+        raise _wrong("temperature", "a number or null")
+    return SessionModel(provider, model, None if temperature is None else float(temperature))
+
+
+def _session_instructions(data: Any) -> SessionInstructions:
+    text = _object(data).get("text")
+    if type(text) is not str:
+        raise _wrong("text", "a string")
+    return SessionInstructions(text)
+
+
 _DECODERS: dict[str, Callable[[Any], Event]] = {
     EventType.USER_MESSAGE: _user_message,
     EventType.TURN_START: _turn_start,
@@ -513,4 +678,8 @@ _DECODERS: dict[str, Callable[[Any], Event]] = {
     EventType.TURN_END: _turn_end,
     EventType.SESSION_TITLE: _session_title,
     EventType.SCHEDULE_CHANGE: ScheduleChanged,
+    EventType.EXCHANGE_HIDE: _exchange_hidden,
+    EventType.PATH_SELECT: _path_selected,
+    EventType.SESSION_MODEL: _session_model,
+    EventType.SESSION_INSTRUCTIONS: _session_instructions,
 }

@@ -12,8 +12,9 @@ from core.errors import SessionReadOnlyError
 from core.events import Entry, Event, EventType, decode_event
 from core.instant import format_instant
 from core.schedule.fold import ScheduleFold
+from core.session.conversation import Conversation
 from core.session.event_list import EventList, JsonEvents
-from core.session.folds import InputState, SessionFolds
+from core.session.folds import InputState, SessionChoices, SessionFolds
 from core.session.lines import SessionHeader
 from core.session.memory import SessionMemory
 
@@ -135,6 +136,12 @@ class MemoryLog:
 
     def inputs(self) -> InputState:
         return self._memory.inputs()
+
+    def conversation(self) -> Conversation:
+        return self._memory.folds.snapshot()
+
+    def choices(self) -> SessionChoices:
+        return self._memory.folds.choices()
 
     def schedule_fold(self) -> ScheduleFold:
         return self._memory.schedule_fold()

@@ -27,8 +27,12 @@ from core.events import (
     AssistantMessage,
     ContextTime,
     Entry,
+    ExchangeHidden,
     MalformedEvent,
+    PathSelected,
     ScheduleChanged,
+    SessionInstructions,
+    SessionModel,
     SessionTitle,
     ToolCall,
     ToolResult,
@@ -104,6 +108,10 @@ def row_for_event(entry: Entry, zone_name: str | None) -> list[TranscriptRow]:
             | ToolResult()
             | SessionTitle()
             | ScheduleChanged()
+            | ExchangeHidden()
+            | PathSelected()
+            | SessionModel()
+            | SessionInstructions()
             | UnknownEvent()
             | MalformedEvent()
         ):

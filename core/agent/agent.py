@@ -5,9 +5,14 @@ Choices the spec leaves open (written down here):
 
 - Input is appended to the log at once and the session's input-queue fold
   (``core.session.folds``, read through ``SessionPort.inputs()``) decides what runs: one input per
-  turn, oldest first. A failed turn does not consume its input: it stays
-  pending but *held* (no automatic re-run) until ``retry()`` or the next input of any kind; then
-  the oldest pending input (the failed one) runs first.
+  turn, oldest first. A failed turn consumes its input, which becomes *failed* (agent.md §7):
+  later input runs on its own, and ``retry(seq)`` queues a new turn on the failed one (retries
+  asked for run before pending input; a retry request is not recorded until its ``turn/start``).
+- The verbs of agent.md §7 append one event each (``edit``/``regenerate``: a ``user/message``
+  version; ``hide``: ``exchange/hide``; ``select``: ``path/select``; ``choose_model``:
+  ``session/model``; ``set_instructions``: ``session/instructions``), so no crash can leave half a
+  verb in the log. A new input follows the shown leaf (its ``parent`` written only when it is not
+  the previous input).
 - ``start()`` runs input left pending by an earlier run (e.g. a reminder admitted just before a
   crash, or a turn the app closed mid-way), so a reopened session answers it.
 - ``cancel()`` ends the running turn with ``status: "cancelled"``; ``dispose()`` ends it with
@@ -33,6 +38,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
+from core.agent.history import fold_history
 from core.agent.tool_registry import ToolRegistry
 from core.agent.turn import (
     TurnContext,
@@ -46,9 +52,14 @@ from core.clock import Clock, NewId, ZoneSource
 from core.errors import SessionReadOnlyError
 from core.events import (
     SCHEDULE_SOURCE,
+    Attachment,
     ContextTime,
     Event,
+    ExchangeHidden,
+    PathSelected,
     ScheduleChanged,
+    SessionInstructions,
+    SessionModel,
     Source,
     TurnEnd,
     TurnError,
@@ -58,12 +69,16 @@ from core.events import (
     UserSource,
 )
 from core.llm.provider import ModelProvider
+from core.session.conversation import parent_of
 from core.session.port import SessionPort
 from core.time_context import sample_zone, time_reading
 
 AgentStatus = Literal["idle", "running"]
 T = TypeVar("T")
 Unsubscribe = Callable[[], None]
+
+INSTRUCTIONS_HEADING = "Instructions for this conversation:"
+"""Heads the session's own instructions after the stable system prompt (agent.md §7)."""
 
 _log = logging.getLogger(__name__)
 
@@ -114,7 +129,7 @@ class Agent:
         self._pump: asyncio.Task[None] | None = None
         self._turn_task: asyncio.Task[TurnOutcome] | None = None
         self._end_status: TurnStatus = "cancelled"
-        self._retry = False
+        self._retries: list[int] = []
         self._closed = False
         self._running_turn: int | None = None
         self.stopped: str | None = None
@@ -141,10 +156,14 @@ class Agent:
         return self._log.inputs().pending
 
     @property
-    def can_retry(self) -> bool:
-        """True when the last turn failed and its input waits for ``retry()``."""
-        inputs = self._log.inputs()
-        return inputs.held and bool(inputs.pending) and self._pump is None
+    def failed_inputs(self) -> frozenset[int]:
+        """Seqs of the inputs whose latest turn failed (each can be retried)."""
+        return self._log.inputs().failed
+
+    def can_retry(self, input_seq: int | None = None) -> bool:
+        """True when ``input_seq`` (default: the newest failed input) failed and is not queued."""
+        seq = self._newest_failed() if input_seq is None else input_seq
+        return seq is not None and seq in self.failed_inputs and seq not in self._retries
 
     def on_status(self, callback: Callable[[AgentStatus], None]) -> Unsubscribe:
         return _subscribe(self._status_observers, callback)
@@ -163,24 +182,64 @@ class Agent:
         """Runs input left pending by an earlier run of this session (needs a running loop)."""
         self._kick()
 
-    def submit(self, text: str, time_zone: str | None) -> str:
+    def submit(
+        self, text: str, time_zone: str | None, attachments: Sequence[Attachment] = ()
+    ) -> str:
         """Appends the user's input at once (also while a turn runs); returns its message id."""
-        return self.followup(text, UserSource(time_zone))
+        return self.followup(text, UserSource(time_zone), attachments)
 
-    def followup(self, text: str, source: Source) -> str:
+    def followup(self, text: str, source: Source, attachments: Sequence[Attachment] = ()) -> str:
         """Appends a pending input that starts a normal later turn once the agent is idle."""
         message_id = self._new_id()
-        self._append(UserMessage(message_id, text, source))
+        parent = self._log.inputs().parent
+        self._append(UserMessage(message_id, text, source, parent, attachments=tuple(attachments)))
         self._kick()
         return message_id
 
-    def retry(self) -> bool:
-        """Runs a new turn on the input of the failed turn; False when there is nothing to retry."""
-        if not self.can_retry or self._closed:
+    def retry(self, input_seq: int | None = None) -> bool:
+        """Queues a new turn on a failed input (default: the newest one); False when it did not
+        fail, is already queued, or the agent is disposed."""
+        seq = self._newest_failed() if input_seq is None else input_seq
+        if seq is None or self._closed or not self.can_retry(seq):
             return False
-        self._retry = True
+        self._retries.append(seq)
         self._kick()
         return True
+
+    def edit(self, input_seq: int, text: str, time_zone: str | None) -> int:
+        """Appends a new version of input ``input_seq`` with ``text`` (agent.md §7): it becomes
+        the leaf and gets its own turn. Returns its seq; ValueError when ``input_seq`` is no input."""
+        original = self._input(input_seq)
+        source = (
+            UserSource(time_zone) if isinstance(original.source, UserSource) else original.source
+        )
+        return self._new_version(input_seq, original, text, source)
+
+    def regenerate(self, input_seq: int) -> int:
+        """A new version of ``input_seq`` with its text, source and attachments: a new answer
+        that keeps the old one reachable. Returns its seq."""
+        original = self._input(input_seq)
+        return self._new_version(input_seq, original, original.text, original.source)
+
+    def hide(self, input_seq: int, hidden: bool = True) -> None:
+        """Takes the exchange of ``input_seq`` out of the view and the history (or back in)."""
+        self._input(input_seq)
+        self._append(ExchangeHidden(input_seq, hidden))
+
+    def select(self, leaf: int) -> None:
+        """Shows (and sends from now on) the path ending at input ``leaf``."""
+        self._input(leaf)
+        self._append(PathSelected(leaf))
+
+    def choose_model(
+        self, provider: str | None, model: str | None, temperature: float | None = None
+    ) -> None:
+        """This session's model from its next turn on (None: the app's setting)."""
+        self._append(SessionModel(provider, model, temperature))
+
+    def set_instructions(self, text: str) -> None:
+        """This session's own instructions, appended to the system prompt (\"\" removes them)."""
+        self._append(SessionInstructions(text))
 
     def cancel(self) -> bool:
         """Ends the running turn (``status: "cancelled"``); False when no turn runs."""
@@ -233,7 +292,7 @@ class Agent:
     # --- maintenance ----------------------------------------------------------------------
 
     def _admit(self, text: str, changes: Sequence[Mapping[str, Any]]) -> None:
-        message = UserMessage(self._new_id(), text, SCHEDULE_SOURCE)
+        message = UserMessage(self._new_id(), text, SCHEDULE_SOURCE, self._log.inputs().parent)
         group: list[Event] = [message, *(ScheduleChanged(dict(change)) for change in changes)]
         self._log.append_events(group)
 
@@ -246,7 +305,7 @@ class Agent:
     def _kick(self) -> None:
         if self._closed or self._claim is not None or self._pump is not None:
             return
-        if self._log.inputs().next_input(include_held=self._retry) is None:
+        if self._next_input() is None:
             self._settle()
             return
         self._set_status("running")
@@ -255,8 +314,7 @@ class Agent:
     async def _run_pending(self) -> None:
         try:
             while not self._closed:
-                input_seq = self._log.inputs().next_input(include_held=self._retry)
-                self._retry = False
+                input_seq = self._next_input()
                 if input_seq is None:
                     break
                 await self._run_turn(input_seq)
@@ -279,9 +337,11 @@ class Agent:
     async def _run_turn(self, input_seq: int) -> None:
         turn = self._log.inputs().last_turn + 1
         self._append(TurnStart(turn, input_seq))
+        if self._retries and self._retries[0] == input_seq:
+            self._retries.pop(0)
         self._running_turn = turn
         state = TurnState(turn)
-        ctx = self._context()
+        ctx = self._context(input_seq)
         self._turn_task = asyncio.get_running_loop().create_task(self._turn(ctx, state, input_seq))
         try:
             outcome = await self._turn_task
@@ -318,19 +378,52 @@ class Agent:
             zones.append(event.source.time_zone)
         return zones
 
-    def _context(self) -> TurnContext:
+    def _context(self, input_seq: int) -> TurnContext:
+        choices = self._log.choices()
+        system = self._system_prompt
+        if choices.instructions.strip():
+            system = f"{system}\n\n{INSTRUCTIONS_HEADING}\n{choices.instructions.strip()}"
+        model = choices.model
         return TurnContext(
-            entries=lambda: self._log.entries,
+            history=lambda: fold_history(self._log.entries, self._log.conversation(), input_seq),
             append=self._append,
             barrier=self._barrier,
             provider=self.provider,
             tools=self._tools,
-            system_prompt=self._system_prompt,
+            system_prompt=system,
             new_id=self._new_id,
             on_delta=self._notify_delta,
+            clock=self._clock,
+            temperature=None if model is None else model.temperature,
         )
 
     # --- helpers --------------------------------------------------------------------------
+
+    def _next_input(self) -> int | None:
+        """What the next turn runs on: a retry asked for (still failed), else pending input."""
+        failed = self._log.inputs().failed
+        while self._retries:
+            if self._retries[0] in failed:
+                return self._retries[0]
+            self._retries.pop(0)
+        return self._log.inputs().next_input()
+
+    def _newest_failed(self) -> int | None:
+        return max(self.failed_inputs, default=None)
+
+    def _input(self, seq: int) -> UserMessage:
+        entries = self._log.entries
+        event = entries[seq].event if 0 <= seq < len(entries) else None
+        if not isinstance(event, UserMessage):
+            raise ValueError(f"event {seq} is not an input")
+        return event
+
+    def _new_version(self, seq: int, original: UserMessage, text: str, source: Source) -> int:
+        parent = parent_of(self._log.entries, self._log.conversation(), seq)
+        version = UserMessage(self._new_id(), text, source, parent, seq, original.attachments)
+        entry = self._log.append_event(version)
+        self._kick()
+        return entry.seq
 
     def _append(self, event: Event) -> None:
         self._log.append_event(event)
@@ -346,7 +439,7 @@ class Agent:
 
     def _is_settled(self) -> bool:
         idle = self._pump is None and self._claim is None
-        return idle and self._log.inputs().next_input() is None
+        return idle and self._next_input() is None
 
     def _settle(self) -> None:
         if not self._is_settled():

@@ -1,26 +1,31 @@
-"""The model's request history as a fold of the session log (agent.md §2). Pure: no I/O, no clock.
+"""The model's request history as a fold of the session log (agent.md §2, §7). Pure: no I/O, no
+clock.
 
-Only a recent window is folded so a session of 10^6 events stays cheap and a request stays within
-what endpoints accept: the last ``max_turns`` turns, never more than ``max_events`` events back
-from the end, and older turns only while their text fits ``max_chars`` (the window then begins at
-a ``turn/start``, so no turn is cut in half; the running turn is always in, whole). In turns before
-the running one, a message longer than ``MAX_OLD_MESSAGE_CHARS`` is shortened to its head and tail
-with a note saying how much was left out: one multi-megabyte answer must not make every later
-request too large for the endpoint.
-History reads the whole log, including a fork's inherited prefix (session-log.md §6).
+The history of a turn is the exchanges on its input's path (``core.session.conversation``), oldest
+first: each its input and its answer (the latest turn of that input), leaving out hidden exchanges,
+exchanges whose answer failed (unless it is the running turn's own input), versions off the path
+and inputs that never ran. A failed turn followed by a retry shows its input once, with the
+retry's answer.
 
-Mapping, per turn in log order: its input ``user/message`` (looked up by seq; a plugin source
-becomes ``source_kind="plugin"``), then its ``assistant/message`` steps and ``tool/result``
-messages. Input typed while a turn ran belongs to a later turn and appears there, not where it
-was appended. ``context/time`` readings are not history: the current reading travels separately
-(``ModelRequest.time_context``). A failed turn followed by a retry on the same input shows that
-input once.
+Only a recent window is read so a session of 10^6 events stays cheap and a request stays within
+what endpoints accept: turns starting within ``max_events`` events of the end, the last
+``max_turns`` exchanges, and older exchanges only while their text fits ``max_chars`` (exchanges are
+whole: a turn cut by the event bound is left out; the running exchange is always in). In
+exchanges before the running one, a message longer than ``MAX_OLD_MESSAGE_CHARS`` is shortened to
+its head and tail with a note saying how much was left out: one multi-megabyte answer must not
+make every later request too large for the endpoint. History reads the whole log, including a
+fork's inherited prefix (session-log.md §6).
+
+Mapping, per exchange: its ``user/message`` (a plugin source becomes ``source_kind="plugin"``),
+then its answer's ``assistant/message`` steps and ``tool/result`` messages. Input typed while a
+turn ran belongs to a later exchange. ``context/time`` readings are not history: the current
+reading travels separately (``ModelRequest.time_context``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from core.events import (
     AssistantMessage,
@@ -34,6 +39,7 @@ from core.events import (
     UserMessage,
 )
 from core.llm.messages import Message
+from core.session.conversation import Conversation
 
 MAX_TURNS = 40
 MAX_EVENTS = 4000
@@ -41,61 +47,75 @@ MAX_CHARS = 200_000
 MAX_OLD_MESSAGE_CHARS = 16_000
 _HEAD_CHARS = 12_000
 
+_NO_CONVERSATION = Conversation()
 
-def window_start(
-    entries: Sequence[Entry],
-    *,
-    max_turns: int = MAX_TURNS,
-    max_events: int = MAX_EVENTS,
-    max_chars: int = MAX_CHARS,
-) -> int:
-    """Index of the first entry of the history window (a ``turn/start``, or ``len`` when none)."""
-    floor = max(0, len(entries) - max_events)
-    start = len(entries)
-    turns = 0
-    chars = 0
-    for index in range(len(entries) - 1, floor - 1, -1):
-        event = entries[index].event
-        chars += _text_size(event)
-        if isinstance(event, TurnStart):
-            if turns and chars > max_chars:
-                break
-            start = index
-            turns += 1
-            if turns >= max_turns:
-                break
-    return start
+
+@dataclass
+class _Exchange:
+    answer: list[Event] = field(default_factory=list)
+    left_out: bool = False
 
 
 def fold_history(
     entries: Sequence[Entry],
+    conversation: Conversation = _NO_CONVERSATION,
+    input_seq: int | None = None,
     *,
     max_turns: int = MAX_TURNS,
     max_events: int = MAX_EVENTS,
     max_chars: int = MAX_CHARS,
 ) -> tuple[Message, ...]:
-    """The messages of the recent window, ready for a ``ModelRequest``."""
-    start = window_start(entries, max_turns=max_turns, max_events=max_events, max_chars=max_chars)
+    """The messages of the history of the turn on ``input_seq`` (default: the input of the last
+    ``turn/start``, the running turn), ready for a ``ModelRequest``."""
+    floor = max(0, len(entries) - max_events)
+    exchanges: dict[int, _Exchange] = {}
+    statuses: dict[int, str] = {}
+    steps: list[Event] = []
+    path = None
+    for index in range(len(entries) - 1, floor - 1, -1):
+        event = entries[index].event
+        if isinstance(event, AssistantMessage | ToolResult):
+            steps.append(event)
+        elif isinstance(event, TurnEnd):
+            statuses[event.turn] = event.status
+            steps = []
+        elif isinstance(event, TurnStart):
+            if input_seq is None:
+                input_seq = event.input
+            if path is None:
+                path = conversation.path_of(input_seq)
+            seq = event.input
+            if seq in path and seq not in conversation.hidden and seq not in exchanges:
+                failed = statuses.get(event.turn) == "failed" and seq != input_seq
+                exchanges[seq] = _Exchange(steps[::-1], left_out=failed)
+            steps = []
+    kept = _within_bounds(entries, exchanges, input_seq, max_turns, max_chars)
     messages: list[Message] = []
-    in_turn = False
-    last_input: int | None = None
-    for index in range(start, len(entries)):
-        match entries[index].event:
-            case TurnStart(input=input_seq):
-                in_turn = True
-                if input_seq != last_input:
-                    messages.extend(_input_message(entries, input_seq))
-                last_input = input_seq
-            case TurnEnd():
-                in_turn = False
-            case AssistantMessage() as answer if in_turn:
-                messages.append(assistant_message(answer))
-                last_input = None
-            case ToolResult() as result if in_turn:
-                messages.append(tool_message(result))
-            case _:
-                pass  # input is taken at its turn/start; the rest is not history
+    for seq in kept:
+        messages.extend(_input_message(entries, seq))
+        messages.extend(map(_step_message, exchanges[seq].answer))
     return _clip_older_turns(messages)
+
+
+def _within_bounds(
+    entries: Sequence[Entry],
+    exchanges: dict[int, _Exchange],
+    running: int | None,
+    max_turns: int,
+    max_chars: int,
+) -> list[int]:
+    """The inputs of the exchanges kept, oldest first: the newest that fit the bounds."""
+    kept: list[int] = []
+    chars = 0
+    for seq in sorted(exchanges, reverse=True):
+        exchange = exchanges[seq]
+        if exchange.left_out:
+            continue
+        chars += _text_size(entries[seq].event) + sum(map(_text_size, exchange.answer))
+        if kept and (len(kept) >= max_turns or chars > max_chars) and seq != running:
+            break
+        kept.append(seq)
+    return kept[::-1]
 
 
 def _text_size(event: Event) -> int:
@@ -126,13 +146,18 @@ def _clipped(message: Message) -> Message:
 
 
 def _input_message(entries: Sequence[Entry], seq: int) -> list[Message]:
-    if not 0 <= seq < len(entries):
-        return []
-    event = entries[seq].event
+    event = entries[seq].event if 0 <= seq < len(entries) else None
     if not isinstance(event, UserMessage):
         return []
     plugin = isinstance(event.source, PluginSource)
     return [Message(role="user", text=event.text, source_kind="plugin" if plugin else "user")]
+
+
+def _step_message(event: Event) -> Message:
+    if isinstance(event, AssistantMessage):
+        return assistant_message(event)
+    assert isinstance(event, ToolResult)
+    return tool_message(event)
 
 
 def assistant_message(answer: AssistantMessage) -> Message:

@@ -17,12 +17,11 @@ from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.agent.history import fold_history
 from core.agent.tool_registry import ToolRegistry
+from core.clock import Clock
 from core.errors import ProviderError
 from core.events import (
     AssistantMessage,
-    Entry,
     Event,
     FinishReason,
     ModelRef,
@@ -32,7 +31,7 @@ from core.events import (
     TurnError,
     TurnStatus,
 )
-from core.llm.messages import Finish, ModelRequest, TextDelta
+from core.llm.messages import Finish, Message, ModelRequest, TextDelta
 from core.llm.provider import ModelProvider
 from core.time_context import TimeReading
 
@@ -71,7 +70,7 @@ class TurnOutcome:
 class TurnContext:
     """What a turn reads and where it writes. ``append`` feeds the agent's folds too."""
 
-    entries: Callable[[], Sequence[Entry]]
+    history: Callable[[], tuple[Message, ...]]
     append: Callable[[Event], None]
     barrier: Callable[[], Any]
     provider: ModelProvider
@@ -79,6 +78,8 @@ class TurnContext:
     system_prompt: str
     new_id: Callable[[], str]
     on_delta: Callable[[str], None]
+    clock: Clock
+    temperature: float | None = None
 
 
 async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) -> TurnOutcome:
@@ -88,9 +89,12 @@ async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) ->
     try:
         for step in range(MAX_STEPS):
             await ctx.barrier()
+            began = ctx.clock()
             finish = await _stream(ctx, state, _request(ctx, reading))
+            elapsed = ctx.clock() - began
             last = step == MAX_STEPS - 1
-            _record_answer(ctx, state, finish, last=last)
+            duration_ms = max(0, round(elapsed.total_seconds() * 1000))
+            _record_answer(ctx, state, finish, duration_ms, last=last)
             if not finish.tool_calls:
                 break
             await _run_calls(ctx, state, finish.tool_calls, skip=last)
@@ -103,10 +107,11 @@ async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) ->
 def _request(ctx: TurnContext, reading: TimeReading) -> ModelRequest:
     return ModelRequest(
         system=ctx.system_prompt,
-        messages=fold_history(ctx.entries()),
+        messages=ctx.history(),
         tools=ctx.tools.definitions(),
         time_context=reading.text,
         time_zone=reading.zone_name,
+        temperature=ctx.temperature,
     )
 
 
@@ -129,7 +134,9 @@ async def _close(stream: AsyncGenerator[Any, None]) -> None:
     await stream.aclose()
 
 
-def _record_answer(ctx: TurnContext, state: TurnState, finish: Finish, *, last: bool) -> None:
+def _record_answer(
+    ctx: TurnContext, state: TurnState, finish: Finish, duration_ms: int, *, last: bool
+) -> None:
     calls = finish.tool_calls
     reason: FinishReason
     if calls:
@@ -137,7 +144,9 @@ def _record_answer(ctx: TurnContext, state: TurnState, finish: Finish, *, last: 
     else:
         reason = "length" if finish.reason == "length" else "stop"
     model = ModelRef(state.model.provider, finish.model or state.model.name)
-    answer = AssistantMessage(ctx.new_id(), finish.text, calls, model, reason, finish.usage)
+    answer = AssistantMessage(
+        ctx.new_id(), finish.text, calls, model, reason, finish.usage, duration_ms
+    )
     state.pieces, state.streaming = [], False
     state.open_calls = list(calls)
     ctx.append(answer)

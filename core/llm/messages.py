@@ -46,6 +46,8 @@ class ModelRequest:
     time_zone: str | None = None
     """The zone of the reading, when known and unambiguous (the offline assistant resolves local
     times in it). None when the zone is unknown or mixed."""
+    temperature: float | None = None
+    """The session's sampling temperature (agent.md §7); None: the endpoint's default."""
 
 
 @dataclass(frozen=True, slots=True)

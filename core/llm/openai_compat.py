@@ -47,6 +47,9 @@ Choices the spec leaves open (written down here):
   mid-answer, or a stream that ended without a finish reason (retryable except the bad URL).
 - ``timeout``: no bytes for ``timeout`` seconds, before or during the answer (retryable).
 - ``not_found``: 404 (unknown model, or no API at that base URL).
+- ``too_long``: a 400 or 413 whose text says the conversation exceeds the model's context
+  (OpenAI's ``context_length_exceeded``, llama.cpp's "exceeds the available context size", vLLM's
+  "maximum context length"): the sentence says so, not that tools may be missing.
 - ``bad_response``: unreadable stream or model list, and other 4xx (e.g. "model does not support
   tools"), quoting the server's own message on one line, key scrubbed.
 - ``cancelled``: the provider was closed (settings changed) before or while the request ran.
@@ -263,6 +266,7 @@ class OpenAICompatProvider:
             stream=True,
             tools=tools if tools else openai.omit,
             stream_options={"include_usage": True} if self._include_usage else openai.omit,
+            temperature=openai.omit if request.temperature is None else request.temperature,
         )
 
     def _finish(self, merge: StreamMerge) -> Finish:

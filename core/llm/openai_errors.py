@@ -77,7 +77,25 @@ def _status(
         return _Described("rate_limit", _rate_limited(retries), retryable=True)
     if code >= 500:
         return _Described("server", _server_failed(code, retries, detail), retryable=True)
+    if code in (400, 413) and (exc.code == "context_length_exceeded" or _says_too_long(detail)):
+        return _Described("too_long", _too_long(code, detail))
     return _Described("bad_response", _refused(code, detail))
+
+
+_TOO_LONG_WORDS = (
+    "context length",
+    "context size",
+    "context window",
+    "maximum context",
+    "too many tokens",
+    "prompt is too long",
+    "n_ctx",
+)
+
+
+def _says_too_long(detail: str) -> bool:
+    lowered = detail.lower()
+    return any(words in lowered for words in _TOO_LONG_WORDS)
 
 
 def server_text(exc: openai.OpenAIError, secret: str = "") -> str:
@@ -207,6 +225,14 @@ def _server_failed(code: int, retries: int, detail: str) -> str:
     tries = f" after {retries} retries" if retries else ""
     return _with_detail(
         f"The model endpoint failed with a server error ({code}){tries}. Try again later, or check the server's logs.",
+        detail,
+    )
+
+
+def _too_long(code: int, detail: str) -> str:
+    return _with_detail(
+        f"The conversation is too long for this model's context ({code}). Hide or edit earlier "
+        "messages, start a new session, or choose a model with a bigger context.",
         detail,
     )
 

@@ -19,9 +19,10 @@ from core.jsonvalue import compact_json
 from core.schedule.fold import ScheduleFolder
 from core.session.folds import ScheduleFailed, ScheduleState, SessionFolds
 
-CHECKPOINT_VERSION = 2
-"""Version 2 folds the input queue's hold and last turn too; a version 1 file is ignored (the
-next open scans the log once and writes a version 2)."""
+CHECKPOINT_VERSION = 3
+"""Version 3 folds failed inputs, the conversation tree and the session's model and instructions
+(agent.md §7); a file of another version is ignored (the next open scans the log once and writes
+a version 3)."""
 
 _T = TypeVar("_T")
 

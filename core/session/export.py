@@ -1,9 +1,10 @@
 """Markdown transcript of a session (session-log.md §7). Pure: no I/O, no clock.
 
-Renders the conversation a person reads: user messages, reminder follow-ups (marked as such),
-assistant answers, tool calls and results, failed or interrupted turns and title changes.
-Time-context readings, schedule changes, malformed and unknown events are left out (the JSONL
-export has everything).
+Renders the conversation a person reads: user messages (with the names of their attachments),
+reminder follow-ups (marked as such), assistant answers, tool calls and results, failed or
+interrupted turns and title changes, along the shown path (agent.md §7: other versions and hidden
+exchanges are left out). Time-context readings, schedule changes, path, model and instruction
+choices, malformed and unknown events are left out (the JSONL export has everything).
 """
 
 from __future__ import annotations
@@ -15,8 +16,12 @@ from core.events import (
     AssistantMessage,
     ContextTime,
     Entry,
+    ExchangeHidden,
     MalformedEvent,
+    PathSelected,
     ScheduleChanged,
+    SessionInstructions,
+    SessionModel,
     SessionTitle,
     ToolResult,
     TurnEnd,
@@ -24,11 +29,18 @@ from core.events import (
     UnknownEvent,
     UserMessage,
 )
+from core.session.conversation import Conversation, shown
 from core.session.lines import SessionHeader
 
 
-def render_markdown(header: SessionHeader, title: str | None, entries: Iterable[Entry]) -> str:
-    """The transcript as Markdown text."""
+def render_markdown(
+    header: SessionHeader,
+    title: str | None,
+    entries: Iterable[Entry],
+    conversation: Conversation | None = None,
+) -> str:
+    """The transcript as Markdown text: the shown path of ``conversation`` (every entry when
+    None)."""
     lines = [
         f"# {title or 'Chime session'}",
         "",
@@ -36,7 +48,7 @@ def render_markdown(header: SessionHeader, title: str | None, entries: Iterable[
     ]
     if header.parent_id is not None:
         lines.append(f"Forked from `{header.parent_id}` after event {header.seed_length}.")
-    for entry in entries:
+    for entry in entries if conversation is None else shown(conversation, entries):
         lines.extend(_render(entry))
     return "\n".join(lines) + "\n"
 
@@ -46,7 +58,8 @@ def _render(entry: Entry) -> list[str]:
     match entry.event:
         case UserMessage(text=text) as message:
             heading = "⏰ Reminder" if message.is_reminder else "You"
-            return ["", f"## {heading} ({at})", "", text]
+            files = [f"📎 {file.name} ({file.size} bytes)" for file in message.attachments]
+            return ["", f"## {heading} ({at})", "", text, *(["", *files] if files else [])]
         case AssistantMessage() as answer:
             return _assistant(at, answer)
         case ToolResult(name=name, content=content, is_error=is_error):
@@ -62,6 +75,10 @@ def _render(entry: Entry) -> list[str]:
             | TurnStart()
             | ContextTime()
             | ScheduleChanged()
+            | ExchangeHidden()
+            | PathSelected()
+            | SessionModel()
+            | SessionInstructions()
             | UnknownEvent()
             | MalformedEvent()
         ):

@@ -6,16 +6,21 @@ a session of 10^6 events is folded once and then kept up to date; ``to_json``/``
 its state in the checkpoint. It is the only fold of pending input: the agent reads it through the
 session (``inputs()``), never re-folds the log.
 
-Input queue (agent.md §1): pending input = ``user/message`` events at index ``>= seedLength`` not
-consumed by a turn. ``turn/start {input: seq}`` consumes one; the turn's ``turn/end`` status
-decides whether it stays consumed:
+Input queue (agent.md §1, §7): pending input = ``user/message`` events at index ``>= seedLength``
+not consumed by a turn. ``turn/start {input: seq}`` consumes one; the turn's ``turn/end`` status
+decides what becomes of it:
 
 - ``completed`` and ``cancelled``: consumed for good (the user saw an answer, or stopped it).
-- ``failed``: the input goes back to the queue, and the queue is *held*: no turn starts on its own
-  (a failing endpoint must not loop). Retry runs it at once; any later ``user/message`` (typed or a
-  reminder) releases the hold, and then the oldest input, the failed one, runs first.
+- ``failed``: consumed, and the input is *failed* until a later turn runs on it (Retry): a failing
+  endpoint neither loops nor blocks the input typed after it. A failed reminder follow-up also
+  waits, and goes back to the queue once a later turn completes (the endpoint answers again), so
+  the answer to a reminder stays at-least-once.
 - ``interrupted`` (the app closed or crashed mid-turn; session-log.md §4 closers): the input goes
-  back unheld, so it is answered when the session next runs (at-least-once answers).
+  back to the queue, so it is answered when the session next runs (at-least-once answers).
+
+The conversation tree (``core.session.conversation``: leaf, versions, hidden exchanges, latest
+turns) and the session's own model and instructions (``session/model``, ``session/instructions``)
+are folded here too.
 
 The schedule fold rides along (``schedule``: the incremental ``ScheduleFolder``, or
 ``ScheduleFailed`` once a change in scope fails the strict fold, schedule.md §8); it is fed by
@@ -39,8 +44,14 @@ from core.events import (
     ContextTime,
     Entry,
     Event,
+    EventType,
+    ExchangeHidden,
     MalformedEvent,
+    PathSelected,
+    PluginSource,
     ScheduleChanged,
+    SessionInstructions,
+    SessionModel,
     SessionTitle,
     ToolResult,
     TurnEnd,
@@ -48,11 +59,10 @@ from core.events import (
     UnknownEvent,
     UserMessage,
     UserSource,
+    decode_event,
 )
 from core.schedule.fold import ScheduleFolder
-
-RETURNING_STATUSES = frozenset({"failed", "interrupted"})
-"""A turn ending so gives its input back to the pending queue."""
+from core.session.conversation import Conversation, ConversationFolder
 
 TITLE_FROM_MESSAGE_CHARS = 80
 """A title taken from the first user message is its first line, cut to this many characters."""
@@ -82,15 +92,22 @@ class InputState:
     """A snapshot of the input queue: what the agent decides its next turn from."""
 
     pending: tuple[int, ...] = ()
-    held: bool = False
     last_turn: int = 0
     open_turn: OpenTurn | None = None
+    failed: frozenset[int] = frozenset()
+    parent: int | None = None
 
-    def next_input(self, *, include_held: bool = False) -> int | None:
-        """The oldest pending input a turn may start on now (None when none, or when held)."""
-        if not self.pending or (self.held and not include_held):
-            return None
-        return self.pending[0]
+    def next_input(self) -> int | None:
+        """The oldest pending input (None when none)."""
+        return self.pending[0] if self.pending else None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionChoices:
+    """The session's own model (None: the app's setting) and instructions (agent.md §7)."""
+
+    model: SessionModel | None = None
+    instructions: str = ""
 
 
 class SessionFolds:
@@ -101,8 +118,14 @@ class SessionFolds:
         self.schedule: ScheduleState = ScheduleFolder() if schedule is None else schedule
         self.count = 0
         self.pending: list[int] = []
-        self.held = False
         self.last_turn = 0
+        self.failed: set[int] = set()
+        self.reminders: set[int] = set()  # reminder inputs (>= seed) not yet answered
+        self.waiting: set[int] = set()  # failed reminder inputs, back once a turn completes
+        self.returned: set[int] = set()  # inputs given back by an interrupted turn
+        self.conversation = ConversationFolder()
+        self.model: SessionModel | None = None
+        self.instructions = ""
         self.open_turn: OpenTurn | None = None
         self.open_calls: dict[str, str] = {}
         self.title: str | None = None
@@ -132,15 +155,30 @@ class SessionFolds:
             case UserMessage() as message:
                 self._user_message(seq, message)
             case TurnStart(turn=turn, input=consumed):
-                self._turn_start(turn, consumed)
+                self._turn_start(seq, turn, consumed)
             case TurnEnd(turn=turn, status=status):
                 self._turn_end(turn, status)
             case SessionTitle(title=title):
                 self.title = title
+            case ExchangeHidden() | PathSelected() | SessionModel() | SessionInstructions():
+                self._choice(seq, event)
             case ContextTime() | ScheduleChanged() | UnknownEvent() | MalformedEvent():
                 pass
             case unexpected:
                 assert_never(unexpected)
+
+    def _choice(
+        self, seq: int, event: ExchangeHidden | PathSelected | SessionModel | SessionInstructions
+    ) -> None:
+        match event:
+            case ExchangeHidden(input=input_seq, hidden=hidden):
+                self.conversation.hide(input_seq, hidden)
+            case PathSelected(leaf=leaf):
+                self.conversation.select(seq, leaf)
+            case SessionModel():
+                self.model = event
+            case SessionInstructions(text=text):
+                self.instructions = text
 
     def feed_schedule(self, entry: Entry) -> None:
         """Fold ``entry`` into the schedule when it is a change in scope; a change the strict fold
@@ -162,23 +200,42 @@ class SessionFolds:
             self.schedule = ScheduleFailed(reason)
 
     def inputs(self) -> InputState:
-        return InputState(tuple(self.pending), self.held, self.last_turn, self.open_turn)
+        return InputState(
+            tuple(self.pending),
+            self.last_turn,
+            self.open_turn,
+            frozenset(self.failed),
+            self.conversation.default_parent(),
+        )
+
+    def choices(self) -> SessionChoices:
+        return SessionChoices(self.model, self.instructions)
+
+    def snapshot(self) -> Conversation:
+        """The conversation tree as it stands (agent.md §7)."""
+        return self.conversation.snapshot(frozenset(self.failed))
 
     def _user_message(self, seq: int, message: UserMessage) -> None:
         if seq >= self.seed_length:
             self._give_back(seq)
-            self.held = False
+            if isinstance(message.source, PluginSource):
+                self.reminders.add(seq)
+        self.conversation.user_message(seq, message.parent, message.revises)
         text = message.text.strip()
         if self.first_message is None and text and isinstance(message.source, UserSource):
             self.first_message = text.split("\n", 1)[0][:TITLE_FROM_MESSAGE_CHARS]
 
-    def _turn_start(self, turn: int, consumed: int) -> None:
+    def _turn_start(self, seq: int, turn: int, consumed: int) -> None:
         self.last_turn = max(self.last_turn, turn)
         if consumed in self.pending:
             self.pending.remove(consumed)
+        if consumed in self.failed or consumed in self.returned:
+            self.failed.discard(consumed)
+            self.returned.discard(consumed)
+            self.conversation.rerun(consumed, seq)
+        self.waiting.discard(consumed)
         self.open_turn = OpenTurn(turn, consumed)
         self.open_calls = {}
-        self.held = False
 
     def _turn_end(self, turn: int, status: str) -> None:
         opened = self.open_turn
@@ -186,9 +243,21 @@ class SessionFolds:
             return
         self.open_turn = None
         self.open_calls = {}
-        if status in RETURNING_STATUSES and opened.input >= self.seed_length:
-            self._give_back(opened.input)
-            self.held = self.held or status == "failed"
+        consumed = opened.input
+        if status == "failed":
+            self.failed.add(consumed)
+            if consumed in self.reminders:
+                self.waiting.add(consumed)
+        elif status == "interrupted":
+            if consumed >= self.seed_length:
+                self._give_back(consumed)
+            self.returned.add(consumed)
+        else:
+            self.reminders.discard(consumed)
+            if status == "completed":
+                for waiting in self.waiting:
+                    self._give_back(waiting)
+                self.waiting.clear()
 
     def _give_back(self, seq: int) -> None:
         index = bisect.bisect_left(self.pending, seq)
@@ -206,13 +275,19 @@ class SessionFolds:
             "seedLength": self.seed_length,
             "count": self.count,
             "pending": list(self.pending),
-            "held": self.held,
+            "failed": sorted(self.failed),
+            "reminders": sorted(self.reminders),
+            "waiting": sorted(self.waiting),
+            "returned": sorted(self.returned),
             "lastTurn": self.last_turn,
             "openTurn": None if opened is None else [opened.turn, opened.input],
             "openCalls": [[call_id, name] for call_id, name in self.open_calls.items()],
             "title": self.title,
             "firstMessage": self.first_message,
             "lastAt": self.last_at,
+            "conversation": self.conversation.to_json(),
+            "model": None if self.model is None else self.model.to_data(),
+            "instructions": self.instructions,
         }
 
     @classmethod
@@ -223,7 +298,10 @@ class SessionFolds:
             folds = cls(_whole(state["seedLength"]), schedule)
             folds.count = _whole(state["count"])
             folds.pending = sorted({_whole(seq) for seq in state["pending"]})
-            folds.held = _flag(state["held"])
+            folds.failed = {_whole(seq) for seq in state["failed"]}
+            folds.reminders = {_whole(seq) for seq in state["reminders"]}
+            folds.waiting = {_whole(seq) for seq in state["waiting"]}
+            folds.returned = {_whole(seq) for seq in state["returned"]}
             folds.last_turn = _whole(state["lastTurn"])
             opened = state["openTurn"]
             folds.open_turn = None if opened is None else OpenTurn(*map(_whole, opened))
@@ -231,6 +309,10 @@ class SessionFolds:
             folds.title = _optional_text(state["title"])
             folds.first_message = _optional_text(state["firstMessage"])
             folds.last_at = _optional_text(state["lastAt"])
+            folds.conversation = ConversationFolder.from_json(state["conversation"])
+            model = state["model"]
+            folds.model = None if model is None else _session_model(model)
+            folds.instructions = _text(state["instructions"])
         except (KeyError, TypeError) as error:
             raise ValueError(f"not a fold state: {error}") from None
         return folds
@@ -242,10 +324,11 @@ def _whole(value: object) -> int:
     return value
 
 
-def _flag(value: object) -> bool:
-    if type(value) is not bool:
-        raise ValueError(f"expected true or false, got {value!r}")
-    return value
+def _session_model(data: object) -> SessionModel:
+    model = decode_event(EventType.SESSION_MODEL, data)
+    if not isinstance(model, SessionModel):
+        raise ValueError("not a session model")
+    return model
 
 
 def _text(value: object) -> str:

@@ -36,8 +36,9 @@ from core.jsonvalue import compact_json
 from core.schedule.fold import ScheduleFold
 from core.session.checkpoint import Checkpoint
 from core.session.checkpointer import CHECKPOINT_EVERY, Checkpointer
+from core.session.conversation import Conversation
 from core.session.event_list import EventList, JsonEvents
-from core.session.folds import InputState, OpenTurn, SessionFolds
+from core.session.folds import InputState, OpenTurn, SessionChoices, SessionFolds
 from core.session.lines import SessionHeader
 from core.session.loaded import Checked, LoadedSession, ReadOnly, Unchecked, Writable
 from core.session.memory import SessionMemory, Unsubscribe
@@ -173,8 +174,16 @@ class LiveSession:
         return self._memory.folds.last_at or self.header.created_at
 
     def inputs(self) -> InputState:
-        """The input queue (agent.md §1): pending seqs, held after a failure, the open turn."""
-        return self._memory.inputs()
+        """The input queue (agent.md §1): pending and failed seqs, the open turn."""
+        return self._memory.folds.inputs()
+
+    def conversation(self) -> Conversation:
+        """The conversation tree (agent.md §7): the shown path, versions, hidden exchanges."""
+        return self._memory.folds.snapshot()
+
+    def choices(self) -> SessionChoices:
+        """The session's own model and instructions (agent.md §7)."""
+        return self._memory.folds.choices()
 
     def pending_inputs(self) -> tuple[int, ...]:
         """Seqs of the pending ``user/message`` events, oldest first (agent.md §1)."""

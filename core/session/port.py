@@ -14,7 +14,8 @@ from typing import Protocol, runtime_checkable
 
 from core.events import Entry, Event
 from core.schedule.log import FoldingLog
-from core.session.folds import InputState
+from core.session.conversation import Conversation
+from core.session.folds import InputState, SessionChoices
 
 Unsubscribe = Callable[[], None]
 
@@ -36,6 +37,14 @@ class SessionPort(FoldingLog, Protocol):
 
     def inputs(self) -> InputState:
         """The input queue fold (agent.md §1)."""
+        ...
+
+    def conversation(self) -> Conversation:
+        """The conversation tree fold (agent.md §7): the shown path, versions, hidden exchanges."""
+        ...
+
+    def choices(self) -> SessionChoices:
+        """The session's own model and instructions (agent.md §7)."""
         ...
 
     def append_event(self, event: Event) -> Entry:

@@ -23,6 +23,7 @@ def make_agent(
     log: MemoryLog | None = None,
     zone: Callable[[], str | None] = lambda: "Europe/Berlin",
     tools: EchoTools | None = None,
+    clock: FakeClock | None = None,
 ) -> tuple[Agent, MemoryLog, ScriptedModel, EchoTools]:
     log = log if log is not None else MemoryLog()
     model = ScriptedModel(script or [])
@@ -31,7 +32,7 @@ def make_agent(
         log,
         model,
         ToolRegistry([tools]),
-        FakeClock(START),
+        clock if clock is not None else FakeClock(START),
         zone,
         system_prompt="You are Chime.",
         new_id=counter_ids(),
@@ -249,20 +250,20 @@ def test_a_failed_barrier_does_not_stop_the_turn() -> None:
     assert log.of_type(v.TURN_END) == [{"turn": 1, "status": "completed"}]
 
 
-def test_a_provider_failure_ends_the_turn_failed_and_keeps_the_input() -> None:
+def test_a_provider_failure_ends_the_turn_failed_and_the_input_can_be_retried() -> None:
     error = ProviderError("connection", "Cannot reach the model at http://localhost:1.")
 
     async def main() -> tuple[MemoryLog, tuple[int, ...], bool, str]:
         agent, log, _, _ = make_agent([Reply(error=error)])
         agent.submit("hi", None)
         await agent.when_idle()
-        return log, agent.pending_inputs, agent.can_retry, agent.status
+        return log, agent.pending_inputs, agent.can_retry(0), agent.status
 
     log, pending, can_retry, status = asyncio.run(main())
     assert log.of_type(v.TURN_END) == [
         {"turn": 1, "status": "failed", "error": {"kind": "connection", "message": error.message}}
     ]
-    assert (pending, can_retry, status) == ((0,), True, "idle")
+    assert (pending, can_retry, status) == ((), True, "idle")
     assert log.of_type(v.ASSISTANT_MESSAGE) == []
 
 
@@ -285,20 +286,22 @@ def test_retry_runs_a_new_turn_on_the_failed_input() -> None:
     assert [e["status"] for e in log.of_type(v.TURN_END)] == ["failed", "completed"]
 
 
-def test_after_a_failure_the_next_input_runs_the_failed_one_first() -> None:
-    async def main() -> MemoryLog:
-        agent, log, _, _ = make_agent(
-            [Reply(error=ProviderError("server", "HTTP 500.")), Reply("a"), Reply("b")]
+def test_after_a_failure_the_next_input_gets_its_own_turn_without_the_failed_one() -> None:
+    async def main() -> tuple[MemoryLog, ScriptedModel, Agent]:
+        agent, log, model, _ = make_agent(
+            [Reply(error=ProviderError("bad_request", "HTTP 400.")), Reply("a"), Reply("b")]
         )
         agent.submit("first", None)
         await agent.when_idle()
         agent.submit("second", None)
         await agent.when_idle()
-        return log
+        return log, model, agent
 
-    log = asyncio.run(main())
+    log, model, agent = asyncio.run(main())
     second_seq = next(e["seq"] for e in log.events if e["data"].get("text") == "second")
-    assert [s["input"] for s in log.of_type(v.TURN_START)] == [0, 0, second_seq]
+    assert [s["input"] for s in log.of_type(v.TURN_START)] == [0, second_seq]
+    assert [m.text for m in model.requests[-1].messages] == ["second"]  # the failure left out
+    assert agent.failed_inputs == {0}
 
 
 def test_retry_refuses_when_nothing_failed() -> None:

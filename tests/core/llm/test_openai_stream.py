@@ -311,6 +311,23 @@ def test_a_400_is_reported_with_the_server_reason() -> None:
     assert "does not support tools" in error.message
 
 
+@pytest.mark.parametrize(
+    "reason",
+    [
+        "This model's maximum context length is 4096 tokens. However, you requested 9000 tokens.",
+        "the request exceeds the available context size, try increasing it",
+        "Requested tokens (5000) exceed context window of 2048",
+    ],
+)
+def test_a_400_for_context_length_says_the_conversation_is_too_long(reason: str) -> None:
+    _, error, _ = exchange([Json(400, error_body(reason))])
+
+    assert error is not None
+    assert error.kind == "too_long"
+    assert "too long for this model's context" in error.message
+    assert "tool calls" not in error.message
+
+
 def test_a_long_multiline_server_message_is_shortened_to_one_line() -> None:
     _, error, _ = exchange([Json(400, error_body("line one\nline two " + "x" * 500))])
 

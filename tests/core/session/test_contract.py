@@ -16,7 +16,9 @@ from core.errors import ChimeError, ScheduleLogError
 from core.events import (
     SCHEDULE_SOURCE,
     Entry,
+    ExchangeHidden,
     ScheduleChanged,
+    SessionInstructions,
     TurnEnd,
     TurnStart,
     UserMessage,
@@ -142,9 +144,12 @@ def test_the_input_queue_follows_turns(kind: str, tmp_path: Path, clock: FakeClo
         assert log.inputs().pending == (1,)
         log.append_event(TurnEnd(1, "failed"))
         state = log.inputs()
-        assert (state.pending, state.held, state.last_turn) == ((0, 1), True, 1)
-        assert state.next_input() is None
-        assert state.next_input(include_held=True) == 0
+        assert (state.pending, state.failed, state.last_turn) == ((1,), {0}, 1)
+        assert state.next_input() == 1
+        log.append_event(ExchangeHidden(0, hidden=True))
+        log.append_event(SessionInstructions("Answer in French."))
+        assert log.conversation().hidden == {0}
+        assert log.choices().instructions == "Answer in French."
 
     run_on(kind, tmp_path, clock, scenario)
 

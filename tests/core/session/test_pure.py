@@ -138,9 +138,11 @@ def test_pending_inputs_honour_the_seed_and_each_turn_consumes_one() -> None:
 
 @pytest.mark.parametrize(
     ("status", "pending"),
-    [("completed", [2]), ("cancelled", [2]), ("failed", [1, 2]), ("interrupted", [1, 2])],
+    [("completed", [2]), ("cancelled", [2]), ("failed", [2]), ("interrupted", [1, 2])],
 )
-def test_a_failed_or_interrupted_turn_gives_its_input_back(status: str, pending: list[int]) -> None:
+def test_an_interrupted_turn_gives_its_input_back_a_failed_one_does_not(
+    status: str, pending: list[int]
+) -> None:
     events = [
         ev(0, v.USER_MESSAGE, v.user_message("a", "inherited", v.user_source(None))),
         ev(1, v.USER_MESSAGE, v.user_message("b", "first", v.user_source(None))),
@@ -190,14 +192,14 @@ def test_a_turn_end_closes_only_the_turn_it_names() -> None:
     folds.feed(Entry(2, AT, TurnEnd(3, "failed")))
     assert folds.open_turn == OpenTurn(4, 0)
     folds.feed(Entry(3, AT, TurnEnd(4, "failed")))
-    assert (folds.open_turn, folds.pending, folds.held, folds.last_turn) == (None, [0], True, 4)
+    assert (folds.open_turn, folds.pending, folds.failed, folds.last_turn) == (None, [], {0}, 4)
     folds.feed(Entry(4, AT, said("again")))
-    assert (folds.pending, folds.held) == ([0, 4], False)
+    assert (folds.pending, folds.failed) == ([4], {0})
 
 
 def test_a_fold_state_of_the_wrong_shape_is_refused() -> None:
     state = SessionFolds().to_json()
-    for bad in [{**state, "title": 5}, {**state, "held": 1}, {**state, "openTurn": [1]}, {}]:
+    for bad in [{**state, "title": 5}, {**state, "failed": [True]}, {**state, "openTurn": [1]}, {}]:
         with pytest.raises(ValueError, match=r"not a fold state|expected"):
             SessionFolds.from_json(bad, ScheduleFolder())
 
@@ -255,7 +257,7 @@ def test_a_checkpoint_round_trips_and_bad_ones_are_none() -> None:
     checkpoint = Checkpoint("s", 10, 2, "ab", "cd", {"active": [], "seenIds": []}, None, {"k": 1})
     assert decode_checkpoint(checkpoint.encode()) == checkpoint
     raw = checkpoint.encode()
-    assert decode_checkpoint(raw.replace(b'"version":2', b'"version":1')) is None
+    assert decode_checkpoint(raw.replace(b'"version":3', b'"version":2')) is None
     assert decode_checkpoint(raw.replace(b'"length":10', b'"length":true')) is None
     assert decode_checkpoint(raw.replace(b'"schedule":{', b'"schedule":[1],"x":{')) is None
     assert decode_checkpoint(b"\xff") is None
