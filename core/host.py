@@ -26,7 +26,7 @@ from typing import Any
 from core.agent import Agent, AgentStatus, ToolRegistry, Toolset
 from core.clock import Clock, NewId, ZoneSource
 from core.errors import SessionReadOnlyError
-from core.events import Entry
+from core.events import Attachment, Entry
 from core.llm.provider import ModelProvider
 from core.schedule import ScheduleTools
 from core.schedule.owner import ScheduleOwner, Waker
@@ -160,18 +160,24 @@ class SessionHost:
 
     # --- input ----------------------------------------------------------------------------
 
-    def submit(self, text: str, time_zone: str | None = _UNSET) -> str:
-        """Appends the user's message at once (also while a turn runs); returns its id."""
+    def submit(
+        self,
+        text: str,
+        time_zone: str | None = _UNSET,
+        attachments: Sequence[Attachment] = (),
+    ) -> str:
+        """Appends the user's message at once (also while a turn runs); returns its id.
+        ``attachments`` were stored with ``session.add_attachment`` first."""
         zone = sample_zone(self._zone_source) if time_zone is _UNSET else time_zone
-        return self.agent.submit(text, zone)
+        return self.agent.submit(text, zone, attachments)
 
     def cancel(self) -> bool:
         """Stop: ends the running turn (``cancelled``); False when none runs."""
         return self.agent.cancel()
 
-    def retry(self) -> bool:
-        """Runs a new turn on the failed turn's input; False when nothing failed."""
-        return self.agent.retry()
+    def retry(self, input_seq: int | None = None) -> bool:
+        """Queues a new turn on a failed input (default: the newest); False when it did not fail."""
+        return self.agent.retry(input_seq)
 
     def request_drive(self) -> None:
         """App activation or resume from sleep: re-check reminders now (if the session has any)."""

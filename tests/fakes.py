@@ -9,9 +9,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from core.errors import SessionReadOnlyError
-from core.events import Entry, Event, EventType, decode_event
+from core.events import Attachment, Entry, Event, EventType, decode_event
 from core.instant import format_instant
 from core.schedule.fold import ScheduleFold
+from core.session.attachments import Refused, classify
 from core.session.conversation import Conversation
 from core.session.event_list import EventList, JsonEvents
 from core.session.folds import InputState, SessionChoices, SessionFolds
@@ -80,6 +81,7 @@ class MemoryLog:
         self.refuse_groups = False
         self.read_only_reason: str | None = None
         self.closed = False
+        self.files: dict[str, bytes] = {}
         self.barriers = 0
         self.durable = 0
         self.appended: list[tuple[str, Any]] = []
@@ -139,6 +141,15 @@ class MemoryLog:
 
     def conversation(self) -> Conversation:
         return self._memory.folds.snapshot()
+
+    async def add_attachment(self, name: str, data: bytes) -> Attachment | Refused:
+        record = classify(name, data)
+        if isinstance(record, Attachment):
+            self.files[record.sha256] = data
+        return record
+
+    async def read_attachment(self, sha256: str) -> bytes | None:
+        return self.files.get(sha256)
 
     def choices(self) -> SessionChoices:
         return self._memory.folds.choices()

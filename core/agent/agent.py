@@ -386,6 +386,7 @@ class Agent:
         model = choices.model
         return TurnContext(
             history=lambda: fold_history(self._log.entries, self._log.conversation(), input_seq),
+            read_attachment=self._log.read_attachment,
             append=self._append,
             barrier=self._barrier,
             provider=self.provider,

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from core.events import (
     AssistantMessage,
@@ -94,7 +95,7 @@ def fold_history(
     for seq in kept:
         messages.extend(_input_message(entries, seq))
         messages.extend(map(_step_message, exchanges[seq].answer))
-    return _clip_older_turns(messages)
+    return clip_older_turns(messages)
 
 
 def _within_bounds(
@@ -128,7 +129,7 @@ def _text_size(event: Event) -> int:
     return 0
 
 
-def _clip_older_turns(messages: list[Message]) -> tuple[Message, ...]:
+def clip_older_turns(messages: Sequence[Message]) -> tuple[Message, ...]:
     """Shortens long texts before the last user input (the running turn stays whole)."""
     last_input = max((i for i, m in enumerate(messages) if m.role == "user"), default=len(messages))
     return tuple(
@@ -149,8 +150,8 @@ def _input_message(entries: Sequence[Entry], seq: int) -> list[Message]:
     event = entries[seq].event if 0 <= seq < len(entries) else None
     if not isinstance(event, UserMessage):
         return []
-    plugin = isinstance(event.source, PluginSource)
-    return [Message(role="user", text=event.text, source_kind="plugin" if plugin else "user")]
+    kind: Literal["user", "plugin"] = "plugin" if isinstance(event.source, PluginSource) else "user"
+    return [Message(role="user", text=event.text, source_kind=kind, attachments=event.attachments)]
 
 
 def _step_message(event: Event) -> Message:

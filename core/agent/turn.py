@@ -13,10 +13,11 @@ is what the pump needs to close a cancelled turn.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncGenerator, Callable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.agent.files import needed, with_files
 from core.agent.tool_registry import ToolRegistry
 from core.clock import Clock
 from core.errors import ProviderError
@@ -71,6 +72,7 @@ class TurnContext:
     """What a turn reads and where it writes. ``append`` feeds the agent's folds too."""
 
     history: Callable[[], tuple[Message, ...]]
+    read_attachment: Callable[[str], Awaitable[bytes | None]]
     append: Callable[[Event], None]
     barrier: Callable[[], Any]
     provider: ModelProvider
@@ -90,7 +92,7 @@ async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) ->
         for step in range(MAX_STEPS):
             await ctx.barrier()
             began = ctx.clock()
-            finish = await _stream(ctx, state, _request(ctx, reading))
+            finish = await _stream(ctx, state, await _request(ctx, reading))
             elapsed = ctx.clock() - began
             last = step == MAX_STEPS - 1
             duration_ms = max(0, round(elapsed.total_seconds() * 1000))
@@ -104,10 +106,12 @@ async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) ->
     return TurnOutcome("completed")
 
 
-def _request(ctx: TurnContext, reading: TimeReading) -> ModelRequest:
+async def _request(ctx: TurnContext, reading: TimeReading) -> ModelRequest:
+    messages = ctx.history()
+    files = {sha: await ctx.read_attachment(sha) for sha in needed(messages)}
     return ModelRequest(
         system=ctx.system_prompt,
-        messages=ctx.history(),
+        messages=with_files(messages, files),
         tools=ctx.tools.definitions(),
         time_context=reading.text,
         time_zone=reading.zone_name,

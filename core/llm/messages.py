@@ -11,9 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from core.events import FinishReason, TokenUsage, ToolCall
+from core.events import Attachment, FinishReason, TokenUsage, ToolCall
 
 Role = Literal["system", "user", "assistant", "tool"]
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    """An image sent with a user message: its media type and bytes."""
+
+    media_type: str
+    data: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +29,8 @@ class Message:
     """One message of the model's history.
 
     ``user``: ``text`` (``source_kind`` is ``user`` or ``plugin``; a plugin message is a reminder
-    follow-up). ``assistant``: ``text`` and ``tool_calls``. ``tool``: ``text`` is the result given to
+    follow-up); ``attachments`` name its files (the history fold), which the turn turns into text
+    inside ``text`` and ``images`` before the request is sent (``core.agent.files``). ``assistant``: ``text`` and ``tool_calls``. ``tool``: ``text`` is the result given to
     the model, ``tool_call_id`` and ``name`` say which call it answers, ``is_error`` whether it failed.
     """
 
@@ -32,6 +41,8 @@ class Message:
     name: str | None = None
     is_error: bool = False
     source_kind: Literal["user", "plugin"] = "user"
+    attachments: tuple[Attachment, ...] = ()
+    images: tuple[Image, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

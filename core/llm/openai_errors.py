@@ -79,7 +79,14 @@ def _status(
         return _Described("server", _server_failed(code, retries, detail), retryable=True)
     if code in (400, 413) and (exc.code == "context_length_exceeded" or _says_too_long(detail)):
         return _Described("too_long", _too_long(code, detail))
+    if code in (400, 415, 422) and _says_no_images(detail):
+        return _Described("bad_response", _no_images(code, detail))
     return _Described("bad_response", _refused(code, detail))
+
+
+def _says_no_images(detail: str) -> bool:
+    lowered = detail.lower()
+    return any(word in lowered for word in ("image", "vision", "multimodal", "multi-modal"))
 
 
 _TOO_LONG_WORDS = (
@@ -233,6 +240,14 @@ def _too_long(code: int, detail: str) -> str:
     return _with_detail(
         f"The conversation is too long for this model's context ({code}). Hide or edit earlier "
         "messages, start a new session, or choose a model with a bigger context.",
+        detail,
+    )
+
+
+def _no_images(code: int, detail: str) -> str:
+    return _with_detail(
+        f"This model does not accept images ({code}). Edit the message to remove the image, or "
+        "choose a model that reads images.",
         detail,
     )
 

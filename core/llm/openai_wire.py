@@ -9,6 +9,7 @@ so the SDK's unvalidated chunk objects and plain test objects merge alike.
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from core.events import FinishReason, TokenUsage, ToolCall
-from core.llm.messages import Finish, Message, ModelRequest
+from core.llm.messages import Finish, Image, Message, ModelRequest
 
 FINISH_REASONS: Mapping[str, FinishReason] = MappingProxyType(
     {
@@ -89,7 +90,16 @@ def _message(message: Message) -> dict[str, Any]:
         return out
     if message.role == "tool":
         return {"role": "tool", "tool_call_id": message.tool_call_id or "", "content": message.text}
+    if message.images:
+        parts: list[dict[str, Any]] = [{"type": "text", "text": message.text}]
+        parts += [{"type": "image_url", "image_url": {"url": data_url(i)}} for i in message.images]
+        return {"role": message.role, "content": parts}
     return {"role": message.role, "content": message.text}
+
+
+def data_url(image: Image) -> str:
+    """An image as the ``data:`` URL OpenAI-compatible servers take in an ``image_url`` part."""
+    return f"data:{image.media_type};base64,{base64.b64encode(image.data).decode('ascii')}"
 
 
 def _tool_call(call: ToolCall) -> dict[str, Any]:

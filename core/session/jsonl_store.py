@@ -416,6 +416,21 @@ def remove_tree(path: Path) -> None:
     shutil.rmtree(path)
 
 
+def publish_file(path: Path, data: bytes) -> None:
+    """Create ``path`` (and its folder) durably holding ``data``: a temporary file, fsynced,
+    renamed into place, the folder fsynced. Nothing is left under either name when it fails."""
+    make_dirs(path.parent)
+    temp = path.with_name(f".{path.name}.{os.getpid()}.new")
+    temp.unlink(missing_ok=True)
+    try:
+        _write_new(temp, iter([data]), sync=True)
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    _sync_dir(path.parent)
+
+
 def write_private(path: Path, chunks: Iterator[bytes]) -> None:
     """Write an export file with mode 0600, replacing any file of that name."""
     path.unlink(missing_ok=True)

@@ -25,15 +25,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from core.clock import Clock
 from core.errors import SessionError, SessionReadOnlyError
-from core.events import Entry, Event, decode_event
+from core.events import Attachment, Entry, Event, decode_event
 from core.instant import format_instant
 from core.jsonvalue import compact_json
 from core.schedule.fold import ScheduleFold
+from core.session.attachments import AttachmentStore, Refused, classify
 from core.session.checkpoint import Checkpoint
 from core.session.checkpointer import CHECKPOINT_EVERY, Checkpointer
 from core.session.conversation import Conversation
@@ -44,6 +46,8 @@ from core.session.loaded import Checked, LoadedSession, ReadOnly, Unchecked, Wri
 from core.session.memory import SessionMemory, Unsubscribe
 from core.session.reconcile import Before, CarryOn, decide, refold
 from core.session.writer import WRITE_BEHIND_SECONDS, GroupCommit, Scheduler, loop_scheduler
+
+_log = logging.getLogger(__name__)
 
 UNVERIFIED = "The session log could not be verified ({why}). It is open read-only; reopen it."
 
@@ -84,6 +88,8 @@ class LiveSession:
                 write_behind_seconds=write_behind_seconds,
             )
         )
+        self._files = None if disk is None else AttachmentStore(disk.folder)
+        self._detached_files: dict[str, bytes] = {}
         self._checkpointer = (
             None
             if disk is None
@@ -196,6 +202,30 @@ class LiveSession:
     def open_calls(self) -> dict[str, str]:
         """Tool calls of the open turn without a result: call id -> tool name, in call order."""
         return self._memory.open_calls()
+
+    async def add_attachment(self, name: str, data: bytes) -> Attachment | Refused:
+        """Store a file for a message (agent.md §7): its record, or why it cannot be attached.
+        Appends nothing; SessionReadOnlyError on a read-only session."""
+        if self.read_only_reason is not None:
+            raise SessionReadOnlyError(self.read_only_reason)
+        record = classify(name, data)
+        if isinstance(record, Refused):
+            return record
+        if self._files is None:
+            self._detached_files[record.sha256] = data
+            return record
+        try:
+            await asyncio.to_thread(self._files.put, record, data)
+        except OSError as error:
+            _log.warning("attachment %s not saved: %s", record.name, error)
+            return Refused(f"“{record.name}” could not be saved ({error.strerror or error}).")
+        return record
+
+    async def read_attachment(self, sha256: str) -> bytes | None:
+        """A stored file's bytes; None when missing or damaged."""
+        if self._files is None:
+            return self._detached_files.get(sha256)
+        return await asyncio.to_thread(self._files.read, sha256)
 
     def schedule_fold(self) -> ScheduleFold:
         """Equal to ``fold_schedule(events, seed_length)``; ScheduleLogError when that fails.

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
-from core.events import Entry, Event
+from core.events import Attachment, Entry, Event
 from core.schedule.log import FoldingLog
+from core.session.attachments import Refused
 from core.session.conversation import Conversation
 from core.session.folds import InputState, SessionChoices
 
@@ -45,6 +46,15 @@ class SessionPort(FoldingLog, Protocol):
 
     def choices(self) -> SessionChoices:
         """The session's own model and instructions (agent.md §7)."""
+        ...
+
+    async def add_attachment(self, name: str, data: bytes) -> Attachment | Refused:
+        """Store a file for a message (agent.md §7): its record, or why it cannot be attached
+        (not text nor an image, too big, the disk refused). Appends nothing."""
+        ...
+
+    async def read_attachment(self, sha256: str) -> bytes | None:
+        """A stored file's bytes; None when missing or damaged."""
         ...
 
     def append_event(self, event: Event) -> Entry:

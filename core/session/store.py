@@ -29,6 +29,7 @@ from core.clock import Clock, NewId
 from core.errors import SessionError, SessionLockedError, SessionNotFoundError
 from core.instant import format_instant
 from core.session import jsonl_store as disk
+from core.session.attachments import AttachmentStore
 from core.session.checkpointer import CHECKPOINT_EVERY
 from core.session.export import render_markdown
 from core.session.lines import SessionHeader, is_session_id, session_id
@@ -197,9 +198,11 @@ class SessionStore:
             log_path = self._folder(session_id) / disk.LOG_NAME
             header = SessionHeader(self._new_id(), format_instant(self._clock()), parent.id, final)
             body = disk.copy_chunks(log_path, *span)
-            await asyncio.to_thread(
-                disk.publish_session, self._folder(header.id), header.line(), body
-            )
+            child = self._folder(header.id)
+            await asyncio.to_thread(disk.publish_session, child, header.line(), body)
+            # The inherited messages name the parent's files (agent.md §7).
+            files = AttachmentStore(self._folder(session_id))
+            await asyncio.to_thread(files.copy_to, AttachmentStore(child))
         finally:
             await parent.close()
         return await self.open(header.id)
@@ -236,11 +239,14 @@ class SessionStore:
         return len(ids)
 
     async def export_markdown(self, session_id: str, target: Path | None = None) -> str:
-        """The readable transcript (reminder turns marked); also written to ``target`` if given."""
+        """The readable transcript of the shown path (reminder turns marked, attachments named);
+        also written to ``target`` if given."""
         session = await self.open(session_id, read_only=True)
         try:
             await session.verification()
-            text = render_markdown(session.header, session.title, session.entries)
+            text = render_markdown(
+                session.header, session.title, session.entries, session.conversation()
+            )
         finally:
             await session.close()
         if target is not None:

@@ -1,0 +1,133 @@
+"""Search across sessions (core.session.search): closed sessions' text found through a derived,
+incrementally refreshed index that is rebuilt whenever it cannot be trusted."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.events import (
+    AssistantMessage,
+    Attachment,
+    ModelRef,
+    SessionTitle,
+    UserMessage,
+    UserSource,
+)
+from core.session import jsonl_store as disk
+from core.session.search import INDEX_NAME, find, refresh, search
+from core.session.store import SessionStore
+from tests.core.session.helpers import make_store
+from tests.fakes import FakeClock
+
+MODEL = ModelRef("scripted", "m")
+
+
+def write_session(store: SessionStore, texts: list[str]) -> str:
+    async def scenario() -> str:
+        session = await store.create()
+        for n, text in enumerate(texts):
+            if n % 2:
+                session.append_event(AssistantMessage(f"a{n}", text, (), MODEL, "stop"))
+            else:
+                session.append_event(UserMessage(f"u{n}", text, UserSource(None)))
+        session.append_event(SessionTitle("ignored by the index"))
+        await session.close()
+        return session.id
+
+    return asyncio.run(scenario())
+
+
+def append(store: SessionStore, session_id: str, text: str) -> None:
+    async def scenario() -> None:
+        session = await store.open(session_id)
+        session.append_event(UserMessage("later", text, UserSource(None)))
+        await session.close()
+
+    asyncio.run(scenario())
+
+
+def test_closed_sessions_are_found_by_their_messages_case_and_space_insensitively(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    store = make_store(tmp_path, clock)
+    oven = write_session(store, ["When is the pie done?", "Set the Oven\n\ntimer for 40 minutes."])
+    other = write_session(store, ["hello", "hi there"])
+    matches = search(tmp_path, [other, oven], "oven   TIMER")
+    assert [(m.session_id, m.seq) for m in matches] == [(oven, 1)]
+    assert matches[0].snippet == "Set the Oven timer for 40 minutes."
+    assert search(tmp_path, [oven, other], "ignored by the index") == []
+    assert search(tmp_path, [oven, other], "   ") == []
+    assert search(tmp_path, ["no-such-session", oven], "pie")[0].session_id == oven
+
+
+def test_the_index_grows_incrementally_and_is_rebuilt_when_the_log_changed(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    store = make_store(tmp_path, clock)
+    sid = write_session(store, ["first words"])
+    folder = disk.session_dir(tmp_path, sid)
+    index = refresh(folder)
+    before = index.read_text()
+    append(store, sid, "second words")
+    refresh(folder)
+    after = index.read_text()
+    assert after.split("\n", 1)[1].startswith(before.split("\n", 1)[1])  # old lines kept as is
+    assert find(folder, sid, "second") is not None
+    assert find(folder, sid, "second").seq == 2  # type: ignore[union-attr]
+
+    log = folder / disk.LOG_NAME
+    lines = log.read_bytes().split(b"\n")
+    log.write_bytes(b"\n".join(lines[:2]) + b"\n")  # the log lost its tail: the index is redone
+    assert find(folder, sid, "second") is None
+    assert find(folder, sid, "first") is not None
+
+
+def test_a_missing_or_damaged_index_is_rebuilt(tmp_path: Path, clock: FakeClock) -> None:
+    store = make_store(tmp_path, clock)
+    sid = write_session(store, ["needle in a haystack"])
+    folder = disk.session_dir(tmp_path, sid)
+    for damage in [b"", b"not json\n1\tneedle\n", b'{"version":9}\n', b"\xff\xfe"]:
+        (folder / INDEX_NAME).write_bytes(damage)
+        assert find(folder, sid, "haystack") is not None
+    (folder / INDEX_NAME).unlink()
+    assert find(folder, sid, "haystack") is not None
+
+
+def test_attachment_names_are_searchable(tmp_path: Path, clock: FakeClock) -> None:
+    store = make_store(tmp_path, clock)
+
+    async def scenario() -> str:
+        session = await store.create()
+        file = Attachment("budget-2027.csv", "text/csv", "0" * 64, 10)
+        session.append_event(
+            UserMessage("u", "see the file", UserSource(None), attachments=(file,))
+        )
+        await session.close()
+        return session.id
+
+    sid = asyncio.run(scenario())
+    assert search(tmp_path, [sid], "budget-2027") != []
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.text(max_size=12), min_size=1, max_size=8), st.integers(min_value=0))
+def test_an_index_refreshed_in_steps_equals_one_built_at_once(texts: list[str], cut: int) -> None:
+    with tempfile.TemporaryDirectory() as raw:
+        root = Path(raw)
+        clock = FakeClock(datetime(2026, 8, 5, 12, 0, tzinfo=UTC))
+        store = make_store(root, clock)
+        cut %= len(texts) + 1
+        sid = write_session(store, texts[:cut])
+        folder = disk.session_dir(root, sid)
+        refresh(folder)
+        for text in texts[cut:]:
+            append(store, sid, text)
+        stepped = refresh(folder).read_text()
+        (folder / INDEX_NAME).unlink()
+        assert refresh(folder).read_text() == stepped
