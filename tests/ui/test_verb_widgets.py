@@ -1,0 +1,155 @@
+"""The widgets of the everyday verbs, offscreen: the model picker, the session settings dialog and
+the attachment strip."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QToolButton, QWidget
+
+from core.events import Attachment
+from ui.attachment_strip import AttachmentStrip, size_text
+from ui.model_picker import ENDPOINT, OFFLINE, ModelMenu, ModelOption, ModelPicker, recent_choices
+from ui.session_settings import (
+    MAX_INSTRUCTIONS_CHARS,
+    SessionSettings,
+    SessionSettingsDialog,
+    ask_session_settings,
+)
+
+# Showing a dialog or a top-level widget on the offscreen platform logs "This plugin does not
+# support propagateSizeHints()"; it is the test platform's limitation, not a fault of the widgets.
+pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
+
+
+def entries(picker: ModelPicker) -> list[tuple[str, bool, bool]]:
+    """(text, enabled, checked) of each menu entry that is not a separator."""
+    return [
+        (a.text(), a.isEnabled(), a.isChecked())
+        for a in picker.actions_shown()
+        if not a.isSeparator()
+    ]
+
+
+def test_the_picker_lists_the_setting_offline_models_and_recent_and_marks_the_choice(qtbot) -> None:
+    picker = ModelPicker()
+    qtbot.addWidget(picker)
+    picker.set_menu(
+        ModelMenu(
+            ModelOption(ENDPOINT, "qwen3:4b"),
+            "Offline assistant",
+            endpoint="Ollama",
+            models=("llama3.2", "qwen3:4b"),
+            recent=(ModelOption(ENDPOINT, "old-model"), ModelOption(ENDPOINT, "llama3.2")),
+        )
+    )
+    assert picker.text() == "qwen3:4b · Ollama"
+    texts = [text for text, _, _ in entries(picker)]
+    assert texts == [
+        "App setting: Offline assistant",
+        "Offline assistant",
+        "llama3.2",
+        "qwen3:4b",
+        "old-model · Ollama",
+    ]
+    assert [text for text, _, checked in entries(picker) if checked] == ["qwen3:4b"]
+    with qtbot.waitSignal(picker.chosen) as chosen:
+        next(a for a in picker.actions_shown() if a.text() == "llama3.2").trigger()
+    assert chosen.args == [ModelOption(ENDPOINT, "llama3.2")]
+    with qtbot.waitSignal(picker.chosen) as chosen:
+        picker.actions_shown()[0].trigger()
+    assert chosen.args == [None]
+
+
+def test_the_picker_asks_for_models_when_opened_and_says_why_there_are_none(qtbot) -> None:
+    picker = ModelPicker()
+    qtbot.addWidget(picker)
+    picker.set_menu(ModelMenu(None, "llama3.2 · Ollama", endpoint="Ollama"))
+    assert picker.text() == "llama3.2 · Ollama"
+    assert ("Loading models…", False, False) in entries(picker)
+    with qtbot.waitSignal(picker.models_wanted):
+        picker.menu().aboutToShow.emit()
+    picker.set_menu(ModelMenu(None, "x", endpoint="Ollama", error="Cannot reach the model."))
+    assert ("Cannot reach the model.", False, False) in entries(picker)
+    with qtbot.assertNotEmitted(picker.models_wanted):
+        picker.menu().aboutToShow.emit()  # a failure is not retried on every open
+    picker.set_menu(ModelMenu(ModelOption(OFFLINE), "x"))
+    assert picker.text() == "Offline assistant"
+    assert [t for t, _, _ in entries(picker)] == ["App setting: x", "Offline assistant"]
+
+
+def test_recent_choices_put_the_newest_first_without_duplicates() -> None:
+    a, b, c = (ModelOption(ENDPOINT, name) for name in "abc")
+    assert recent_choices((a, b), c) == (c, a, b)
+    assert recent_choices((a, b, c), b) == (b, a, c)
+    assert len(recent_choices(tuple(ModelOption(ENDPOINT, str(n)) for n in range(9)), a)) == 6
+
+
+def test_session_settings_edit_instructions_and_an_optional_temperature(qtbot) -> None:
+    dialog = SessionSettingsDialog(None, SessionSettings("Be brief.", None))
+    qtbot.addWidget(dialog)
+    assert not dialog.temperature.isEnabled()
+    assert dialog.value() == SessionSettings("Be brief.", None)
+    dialog.use_temperature.setChecked(True)
+    dialog.temperature.setValue(0.3)
+    dialog.editor.setPlainText("  Answer in French.  ")
+    assert dialog.value() == SessionSettings("Answer in French.", 0.3)
+    dialog.editor.setPlainText("x" * (MAX_INSTRUCTIONS_CHARS + 1))
+    assert not dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
+    assert "at most 20000" in dialog.limit_note.text()
+
+
+def answer_dialog(button: QDialogButtonBox.StandardButton, text: str | None = None) -> None:
+    """Once the settings dialog shows, put ``text`` in it (if given) and press ``button``."""
+
+    def press() -> None:
+        dialog = next(
+            w
+            for w in QApplication.topLevelWidgets()
+            if isinstance(w, SessionSettingsDialog) and w.isVisible()
+        )
+        if text is not None:
+            dialog.editor.setPlainText(text)
+        dialog.buttons.button(button).click()
+
+    QTimer.singleShot(0, press)
+
+
+def test_ask_session_settings_returns_none_when_cancelled_or_unchanged(qtbot) -> None:
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    current = SessionSettings("Be brief.")
+    answer_dialog(QDialogButtonBox.StandardButton.Cancel, "changed")
+    assert ask_session_settings(parent, current) is None
+    answer_dialog(QDialogButtonBox.StandardButton.Ok)
+    assert ask_session_settings(parent, current) is None
+    answer_dialog(QDialogButtonBox.StandardButton.Ok, "Use metric units.")
+    assert ask_session_settings(parent, current) == SessionSettings("Use metric units.")
+
+
+def test_the_strip_shows_chips_removes_them_and_hands_the_files_over(qtbot) -> None:
+    strip = AttachmentStrip()
+    qtbot.addWidget(strip)
+    assert strip.isHidden()
+    plan = Attachment("plan.md", "text/markdown", "a" * 64, 2048)
+    photo = Attachment("p.png", "image/png", "b" * 64, 3 * 1024 * 1024)
+    strip.add(plan)
+    strip.add(plan)
+    strip.add(photo)
+    assert strip.files == (plan, photo)
+    assert not strip.isHidden()
+    button = next(
+        b for b in strip.findChildren(QToolButton) if b.accessibleName() == "Remove plan.md"
+    )
+    with qtbot.waitSignal(strip.removed) as removed:
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert removed.args == ["a" * 64]
+    assert strip.files == (photo,)
+    assert strip.take() == (photo,)
+    assert strip.files == ()
+    assert strip.isHidden()
+    assert (size_text(900), size_text(2048), size_text(3 * 1024 * 1024)) == (
+        "900 B",
+        "2 KB",
+        "3.0 MB",
+    )

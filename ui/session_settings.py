@@ -1,0 +1,112 @@
+"""SessionSettingsDialog: a session's own instructions and temperature (agent.md §7). No I/O.
+
+The instructions are appended to the stable system prompt of every later turn of this session
+("Answer in French", "You are reviewing Rust code"); the temperature, when set, is sent with each
+request instead of the endpoint's default. ``ask_session_settings`` returns the edited values, or
+None when the user cancelled or changed nothing.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.frozen import frozen
+
+MAX_INSTRUCTIONS_CHARS = 20_000
+
+
+@frozen
+class SessionSettings:
+    """The session's instructions ("" for none) and temperature (None: the endpoint's default)."""
+
+    instructions: str = ""
+    temperature: float | None = None
+
+
+class SessionSettingsDialog(QDialog):
+    """Edits a ``SessionSettings`` (see the module docstring)."""
+
+    def __init__(self, parent: QWidget | None, current: SessionSettings) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Session instructions"))
+        self.setMinimumWidth(480)
+        layout = QVBoxLayout(self)
+        intro = QLabel(
+            self.tr(
+                "Instructions for this conversation only, added after Chime's own prompt "
+                "(for example: “Answer in French” or “Be brief”)."
+            ),
+            self,
+        )
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.editor = QPlainTextEdit(current.instructions, self)
+        self.editor.setAccessibleName(self.tr("Instructions"))
+        self.editor.setPlaceholderText(
+            self.tr("No instructions: the model uses Chime's prompt only.")
+        )
+        layout.addWidget(self.editor, 1)
+        self.limit_note = QLabel("", self)
+        layout.addWidget(self.limit_note)
+        row = QHBoxLayout()
+        self.use_temperature = QCheckBox(self.tr("Temperature"), self)
+        self.use_temperature.setToolTip(
+            self.tr("Lower is steadier, higher is more varied; unchecked: the endpoint's default")
+        )
+        self.temperature = QDoubleSpinBox(self)
+        self.temperature.setRange(0.0, 2.0)
+        self.temperature.setSingleStep(0.1)
+        self.temperature.setDecimals(2)
+        self.temperature.setAccessibleName(self.tr("Temperature value"))
+        self.use_temperature.setChecked(current.temperature is not None)
+        self.temperature.setValue(0.7 if current.temperature is None else current.temperature)
+        self.temperature.setEnabled(current.temperature is not None)
+        self.use_temperature.toggled.connect(self.temperature.setEnabled)
+        row.addWidget(self.use_temperature)
+        row.addWidget(self.temperature)
+        row.addStretch(1)
+        layout.addLayout(row)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self.editor.textChanged.connect(self._check_length)
+        self._check_length()
+
+    def value(self) -> SessionSettings:
+        temperature = self.temperature.value() if self.use_temperature.isChecked() else None
+        return SessionSettings(self.editor.toPlainText().strip(), temperature)
+
+    def _check_length(self) -> None:
+        size = len(self.editor.toPlainText())
+        over = size > MAX_INSTRUCTIONS_CHARS
+        self.limit_note.setText(
+            self.tr("{size} characters: at most {limit}.").format(
+                size=size, limit=MAX_INSTRUCTIONS_CHARS
+            )
+            if over
+            else ""
+        )
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setEnabled(not over)
+
+
+def ask_session_settings(parent: QWidget, current: SessionSettings) -> SessionSettings | None:
+    """The edited settings, or None when cancelled or unchanged."""
+    dialog = SessionSettingsDialog(parent, current)
+    if dialog.exec() != QDialog.DialogCode.Accepted:
+        return None
+    edited = dialog.value()
+    return None if edited == current else edited
