@@ -259,6 +259,7 @@ class Application:
         self.window.restore_geometry(self._state.geometry)
         self.window.set_provider(effective_provider(self.first_settings).label(self.window.tr))
         self.window.show()
+        self.window.fit_to_screen()  # the frame is known once shown
 
     async def start(self) -> None:
         """Compose the engine, reopen the sessions and start watching the clock."""

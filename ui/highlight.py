@@ -70,6 +70,7 @@ class CodeFormats:
         self._plain.setFont(font)
         self._plain.setForeground(text)
         self._cache: dict[Any, QTextCharFormat] = {}
+        self._by_style: dict[tuple[str, bool, bool], QTextCharFormat] = {}
 
     def plain(self) -> QTextCharFormat:
         return self._plain
@@ -84,15 +85,23 @@ class CodeFormats:
         return cached
 
     def _build(self, token: Any) -> QTextCharFormat:
+        """One format object per distinct look, so runs of one look are inserted together."""
         style = _style(self._dark).style_for_token(token)
+        look = (str(style.get("color") or ""), bool(style.get("bold")), bool(style.get("italic")))
+        if look == ("", False, False):
+            return self._plain
+        shared = self._by_style.get(look)
+        if shared is not None:
+            return shared
         fmt = QTextCharFormat(self._plain)
-        if style.get("color"):
-            color = QColor("#" + style["color"])
-            fmt.setForeground(readable(color, (self._background,), self._text))
-        if style.get("bold"):
+        color, bold, italic = look
+        if color:
+            fmt.setForeground(readable(QColor("#" + color), (self._background,), self._text))
+        if bold:
             fmt.setFontWeight(QFont.Weight.Bold)
-        if style.get("italic"):
+        if italic:
             fmt.setFontItalic(True)
+        self._by_style[look] = fmt
         return fmt
 
     def color_of(self, token: Any) -> QColor:
@@ -123,8 +132,17 @@ def fill_runs(doc: QTextDocument, runs: list[tuple[Any, str]], formats: CodeForm
     """Append the runs to ``doc``, each in its token's format (the plain text is the code)."""
     cursor = QTextCursor(doc)
     cursor.setCharFormat(formats.plain())
+    pending: list[str] = []
+    current = formats.plain()
     for token, text in runs:
-        cursor.insertText(text, formats.of(token))
+        fmt = formats.of(token)
+        if fmt is not current and pending:
+            cursor.insertText("".join(pending), current)
+            pending = []
+        current = fmt
+        pending.append(text)
+    if pending:
+        cursor.insertText("".join(pending), current)
 
 
 def style_token_types(dark: bool) -> list[Any]:

@@ -391,7 +391,8 @@ class MainWindow(QMainWindow):
         return bytes(self.saveGeometry().toBase64().data()).decode("ascii")
 
     def restore_geometry(self, saved: str) -> None:
-        """Restore a saved geometry (base64), fitted into the screen the window opens on."""
+        """Restore a saved geometry (base64), fitted into the screen the window opens on (call
+        ``fit_to_screen`` again once shown: only then is the frame's size known)."""
         if saved:
             self.restoreGeometry(QByteArray.fromBase64(saved.encode("ascii")))
         self.fit_to_screen()

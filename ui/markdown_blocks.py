@@ -17,7 +17,7 @@ Choices (CommonMark where it speaks, the rest written here):
 - The language is the first word of the info string (``python`` of ```` ```python title ````).
 - Prose is cut before a line that follows a blank line and is not indented (a new top-level
   paragraph, list item, heading, quote or table; list continuations and indented code stay with
-  their block). A prose block is also cut once it holds more than ``MAX_PROSE_CHARS`` characters,
+  their block). A prose block is also cut once it holds ``MAX_PROSE_CHARS`` characters or more,
   after a line break, and a line longer than that is cut every ``MAX_PROSE_CHARS`` characters (only
   a pathological text has such paragraphs; it bounds the cost of one layout).
 - A cut is decided only by text that can no longer change: a fence by a whole line, a new block by
@@ -55,8 +55,31 @@ class Block:
     closed: bool = True
 
 
-def split_blocks(text: str, start: int = 0) -> list[Block]:
-    """``text`` from offset ``start`` cut into blocks; their sources concatenate to that slice."""
+def split_blocks(text: str, start: int = 0, *, final: bool = True) -> list[Block]:
+    """``text`` from offset ``start`` cut into blocks; their sources concatenate to that slice.
+
+    ``final``: the text is whole, so its last line is a line (a closing fence there closes its
+    block). A text still streaming (``final=False``) leaves its last line undecided, and an open
+    code block does not show a last line that may yet become its closing fence."""
+    if final and not text.endswith("\n"):
+        blocks = _split(text + "\n", start, streaming=False)
+        last = blocks[-1]
+        source = last.source[:-1]
+        body = last.text if last.kind == "code" else source.strip("\r\n")
+        blocks[-1] = Block(last.kind, source, last.start, body, last.language, last.closed)
+        return blocks if source else blocks[:-1]
+    return _split(text, start, streaming=not final)
+
+
+def resplit(text: str, previous: Sequence[Block]) -> list[Block]:
+    """The blocks of ``text`` (still streaming), which extends the text ``previous`` was cut
+    from: every block but the last is kept as it was and only the rest is cut again."""
+    if not previous:
+        return split_blocks(text, final=False)
+    return [*previous[:-1], *split_blocks(text, previous[-1].start, final=False)]
+
+
+def _split(text: str, start: int, *, streaming: bool) -> list[Block]:
     lines = list(_lines(text, start))
     blocks: list[Block] = []
     offset = start
@@ -66,19 +89,11 @@ def split_blocks(text: str, start: int = 0) -> list[Block]:
         if fence is None:
             taken, block = _prose_block(lines, index, offset)
         else:
-            taken, block = _code_block(lines, index, offset, fence)
+            taken, block = _code_block(lines, index, offset, fence, streaming=streaming)
         blocks.append(block)
         offset += len(block.source)
         index += taken
     return blocks
-
-
-def resplit(text: str, previous: Sequence[Block]) -> list[Block]:
-    """The blocks of ``text``, which extends the text ``previous`` was cut from: every block but
-    the last is kept as it was and only the rest is cut again."""
-    if not previous:
-        return split_blocks(text)
-    return [*previous[:-1], *split_blocks(text, previous[-1].start)]
 
 
 def _lines(text: str, start: int) -> Iterator[str]:
@@ -121,7 +136,7 @@ def _closes(line: str, fence: str) -> bool:
 
 
 def _code_block(
-    lines: list[str], first: int, offset: int, fence: tuple[int, str, str]
+    lines: list[str], first: int, offset: int, fence: tuple[int, str, str], *, streaming: bool
 ) -> tuple[int, Block]:
     indent, marks, info = fence
     index = first + 1
@@ -130,10 +145,19 @@ def _code_block(
     closed = index < len(lines)
     taken = index - first + (1 if closed else 0)
     source = "".join(lines[first : first + taken])
-    code = "".join(_dedent(line, indent) for line in lines[first + 1 : index])
-    code = code.removesuffix("\n").removesuffix("\r") if closed else code
+    body = lines[first + 1 : index]
+    if streaming and not closed and body and _may_close(body[-1], marks):
+        body = body[:-1]  # "``" may be the closing fence arriving: not code yet
+    code = "".join(_dedent(line, indent) for line in body)
+    code = code.removesuffix("\n").removesuffix("\r")
     language = info.split(maxsplit=1)[0] if info else ""
     return taken, Block("code", source, offset, code, language, closed)
+
+
+def _may_close(line: str, fence: str) -> bool:
+    """An unfinished last line that could still become the closing fence."""
+    body = line.strip(" ")
+    return not line.endswith("\n") and bool(body) and set(body) == {fence[0]}
 
 
 def _dedent(line: str, indent: int) -> str:
@@ -154,7 +178,7 @@ def _prose_block(lines: list[str], first: int, offset: int) -> tuple[int, Block]
         size += len(line)
         has_text = has_text or bool(line.strip())
         index += 1
-        if size > MAX_PROSE_CHARS and (line.endswith("\n") or len(line) == MAX_PROSE_CHARS):
+        if size >= MAX_PROSE_CHARS and (line.endswith("\n") or len(line) == MAX_PROSE_CHARS):
             break
     source = "".join(lines[first:index])
     return index - first, Block("prose", source, offset, source.strip("\r\n"))

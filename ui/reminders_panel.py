@@ -25,7 +25,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 
 from core.instant import format_instant
 from ui.screen import ReminderView
+from ui.theme import CardColors, card_colors
 from ui.timefmt import day_time, every_label, relative
 
 Index = QModelIndex | QPersistentModelIndex
@@ -136,16 +137,15 @@ class ReminderDelegate(QStyledItemDelegate):
         palette = option.palette
         rect = option.rect.adjusted(2, 2, -2, -2)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        fill = palette.color(QPalette.ColorRole.Highlight if selected else QPalette.ColorRole.Base)
-        painter.setPen(palette.color(QPalette.ColorRole.Mid))
-        painter.setBrush(fill)
+        colors = card_colors(palette, selected=selected)
+        painter.setPen(colors.border)
+        painter.setBrush(colors.fill)
         painter.drawRoundedRect(rect, 6, 6)
         if option.state & QStyle.StateFlag.State_HasFocus:
-            painter.setPen(palette.color(QPalette.ColorRole.Highlight).darker(130))
+            painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight), 2))
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRoundedRect(rect.adjusted(0, 0, -1, -1), 6, 6)
-        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
-        self._paint_lines(painter, option, index, rect.adjusted(8, 6, -8, -6), palette.color(role))
+            painter.drawRoundedRect(rect.adjusted(1, 1, -1, -1), 6, 6)
+        self._paint_lines(painter, option, index, rect.adjusted(8, 6, -8, -6), colors)
         painter.restore()
 
     def _paint_lines(
@@ -154,7 +154,7 @@ class ReminderDelegate(QStyledItemDelegate):
         option: QStyleOptionViewItem,
         index: Index,
         area: QRect,
-        color: QColor,
+        colors: CardColors,
     ) -> None:
         prompt, when, schedule_id = [*str(index.data() or "").split("\n"), "", ""][:3]
         bold = QFont(option.font)
@@ -162,17 +162,15 @@ class ReminderDelegate(QStyledItemDelegate):
         line = QFontMetrics(option.font).lineSpacing()
         prompt_height = line * self._prompt_lines(option, index)
         painter.setFont(bold)
-        painter.setPen(color)
+        painter.setPen(colors.text)
         flags = int(Qt.TextFlag.TextWordWrap)
         painter.drawText(QRect(area.left(), area.top(), area.width(), prompt_height), flags, prompt)
         painter.setFont(option.font)
         overdue = bool(index.data(OVERDUE_ROLE))
-        painter.setPen(QColor("#c0392b") if overdue else color)
+        painter.setPen(colors.warning_text if overdue else colors.text)
         top = area.top() + prompt_height
         painter.drawText(QRect(area.left(), top, area.width(), line), 0, when)
-        muted = QColor(color)
-        muted.setAlpha(150)
-        painter.setPen(muted)
+        painter.setPen(colors.muted_text)
         painter.drawText(QRect(area.left(), top + line, area.width(), line), 0, schedule_id)
 
 

@@ -26,7 +26,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import (
@@ -42,7 +42,7 @@ from PySide6.QtGui import (
     QTextOption,
 )
 
-from ui.highlight import CodeFormats, fill_runs, runs_by_lines
+from ui.highlight import CodeFormats, fill_runs, knows, runs_by_lines
 from ui.markdown_blocks import Block, resplit, split_blocks
 from ui.row_actions import actions_for, label, tip
 from ui.theme import Surfaces
@@ -63,6 +63,8 @@ BUBBLE_SHARE = 0.82
 CODE_PIECE_LINES = 150
 DOC_CACHE = 2500
 BELL = 18
+HIGHLIGHTED = "chime-highlighted"
+"""A code document's property: its syntax colours are applied."""
 
 Translate = Callable[[str], str]
 
@@ -182,6 +184,21 @@ class RowLayout:
                 return piece.base + max(0, found)
         return self.pieces[-1].last if self.pieces else 0
 
+    def point_of(self, position: int) -> QPointF:
+        """Where the cursor at ``position`` is drawn (row coordinates; the middle of its line)."""
+        piece = self.piece_of(position)
+        if piece is None:
+            return QPointF(0, 0)
+        local = max(0, min(position - piece.base, piece.length - 1))
+        block = piece.doc.findBlock(local)
+        layout = block.layout()
+        line = layout.lineForTextPosition(local - block.position())
+        top = piece.doc.documentLayout().blockBoundingRect(block).top()
+        found = line.cursorToX(local - block.position()) if line.isValid() else (0.0, 0)
+        x = cast(tuple[float, int], found)[0]  # PySide6 gives (x, the cursor position)
+        y = top + (line.y() + line.height() / 2 if line.isValid() else 0.0)
+        return QPointF(piece.x + x, piece.y + y)
+
     def anchor_at(self, x: float, y: float, offsets: dict[int, int]) -> str:
         """The link target under (x, y) ("" when none)."""
         for piece in self.pieces:
@@ -265,19 +282,30 @@ class DocCache:
 
     def __init__(self) -> None:
         self._docs: OrderedDict[tuple[Any, ...], QTextDocument] = OrderedDict()
+        self._keys: dict[int, tuple[Any, ...]] = {}
 
     def get(self, key: tuple[Any, ...], build: Callable[[], QTextDocument]) -> QTextDocument:
         doc = self._docs.get(key)
         if doc is None:
             doc = self._docs[key] = build()
+            self._keys[id(doc)] = key
             if len(self._docs) > DOC_CACHE:
-                self._docs.popitem(last=False)
+                _key, dropped = self._docs.popitem(last=False)
+                self._keys.pop(id(dropped), None)
         else:
             self._docs.move_to_end(key)
         return doc
 
+    def replace(self, old: QTextDocument, new: QTextDocument) -> None:
+        """``new`` stands for ``old`` from now on (same key, same place in the order)."""
+        key = self._keys.pop(id(old), None)
+        if key is not None and self._docs.get(key) is old:
+            self._docs[key] = new
+            self._keys[id(new)] = key
+
     def clear(self) -> None:
         self._docs.clear()
+        self._keys.clear()
 
 
 class RowLayouts:
@@ -578,37 +606,62 @@ class RowLayouts:
         return doc
 
     def _code_docs(self, block: Block, width: int) -> list[QTextDocument]:
-        """The documents of a code block, ``CODE_PIECE_LINES`` lines each (the last may grow)."""
+        """The documents of a code block, ``CODE_PIECE_LINES`` lines each (the last may grow),
+        in plain monospace: ``highlight`` colours them when they are first painted (lexing is
+        the dearest step of a layout, and most laid-out rows are never on screen)."""
         lines = block.text.split("\n")
         chunks = [
             "\n".join(lines[i : i + CODE_PIECE_LINES])
             for i in range(0, len(lines), CODE_PIECE_LINES)
         ]
-        keys = [
-            ("code", chunk, block.language, n, self._fonts.key(), self.wrap_code)
+        font = self._fonts.key()
+        docs = [
+            self._docs.get(
+                ("code", chunk, block.language, n, font, self.wrap_code),
+                partial(self._plain_code, chunk),
+            )
             for n, chunk in enumerate(chunks)
         ]
-        runs: list[list[tuple[Any, str]]] | None = None
-
-        def build(number: int) -> QTextDocument:
-            nonlocal runs
-            if runs is None:
-                runs = runs_by_lines(block.text, block.language, CODE_PIECE_LINES)
-            doc = _new_doc(self._fonts.mono)
-            fill_runs(doc, runs[number] if number < len(runs) else [], self.code_formats())
-            option = doc.defaultTextOption()
-            option.setWrapMode(
-                QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere
-                if self.wrap_code
-                else QTextOption.WrapMode.NoWrap
-            )
-            doc.setDefaultTextOption(option)
-            return doc
-
-        docs = [self._docs.get(key, partial(build, n)) for n, key in enumerate(keys)]
         for doc in docs:
             _set_width(doc, width if self.wrap_code else -1)
         return docs
+
+    def _plain_code(self, code: str) -> QTextDocument:
+        doc = self._new_code_doc()
+        fill_runs(doc, [(None, code)], self.code_formats())
+        return doc
+
+    def _new_code_doc(self) -> QTextDocument:
+        doc = _new_doc(self._fonts.mono)
+        option = doc.defaultTextOption()
+        wrap = QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere
+        option.setWrapMode(wrap if self.wrap_code else QTextOption.WrapMode.NoWrap)
+        doc.setDefaultTextOption(option)
+        return doc
+
+    def highlight(self, layout: RowLayout, box: int) -> None:
+        """Colour the code of box ``box``: each plain document is replaced (in the layout and in
+        the cache) by a coloured one, filled before it is first laid out (filling a laid-out
+        document re-lays it out at every run)."""
+        pieces = [piece for piece in layout.pieces if piece.box == box]
+        if all(piece.doc.property(HIGHLIGHTED) for piece in pieces):
+            return
+        code = layout.boxes[box]
+        runs = (
+            runs_by_lines(code.code, code.language, CODE_PIECE_LINES)
+            if knows(code.language)
+            else []
+        )
+        for number, piece in enumerate(pieces):
+            if piece.doc.property(HIGHLIGHTED):
+                continue
+            if number < len(runs):
+                coloured = self._new_code_doc()
+                fill_runs(coloured, runs[number], self.code_formats())
+                _set_width(coloured, piece.doc.textWidth())
+                self._docs.replace(piece.doc, coloured)
+                piece.doc = coloured
+            piece.doc.setProperty(HIGHLIGHTED, True)
 
 
 def _new_doc(font: QFont) -> QTextDocument:
@@ -619,7 +672,7 @@ def _new_doc(font: QFont) -> QTextDocument:
     return doc
 
 
-def _set_width(doc: QTextDocument, width: int) -> None:
+def _set_width(doc: QTextDocument, width: float) -> None:
     if doc.textWidth() != width:
         doc.setTextWidth(width)
 

@@ -11,8 +11,8 @@ Choices where the spec is silent:
 - Every text colour meets WCAG AA (4.5:1) against the background it is drawn on; colours derived
   from an accent (the warning red, the muted captions, syntax colours) are moved towards the text
   colour until they do (``readable``).
-- Disabled text is dimmed but the disabled placeholder keeps AA contrast: a read-only message box
-  says why it is read-only in its placeholder.
+- Disabled text (a greyed-out button, a read-only message box's placeholder, which says why) is
+  dimmed towards its background but keeps AA contrast too, though WCAG exempts inactive controls.
 """
 
 from __future__ import annotations
@@ -74,8 +74,6 @@ DARK: Mapping[Role, str] = {
     Role.Dark: "#141517",
     Role.Shadow: "#000000",
 }
-DISABLED_TEXT = {"light": "#8a9099", "dark": "#7b8088"}
-"""Disabled labels and buttons (WCAG exempts inactive controls; they stay legible)."""
 
 WARNING = QColor("#d4322c")
 REMINDER = QColor("#e6a019")
@@ -89,11 +87,14 @@ def palette_for(scheme: Scheme) -> QPalette:
     for role, color in table.items():
         palette.setColor(role, QColor(color))
     palette.setColor(Role.Accent, QColor(table[Role.Highlight]))
+    text = QColor(table[Role.Text])
+    backgrounds = tuple(QColor(table[r]) for r in (Role.Window, Role.Base, Role.Button))
+    dimmed = readable(mix(text, QColor(table[Role.Window]), 0.6), backgrounds, text)
     disabled = QPalette.ColorGroup.Disabled
-    for role in (Role.Text, Role.WindowText, Role.ButtonText):
-        palette.setColor(disabled, role, QColor(DISABLED_TEXT[scheme]))
+    for role in (Role.Text, Role.WindowText, Role.ButtonText, Role.PlaceholderText):
+        palette.setColor(disabled, role, dimmed)
     palette.setColor(disabled, Role.Base, QColor(table[Role.Window]))
-    palette.setColor(disabled, Role.PlaceholderText, QColor(table[Role.PlaceholderText]))
+    palette.setColor(disabled, Role.Button, QColor(table[Role.Window]))  # flat: plainly inactive
     return palette
 
 
@@ -208,6 +209,37 @@ def surfaces(palette: QPalette) -> Surfaces:
         link=readable(palette.color(Role.Link), (base, user_bubble, reminder_card, code), text),
         focus=highlight,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class CardColors:
+    """A list card (a session in the sidebar, a reminder in the panel): its fill (None: the
+    list's own background), its texts, and its badge."""
+
+    fill: QColor
+    text: QColor
+    muted_text: QColor
+    warning_text: QColor
+    badge: QColor
+    border: QColor
+
+
+def card_colors(
+    palette: QPalette, *, selected: bool, background: QColor | None = None
+) -> CardColors:
+    """The colours of a card on a list whose background is ``background`` (the palette's base
+    when None); selected cards are drawn in the selection colours."""
+    if selected:
+        fill = palette.color(Role.Highlight)
+        text = palette.color(Role.HighlightedText)
+        return CardColors(fill, text, text, text, mix(fill, QColor("#000000"), 0.25), fill)
+    fill = background if background is not None else palette.color(Role.Base)
+    derived = surfaces(palette)
+    text = palette.color(Role.Text)
+    muted = readable(derived.muted_text, (fill,), text)
+    warning = readable(derived.warning_text, (fill,), text)
+    badge = mix(fill, REMINDER, 0.3)
+    return CardColors(fill, text, muted, warning, badge, palette.color(Role.Mid))
 
 
 # -- the style sheet -------------------------------------------------------------------------

@@ -116,7 +116,7 @@ class TranscriptView(QListView):
         self._link = ""
         self._bar_drag: tuple[int, int, int, int, float] | None = None
         self._copied = (-1, -1)
-        self._last_double = -1.0
+        self._last_double: tuple[float, QPoint] = (float("-inf"), QPoint())
         self._auto_scroll = QTimer(self)
         self._auto_scroll.setInterval(AUTO_SCROLL_MS)
         self._auto_scroll.timeout.connect(self._on_auto_scroll)
@@ -143,6 +143,7 @@ class TranscriptView(QListView):
         self.setUniformItemSizes(False)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
+        self.viewport().setMouseTracking(True)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
         self.verticalScrollBar().setSingleStep(24)
         self._copy = self._shortcut(
@@ -418,12 +419,7 @@ class TranscriptView(QListView):
         target = self._text_point(point)
         if target is None:
             return
-        triple = (
-            0
-            <= event.timestamp() - self._last_double
-            < QGuiApplication.styleHints().mouseDoubleClickInterval()
-        )
-        if triple:
+        if self._is_triple_click(point, event):
             self._select_piece(target)
             return
         shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
@@ -432,6 +428,13 @@ class TranscriptView(QListView):
         self._head = target
         self._selecting = True
         self.viewport().update()
+
+    def _is_triple_click(self, point: QPoint, event: QMouseEvent) -> bool:
+        """A press soon after a double click, where it was."""
+        at, where = self._last_double
+        hints = QGuiApplication.styleHints()
+        soon = event.timestamp() - at < hints.mouseDoubleClickInterval()
+        return soon and (point - where).manhattanLength() < hints.startDragDistance()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         point = event.position().toPoint()
@@ -571,7 +574,7 @@ class TranscriptView(QListView):
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
             return
-        self._last_double = float(event.timestamp())
+        self._last_double = (float(event.timestamp()), event.position().toPoint())
         hit = self._hit(event.position().toPoint())
         if hit.layout is None or hit.layout.button_at(hit.x, hit.y) is not None:
             return

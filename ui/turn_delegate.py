@@ -169,6 +169,7 @@ class TurnDelegate(QStyledItemDelegate):
         self._paint_caption(painter, colors, layout)
         offsets = self._state.code_offsets(uid)
         for number, box in enumerate(layout.boxes):
+            self.layouts.highlight(layout, number)
             self._paint_box(painter, colors, box, self._state.copied_box(uid) == number)
         selection = self._state.selection_in(index.row())
         palette = option.palette

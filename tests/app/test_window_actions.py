@@ -87,6 +87,16 @@ def test_fork_copies_the_history_but_none_of_the_reminders(open_app: Opener) -> 
         assert chime.controller.open[child].bridge.active_reminders() == ()
         assert {sid for sid, _ in chime.sidebar()} == {parent, child}
         assert chime.controller.open[parent].bridge.active_reminders() != ()  # the parent keeps its
+        titles = dict(chime.sidebar())
+        assert titles[child] == f"{titles[parent]} (fork)"  # told apart from its original
+        assert chime.window.windowTitle() == f"{titles[parent]} (fork) — Chime"
+
+
+def test_the_window_title_follows_the_first_message_at_once(open_app: Opener) -> None:
+    with open_app() as chime:
+        assert chime.window.windowTitle() == "Chime"
+        chime.send("plan the garden\nwith details")
+        assert chime.window.windowTitle() == "plan the garden — Chime"
 
 
 def test_export_writes_the_chosen_markdown_and_jsonl_files(
@@ -174,12 +184,41 @@ def test_delete_moves_the_session_to_the_trash_and_undo_brings_it_back(
         chime.until(lambda: (tmp_path / "trash" / doomed).is_dir())
         chime.until(lambda: doomed not in [sid for sid, _ in chime.sidebar()])
         assert chime.controller.current != doomed
-        assert "Undo: Ctrl+Shift+T" in chime.window.message_bar.text()
+        bar = chime.window.message_bar
+        assert bar.text() == "“keep this conversation” moved to the trash. Undo: Ctrl+Shift+T"
+        assert bar.action_button.isVisibleTo(bar)
+        assert bar.action_button.text() == "Undo delete"
         press(chime, Qt.Key.Key_T, CTRL | SHIFT)
         chime.until(lambda: chime.controller.current == doomed)
         chime.until(lambda: doomed in [sid for sid, _ in chime.sidebar()])
         assert (tmp_path / "sessions" / doomed).is_dir()
         assert chime.transcript_texts()[0] == "keep this conversation"
+        assert bar.text() == "“keep this conversation” is back."  # not the stale "trash" one
+        assert not bar.action_button.isVisibleTo(bar)
+
+
+def test_the_undo_button_in_the_message_restores_the_deleted_session(open_app: Opener) -> None:
+    with open_app() as chime:
+        chime.send("undo me")
+        doomed = chime.controller.current
+        chime.trigger("delete_session")
+        chime.until(lambda: "moved to the trash" in chime.window.message_bar.text())
+        chime.inside(chime.window.message_bar.action_button.click)
+        chime.until(lambda: chime.controller.current == doomed)
+        assert chime.transcript_texts()[0] == "undo me"
+
+
+def test_about_names_the_version_and_a_confirmed_link_opens_in_the_browser(
+    open_app: Opener,
+) -> None:
+    from app.main import app_version
+
+    with open_app() as chime:
+        assert app_version() == "0.1.0"  # pyproject.toml's version
+        assert chime.window.about_text().startswith("Chime 0.1.0\n")
+        assert "Qt 6." in chime.window.about_text()
+        chime.inside(lambda: chime.window.open_url_requested.emit("https://example.com"))
+        assert chime.answers.opened == ["https://example.com"]
 
 
 def test_next_and_previous_session_step_through_the_sidebar_order(open_app: Opener) -> None:
