@@ -198,7 +198,7 @@ class Application:
         self.questions = questions
         """None: the real modal dialogs (``app.actions_wiring.Questions``)."""
         self.window = MainWindow(clock, QIcon(str(resource("icons", "bell.svg"))))
-        self.window.version = app_version()
+        self.window.version_of = app_version  # read when About opens: importlib.metadata is slow
         self.started: Started | None = None
         self.jumps = ClockJumpWatch(clock, monotonic_seconds, parent=self.window)
         self._quitting = False

@@ -239,7 +239,6 @@ def render(out: Path, theme: str, scene: str, size: tuple[int, int]) -> Path:
         controller = AppController(window, store, parts, Path(folder), tasks)
         wire_controller(window, controller, tasks)
         window.set_provider("Offline assistant")
-        window.version = "0.1.0"
         window.resize(*size)
         window.show()
         with loop:

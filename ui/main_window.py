@@ -172,7 +172,8 @@ class MainWindow(QMainWindow):
         self.reminders = RemindersPanel(clock, bell, self)
         self.banner = Banner(self)
         self.message_bar = MessageBar(self)
-        self.version = ""
+        self.version_of: Callable[[], str] = lambda: ""
+        """Chime's version, asked for when About opens (the app hands in its reader)."""
         self._allow_close = False
         self._build_center()
         self._build_dock()
@@ -567,7 +568,7 @@ class MainWindow(QMainWindow):
             "turns of the same conversation, while that conversation is open.\n\n"
             "Qt {qt} (PySide6 {pyside}), Python {python}"
         ).format(
-            version=self.version or self.tr("(version unknown)"),
+            version=self.version_of() or self.tr("(version unknown)"),
             qt=qVersion(),
             pyside=pyside_version,
             python=python_version(),

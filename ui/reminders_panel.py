@@ -248,6 +248,12 @@ class RemindersPanel(QWidget):
         layout.addWidget(self.delete_button)
         layout.addWidget(self.note)
 
+    def sizeHint(self) -> QSize:
+        """About 32 characters wide at any text size (its labels wrap), so a larger text size
+        does not take the transcript's room."""
+        metrics = self.fontMetrics()
+        return QSize(metrics.averageCharWidth() * 32 + 20, super().sizeHint().height())
+
     def set_records(self, records: Sequence[ReminderView], zone_name: str | None) -> None:
         """Show the fold's active records (creation order)."""
         current = self.selected_id()

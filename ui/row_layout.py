@@ -22,6 +22,7 @@ Choices where the spec is silent:
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -62,7 +63,11 @@ READING_CHARS = 92
 BUBBLE_SHARE = 0.82
 CODE_PIECE_LINES = 150
 DOC_CACHE = 2500
+HIGHLIGHTS_PER_FRAME = 3
+"""Code boxes coloured per painted frame (lexing costs ~1 ms a box; the rest wait a frame)."""
 BELL = 18
+_MAY_NEED_STYLE = re.compile(r"[`<\[\t]|https?:|www\.|(^|\n) {4}")
+"""Markdown that may hold code spans, indented code or links (the rest needs no restyling)."""
 HIGHLIGHTED = "chime-highlighted"
 """A code document's property: its syntax colours are applied."""
 
@@ -315,15 +320,21 @@ class RowLayouts:
         self._tr = tr
         self._docs = DocCache()
         self._fonts = Fonts.of(QFont())
+        self._small_metrics = QFontMetrics(self._fonts.small)
+        self._body_metrics = QFontMetrics(self._fonts.body)
         self._surfaces: Surfaces | None = None
         self._formats: CodeFormats | None = None
         self._dark = False
         self.wrap_code = False
+        self.highlight_budget = HIGHLIGHTS_PER_FRAME
+        """Code boxes that may still be coloured in this frame (the view resets it per paint)."""
         self._stream: tuple[str, list[Block]] = ("", [])
 
     def configure(self, font: QFont, surfaces: Surfaces, dark: bool) -> None:
         """New fonts or colours: every document is built again."""
         self._fonts = Fonts.of(font)
+        self._small_metrics = QFontMetrics(self._fonts.small)
+        self._body_metrics = QFontMetrics(self._fonts.body)
         self._surfaces = surfaces
         self._dark = dark
         self._formats = CodeFormats(dark, self._fonts.mono, surfaces.text, surfaces.code_background)
@@ -345,7 +356,7 @@ class RowLayouts:
 
     def column_width(self, viewport_width: int) -> int:
         """The reading column for a transcript ``viewport_width`` wide."""
-        reading = QFontMetrics(self._fonts.body).averageCharWidth() * READING_CHARS
+        reading = self._body_metrics.averageCharWidth() * READING_CHARS
         return max(160, min(viewport_width - 2 * MARGIN, reading))
 
     # -- rows ----------------------------------------------------------------------------
@@ -427,7 +438,7 @@ class RowLayouts:
     def _code_box(
         self, block: Block, width: int, y: int, base: int, index: int
     ) -> tuple[CodeBox, list[Piece]]:
-        small = QFontMetrics(self._fonts.small)
+        small = self._small_metrics
         header_h = small.height() + 10
         body_w = max(40, width - 2 * CODE_PAD)
         docs = self._code_docs(block, body_w)
@@ -480,7 +491,7 @@ class RowLayouts:
         *,
         right: bool,
     ) -> RowLayout:
-        small = QFontMetrics(self._fonts.small)
+        small = self._small_metrics
         height = small.height() + 8
         footer = QRect(0, bottom + 2, width, height)
         if row.kind == "streaming":
@@ -539,7 +550,7 @@ class RowLayouts:
         doc = self._plain_doc(row.text, self._fonts.body, inner)
         piece = Piece(doc, PAD, y, 0, doc.characterCount(), markdown=row.text)
         y += piece.height + 8
-        small = QFontMetrics(self._fonts.small)
+        small = self._small_metrics
         x, buttons = PAD, []
         for name, text in (
             ("retry", self._tr("Retry (Enter)")),
@@ -602,7 +613,8 @@ class RowLayouts:
     def _markdown(self, markdown: str) -> QTextDocument:
         doc = _new_doc(self._fonts.body)
         doc.setMarkdown(markdown)
-        _style_markdown(doc, self._fonts.mono, self.surfaces)
+        if _MAY_NEED_STYLE.search(markdown):
+            _style_markdown(doc, self._fonts.mono, self.surfaces)
         return doc
 
     def _code_docs(self, block: Block, width: int) -> list[QTextDocument]:
@@ -639,13 +651,17 @@ class RowLayouts:
         doc.setDefaultTextOption(option)
         return doc
 
-    def highlight(self, layout: RowLayout, box: int) -> None:
+    def highlight(self, layout: RowLayout, box: int) -> bool:
         """Colour the code of box ``box``: each plain document is replaced (in the layout and in
         the cache) by a coloured one, filled before it is first laid out (filling a laid-out
-        document re-lays it out at every run)."""
+        document re-lays it out at every run). False when the frame's budget is spent (the box
+        is painted plain this time and coloured in a next frame)."""
         pieces = [piece for piece in layout.pieces if piece.box == box]
         if all(piece.doc.property(HIGHLIGHTED) for piece in pieces):
-            return
+            return True
+        if self.highlight_budget <= 0:
+            return False
+        self.highlight_budget -= 1
         code = layout.boxes[box]
         runs = (
             runs_by_lines(code.code, code.language, CODE_PIECE_LINES)
@@ -662,6 +678,7 @@ class RowLayouts:
                 self._docs.replace(piece.doc, coloured)
                 piece.doc = coloured
             piece.doc.setProperty(HIGHLIGHTED, True)
+        return True
 
 
 def _new_doc(font: QFont) -> QTextDocument:

@@ -57,7 +57,7 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QToolTip, QWi
 
 from ui.highlight import CodeFormats
 from ui.row_actions import actions_for, label
-from ui.row_layout import MARGIN, RowLayout
+from ui.row_layout import HIGHLIGHTS_PER_FRAME, MARGIN, RowLayout
 from ui.theme import Surfaces
 from ui.transcript_model import TranscriptModel, plain_text
 from ui.turn_delegate import COPIED_MESSAGE, TurnDelegate
@@ -319,9 +319,13 @@ class TranscriptView(QListView):
 
     # -- painting ------------------------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:
+        self._delegate.layouts.highlight_budget = HIGHLIGHTS_PER_FRAME
+        self._delegate.pending_highlight = False
         super().paintEvent(event)
         if self._model.rowCount() == 0:
             self._paint_empty_state()
+        if self._delegate.pending_highlight:  # colour the rest in the next frame
+            QTimer.singleShot(0, self.viewport().update)
 
     def _paint_empty_state(self) -> None:
         painter = QPainter(self.viewport())

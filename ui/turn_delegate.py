@@ -81,6 +81,8 @@ class TurnDelegate(QStyledItemDelegate):
         self._layouts: OrderedDict[int, tuple[TranscriptRow, int, bool, RowLayout]] = OrderedDict()
         self._heights: dict[int, tuple[TranscriptRow, int, bool, int]] = {}
         self._surfaces: Surfaces | None = None
+        self.pending_highlight = False
+        """A painted code box is still plain (the frame's budget was spent): paint again."""
 
     def configure(self, font: QFont, palette: QPalette) -> None:
         """New fonts or colours: every layout is built again."""
@@ -169,7 +171,8 @@ class TurnDelegate(QStyledItemDelegate):
         self._paint_caption(painter, colors, layout)
         offsets = self._state.code_offsets(uid)
         for number, box in enumerate(layout.boxes):
-            self.layouts.highlight(layout, number)
+            if not self.layouts.highlight(layout, number):
+                self.pending_highlight = True
             self._paint_box(painter, colors, box, self._state.copied_box(uid) == number)
         selection = self._state.selection_in(index.row())
         palette = option.palette
