@@ -342,8 +342,8 @@ class AppController(QObject):
             self._say_above(opened, self.tr("Could not fork: ") + self._cannot_write(error))
             return
         forked = self._adopt(child, show=True)
-        if opened.session.title:
-            forked.bridge.rename(self.tr("{title} (fork)").format(title=opened.session.title))
+        title = opened.session.title or self.tr("New session")
+        forked.bridge.rename(self.tr("{title} (fork)").format(title=title))
         await self.refresh_sessions()
 
     async def delete_current(self) -> None:
@@ -494,12 +494,8 @@ class AppController(QObject):
             self.refresh_sidebar()
 
     def _on_streaming(self, session_id: str, piece: str) -> None:
-        if session_id != self.current:
-            return
-        if piece:
-            self.window.append_stream(piece)
-        else:
-            self.window.end_stream()
+        if session_id == self.current:
+            self.window.show_stream_piece(piece)
 
     def _on_busy(self, session_id: str, busy: bool) -> None:
         if session_id == self.current:
@@ -547,20 +543,10 @@ def _stored_item(summary: StoredSummary) -> SessionSummary:
 
 
 def _has_no_message(opened: OpenSession) -> bool:
-    """The session holds no user message (a new one, perhaps renamed)."""
-    entries = opened.session.entries
-    if len(entries) > 20:
-        return False
-    return not any(
-        isinstance(_event_or_none(entries, seq), UserMessage) for seq in range(len(entries))
-    )
-
-
-def _event_or_none(entries: Sequence[Entry], seq: int) -> object:
-    try:
-        return entries[seq].event
-    except ValueError:  # a corrupt line of a session not verified yet
-        return None
+    """The session holds no user message (a new one, perhaps renamed): no turn has started and
+    no input waits (every message is one or the other)."""
+    queue = opened.session.inputs()
+    return queue.last_turn == 0 and not queue.pending
 
 
 def _search_text(entries: Sequence[Entry]) -> str:

@@ -354,6 +354,13 @@ class MainWindow(QMainWindow):
         """The stream ended (without an answer, or before it was recorded)."""
         self.transcript_model.end_stream()
 
+    def show_stream_piece(self, piece: str) -> None:
+        """A piece of the streamed answer, or "" when the stream ended without an answer."""
+        if piece:
+            self.append_stream(piece)
+        else:
+            self.end_stream()
+
     def set_busy(self, busy: bool) -> None:
         self.composer.set_busy(busy)
 

@@ -103,8 +103,6 @@ def _body(transcript: _Transcript) -> list[str]:
     lines: list[str] = []
     day = ""
     for section in transcript.sections:
-        if not section.lines:
-            continue
         today = _day(section.at, transcript.zone_name) if section.at else day
         if today != day:
             lines += ["", f"## {today}"]

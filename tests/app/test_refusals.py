@@ -178,3 +178,15 @@ def test_with_no_session_at_all_the_session_actions_do_nothing_and_ask_nothing(
         assert chime.answers.suggested == []  # no export question was asked
         assert unexpected == []  # the rename question was not asked either: it has no answer
         assert chime.window.findChildren(QMessageBox) == []
+
+
+def test_an_undo_whose_session_cannot_be_opened_again_says_so_and_not_that_it_is_back(
+    open_app: Opener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with open_app() as chime:
+        chime.send("keep me")
+        doomed = chime.controller.current
+        trigger_and_settle(chime, "delete_session")
+        assert chime.controller.current != doomed
+        refused_then(chime, monkeypatch, "open", os_error(errno.EACCES), "undo_delete")
+        assert chime.window.message_bar.text() == "Could not open the session: Permission denied"

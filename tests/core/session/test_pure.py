@@ -26,7 +26,7 @@ from core.events import (
     UserSource,
     decode_event,
 )
-from core.framing import render_one_shot
+from core.framing import render_batch, render_one_shot
 from core.instant import format_instant, parse_instant
 from core.schedule.fold import ScheduleFolder
 from core.session.checkpoint import Checkpoint, decode_checkpoint
@@ -340,3 +340,32 @@ def test_markdown_of_an_unreadable_reminder_quotes_it_and_a_message_no_turn_took
     text = render_markdown(header, None, events)
     assert text.startswith("# Chime session\n\nExported from Chime: session `s`")
     assert text.index("> not a framing") < text.index("answered") < text.index("still waiting")
+
+
+def test_markdown_lists_a_batch_of_reminders_and_survives_odd_times_zones_and_results() -> None:
+    header = SessionHeader("s", "not a time", None, 0)
+    batch = UserMessage(
+        "r",
+        render_batch(
+            [
+                ("schedule-1", "2026-08-05T11:00:00.000Z", "water"),
+                ("schedule-2", "2026-08-05T11:30:00.000Z", "stretch"),
+            ]
+        ),
+        SCHEDULE_SOURCE,
+    )
+    bad_call = ToolCall("c1", "schedule_delete", "{not json")
+    events = [
+        Entry(0, AT, batch),
+        Entry(1, AT, TurnStart(1, 0)),
+        Entry(2, AT, AssistantMessage("a", "", (), MODEL, "stop")),  # says nothing: no section
+        Entry(3, "garbled", AssistantMessage("b", "Both due.", (bad_call,), MODEL, "tool_calls")),
+        Entry(4, AT, ToolResult("elsewhere", "schedule_list", "[]", is_error=False)),
+        Entry(5, AT, ToolResult("c1", "schedule_delete", "{broken", is_error=True)),
+    ]
+    text = render_markdown(header, None, events, "Not/AZone")
+    assert "Exported from Chime: session `s`. Times are Not/AZone." in text  # no creation time
+    assert "### ⏰ 2 reminders · delivered 12:00" in text  # an unknown zone reads as UTC
+    assert "- ⏰ Reminder: water (due 11:00)\n- ⏰ Reminder: stretch (due 11:30)" in text
+    assert "### Assistant · \n\nBoth due.\n\n- 🛠 Delete reminder — failed (error)" in text
+    assert text.count("### Assistant") == 1
