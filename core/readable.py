@@ -1,5 +1,6 @@
-"""What a person reads of a session's events: local clock times and one-line tool-call summaries.
-Pure: no I/O, no clock, no system zone (the caller names the zone).
+"""Local clock times and one-line tool-call summaries, as a person reads them. Pure: no I/O.
+
+No clock and no system zone either: the caller names the zone.
 
 The transcript's tool cards (``ui.transcript_rows``) and the Markdown export
 (``core.session.export``) both say a tool call in these words, so the two never disagree.

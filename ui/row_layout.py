@@ -45,7 +45,7 @@ from PySide6.QtGui import (
 
 from ui.highlight import CodeFormats, fill_runs, knows, runs_by_lines
 from ui.markdown_blocks import Block, resplit, split_blocks
-from ui.row_actions import actions_for, label, tip
+from ui.row_actions import RowAction, actions_for, label, tip
 from ui.theme import Surfaces
 from ui.transcript_rows import TranscriptRow, reminder_text
 
@@ -438,6 +438,7 @@ class RowLayouts:
     def _code_box(
         self, block: Block, width: int, y: int, base: int, index: int
     ) -> tuple[CodeBox, list[Piece]]:
+        """The box of a fenced block at ``y``, its pieces numbered from ``base``."""
         small = self._small_metrics
         header_h = small.height() + 10
         body_w = max(40, width - 2 * CODE_PAD)
@@ -445,15 +446,13 @@ class RowLayouts:
         body_h = sum(int(doc.size().height()) for doc in docs)
         content = max((int(doc.idealWidth()) + 2 for doc in docs), default=0)
         copy_w = max(small.horizontalAdvance(self._tr(t)) for t in ("Copy", "Copied ✓")) + 20
-        header = QRect(0, y, width, header_h)
-        copy = QRect(width - copy_w - 6, y + 4, copy_w, header_h - 8)
         body = QRect(CODE_PAD, y + header_h + CODE_PAD, body_w, body_h)
         overflow = not self.wrap_code and content > body_w
         bottom = body.bottom() + 1 + CODE_PAD + (SCROLLBAR if overflow else 0)
         box = CodeBox(
             QRect(0, y, width, bottom - y),
-            header,
-            copy,
+            QRect(0, y, width, header_h),
+            QRect(width - copy_w - 6, y + 4, copy_w, header_h - 8),
             block.language or self._tr("code"),
             body,
             content if not self.wrap_code else body_w,
@@ -462,15 +461,7 @@ class RowLayouts:
         )
         if overflow:
             box.scrollbar = QRect(body.left(), bottom - SCROLLBAR - 2, body_w, SCROLLBAR - 2)
-        pieces, top, position = [], body.top(), base
-        for number, doc in enumerate(docs):
-            joiner = "\n" if number else ""
-            pieces.append(
-                Piece(doc, body.left(), top, position, doc.characterCount(), index, joiner)
-            )
-            top += int(doc.size().height())
-            position += doc.characterCount()
-        return box, pieces
+        return box, _stacked(docs, body.left(), body.top(), base, index)
 
     def _shift(self, layout: RowLayout, dx: int, dy: int) -> None:
         for piece in layout.pieces:
@@ -491,39 +482,51 @@ class RowLayouts:
         *,
         right: bool,
     ) -> RowLayout:
-        small = self._small_metrics
-        height = small.height() + 8
+        """The footer line under a message: its note (time, "Queued", "Answering…") and its
+        action buttons, on the right for the user's messages."""
+        height = self._small_metrics.height() + 8
         footer = QRect(0, bottom + 2, width, height)
-        if row.kind == "streaming":
-            note = self._tr("Answering…")
-        elif row.queued:
-            note = self._tr("Queued — sent when the answer above is done")
-        else:
-            note = time
-        note_w = small.horizontalAdvance(note) + 4
-        buttons: list[Button] = []
+        note = self._footer_note(row, time)
+        note_w = self._small_metrics.horizontalAdvance(note) + 4
         actions = () if row.kind == "streaming" else actions_for(row.kind)
-        x = width - note_w if right else note_w + 10
-        texts = [label(action) for action in actions]
-        copied = small.horizontalAdvance(self._tr("Copied ✓"))
-        widths = [
-            max(small.horizontalAdvance(text), copied if action.name == "copy" else 0) + 18
-            for action, text in zip(actions, texts, strict=True)
+        buttons = self._footer_buttons(actions, footer.top() + 2, height - 4)
+        shift = (
+            width - note_w - (buttons[-1].rect.right() + 9 if buttons else 0)
+            if right
+            else note_w + 10
+        )
+        layout.footer_buttons = [
+            Button(b.name, b.text, b.rect.translated(shift, 0), b.tip) for b in buttons
         ]
-        if right:
-            x -= sum(widths) + 8 * len(widths)
-        for action, text, w in zip(actions, texts, widths, strict=True):
-            rect = QRect(x, footer.top() + 2, w, height - 4)
-            buttons.append(Button(action.name, text, rect, tip(action)))
-            x += w + 8
         layout.footer = footer
         layout.footer_text = note
         layout.footer_text_rect = QRect(
             width - note_w if right else 0, footer.top(), note_w, height
         )
-        layout.footer_buttons = buttons
         layout.height = footer.bottom() + 1 + GAP
         return layout
+
+    def _footer_note(self, row: TranscriptRow, time: str) -> str:
+        if row.kind == "streaming":
+            return self._tr("Answering…")
+        if row.queued:
+            return self._tr("Queued — sent when the answer above is done")
+        return time
+
+    def _footer_buttons(self, actions: Sequence[RowAction], top: int, height: int) -> list[Button]:
+        """The actions' buttons side by side from x = 0 (a Copy button is wide enough to say
+        "Copied ✓")."""
+        metrics = self._small_metrics
+        copied = metrics.horizontalAdvance(self._tr("Copied ✓"))
+        buttons, x = [], 0
+        for action in actions:
+            text = label(action)
+            width = (
+                max(metrics.horizontalAdvance(text), copied if action.name == "copy" else 0) + 18
+            )
+            buttons.append(Button(action.name, text, QRect(x, top, width, height), tip(action)))
+            x += width + 8
+        return buttons
 
     def _reminder(self, row: TranscriptRow, width: int, caption: str, time: str) -> RowLayout:
         top = GAP
@@ -681,6 +684,16 @@ class RowLayouts:
         return True
 
 
+def _stacked(docs: list[QTextDocument], x: int, top: int, base: int, box: int) -> list[Piece]:
+    """The pieces of one code box, one under the other, numbered on from ``base``."""
+    pieces = []
+    for number, doc in enumerate(docs):
+        pieces.append(Piece(doc, x, top, base, doc.characterCount(), box, "\n" if number else ""))
+        top += int(doc.size().height())
+        base += doc.characterCount()
+    return pieces
+
+
 def _new_doc(font: QFont) -> QTextDocument:
     doc = QTextDocument()
     doc.setDocumentMargin(0)
@@ -699,7 +712,6 @@ def _style_markdown(doc: QTextDocument, mono: QFont, surfaces: Surfaces) -> None
     scheme's readable link colour."""
     cursor = QTextCursor(doc)
     block = doc.begin()
-    code_fill = QBrush(surfaces.inline_code)
     while block.isValid():
         is_code = block.blockFormat().hasProperty(QTextFormat.Property.BlockCodeLanguage)
         if is_code:
@@ -709,21 +721,24 @@ def _style_markdown(doc: QTextDocument, mono: QFont, surfaces: Surfaces) -> None
             cursor.mergeBlockFormat(background)
         iterator = block.begin()
         while not iterator.atEnd():
-            fragment = iterator.fragment()
-            fmt = fragment.charFormat()
-            change = QTextCharFormat()
-            if is_code or fmt.fontFixedPitch():
-                change.setFontFamilies(mono.families())
-                change.setFontFixedPitch(True)
-                if not is_code:
-                    change.setBackground(code_fill)
-            if fmt.isAnchor():
-                change.setForeground(QBrush(surfaces.link))
-            if change.properties():
-                cursor.setPosition(fragment.position())
-                cursor.setPosition(
-                    fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor
-                )
-                cursor.mergeCharFormat(change)
+            _style_fragment(cursor, iterator.fragment(), is_code, mono, surfaces)
             iterator += 1
         block = block.next()
+
+
+def _style_fragment(
+    cursor: QTextCursor, fragment: Any, is_code: bool, mono: QFont, surfaces: Surfaces
+) -> None:
+    fmt = fragment.charFormat()
+    change = QTextCharFormat()
+    if is_code or fmt.fontFixedPitch():
+        change.setFontFamilies(mono.families())
+        change.setFontFixedPitch(True)
+        if not is_code:
+            change.setBackground(QBrush(surfaces.inline_code))
+    if fmt.isAnchor():
+        change.setForeground(QBrush(surfaces.link))
+    if change.properties():
+        cursor.setPosition(fragment.position())
+        cursor.setPosition(fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor)
+        cursor.mergeCharFormat(change)

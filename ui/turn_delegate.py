@@ -217,12 +217,8 @@ class TurnDelegate(QStyledItemDelegate):
         painter.setPen(QPen(colors.code_border))
         painter.setBrush(colors.code_background)
         painter.drawRoundedRect(QRectF(box.rect).adjusted(0.5, 0.5, -0.5, -0.5), 8, 8)
-        painter.save()
-        painter.setClipRect(box.header)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(colors.code_header)
-        painter.drawRoundedRect(QRectF(box.rect).adjusted(1, 1, -1, -1), 8, 8)
-        painter.restore()
+        line = box.header.bottom()
+        painter.drawLine(box.header.left() + 1, line, box.header.right() - 1, line)
         painter.setFont(self.layouts.fonts.small)
         painter.setPen(colors.muted_text)
         label_rect = box.header.adjusted(10, 0, -box.copy.width() - 16, 0)
@@ -268,19 +264,12 @@ class TurnDelegate(QStyledItemDelegate):
         shift: int = 0,
         clip: QRect | None = None,
     ) -> None:
+        """Draw a piece's document in ``color``, ``chosen`` positions in the selection colours,
+        shifted left by ``shift`` and clipped to ``clip`` (piece coordinates)."""
         context = QAbstractTextDocumentLayout.PaintContext()
         context.palette.setColor(QPalette.ColorRole.Text, color)
         if chosen is not None and palette is not None:
-            selection = QAbstractTextDocumentLayout.Selection()
-            cursor = QTextCursor(piece.doc)
-            cursor.setPosition(chosen[0])
-            cursor.setPosition(chosen[1], QTextCursor.MoveMode.KeepAnchor)
-            selection.cursor = cursor
-            fmt = QTextCharFormat()
-            fmt.setBackground(QBrush(palette.color(QPalette.ColorRole.Highlight)))
-            fmt.setForeground(QBrush(palette.color(QPalette.ColorRole.HighlightedText)))
-            selection.format = fmt
-            context.selections = [selection]
+            context.selections = [_selection(piece, chosen, palette)]
         painter.save()
         painter.translate(piece.x - shift, piece.y)
         if clip is not None:
@@ -351,3 +340,19 @@ class TurnDelegate(QStyledItemDelegate):
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(QPen(colors.focus, 2))
         painter.drawRoundedRect(QRectF(area).adjusted(-3, -2, 3, 2), 10, 10)
+
+
+def _selection(
+    piece: Piece, chosen: tuple[int, int], palette: QPalette
+) -> QAbstractTextDocumentLayout.Selection:
+    """Positions ``chosen`` of a piece, in the palette's selection colours."""
+    selection = QAbstractTextDocumentLayout.Selection()
+    cursor = QTextCursor(piece.doc)
+    cursor.setPosition(chosen[0])
+    cursor.setPosition(chosen[1], QTextCursor.MoveMode.KeepAnchor)
+    selection.cursor = cursor
+    fmt = QTextCharFormat()
+    fmt.setBackground(QBrush(palette.color(QPalette.ColorRole.Highlight)))
+    fmt.setForeground(QBrush(palette.color(QPalette.ColorRole.HighlightedText)))
+    selection.format = fmt
+    return selection

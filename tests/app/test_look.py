@@ -148,7 +148,7 @@ def transcript_pairs(window: MainWindow) -> dict[str, tuple[QColor, QColor]]:
         "error card": (s.text, s.error_card),
         "tool card": (s.text, s.tool_card),
         "time and footer": (s.muted_text, palette.color(Role.Base)),
-        "code label": (s.muted_text, s.code_header),
+        "code label": (s.muted_text, s.code_background),
         "code": (s.text, s.code_background),
         "inline code": (s.text, s.inline_code),
         "footer button": (s.text, s.button_hover),

@@ -9,6 +9,7 @@ from PySide6.QtGui import QIcon
 
 from tests.fakes import FakeClock
 from ui.composer import Composer
+from ui.dialogs import TITLE_MIN_WIDTH, title_dialog
 from ui.main_window import MainWindow, window_title
 from ui.reminders_panel import RemindersModel, RemindersPanel, kind_label
 from ui.screen import ReminderView
@@ -160,3 +161,27 @@ def test_the_window_title_menus_and_ask_to_delete(qtbot, clock: FakeClock) -> No
     assert shortcuts["Ctrl+R"] == "Reminders panel"
     window.reminders.ask_delete.emit("schedule-3")
     assert window.composer.text() == "Delete reminder schedule-3"
+
+
+def test_a_filter_that_matches_no_session_says_so_in_the_list(qtbot, clock: FakeClock) -> None:
+    panel = SessionListPanel(clock)
+    qtbot.addWidget(panel)
+    panel.set_sessions([SessionSummary("a", "Garden", clock())], "a")
+    assert panel.empty_text() == ""
+    qtbot.keyClicks(panel.filter, "budget")
+    assert panel.proxy.rowCount() == 0
+    assert panel.empty_text().startswith("No session matches “budget”.")
+    panel.filter.clear()
+    assert panel.empty_text() == ""
+
+
+def test_the_rename_dialog_is_wide_enough_for_the_title(qtbot, clock: FakeClock) -> None:
+    window = MainWindow(clock, QIcon())
+    qtbot.addWidget(window)
+    window.resize(1200, 800)
+    short = title_dialog(window, "Plants")
+    assert short.width() >= TITLE_MIN_WIDTH
+    title = "A conversation about watering the plants on the balcony every evening in August"
+    long = title_dialog(window, title)
+    assert long.width() >= long.fontMetrics().horizontalAdvance(title)
+    assert long.textValue() == title
