@@ -1,6 +1,6 @@
-"""The one palette source: Chime's light and dark colours, and every colour derived from them.
+"""The one palette source: the light and dark colours and every colour derived from them. No I/O.
 
-No I/O. ``palette_for(scheme)`` is the application palette of a scheme; everything else the
+``palette_for(scheme)`` is the application palette of a scheme; everything else the
 window paints (bubbles, cards, code boxes, muted captions, warnings, the style sheet's colours) is
 derived from a palette by the functions here, so a theme switch that sets a new palette changes
 every widget and every painted row at once, and the contrast test can check what is really shown.
