@@ -295,7 +295,7 @@ def test_an_invalid_settings_file_that_cannot_be_set_aside_still_gives_the_defau
     assert (tmp_path / "settings.json").read_text() == "{not json"  # left where it was
 
 
-def test_settings_that_cannot_be_saved_still_apply_and_the_status_bar_says_why(
+def test_settings_that_cannot_be_saved_still_apply_and_the_window_says_why(
     qtbot, qapp, tmp_path: Path, clock: FakeClock
 ) -> None:
     from PySide6.QtGui import QIcon

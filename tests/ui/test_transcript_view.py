@@ -289,6 +289,14 @@ def test_a_streamed_answer_grows_in_its_own_row_and_the_view_follows_it(
     layout = view.layout_of(rows - 1)
     assert layout is not None
     assert len(layout.boxes) == 4  # rendered as Markdown while it streams
+    bar.setValue(bar.maximum() // 2)  # the user scrolls up to read
+    QApplication.processEvents()
+    reading = bar.value()
+    window.append_stream("and still more " * 40)
+    qtbot.waitUntil(lambda: bar.maximum() > reading * 2)
+    QApplication.processEvents()
+    assert bar.value() == reading  # not pulled down
+    assert not view.is_following()
     window.add_entry(script.answer("The answer, recorded."))
     assert model.rowCount() == rows
     assert model.index(rows - 1).data() == "The answer, recorded."
@@ -306,3 +314,46 @@ def _fragments(block):  # type: ignore[no-untyped-def]
     while not iterator.atEnd():
         yield iterator.fragment()
         iterator += 1
+
+
+def test_a_tool_call_expands_on_click_and_an_error_row_offers_retry_and_settings(
+    qtbot, window: MainWindow
+) -> None:
+    from tests.ui.events import create_call
+
+    view = window.transcript
+    script = EventScript()
+    question = script.user("remind me")
+    script.start(question.seq)
+    script.answer("", [create_call("c1", "stretch", 60)])
+    script.end("failed", "The server is down.")
+    window.transcript_model.reset(script.events, "UTC")
+    QApplication.processEvents()
+    model = window.transcript_model
+    tool = next(r for r in range(model.rowCount()) if model.row_at(r).kind == "tool")  # type: ignore[union-attr]
+    layout = view.layout_of(tool)
+    assert layout is not None
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point(view, tool, 3))
+    assert model.is_expanded(tool)
+    expanded = view.layout_of(tool)
+    assert expanded is not None
+    assert "Arguments:" in expanded.text(0, expanded.length)
+    error = model.rowCount() - 1
+    buttons = {b.name: b for b in view.layout_of(error).buttons}  # type: ignore[union-attr]
+    with qtbot.waitSignal(view.retry_requested):
+        qtbot.mouseClick(
+            view.viewport(),
+            Qt.MouseButton.LeftButton,
+            pos=buttons["retry"].rect.center() + view.row_origin(error),
+        )
+    with qtbot.waitSignal(view.settings_requested):
+        qtbot.mouseClick(
+            view.viewport(),
+            Qt.MouseButton.LeftButton,
+            pos=buttons["settings"].rect.center() + view.row_origin(error),
+        )
+    view.setCurrentIndex(model.index(error))
+    menu = view.build_menu(error, "")
+    assert "&Retry" in [action.text() for action in menu.actions()]
+    with qtbot.waitSignal(view.retry_requested):
+        qtbot.keyClick(view, Qt.Key.Key_Return)
