@@ -15,11 +15,13 @@ Choices (CommonMark where it speaks, the rest written here):
 - The code is the lines between the fences, with the opening fence's indentation removed from each
   line and without the last line break: exactly what the Copy button copies.
 - The language is the first word of the info string (``python`` of ```` ```python title ````).
-- Prose is cut before a line that follows a blank line and is not indented (a new top-level
-  paragraph, list item, heading, quote or table; list continuations and indented code stay with
-  their block). A prose block is also cut once it holds ``MAX_PROSE_CHARS`` characters or more,
-  after a line break, and a line longer than that is cut every ``MAX_PROSE_CHARS`` characters (only
-  a pathological text has such paragraphs; it bounds the cost of one layout).
+- Prose between code blocks is one block while it is short. Once a prose block holds
+  ``PROSE_CUT_CHARS`` characters it is cut before the next line that follows a blank line and is
+  not indented (a new top-level paragraph, list item, heading, quote or table; list continuations
+  and indented code stay with their block), so a long answer is laid out in pieces and a stream
+  re-lays out only its last one. A block is also cut once it holds ``MAX_PROSE_CHARS`` characters
+  or more, after a line break, and a line longer than that is cut every ``MAX_PROSE_CHARS``
+  characters (only a pathological text has such paragraphs; it bounds the cost of one layout).
 - A cut is decided only by text that can no longer change: a fence by a whole line, a new block by
   the first character of its line, a size cut by a line break or a full piece. So when a text grows
   every block but the last stays as it was, and ``resplit`` lays out a stream in constant work per
@@ -33,6 +35,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+PROSE_CUT_CHARS = 1200
+"""A prose block this long is cut at its next paragraph."""
 MAX_PROSE_CHARS = 6000
 """A prose block is cut past this many characters (bounds the cost of laying out one block)."""
 
@@ -171,8 +175,9 @@ def _prose_block(lines: list[str], first: int, offset: int) -> tuple[int, Block]
     has_text = False
     while index < len(lines):
         line = lines[index]
+        long_enough = has_text and size >= PROSE_CUT_CHARS
         if index > first and (
-            _opening_fence(line) is not None or (has_text and _starts_block(lines, index))
+            _opening_fence(line) is not None or (long_enough and _starts_block(lines, index))
         ):
             break
         size += len(line)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from unittest import mock
+
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ui.markdown_blocks import MAX_PROSE_CHARS, Block, resplit, split_blocks
+from ui import markdown_blocks
+from ui.markdown_blocks import MAX_PROSE_CHARS, PROSE_CUT_CHARS, Block, resplit, split_blocks
 
 MARKDOWN_ALPHABET = st.sampled_from(
     ["a", " ", "\n", "`", "~", "#", "-", "1.", "*", "\u2028", "\u2029", "é", "\r", "    ", ">"]
@@ -19,9 +22,14 @@ def sources(blocks: list[Block]) -> str:
     return "".join(block.source for block in blocks)
 
 
-@given(MARKDOWN, st.booleans())
-def test_the_blocks_are_the_whole_text_in_order(text: str, final: bool) -> None:
-    blocks = split_blocks(text, final=final)
+SMALL_CUTS = st.sampled_from([PROSE_CUT_CHARS, 1, 8])
+"""The cut size too (a small one cuts the short texts generated here at every paragraph)."""
+
+
+@given(MARKDOWN, st.booleans(), SMALL_CUTS)
+def test_the_blocks_are_the_whole_text_in_order(text: str, final: bool, cut: int) -> None:
+    with mock.patch.object(markdown_blocks, "PROSE_CUT_CHARS", cut):
+        blocks = split_blocks(text, final=final)
     assert sources(blocks) == text
     offset = 0
     for block in blocks:
@@ -29,14 +37,15 @@ def test_the_blocks_are_the_whole_text_in_order(text: str, final: bool) -> None:
         offset += len(block.source)
 
 
-@given(MARKDOWN, st.lists(st.integers(min_value=0, max_value=80), max_size=6))
+@given(MARKDOWN, st.lists(st.integers(min_value=0, max_value=80), max_size=6), SMALL_CUTS)
 def test_a_stream_cut_piece_by_piece_gives_the_blocks_of_the_whole_text(
-    text: str, cuts: list[int]
+    text: str, cuts: list[int], size: int
 ) -> None:
-    blocks: list[Block] = []
-    for cut in [*sorted(cuts), len(text)]:
-        blocks = resplit(text[:cut], blocks)
-    assert blocks == split_blocks(text, final=False)
+    with mock.patch.object(markdown_blocks, "PROSE_CUT_CHARS", size):
+        blocks: list[Block] = []
+        for cut in [*sorted(cuts), len(text)]:
+            blocks = resplit(text[:cut], blocks)
+        assert blocks == split_blocks(text, final=False)
 
 
 @given(
@@ -83,9 +92,12 @@ def test_fences_follow_commonmark() -> None:
     assert indented[0].text == "two\n  four"  # the fence's indentation is removed from its lines
 
 
-def test_prose_is_cut_at_new_paragraphs_but_list_continuations_stay() -> None:
-    blocks = split_blocks("First.\n\n- one\n\n  more of one\n- two\n\nLast.")
-    assert [b.text for b in blocks] == ["First.", "- one\n\n  more of one\n- two", "Last."]
+def test_short_prose_stays_one_block_and_long_prose_is_cut_at_a_new_paragraph() -> None:
+    short = "First.\n\n- one\n\n  more of one\n- two\n\nLast."
+    assert [b.text for b in split_blocks(short)] == [short]
+    long = "x" * PROSE_CUT_CHARS
+    blocks = split_blocks(f"{long}\n- one\n\n  more of one\n- two\n\nLast.")
+    assert [b.text for b in blocks] == [f"{long}\n- one\n\n  more of one\n- two", "Last."]
 
 
 def test_a_line_or_paragraph_past_the_size_bound_is_cut_into_pieces() -> None:
