@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
 
 from tests.fakes import FakeClock
 from ui.composer import Composer
@@ -185,3 +187,25 @@ def test_the_rename_dialog_is_wide_enough_for_the_title(qtbot, clock: FakeClock)
     long = title_dialog(window, title)
     assert long.width() >= long.fontMetrics().horizontalAdvance(title)
     assert long.textValue() == title
+
+
+@pytest.mark.qt_log_ignore("propagateSizeHints")  # WORKAROUND(offscreen QPA): showing a widget
+def test_a_reminder_card_wraps_in_a_narrow_panel_instead_of_cutting_its_time(
+    qtbot, clock: FakeClock
+) -> None:
+    panel = RemindersPanel(clock, QIcon())
+    qtbot.addWidget(panel)
+    panel.set_records(
+        [ReminderView("schedule-2", "every", "drink water", clock() + timedelta(minutes=28), 1800)],
+        "UTC",
+    )
+    heights = {}
+    for width in (420, 180):
+        panel.resize(width, 400)
+        panel.show()
+        qtbot.waitExposed(panel)
+        QApplication.processEvents()
+        panel.list.doItemsLayout()
+        rect = panel.list.visualRect(panel.model.index(0))
+        heights[width] = rect.height()
+    assert heights[180] > heights[420]
