@@ -116,6 +116,8 @@ class TranscriptView(QListView):
         self._link = ""
         self._bar_drag: tuple[int, int, int, int, float] | None = None
         self._copied = (-1, -1)
+        self._painting = False
+        self._painting_order: tuple[tuple[int, int], tuple[int, int]] | None = None
         self._last_double: tuple[float, QPoint] = (float("-inf"), QPoint())
         self._auto_scroll = QTimer(self)
         self._auto_scroll.setInterval(AUTO_SCROLL_MS)
@@ -173,7 +175,7 @@ class TranscriptView(QListView):
 
     # -- RowState (read by the delegate) -------------------------------------------------
     def selection_in(self, row: int) -> tuple[int, int] | None:
-        ordered = self._ordered()
+        ordered = self._painting_order if self._painting else self._ordered()
         if ordered is None:
             return None
         (first_row, first_pos), (last_row, last_pos) = ordered
@@ -321,7 +323,12 @@ class TranscriptView(QListView):
     def paintEvent(self, event: QPaintEvent) -> None:
         self._delegate.layouts.highlight_budget = HIGHLIGHTS_PER_FRAME
         self._delegate.pending_highlight = False
-        super().paintEvent(event)
+        self._painting_order = self._ordered()  # once per frame, not once per painted row
+        self._painting = True
+        try:
+            super().paintEvent(event)
+        finally:
+            self._painting = False
         if self._model.rowCount() == 0:
             self._paint_empty_state()
         if self._delegate.pending_highlight:  # colour the rest in the next frame
