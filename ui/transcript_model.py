@@ -63,7 +63,7 @@ Index = QModelIndex | QPersistentModelIndex
 
 INITIAL_EVENTS = 200
 """Events turned into rows when a session opens (its tail)."""
-FETCH_EVENTS = 30
+FETCH_EVENTS = 20
 """Events added per ``fetchMore`` (moved back to the start of the turn they fall in)."""
 MAX_TURN_SCAN = 4000
 """How far a batch edge may move to reach a turn's start, and how far a message's turn is looked
