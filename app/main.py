@@ -29,7 +29,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSocketNotifier, Qt
+from PySide6.QtCore import QSocketNotifier, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -49,6 +49,8 @@ if TYPE_CHECKING:  # built after the first paint (``Application.start``); import
     from app.settings_flow import SettingsFlow
 
 LOG_FILE = "chime.log"
+FRAMED_AFTER_MS = 150
+"""A window manager frames a new window asynchronously; its frame is known by then."""
 _log = logging.getLogger("app")
 
 
@@ -259,7 +261,8 @@ class Application:
         self.window.restore_geometry(self._state.geometry)
         self.window.set_provider(effective_provider(self.first_settings).label(self.window.tr))
         self.window.show()
-        self.window.fit_to_screen()  # the frame is known once shown
+        self.window.fit_to_screen()  # once shown; again when the window manager has framed it
+        QTimer.singleShot(FRAMED_AFTER_MS, self.window.fit_to_screen)
 
     async def start(self) -> None:
         """Compose the engine, reopen the sessions and start watching the clock."""

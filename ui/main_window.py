@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from itertools import pairwise
 
-from PySide6.QtCore import QByteArray, QRect, QSize, Qt, QUrl, Signal, qVersion
+from PySide6.QtCore import QByteArray, QMargins, QRect, QSize, Qt, QUrl, Signal, qVersion
 from PySide6.QtGui import (
     QAccessible,
     QAccessibleEvent,
@@ -72,6 +72,8 @@ REMINDERS_COLLAPSE = 1000
 SIDEBAR_COLLAPSE = 860
 """Below this window width the sessions sidebar collapses too."""
 MIN_SIZE = QSize(640, 480)
+FRAME_ALLOWANCE = QMargins(4, 32, 4, 4)
+"""A title bar and borders, assumed until the window manager has framed the window."""
 DEFAULT_SIZE = QSize(1100, 720)
 OPENABLE_SCHEMES = ("http", "https", "mailto")
 
@@ -410,6 +412,8 @@ class MainWindow(QMainWindow):
         factor makes the same pixels a bigger window), moved inside it when it sticks out."""
         available = self.screen().availableGeometry()
         frame = self.frameGeometry()
+        if frame == self.geometry():  # the window manager has not framed it yet: allow for it
+            frame = frame.marginsAdded(FRAME_ALLOWANCE)
         extra = QSize(frame.width() - self.width(), frame.height() - self.height())
         self.setMinimumSize(
             min(MIN_SIZE.width(), available.width() - extra.width()),
