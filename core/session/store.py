@@ -235,12 +235,15 @@ class SessionStore:
             disk.remove_tree(self._folder(sid, trash=True))
         return len(ids)
 
-    async def export_markdown(self, session_id: str, target: Path | None = None) -> str:
-        """The readable transcript (reminder turns marked); also written to ``target`` if given."""
+    async def export_markdown(
+        self, session_id: str, target: Path | None = None, zone_name: str | None = None
+    ) -> str:
+        """The readable transcript, its times in ``zone_name`` (UTC when None); also written to
+        ``target`` if given."""
         session = await self.open(session_id, read_only=True)
         try:
             await session.verification()
-            text = render_markdown(session.header, session.title, session.entries)
+            text = render_markdown(session.header, session.title, session.entries, zone_name)
         finally:
             await session.close()
         if target is not None:
