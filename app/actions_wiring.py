@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QWidget
 
 from app.controller import AppController
@@ -27,6 +29,8 @@ class Questions:
 
     title: Callable[[QWidget, str], str | None] = ask_title
     export_path: Callable[[QWidget, Path, str], Path | None] = ask_export_path
+    open_url: Callable[[str], object] = lambda url: QDesktopServices.openUrl(QUrl(url))
+    """Opens a link the user confirmed in the system browser (tests record it instead)."""
 
 
 def wire_controller(window: MainWindow, controller: AppController, tasks: TaskRunner) -> None:
@@ -69,6 +73,7 @@ def wire_actions(
     act("settings").triggered.connect(lambda: settings.open())
     act("quit").triggered.connect(tasks.slot(quit_app))
     window.close_requested.connect(tasks.slot(quit_app))
+    window.open_url_requested.connect(questions.open_url)
 
 
 def _step(controller: AppController, tasks: TaskRunner, step: int) -> None:

@@ -1,55 +1,26 @@
-"""Look and feel: the QApplication's style, style sheet, icon, theme and text size. No I/O but
-reading the bundled style sheet."""
+"""Look and feel: the QApplication's style, palette, style sheet, icon, theme and text size. No I/O
+but reading the bundled style sheet.
+
+A theme applies live, to every widget, from one palette source (``ui.theme``): the palette of the
+light or dark scheme is set on the application, then the style sheet is set again with that
+palette's colours written into it (``ui.theme.style_sheet``), which re-polishes every widget; the
+transcript repaints its rows from the new palette when it is told (a PaletteChange). The text size
+is the application font's point size, set before the style sheet so every widget, the transcript's
+rows and the message box follow it at once. ``system`` follows the desktop's colour scheme, also
+when it changes while Chime runs (``SettingsFlow.follow_system_scheme``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QGuiApplication, QIcon, QPalette
+from PySide6.QtGui import QFont, QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
 from app.paths import APP_NAME, resource
 from app.settings import Settings
-
-DARK = {
-    QPalette.ColorRole.Window: "#25272b",
-    QPalette.ColorRole.WindowText: "#e4e6ea",
-    QPalette.ColorRole.Base: "#1b1c1f",
-    QPalette.ColorRole.AlternateBase: "#2c2f34",
-    QPalette.ColorRole.Text: "#e4e6ea",
-    QPalette.ColorRole.Button: "#34373c",
-    QPalette.ColorRole.ButtonText: "#e4e6ea",
-    QPalette.ColorRole.BrightText: "#ffffff",
-    QPalette.ColorRole.Highlight: "#3d6fd8",
-    QPalette.ColorRole.HighlightedText: "#ffffff",
-    QPalette.ColorRole.PlaceholderText: "#9a9ea6",
-    QPalette.ColorRole.ToolTipBase: "#34373c",
-    QPalette.ColorRole.ToolTipText: "#e4e6ea",
-    QPalette.ColorRole.Link: "#7aa7ff",
-    QPalette.ColorRole.Light: "#4a4d53",
-    QPalette.ColorRole.Midlight: "#3d4046",
-    QPalette.ColorRole.Mid: "#4a4d53",
-    QPalette.ColorRole.Dark: "#151618",
-    QPalette.ColorRole.Shadow: "#000000",
-}
-DARK_DISABLED = "#6b6f76"
-
-
-def dark_palette() -> QPalette:
-    """Fusion's colours for a dark scheme (Fusion does not darken itself on every platform)."""
-    palette = QPalette()
-    for role, color in DARK.items():
-        palette.setColor(role, QColor(color))
-    disabled = QPalette.ColorGroup.Disabled
-    for role in (
-        QPalette.ColorRole.Text,
-        QPalette.ColorRole.WindowText,
-        QPalette.ColorRole.ButtonText,
-        QPalette.ColorRole.PlaceholderText,
-    ):
-        palette.setColor(disabled, role, QColor(DARK_DISABLED))
-    return palette
+from ui.theme import Scheme, palette_for, style_sheet
 
 
 def effective_scheme(theme: str) -> Qt.ColorScheme:
@@ -62,17 +33,29 @@ def effective_scheme(theme: str) -> Qt.ColorScheme:
     return Qt.ColorScheme.Dark if system == Qt.ColorScheme.Dark else Qt.ColorScheme.Light
 
 
+def scheme_of(theme: str) -> Scheme:
+    return "dark" if effective_scheme(theme) == Qt.ColorScheme.Dark else "light"
+
+
 def apply_appearance(app: QApplication, settings: Settings) -> None:
-    """Theme (system / light / dark, following QStyleHints for ``system``) and text size."""
+    """Theme (system / light / dark) and text size, applied to every widget now."""
     hints = QGuiApplication.styleHints()
     requested = {"light": Qt.ColorScheme.Light, "dark": Qt.ColorScheme.Dark}
+    # Unknown gives the desktop its say again, so "system" reads the desktop's own scheme.
     hints.setColorScheme(requested.get(settings.theme, Qt.ColorScheme.Unknown))
-    dark = effective_scheme(settings.theme) == Qt.ColorScheme.Dark
-    style = app.style()
-    app.setPalette(dark_palette() if dark else style.standardPalette())
+    scheme = scheme_of(settings.theme)
+    palette = palette_for(scheme)
+    app.setPalette(palette)
     font = QFont(app.font())
     font.setPointSize(settings.text_size)
     app.setFont(font)
+    apply_style_sheet(app, palette)
+
+
+def apply_style_sheet(app: QApplication, palette: QPalette) -> None:
+    """The bundled style sheet with ``palette``'s colours written in."""
+    template = resource("style", "app.qss").read_text(encoding="utf-8")
+    app.setStyleSheet(style_sheet(template, palette))
 
 
 def make_application(argv: Sequence[str]) -> QApplication:
@@ -89,5 +72,8 @@ def make_application(argv: Sequence[str]) -> QApplication:
 
 
 def load_style(app: QApplication) -> None:
-    app.setStyleSheet(resource("style", "app.qss").read_text(encoding="utf-8"))
+    """The window icon and the style sheet for the light scheme (``apply_appearance`` then sets
+    the chosen theme)."""
+    apply_style_sheet(app, palette_for("light"))
+    app.setPalette(palette_for("light"))
     app.setWindowIcon(QIcon(str(resource("icons", "chime.svg"))))

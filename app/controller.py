@@ -12,6 +12,11 @@ Choices where the spec is silent:
   read (``StoredSummary.active_reminders``, from the checkpoint and the bytes after it), and no
   badge when that count is unknown (None).
 - The filter searches titles of every session and the loaded message text of open ones.
+- New session (Ctrl+N) shows an open session that has no message yet instead of making another
+  empty one; a fork is titled "<title> (fork)", so it can be told from its original.
+- The window title follows the session's title as soon as it has one (its first message).
+- Delete, Undo and exports say what they did in the window's message bar; a delete's message
+  offers Undo, and the next message replaces it.
 - A data folder that cannot be written (probed at start, or a new session that cannot be created)
   is said in the banner, with the reason and the fix; sessions still open (read-only) and nothing
   raises. With no session at all the composer is disabled and says why.
@@ -117,8 +122,14 @@ class AppController(QObject):
         return self._adopt(session, show=show)
 
     async def new_session(self) -> None:
-        """Create a session and show it (Ctrl+N). When it cannot be created the banner says why
-        and the session on screen (if any) stays."""
+        """Create a session and show it (Ctrl+N); an open session without messages is shown
+        instead of a second empty one. When it cannot be created the banner says why and the
+        session on screen (if any) stays."""
+        blank = self._blank_session()
+        if blank is not None:
+            self.show_session(blank)
+            self.window.focus_composer()
+            return
         try:
             session = await self.store.create()
         except OSError as error:
@@ -131,6 +142,15 @@ class AppController(QObject):
             return
         self._adopt(session, show=True)
         self.window.focus_composer()
+
+    def _blank_session(self) -> str | None:
+        """An open, writable session with no message yet (the current one first)."""
+        order = [self.current, *reversed(list(self.open))] if self.current else list(self.open)
+        for session_id in order:
+            opened = self.open.get(session_id) if session_id else None
+            if opened is not None and not opened.session.read_only and _has_no_message(opened):
+                return opened.id
+        return None
 
     def _cannot_write(self, error: OSError) -> str:
         """The sentence for a data folder that cannot be written, with the reason and the fix."""
@@ -216,6 +236,7 @@ class AppController(QObject):
             self._access(opened),
             busy=opened.bridge.is_busy(),
             persistence_failed=opened.bridge.persistence_failed(),
+            streaming=opened.bridge.stream_so_far(),
         )
         self.window.show_session(screen)
         self._state_changed()
@@ -320,7 +341,9 @@ class AppController(QObject):
             _log.warning("cannot fork %s: %s", opened.id, error)
             self._say_above(opened, self.tr("Could not fork: ") + self._cannot_write(error))
             return
-        self._adopt(child, show=True)
+        forked = self._adopt(child, show=True)
+        title = opened.session.title or self.tr("New session")
+        forked.bridge.rename(self.tr("{title} (fork)").format(title=title))
         await self.refresh_sessions()
 
     async def delete_current(self) -> None:
@@ -328,6 +351,7 @@ class AppController(QObject):
         target = self.current
         if target is None:
             return
+        title = self._title_of(target)
         await self.close_session(target)
         try:
             await self.store.trash(target)
@@ -335,8 +359,13 @@ class AppController(QObject):
             self.window.notify(self.tr("Could not delete: ") + _in_words(error))
             return
         self._trashed.append(target)
-        self.window.notify(self.tr("Session moved to the trash — Undo: Ctrl+Shift+T"), 10000)
+        text = self.tr("“{title}” moved to the trash. Undo: Ctrl+Shift+T").format(title=title)
+        self.window.notify(text, 15000, action="undo_delete")
         await self.refresh_sessions()
+
+    def _title_of(self, session_id: str) -> str:
+        opened = self.open.get(session_id)
+        return (opened.session.title if opened is not None else None) or self.tr("New session")
 
     async def undo_delete(self) -> None:
         """Restore the most recently deleted session and open it."""
@@ -344,7 +373,10 @@ class AppController(QObject):
             return
         target = self._trashed.pop()
         await self.store.restore(target)
-        await self.open_session(target)
+        restored = await self.open_session(target)
+        if restored is not None:
+            text = self.tr("“{title}” is back.").format(title=self._title_of(target))
+            self.window.notify(text, 6000)
         await self.refresh_sessions()
 
     async def export_current(self, kind: str, target: Path) -> None:
@@ -356,7 +388,7 @@ class AppController(QObject):
             await opened.session.flush()
         try:
             if kind == "markdown":
-                await self.store.export_markdown(self.current, target)
+                await self.store.export_markdown(self.current, target, self.parts.zone_source())
             else:
                 await self.store.export_jsonl(self.current, target)
         except (ChimeError, OSError) as error:
@@ -456,12 +488,14 @@ class AppController(QObject):
     def _on_event(self, session_id: str, entry: Entry) -> None:
         if session_id == self.current:
             self.window.add_entry(entry)
+        if isinstance(entry.event, UserMessage) and session_id == self.current:
+            self.window.set_session_title(self.open[session_id].session.title)
         if isinstance(entry.event, UserMessage | AssistantMessage | SessionTitle):
             self.refresh_sidebar()
 
-    def _on_streaming(self, session_id: str, text: str) -> None:
+    def _on_streaming(self, session_id: str, piece: str) -> None:
         if session_id == self.current:
-            self.window.show_stream(text)
+            self.window.show_stream_piece(piece)
 
     def _on_busy(self, session_id: str, busy: bool) -> None:
         if session_id == self.current:
@@ -506,6 +540,13 @@ def _stored_item(summary: StoredSummary) -> SessionSummary:
     title = summary.title or ("Unreadable session" if summary.problem else "New session")
     count = summary.active_reminders or 0
     return SessionSummary(summary.id, title, summary.last_activity_at, reminder_count=count)
+
+
+def _has_no_message(opened: OpenSession) -> bool:
+    """The session holds no user message (a new one, perhaps renamed): no turn has started and
+    no input waits (every message is one or the other)."""
+    queue = opened.session.inputs()
+    return queue.last_turn == 0 and not queue.pending
 
 
 def _search_text(entries: Sequence[Entry]) -> str:

@@ -29,14 +29,14 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSocketNotifier, Qt
+from PySide6.QtCore import QSocketNotifier, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.appearance import apply_appearance, load_style, make_application
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
-from app.settings import KeyStore, effective_provider, load_settings
+from app.settings import KeyStore, Settings, effective_provider, load_settings
 from app.state import read_state
 from app.system import local_zone_name, monotonic_seconds, system_clock
 from core.clock import Clock, NewId, ZoneSource
@@ -49,7 +49,27 @@ if TYPE_CHECKING:  # built after the first paint (``Application.start``); import
     from app.settings_flow import SettingsFlow
 
 LOG_FILE = "chime.log"
+FRAMED_AFTER_MS = 150
+"""A window manager frames a new window asynchronously; its frame is known by then."""
 _log = logging.getLogger("app")
+
+
+def app_version() -> str:
+    """Chime's version: the installed package's, else the source tree's pyproject.toml ("" when
+    neither can be read)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("chime")
+    except PackageNotFoundError:
+        pass
+    import tomllib
+
+    try:
+        with (Path(__file__).resolve().parent.parent / "pyproject.toml").open("rb") as file:
+            return str(tomllib.load(file)["project"]["version"])
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return ""
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -162,13 +182,15 @@ class Application:
         new_id: NewId = lambda: uuid.uuid4().hex,
         keys: KeyStore | None = None,
         questions: Questions | None = None,
+        settings: Settings | None = None,
     ) -> None:
         """The keyword arguments are seams for in-process tests (a fake clock, a key file, scripted
-        answers to the rename and export questions); ``run`` uses the defaults."""
+        answers to the rename and export questions); ``run`` uses the defaults and hands in the
+        settings it already read (their look is applied before the window is built)."""
         self.app = app
         self.folder = folder
         self.session_arg = session_arg
-        self.first_settings = load_settings(folder)
+        self.first_settings = settings if settings is not None else load_settings(folder)
         """The settings read at start: the first paint's look and status bar. From ``start`` on,
         ``started.settings_flow`` holds the settings in effect."""
         self.keys = keys if keys is not None else KeyStore(config_dir())
@@ -178,6 +200,7 @@ class Application:
         self.questions = questions
         """None: the real modal dialogs (``app.actions_wiring.Questions``)."""
         self.window = MainWindow(clock, QIcon(str(resource("icons", "bell.svg"))))
+        self.window.version_of = app_version  # read when About opens: importlib.metadata is slow
         self.started: Started | None = None
         self.jumps = ClockJumpWatch(clock, monotonic_seconds, parent=self.window)
         self._quitting = False
@@ -233,12 +256,13 @@ class Application:
         )
 
     def show_window(self) -> None:
-        """Show the (still empty) window at once; the engine is composed by ``start``."""
-        if self._state.geometry:
-            geometry = QByteArray.fromBase64(self._state.geometry.encode("ascii"))
-            self.window.restoreGeometry(geometry)
+        """Show the (still empty) window at once, its saved geometry fitted into the screen; the
+        engine is composed by ``start``."""
+        self.window.restore_geometry(self._state.geometry)
         self.window.set_provider(effective_provider(self.first_settings).label(self.window.tr))
         self.window.show()
+        self.window.fit_to_screen()  # once shown; again when the window manager has framed it
+        QTimer.singleShot(FRAMED_AFTER_MS, self.window.fit_to_screen)
 
     async def start(self) -> None:
         """Compose the engine, reopen the sessions and start watching the clock."""
@@ -311,8 +335,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     logged_to_file = setup_logging(folder)
     app = make_application(sys.argv[:1])
     load_style(app)
-    chime = Application(app, folder, args.session)
-    apply_appearance(app, chime.first_settings)
+    settings = load_settings(folder)
+    apply_appearance(app, settings)  # before the window is built: it is polished once
+    chime = Application(app, folder, args.session, settings=settings)
     install_excepthook([chime.window], logged_to_file=logged_to_file)
     chime.show_window()
     app.processEvents()  # first paint before asyncio, qasync and the engine are imported

@@ -7,9 +7,10 @@ input reaches the agent through ``submit``/``stop``/``retry``. The logic lives i
 
 Signals:
     event_appended(object): a new ``core.events.Entry`` was appended to the log.
-    streaming(str): the end of the live answer so far: at most ``STREAM_TAIL_CHARS`` characters,
-        starting with "…" when cut ("" when streaming ended). Only the tail is kept, so each delta
-        costs the same however long the answer grows (a 4 MB answer arrives in ~10^5 deltas).
+    streaming(str): the next piece of the live answer, as the model sent it ("" when streaming
+        ended without an answer being recorded). Only pieces cross, never the growing text, so
+        each costs the same however long the answer grows (a 4 MB answer arrives in ~10^5); the
+        window joins them in the answer's own row.
     busy_changed(bool): a turn started (True) or the agent went idle (False).
     schedule_changed(object): the active reminders, a tuple of ``ui.screen.ReminderView``.
     persistence_changed(bool): True when the last barrier failed (recent events not durable).
@@ -34,11 +35,6 @@ from core.session.port import SessionPort
 from ui.screen import ReminderView
 
 _log = logging.getLogger(__name__)
-
-
-STREAM_TAIL_CHARS = 4000
-"""How much of the streamed answer the window is sent: more than the streaming pane shows."""
-ELLIPSIS = "…"
 
 
 class SessionBridge(QObject):
@@ -67,8 +63,7 @@ class SessionBridge(QObject):
         self.session = session
         self.agent = agent
         self._zone_source = zone_source
-        self._stream_text = ""
-        self._stream_cut = False
+        self._pieces: list[str] = []
         self._persistence_failed = False
         self._unsubscribe: list[Callable[[], None]] = [
             session.subscribe(self._on_session_event),
@@ -164,20 +159,24 @@ class SessionBridge(QObject):
             self._end_stream()
         self.busy_changed.emit(busy)
 
+    def stream_so_far(self) -> str:
+        """The answer streamed so far ("" when none streams): what a window that starts showing
+        this session mid-answer shows first."""
+        text = "".join(self._pieces)
+        self._pieces = [text] if text else []
+        return text
+
     def _end_stream(self, *, announce: bool = True) -> None:
-        """Forget the streamed text; tell the window (``streaming("")``) if there was any."""
-        had_text = bool(self._stream_text)
-        self._stream_text, self._stream_cut = "", False
+        """The stream is over; tell the window (``streaming("")``) if it showed any."""
+        had_text = bool(self._pieces)
+        self._pieces = []
         if had_text and announce:
             self.streaming.emit("")
 
     def _on_agent_delta(self, text: str) -> None:
-        tail = self._stream_text + text
-        if len(tail) > STREAM_TAIL_CHARS:
-            self._stream_cut = True
-            tail = tail[-STREAM_TAIL_CHARS:]
-        self._stream_text = tail
-        self.streaming.emit(ELLIPSIS + tail if self._stream_cut else tail)
+        if text:
+            self._pieces.append(text)
+            self.streaming.emit(text)
 
 
 def reminder_view(record: Record) -> ReminderView:

@@ -103,7 +103,7 @@ class SettingsFlow:
 
     def _save(self, settings: Settings) -> None:
         """Write settings.json; when that fails they apply for this run all the same, and the
-        status bar says why."""
+        window says why (its message bar)."""
         try:
             save_settings(self._folder, settings)
         except OSError as error:

@@ -30,8 +30,10 @@ ACTION_TABLE: tuple[tuple[str, str, str, str, bool], ...] = (
     ("focus_transcript", "View", "Go to &transcript", "Ctrl+J", False),
     ("focus_sessions", "View", "Go to &sessions", "Ctrl+K", False),
     ("search_sessions", "View", "Searc&h sessions", "Ctrl+F", False),
+    ("toggle_sessions", "View", "S&essions sidebar", "Ctrl+Shift+S", True),
     ("toggle_reminders", "View", "&Reminders panel", "Ctrl+R", True),
     ("show_context", "View", "Show time &context", "Ctrl+Shift+K", True),
+    ("wrap_code", "View", "&Wrap long code lines", "Alt+Z", True),
     ("shortcuts", "Help", "&Keyboard shortcuts", "F1", False),
     ("about", "Help", "&About Chime", "", False),
 )
@@ -64,11 +66,20 @@ class WindowActions(QObject):
 
     def shortcut_lines(self) -> list[tuple[str, str]]:
         """(label, shortcut) for every action that has a shortcut, in menu order."""
-        lines = [("Send message", "Enter"), ("New line in a message", "Shift+Enter")]
+        lines = [
+            (self.tr("Send message"), "Enter"),
+            (self.tr("New line in a message"), "Shift+Enter"),
+        ]
         for menu in MENUS:
             for action in self._by_menu[menu]:
                 keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
                 if keys:
                     lines.append((action.text().replace("&", "").rstrip("…"), keys))
-        lines.append(("Expand a tool call / retry an error row", "Enter (in the transcript)"))
+        in_transcript = self.tr("(in the transcript)")
+        lines.append((self.tr("Expand a tool call / retry an error row"), f"Enter {in_transcript}"))
+        lines.append((self.tr("Copy the selected text"), f"Ctrl+C {in_transcript}"))
+        lines.append((self.tr("Select all loaded text"), f"Ctrl+A {in_transcript}"))
+        lines.append(
+            (self.tr("Actions of the current message"), f"Menu, Shift+F10 {in_transcript}")
+        )
         return lines

@@ -20,9 +20,16 @@ class ComposerEdit(QPlainTextEdit):
 
     Signals:
         enter_pressed(): Enter without Shift.
+        font_changed(): its font changed (a new text size): the composer keeps three lines.
     """
 
     enter_pressed = Signal()
+    font_changed = Signal()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self.font_changed.emit()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
@@ -67,6 +74,7 @@ class Composer(QWidget):
         self.stop_button.setEnabled(False)
         self._layout()
         self.editor.enter_pressed.connect(self.send)
+        self.editor.font_changed.connect(self.set_text_height)
         self.send_button.clicked.connect(self.send)
         self.stop_button.clicked.connect(self.stop_requested)
         self.editor.textChanged.connect(self._update_send)
@@ -126,14 +134,8 @@ class Composer(QWidget):
         self._update_send()
 
     def set_text_height(self) -> None:
-        """Recompute the editor height after a font change."""
+        """Three lines of the editor's font fit (after a new text size)."""
         self.editor.setFixedHeight(self._editor_height(3))
-
-    def changeEvent(self, event: QEvent) -> None:
-        """A new text size (Settings, or the application font) keeps three lines visible."""
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:
-            self.set_text_height()
 
     def _update_send(self) -> None:
         self.send_button.setText(self.tr("Queue") if self._busy else self.tr("Send"))

@@ -7,15 +7,34 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QWidget
+from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QLineEdit, QWidget
+
+TITLE_MIN_WIDTH = 460
+"""The rename dialog is at least this wide (and wider for a long title), so a title fits."""
+
+
+def title_dialog(parent: QWidget, current: str) -> QInputDialog:
+    """The rename dialog, wide enough for ``current`` (up to two thirds of the window)."""
+    dialog = QInputDialog(parent)
+    dialog.setObjectName("rename-dialog")
+    dialog.setWindowTitle(parent.tr("Rename session"))
+    dialog.setLabelText(parent.tr("Title:"))
+    dialog.setTextEchoMode(QLineEdit.EchoMode.Normal)
+    dialog.setTextValue(current)
+    needed = dialog.fontMetrics().horizontalAdvance(current) + 80
+    dialog.resize(
+        max(TITLE_MIN_WIDTH, min(needed, parent.width() * 2 // 3)), dialog.sizeHint().height()
+    )
+    return dialog
 
 
 def ask_title(parent: QWidget, current: str) -> str | None:
     """A new session title, or None when cancelled or blank."""
-    text, ok = QInputDialog.getText(
-        parent, parent.tr("Rename session"), parent.tr("Title:"), QLineEdit.EchoMode.Normal, current
-    )
-    return text.strip() if ok and text.strip() else None
+    dialog = title_dialog(parent, current)
+    accepted = dialog.exec() == QDialog.DialogCode.Accepted
+    text = dialog.textValue().strip()
+    dialog.deleteLater()
+    return text if accepted and text else None
 
 
 def ask_export_path(parent: QWidget, suggested: Path, kind: str) -> Path | None:

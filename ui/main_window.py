@@ -2,14 +2,28 @@
 
 It builds its children and renders what the app hands it: a whole session as one
 ``ui.screen.SessionScreen`` (``show_session``), then small updates of it (``add_entry``,
-``show_stream``, ``set_busy``, ``set_reminders``, ...). The app connects to the children's
-signals (``sessions``, ``composer``, ``window_actions``) but never reaches into the children to
-change what they show; the window never reaches the engine. Window-local actions (focus moves,
-panel toggles, Help) are wired here.
+``append_stream``, ``set_busy``, ``set_reminders``, ``notify``, ...). The app connects to the
+children's signals (``sessions``, ``composer``, ``window_actions``) but never reaches into the
+children to change what they show; the window never reaches the engine. Window-local actions
+(focus moves, panel toggles, Help) are wired here.
+
+Choices where the spec is silent:
+- Feedback for what the user did (deleted, restored, exported, could not ...) is a message bar
+  above the message box (``ui.message_bar``), with Undo where it applies; the status bar keeps the
+  session's state, the provider, the zone, and shows a link's target while the mouse is on it.
+- Small windows: below ``REMINDERS_COLLAPSE`` px the reminders panel collapses, below
+  ``SIDEBAR_COLLAPSE`` px the sessions sidebar too; a bar above the transcript then holds their
+  toggles. Their shortcuts keep working: Ctrl+R shows the reminders, Ctrl+K or Ctrl+F the sidebar
+  (which collapses again once a session is chosen). Widening the window brings back what the user
+  had open. The window is never smaller than 640×480 (or the screen) and a saved geometry is fitted
+  into the screen it opens on.
+- A link opens in the system browser only after a question that shows its whole target; only
+  ``http``, ``https`` and ``mailto`` links open at all.
 
 Signals:
     fork_requested(): the banner's "Fork from last good turn".
     close_requested(): the user closed the window (the app flushes and quits).
+    open_url_requested(str): the user confirmed opening this link (the app opens the browser).
 """
 
 from __future__ import annotations
@@ -18,8 +32,15 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from itertools import pairwise
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAccessible, QAccessibleEvent, QCloseEvent, QIcon
+from PySide6.QtCore import QByteArray, QMargins, QRect, QSize, Qt, QUrl, Signal, qVersion
+from PySide6.QtGui import (
+    QAccessible,
+    QAccessibleEvent,
+    QAction,
+    QCloseEvent,
+    QIcon,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -29,15 +50,16 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QPushButton,
-    QScrollArea,
     QSplitter,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from core.events import AssistantMessage, Entry
+from core.events import Entry
 from ui.actions import MENUS, WindowActions
 from ui.composer import Composer
+from ui.message_bar import MessageBar
 from ui.reminders_panel import RemindersPanel
 from ui.screen import ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionListPanel, SessionSummary
@@ -45,6 +67,15 @@ from ui.transcript_model import TranscriptModel
 from ui.transcript_view import TranscriptView
 
 APP_NAME = "Chime"
+REMINDERS_COLLAPSE = 1000
+"""Below this window width the reminders panel collapses into a toggle."""
+SIDEBAR_COLLAPSE = 860
+"""Below this window width the sessions sidebar collapses too."""
+MIN_SIZE = QSize(640, 480)
+FRAME_ALLOWANCE = QMargins(4, 32, 4, 4)
+"""A title bar and borders, assumed until the window manager has framed the window."""
+DEFAULT_SIZE = QSize(1100, 720)
+OPENABLE_SCHEMES = ("http", "https", "mailto")
 
 
 def window_title(session_title: str | None) -> str:
@@ -77,48 +108,44 @@ class Banner(QFrame):
         self.show()
 
 
-class StreamingPane(QScrollArea):
-    """The answer being streamed, shown under the transcript until it is recorded as a row.
+class Collapsible:
+    """A side panel that collapses when the window is narrower than ``threshold``.
 
-    Kept out of the transcript list so a token never re-lays out a 10,000-row view: the list
-    gets the finished ``assistant/message`` once (bench/ui_bench.py measures the stall).
-    """
+    ``action`` (checkable) shows whether the panel is visible now and toggles it: in a wide
+    window that is the user's choice, kept for later; in a narrow one it only reveals the panel
+    for now."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("streaming")
-        self.setAccessibleName(self.tr("Answer in progress"))
-        self.label = QLabel(self)
-        self.label.setObjectName("streaming-text")
-        self.label.setWordWrap(True)
-        self.label.setTextFormat(Qt.TextFormat.PlainText)
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.setWidget(self.label)
-        self.setWidgetResizable(True)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.hide()
+    def __init__(self, widget: QWidget, action: QAction, threshold: int) -> None:
+        self.widget = widget
+        self.action = action
+        self.threshold = threshold
+        self.preferred = True
+        self.collapsed = False
+        self.revealed = False
 
-    def show_text(self, text: str) -> None:
-        """Show the streamed text so far ("" hides the pane)."""
-        if not text:
-            self.label.clear()
-            self.hide()
-            return
-        self.label.setText(text + " ▍")
-        lines = min(
-            8,
-            max(
-                2,
-                self.label.heightForWidth(self.viewport().width())
-                // max(1, self.fontMetrics().lineSpacing()),
-            ),
-        )
-        self.setFixedHeight(lines * self.fontMetrics().lineSpacing() + 18)
-        self.show()
-        bar = self.verticalScrollBar()
-        bar.setValue(bar.maximum())
+    def set_window_width(self, width: int) -> None:
+        collapsed = width < self.threshold
+        if collapsed != self.collapsed:
+            self.collapsed = collapsed
+            self.revealed = False
+            self.apply()
+
+    def set_shown(self, shown: bool) -> None:
+        """The user toggled the panel."""
+        if self.collapsed:
+            self.revealed = shown
+        else:
+            self.preferred = shown
+        self.apply()
+
+    def visible(self) -> bool:
+        return self.revealed if self.collapsed else self.preferred
+
+    def apply(self) -> None:
+        self.widget.setVisible(self.visible())
+        blocker = self.action.blockSignals(True)
+        self.action.setChecked(self.visible())
+        self.action.blockSignals(blocker)
 
 
 class MainWindow(QMainWindow):
@@ -131,6 +158,7 @@ class MainWindow(QMainWindow):
 
     fork_requested = Signal()
     close_requested = Signal()
+    open_url_requested = Signal(str)
 
     def __init__(
         self, clock: Callable[[], datetime], bell: QIcon, parent: QWidget | None = None
@@ -145,15 +173,19 @@ class MainWindow(QMainWindow):
         self.sessions = SessionListPanel(clock, bell, self)
         self.reminders = RemindersPanel(clock, bell, self)
         self.banner = Banner(self)
-        self.streaming = StreamingPane(self)
+        self.message_bar = MessageBar(self)
+        self.version_of: Callable[[], str] = lambda: ""
+        """Chime's version, asked for when About opens (the app hands in its reader)."""
         self._allow_close = False
         self._build_center()
         self._build_dock()
         self._build_menus()
         self._build_status()
+        self._build_panels()
         self._connect_local()
         self._set_tab_order()
-        self.resize(1100, 720)
+        self.setMinimumSize(MIN_SIZE)
+        self.resize(DEFAULT_SIZE)
 
     # -- building ------------------------------------------------------------------------
     def _build_center(self) -> None:
@@ -162,9 +194,10 @@ class MainWindow(QMainWindow):
         column = QVBoxLayout(center)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
+        column.addWidget(self._build_toggles(center))
         column.addWidget(self.banner)
         column.addWidget(self.transcript, 1)
-        column.addWidget(self.streaming)
+        column.addWidget(self.message_bar)
         column.addWidget(self.composer)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.setObjectName("main-splitter")
@@ -174,7 +207,25 @@ class MainWindow(QMainWindow):
         splitter.setSizes([250, 850])
         splitter.setChildrenCollapsible(False)
         self.sessions.setMinimumWidth(180)
+        center.setMinimumWidth(360)
+        self.splitter = splitter
         self.setCentralWidget(splitter)
+
+    def _build_toggles(self, parent: QWidget) -> QFrame:
+        """The bar that holds the collapsed panels' toggles (hidden while none is collapsed)."""
+        self.toggles = QFrame(parent)
+        self.toggles.setObjectName("panel-toggles")
+        row = QHBoxLayout(self.toggles)
+        row.setContentsMargins(8, 4, 8, 4)
+        self.sessions_toggle = QToolButton(self.toggles)
+        self.sessions_toggle.setObjectName("toggle-sessions")
+        self.reminders_toggle = QToolButton(self.toggles)
+        self.reminders_toggle.setObjectName("toggle-reminders")
+        row.addWidget(self.sessions_toggle)
+        row.addStretch(1)
+        row.addWidget(self.reminders_toggle)
+        self.toggles.hide()
+        return self.toggles
 
     def _build_dock(self) -> None:
         self.reminders_dock = QDockWidget(self.tr("Reminders"), self)
@@ -187,6 +238,16 @@ class MainWindow(QMainWindow):
         self.reminders_dock.setMinimumWidth(240)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.reminders_dock)
         self.window_actions.action("toggle_reminders").setChecked(True)
+
+    def _build_panels(self) -> None:
+        act = self.window_actions.action
+        self.sessions_panel = Collapsible(self.sessions, act("toggle_sessions"), SIDEBAR_COLLAPSE)
+        self.reminders_panel = Collapsible(
+            self.reminders_dock, act("toggle_reminders"), REMINDERS_COLLAPSE
+        )
+        act("toggle_sessions").setChecked(True)
+        self.sessions_toggle.setDefaultAction(act("toggle_sessions"))
+        self.reminders_toggle.setDefaultAction(act("toggle_reminders"))
 
     def _build_menus(self) -> None:
         for menu_name in MENUS:
@@ -223,22 +284,32 @@ class MainWindow(QMainWindow):
         act("focus_sessions").triggered.connect(self._on_focus_sessions)
         act("search_sessions").triggered.connect(self._on_search_sessions)
         act("toggle_reminders").toggled.connect(self._on_toggle_reminders)
+        act("toggle_sessions").toggled.connect(self._on_toggle_sessions)
         self.reminders_dock.visibilityChanged.connect(self._on_dock_visibility_changed)
         act("show_context").toggled.connect(self.transcript.set_show_context)
-        act("copy").triggered.connect(self.transcript.copy_selection)
+        act("wrap_code").toggled.connect(self.transcript.set_wrap_code)
+        act("copy").triggered.connect(self.transcript.copy_current_message)
         act("shortcuts").triggered.connect(self.show_shortcuts)
         act("about").triggered.connect(self._on_about)
         self.banner.button.clicked.connect(self.fork_requested)
         self.reminders.ask_delete.connect(self._on_reminders_ask_delete)
         self.transcript.settings_requested.connect(act("settings").trigger)
         self.transcript.retry_requested.connect(act("retry").trigger)
+        self.transcript.link_activated.connect(self.ask_open_link)
+        self.transcript.link_hovered.connect(self._on_link_hovered)
+        self.sessions.session_chosen.connect(self._on_session_chosen)
 
     def _set_tab_order(self) -> None:
+        """Left to right, top to bottom, as the window is drawn."""
         order = [
             self.sessions.filter,
             self.sessions.list,
+            self.sessions_toggle,
+            self.reminders_toggle,
             self.banner.button,
             self.transcript,
+            self.message_bar.action_button,
+            self.message_bar.close_button,
             self.composer.editor,
             self.composer.send_button,
             self.composer.stop_button,
@@ -253,13 +324,15 @@ class MainWindow(QMainWindow):
         """Put a whole session on screen: transcript (following its end), reminders, title,
         zone, access (state, banner, composer), busy and the persistence warning."""
         self.transcript_model.reset(screen.entries, screen.zone_name)
+        if screen.streaming:
+            self.transcript_model.append_stream(screen.streaming)
+            self.transcript_model.flush_stream()
         self.transcript.scroll_to_end()
         self.set_reminders(screen.reminders, screen.zone_name)
         self.set_session_title(screen.title)
         self.set_zone(screen.zone_name)
         self.set_access(screen.access)
         self.set_busy(screen.busy)
-        self.streaming.show_text("")
         self.set_persistence_warning(screen.persistence_failed)
 
     def show_no_session(self, access: SessionAccess, zone_name: str | None) -> None:
@@ -271,14 +344,24 @@ class MainWindow(QMainWindow):
         self.set_access(access)
 
     def add_entry(self, entry: Entry) -> None:
-        """A new entry of the session on screen (a finished answer replaces the streamed text)."""
-        if isinstance(entry.event, AssistantMessage):
-            self.streaming.show_text("")
+        """A new entry of the session on screen (a finished answer takes the streamed row's
+        place)."""
         self.transcript_model.append_event(entry)
 
-    def show_stream(self, text: str) -> None:
-        """The answer streamed so far ("" when the stream ended)."""
-        self.streaming.show_text(text)
+    def append_stream(self, piece: str) -> None:
+        """More of the answer being streamed: it grows in its own row of the transcript."""
+        self.transcript_model.append_stream(piece)
+
+    def end_stream(self) -> None:
+        """The stream ended (without an answer, or before it was recorded)."""
+        self.transcript_model.end_stream()
+
+    def show_stream_piece(self, piece: str) -> None:
+        """A piece of the streamed answer, or "" when the stream ended without an answer."""
+        if piece:
+            self.append_stream(piece)
+        else:
+            self.end_stream()
 
     def set_busy(self, busy: bool) -> None:
         self.composer.set_busy(busy)
@@ -300,9 +383,11 @@ class MainWindow(QMainWindow):
     def set_sessions(self, items: Sequence[SessionSummary], current: str | None) -> None:
         self.sessions.set_sessions(list(items), current)
 
-    def notify(self, text: str, milliseconds: int = 8000) -> None:
-        """A short message in the status bar."""
-        self.statusBar().showMessage(text, milliseconds)
+    def notify(self, text: str, milliseconds: int = 8000, action: str = "") -> None:
+        """A short message in the message bar (replacing the one shown); ``action`` names a window
+        action whose button it offers (``undo_delete``)."""
+        offered = self.window_actions.action(action) if action else None
+        self.message_bar.show_message(text, milliseconds, offered)
 
     def scroll_to_end(self) -> None:
         self.transcript.scroll_to_end()
@@ -314,6 +399,31 @@ class MainWindow(QMainWindow):
     def saved_geometry(self) -> str:
         """The window's geometry and state as Qt saves it, base64 (for state.json)."""
         return bytes(self.saveGeometry().toBase64().data()).decode("ascii")
+
+    def restore_geometry(self, saved: str) -> None:
+        """Restore a saved geometry (base64), fitted into the screen the window opens on (call
+        ``fit_to_screen`` again once shown: only then is the frame's size known)."""
+        if saved:
+            self.restoreGeometry(QByteArray.fromBase64(saved.encode("ascii")))
+        self.fit_to_screen()
+
+    def fit_to_screen(self) -> None:
+        """Keep the whole window on its screen: never larger than the available area (a scale
+        factor makes the same pixels a bigger window), moved inside it when it sticks out."""
+        available = self.screen().availableGeometry()
+        frame = self.frameGeometry()
+        if frame == self.geometry():  # the window manager has not framed it yet: allow for it
+            frame = frame.marginsAdded(FRAME_ALLOWANCE)
+        extra = QSize(frame.width() - self.width(), frame.height() - self.height())
+        self.setMinimumSize(
+            min(MIN_SIZE.width(), available.width() - extra.width()),
+            min(MIN_SIZE.height(), available.height() - extra.height()),
+        )
+        fitted = fit_rect(frame, available)
+        if fitted.size() != frame.size():
+            self.resize(fitted.width() - extra.width(), fitted.height() - extra.height())
+        if fitted.topLeft() != frame.topLeft():
+            self.move(fitted.topLeft())
 
     def set_session_title(self, title: str | None) -> None:
         self.setWindowTitle(window_title(title))
@@ -381,37 +491,112 @@ class MainWindow(QMainWindow):
             self.transcript.select_last()
 
     def _on_focus_sessions(self) -> None:
+        self._reveal_sessions()
         self.sessions.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def _on_search_sessions(self) -> None:
+        self._reveal_sessions()
         self.sessions.filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.sessions.filter.selectAll()
 
     def _on_toggle_reminders(self, visible: bool) -> None:
-        self.reminders_dock.setVisible(visible)
+        self.reminders_panel.set_shown(visible)
         if visible:
             self.reminders.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
+    def _on_toggle_sessions(self, visible: bool) -> None:
+        self.sessions_panel.set_shown(visible)
+        if visible:
+            self.sessions.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _reveal_sessions(self) -> None:
+        if not self.sessions_panel.visible():
+            self.sessions_panel.set_shown(True)
+
+    def _on_session_chosen(self, _session_id: str) -> None:
+        if self.sessions_panel.collapsed and self.sessions_panel.revealed:
+            self.sessions_panel.set_shown(False)
+
     def _on_dock_visibility_changed(self, visible: bool) -> None:
-        if not self.isVisible():
+        """The dock's own close button hid it: that is the user's choice too."""
+        hidden_by_user = not visible and self.reminders_dock.isHidden()
+        if self.isVisible() and hidden_by_user and self.reminders_panel.visible():
+            self.reminders_panel.set_shown(False)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.apply_width(event.size().width())
+
+    def apply_width(self, width: int) -> None:
+        """Collapse or restore the side panels for a window ``width`` wide."""
+        self.sessions_panel.set_window_width(width)
+        self.reminders_panel.set_window_width(width)
+        self.toggles.setVisible(self.sessions_panel.collapsed or self.reminders_panel.collapsed)
+        self.sessions_toggle.setVisible(self.sessions_panel.collapsed)
+        self.reminders_toggle.setVisible(self.reminders_panel.collapsed)
+
+    def ask_open_link(self, url: str) -> None:
+        """Show a link's whole target and open it in the browser only if the user says so."""
+        target = QUrl(url)
+        if target.scheme().lower() not in OPENABLE_SCHEMES:
+            self.notify(
+                self.tr("Chime opens only web and e-mail links; not: {url}").format(url=url)
+            )
             return
-        action = self.window_actions.action("toggle_reminders")
-        blocker = action.blockSignals(True)
-        action.setChecked(visible)
-        action.blockSignals(blocker)
+        box = QMessageBox(self)
+        box.setObjectName("open-link-question")
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle(self.tr("Open link — Chime"))
+        box.setText(self.tr("Open this link in your browser?"))
+        box.setInformativeText(target.toString())
+        opening = box.addButton(self.tr("Open"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(opening)
+        box.finished.connect(lambda _r: self._after_link_question(box, opening, url))
+        box.open()
+
+    def _after_link_question(self, box: QMessageBox, opening: QPushButton, url: str) -> None:
+        if box.clickedButton() is opening:
+            self.open_url_requested.emit(url)
+
+    def _on_link_hovered(self, url: str) -> None:
+        if url:
+            self.statusBar().showMessage(url)
+        else:
+            self.statusBar().clearMessage()
 
     def _on_reminders_ask_delete(self, schedule_id: str) -> None:
         self.composer.set_text(self.tr("Delete reminder ") + schedule_id)
 
-    def _on_about(self) -> None:
-        QMessageBox.about(
-            self,
-            self.tr("About Chime"),
-            self.tr(
-                "Chime — a chat app whose assistant can set reminders that come back as turns of "
-                "the same conversation, while that conversation is open."
-            ),
+    def about_text(self) -> str:
+        """About's text: the version first (and Qt's and Python's, for bug reports)."""
+        from platform import python_version
+
+        from PySide6 import __version__ as pyside_version
+
+        return self.tr(
+            "Chime {version}\n\nA chat app whose assistant can set reminders that come back as "
+            "turns of the same conversation, while that conversation is open.\n\n"
+            "Qt {qt} (PySide6 {pyside}), Python {python}"
+        ).format(
+            version=self.version_of() or self.tr("(version unknown)"),
+            qt=qVersion(),
+            pyside=pyside_version,
+            python=python_version(),
         )
+
+    def _on_about(self) -> None:
+        QMessageBox.about(self, self.tr("About Chime"), self.about_text())
+
+
+def fit_rect(rect: QRect, available: QRect) -> QRect:
+    """``rect`` made no larger than ``available`` and moved inside it (a window's frame on its
+    screen)."""
+    width = min(rect.width(), available.width())
+    height = min(rect.height(), available.height())
+    left = min(max(rect.left(), available.left()), available.right() + 1 - width)
+    top = min(max(rect.top(), available.top()), available.bottom() + 1 - height)
+    return QRect(left, top, width, height)
 
 
 def request_attention(window: QWidget) -> None:

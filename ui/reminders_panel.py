@@ -25,7 +25,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 
 from core.instant import format_instant
 from ui.screen import ReminderView
+from ui.theme import CardColors, card_colors
 from ui.timefmt import day_time, every_label, relative
 
 Index = QModelIndex | QPersistentModelIndex
@@ -113,22 +114,24 @@ class RemindersModel(QAbstractListModel):
 
 
 class ReminderDelegate(QStyledItemDelegate):
-    """Three lines: the prompt in bold, kind and next target, the id in small muted text."""
+    """Three parts: the prompt in bold, kind and next target, the id in muted text; the first two
+    wrap in a narrow panel rather than run past the card."""
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         line = QFontMetrics(option.font).lineSpacing()
-        prompt_lines = max(1, self._prompt_lines(option, index))
-        return QSize(option.rect.width(), line * (prompt_lines + 2) + 16)
+        prompt, when = _parts(index)[:2]
+        lines = self._lines(option, prompt, bold=True) + self._lines(option, when)
+        return QSize(option.rect.width(), line * (lines + 1) + 16)
 
-    def _prompt_lines(self, option: QStyleOptionViewItem, index: Index) -> int:
-        bold = QFont(option.font)
-        bold.setBold(True)
-        prompt = str(index.data() or "").split("\n", 1)[0]
+    def _lines(self, option: QStyleOptionViewItem, text: str, *, bold: bool = False) -> int:
+        """How many lines ``text`` takes in the card at this width."""
+        font = QFont(option.font)
+        font.setBold(bold)
         width = max(60, option.rect.width() - 20)
-        bounds = QFontMetrics(bold).boundingRect(
-            QRect(0, 0, width, 10000), int(Qt.TextFlag.TextWordWrap), prompt
+        bounds = QFontMetrics(font).boundingRect(
+            QRect(0, 0, width, 10000), int(Qt.TextFlag.TextWordWrap), text
         )
-        return max(1, bounds.height() // max(1, QFontMetrics(bold).lineSpacing()))
+        return max(1, bounds.height() // max(1, QFontMetrics(font).lineSpacing()))
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         painter.save()
@@ -136,16 +139,15 @@ class ReminderDelegate(QStyledItemDelegate):
         palette = option.palette
         rect = option.rect.adjusted(2, 2, -2, -2)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        fill = palette.color(QPalette.ColorRole.Highlight if selected else QPalette.ColorRole.Base)
-        painter.setPen(palette.color(QPalette.ColorRole.Mid))
-        painter.setBrush(fill)
+        colors = card_colors(palette, selected=selected)
+        painter.setPen(colors.border)
+        painter.setBrush(colors.fill)
         painter.drawRoundedRect(rect, 6, 6)
         if option.state & QStyle.StateFlag.State_HasFocus:
-            painter.setPen(palette.color(QPalette.ColorRole.Highlight).darker(130))
+            painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight), 2))
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRoundedRect(rect.adjusted(0, 0, -1, -1), 6, 6)
-        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
-        self._paint_lines(painter, option, index, rect.adjusted(8, 6, -8, -6), palette.color(role))
+            painter.drawRoundedRect(rect.adjusted(1, 1, -1, -1), 6, 6)
+        self._paint_lines(painter, option, index, rect.adjusted(8, 6, -8, -6), colors)
         painter.restore()
 
     def _paint_lines(
@@ -154,26 +156,30 @@ class ReminderDelegate(QStyledItemDelegate):
         option: QStyleOptionViewItem,
         index: Index,
         area: QRect,
-        color: QColor,
+        colors: CardColors,
     ) -> None:
-        prompt, when, schedule_id = [*str(index.data() or "").split("\n"), "", ""][:3]
+        prompt, when, schedule_id = _parts(index)
         bold = QFont(option.font)
         bold.setBold(True)
         line = QFontMetrics(option.font).lineSpacing()
-        prompt_height = line * self._prompt_lines(option, index)
+        prompt_height = line * self._lines(option, prompt, bold=True)
         painter.setFont(bold)
-        painter.setPen(color)
+        painter.setPen(colors.text)
         flags = int(Qt.TextFlag.TextWordWrap)
         painter.drawText(QRect(area.left(), area.top(), area.width(), prompt_height), flags, prompt)
         painter.setFont(option.font)
         overdue = bool(index.data(OVERDUE_ROLE))
-        painter.setPen(QColor("#c0392b") if overdue else color)
+        painter.setPen(colors.warning_text if overdue else colors.text)
         top = area.top() + prompt_height
-        painter.drawText(QRect(area.left(), top, area.width(), line), 0, when)
-        muted = QColor(color)
-        muted.setAlpha(150)
-        painter.setPen(muted)
-        painter.drawText(QRect(area.left(), top + line, area.width(), line), 0, schedule_id)
+        when_height = line * self._lines(option, when)
+        painter.drawText(QRect(area.left(), top, area.width(), when_height), flags, when)
+        painter.setPen(colors.muted_text)
+        painter.drawText(QRect(area.left(), top + when_height, area.width(), line), 0, schedule_id)
+
+
+def _parts(index: Index) -> list[str]:
+    """The three lines of a reminder's display text: prompt, when, id."""
+    return [*str(index.data() or "").split("\n"), "", ""][:3]
 
 
 class RemindersPanel(QWidget):
@@ -249,6 +255,12 @@ class RemindersPanel(QWidget):
         layout.addWidget(self._stack, 1)
         layout.addWidget(self.delete_button)
         layout.addWidget(self.note)
+
+    def sizeHint(self) -> QSize:
+        """About 40 characters wide at any text size (its labels wrap), so a larger text size
+        does not take the transcript's room."""
+        metrics = self.fontMetrics()
+        return QSize(metrics.averageCharWidth() * 40 + 20, super().sizeHint().height())
 
     def set_records(self, records: Sequence[ReminderView], zone_name: str | None) -> None:
         """Show the fold's active records (creation order)."""

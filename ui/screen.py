@@ -55,7 +55,8 @@ class SessionAccess:
 @frozen
 class SessionScreen:
     """Everything ``show_session`` needs: the transcript's entries (a lazy sequence), the zone its
-    times are shown in, the active reminders, the access, and what runs."""
+    times are shown in, the active reminders, the access, what runs, and the answer streamed so
+    far (a session shown while it answers)."""
 
     title: str | None
     entries: Sequence[Entry]
@@ -64,3 +65,4 @@ class SessionScreen:
     access: SessionAccess
     busy: bool = False
     persistence_failed: bool = False
+    streaming: str = ""

@@ -27,7 +27,17 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QIcon,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLineEdit,
@@ -39,6 +49,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.theme import CardColors, card_colors
 from ui.timefmt import since
 
 Index = QModelIndex | QPersistentModelIndex
@@ -148,17 +159,27 @@ class SessionDelegate(QStyledItemDelegate):
         palette = option.palette
         rect = option.rect.adjusted(6, 2, -6, -2)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        colors = self.colors(palette, selected=selected)
         if selected:
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(palette.color(QPalette.ColorRole.Highlight))
+            painter.setBrush(colors.fill)
             painter.drawRoundedRect(rect, 6, 6)
         if option.state & QStyle.StateFlag.State_HasFocus:
-            painter.setPen(palette.color(QPalette.ColorRole.Highlight).darker(140))
+            ring = palette.color(
+                QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Highlight
+            )
+            painter.setPen(QPen(ring, 2))
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRoundedRect(rect.adjusted(0, 0, -1, -1), 6, 6)
-        text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
-        self._paint_lines(painter, option, item, rect, palette.color(text_role))
+            painter.drawRoundedRect(rect.adjusted(1, 1, -1, -1), 6, 6)
+        self._paint_lines(painter, option, item, rect, colors)
         painter.restore()
+
+    @staticmethod
+    def colors(palette: QPalette, *, selected: bool) -> CardColors:
+        """The row's colours: on the sidebar's background, or in the selection colours."""
+        return card_colors(
+            palette, selected=selected, background=palette.color(QPalette.ColorRole.Window)
+        )
 
     def _paint_lines(
         self,
@@ -166,8 +187,9 @@ class SessionDelegate(QStyledItemDelegate):
         option: QStyleOptionViewItem,
         item: SessionSummary,
         rect: QRect,
-        color: QColor,
+        colors: CardColors,
     ) -> None:
+        color = colors.text
         metrics = QFontMetrics(option.font)
         line = metrics.height()
         inner = rect.adjusted(10, 6, -10, -6)
@@ -191,7 +213,7 @@ class SessionDelegate(QStyledItemDelegate):
             painter.setBrush(QColor("#e49b0f"))
             painter.setPen(Qt.PenStyle.NoPen)
             painter.drawEllipse(inner.right() - 8, inner.top() + line // 2 - 4, 8, 8)
-        self._paint_second_line(painter, option, item, inner, color)
+        self._paint_second_line(painter, option, item, inner, colors)
 
     def _paint_second_line(
         self,
@@ -199,16 +221,14 @@ class SessionDelegate(QStyledItemDelegate):
         option: QStyleOptionViewItem,
         item: SessionSummary,
         inner: QRect,
-        color: QColor,
+        colors: CardColors,
     ) -> None:
         small = QFont(option.font)
         small.setPointSizeF(max(6.0, small.pointSizeF() * 0.88))
         painter.setFont(small)
         metrics = QFontMetrics(small)
         top = inner.top() + QFontMetrics(option.font).height() + 2
-        muted = QColor(color)
-        muted.setAlpha(170)
-        painter.setPen(muted)
+        painter.setPen(colors.muted_text)
         parts = [since(item.last_activity, self._clock())]
         if item.read_only:
             parts.append("read-only")
@@ -221,12 +241,38 @@ class SessionDelegate(QStyledItemDelegate):
             width = metrics.horizontalAdvance(count) + icon + 14
             badge_rect = QRect(inner.right() - width, top, width, metrics.height())
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(228, 155, 15, 70))
+            painter.setBrush(colors.badge)
             painter.drawRoundedRect(badge_rect, 6, 6)
             self._bell.paint(painter, QRect(badge_rect.left() + 4, top + 1, icon, icon))
-            painter.setPen(color)
+            painter.setPen(colors.text)
             text_rect = badge_rect.adjusted(icon + 6, 0, -4, 0)
             painter.drawText(text_rect, int(Qt.AlignmentFlag.AlignCenter), count)
+
+
+class SessionListView(QListView):
+    """The sessions list; when the filter leaves no row, it says so in the list."""
+
+    def __init__(self, empty_text: Callable[[], str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._empty_text = empty_text
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        text = self._empty_text()
+        if self.model() is None or self.model().rowCount() or not text:
+            return
+        painter = QPainter(self.viewport())
+        palette = self.palette()
+        painter.setPen(
+            card_colors(
+                palette, selected=False, background=palette.color(QPalette.ColorRole.Window)
+            ).muted_text
+        )
+        flags = int(
+            Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
+        )
+        painter.drawText(self.viewport().rect().adjusted(8, 16, -8, 0), flags, text)
+        painter.end()
 
 
 class SessionListPanel(QWidget):
@@ -256,7 +302,7 @@ class SessionListPanel(QWidget):
         self.filter.setPlaceholderText(self.tr("Search sessions"))
         self.filter.setAccessibleName(self.tr("Search sessions by title or message text"))
         self.filter.setClearButtonEnabled(True)
-        self.list = QListView(self)
+        self.list = SessionListView(self.empty_text, self)
         self.list.setObjectName("session-list-view")
         self.list.setAccessibleName(self.tr("Sessions"))
         self.list.setModel(self.proxy)
@@ -272,6 +318,7 @@ class SessionListPanel(QWidget):
         layout.addWidget(self.filter)
         layout.addWidget(self.list, 1)
         self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+        self.filter.textChanged.connect(self.list.viewport().update)
         self.list.activated.connect(self._on_list_activated)
         self.list.clicked.connect(self._on_list_activated)
         self._current: str | None = None
@@ -279,6 +326,15 @@ class SessionListPanel(QWidget):
         self._ages.setInterval(30_000)
         self._ages.timeout.connect(self.list.viewport().update)
         self._ages.start()
+
+    def empty_text(self) -> str:
+        """What the list says when the filter matches nothing ("" while it is not filtered)."""
+        typed = self.filter.text().strip()
+        if not typed or self.proxy.rowCount():
+            return ""
+        return self.tr(
+            "No session matches “{text}”.\n\nTitles and message text are searched."
+        ).format(text=typed)
 
     def _summary_at(self, index: Index) -> SessionSummary | None:
         source = self.proxy.mapToSource(self.proxy.index(index.row(), 0))

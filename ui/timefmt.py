@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from ui.transcript_rows import zone_or_utc
+from core.readable import zone_or_utc
 
 
 def relative(target: datetime, now: datetime) -> str:

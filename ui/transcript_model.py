@@ -1,6 +1,6 @@
 """TranscriptModel: a session's events as list rows with custom roles. No I/O, no awaits.
 
-New events append rows at the end; older history is loaded lazily at the top through Qt's
+New events add rows at the end; older history is loaded lazily at the top through Qt's
 ``canFetchMore``/``fetchMore`` protocol, so a session of 10,000 messages opens with only its last
 turns built. Qt's views call ``fetchMore`` whenever the *last* row is visible (always true in a
 chat that follows the bottom), so fetching is gated: the view calls ``want_older()`` when the user
@@ -10,11 +10,27 @@ At most about ``MAX_ROWS`` rows are loaded: the loaded events are one contiguous
 ``[loaded_from, loaded_to)`` that slides up (``fetchMore``) or down (``fetch_newer``) in whole
 turns. New events are shown only while the range reaches the newest event (the tail); otherwise
 they wait until the user scrolls back down (or ``load_tail``).
+
+The order rows are shown in (choices where the spec is silent):
+- A message is shown where the turn that answers it starts (its ``turn/start``), so an answer is
+  always directly under its question. A message typed while another answer runs is appended to the
+  log at once (agent.md §1), but shown *after* that answer, marked ``queued`` until its own turn
+  starts. A retry (a new turn on the same input) shows the message once.
+- Messages no turn has taken yet (every ``user/message`` after the input of the last
+  ``turn/start``: the queue is first in, first out) are the last rows; a message no turn ever
+  took (a log written by a crash between the two) is shown where it is in the log.
+- The answer being streamed is a row of its own (``streaming``) right above the queued messages,
+  updated in place at most once per ``STREAM_FRAME_MS`` however fast the pieces arrive; the
+  recorded ``assistant/message`` replaces it in the same place.
+
+Rows have ids (``uid_at``) that stay the same while the rows around them load, unload or move,
+so a text selection, an expanded tool call or a scrolled code box stays with its row.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import (
@@ -23,9 +39,18 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     Qt,
+    QTimer,
 )
 
-from core.events import Entry, ToolResult, TurnStart, UnknownEvent, UserMessage
+from core.events import (
+    AssistantMessage,
+    Entry,
+    ToolResult,
+    TurnEnd,
+    TurnStart,
+    UnknownEvent,
+    UserMessage,
+)
 from ui.transcript_rows import (
     TranscriptRow,
     merge_tool_result,
@@ -36,16 +61,18 @@ from ui.transcript_rows import (
 
 Index = QModelIndex | QPersistentModelIndex
 
-INITIAL_EVENTS = 400
+INITIAL_EVENTS = 200
 """Events turned into rows when a session opens (its tail)."""
-FETCH_EVENTS = 60
+FETCH_EVENTS = 20
 """Events added per ``fetchMore`` (moved back to the start of the turn they fall in)."""
 MAX_TURN_SCAN = 4000
-"""How far back a batch start may move to reach its turn's start."""
+"""How far a batch edge may move to reach a turn's start, and how far a message's turn is looked
+for."""
 MAX_ROWS = 500
 """Rows kept loaded: past this, loading older history unloads the newest rows (and the other way
 round), so a re-layout never walks 10,000 rows in Python (bench/ui_bench.py)."""
-TURN_OPENERS = (TurnStart, UserMessage)
+STREAM_FRAME_MS = 30
+"""The streamed answer's row is updated at most this often (pieces arriving faster are joined)."""
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 TITLE_ROLE = Qt.ItemDataRole.UserRole + 3
@@ -53,20 +80,32 @@ DETAIL_ROLE = Qt.ItemDataRole.UserRole + 4
 EXPANDED_ROLE = Qt.ItemDataRole.UserRole + 5
 SEQ_ROLE = Qt.ItemDataRole.UserRole + 6
 CAPTION_ROLE = Qt.ItemDataRole.UserRole + 7
+QUEUED_ROLE = Qt.ItemDataRole.UserRole + 8
+
+
+@dataclass(frozen=True, slots=True)
+class _Built:
+    """Rows built for a range of events, and, when the range reaches the tail, the messages that
+    wait for a turn (their rows are the last ones)."""
+
+    rows: list[TranscriptRow]
+    waiting: list[int]
 
 
 class TranscriptModel(QAbstractListModel):
     """The rows of one session's transcript.
 
     Feed it with ``reset(entries, zone_name)`` (the session's entry sequence, possibly lazy), then
-    ``append_event(entry)`` for every new entry and ``set_streaming(text)`` for live text.
+    ``append_event(entry)`` for every new entry and ``append_stream(piece)`` / ``end_stream()``
+    for the answer being streamed.
     """
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._rows: list[TranscriptRow] = []
+        self._uids: list[int] = []
+        self._next_uid = 0
         self._expanded: set[int] = set()
-        self._serial_base = 0
         self._calls: dict[str, int] = {}
         self._events: Sequence[Entry] = ()
         self._loaded_from = 0
@@ -74,8 +113,19 @@ class TranscriptModel(QAbstractListModel):
         self._known_end = 0
         self._zone_name: str | None = None
         self._older_wanted = False
-        self._streaming = False
         self._show_context = False
+        self._waiting: list[int] = []
+        """Seqs of the messages shown as the last rows, waiting for a turn."""
+        self._tail_input = -1
+        """The input of the newest ``turn/start`` (-1: none): later messages wait."""
+        self._turn_open = False
+        self._streaming = False
+        """A streaming row is shown (just above the waiting rows)."""
+        self._stream_pieces: list[str] = []
+        self._stream_timer = QTimer(self)
+        self._stream_timer.setSingleShot(True)
+        self._stream_timer.setInterval(STREAM_FRAME_MS)
+        self._stream_timer.timeout.connect(self._flush_stream)
 
     # -- Qt model interface ------------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 -- Qt's own default
@@ -86,20 +136,18 @@ class TranscriptModel(QAbstractListModel):
             return None
         row = self._rows[index.row()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return self._plain_text(row)
-        if role == KIND_ROLE:
-            return row.kind
-        if role == TITLE_ROLE:
-            return row.title
-        if role == DETAIL_ROLE:
-            return row.detail
-        if role == EXPANDED_ROLE:
-            return (index.row() + self._serial_base) in self._expanded
-        if role == SEQ_ROLE:
-            return row.seq
+            return plain_text(row)
+        values = {
+            KIND_ROLE: row.kind,
+            TITLE_ROLE: row.title,
+            DETAIL_ROLE: row.detail,
+            EXPANDED_ROLE: self._uids[index.row()] in self._expanded,
+            SEQ_ROLE: row.seq,
+            QUEUED_ROLE: row.queued,
+        }
         if role == CAPTION_ROLE:
             return self.caption(row)
-        return None
+        return values.get(role)
 
     def roleNames(self) -> dict[int, QByteArray]:
         names = dict(super().roleNames())
@@ -110,6 +158,7 @@ class TranscriptModel(QAbstractListModel):
             (EXPANDED_ROLE, b"expanded"),
             (SEQ_ROLE, b"seq"),
             (CAPTION_ROLE, b"caption"),
+            (QUEUED_ROLE, b"queued"),
         ):
             names[role] = QByteArray(name)
         return names
@@ -131,14 +180,11 @@ class TranscriptModel(QAbstractListModel):
             return
         self._older_wanted = False
         start = self._turn_start(max(0, self._loaded_from - FETCH_EVENTS))
-        rows = self._build(start, self._loaded_from, prepend=True)
+        rows = self._build(start, self._loaded_from).rows
         self._loaded_from = start
         if not rows:
             return
-        self.beginInsertRows(QModelIndex(), 0, len(rows) - 1)
-        self._rows[:0] = rows
-        self._serial_base -= len(rows)
-        self.endInsertRows()
+        self._insert(0, rows)
         self._trim_bottom()
 
     def has_newer(self) -> bool:
@@ -153,67 +199,38 @@ class TranscriptModel(QAbstractListModel):
         if not self.has_newer():
             return
         stop = self._turn_end(min(self._known_end, self._loaded_to + FETCH_EVENTS))
-        rows = self._build(self._loaded_to, stop, prepend=False)
+        built = self._build(self._loaded_to, stop)
         self._loaded_to = stop
-        if rows:
-            self._append_rows(rows)
+        if built.rows:
+            self._insert(len(self._rows), built.rows)
+        self._waiting = built.waiting
+        if not self.has_newer() and self._stream_pieces:
+            self._show_stream_row()
         self._trim_top()
 
     def load_tail(self) -> None:
         """Show the newest turns again (after the user had scrolled far up)."""
-        self.reset(self._events, self._zone_name)
-
-    def _trim_bottom(self) -> None:
-        if len(self._rows) <= MAX_ROWS:
-            return
-        cut = MAX_ROWS
-        while cut > 0 and self._rows[cut - 1].seq == self._rows[cut].seq:
-            cut -= 1
-        first_unloaded = self._rows[cut].seq
-        if cut == 0 or first_unloaded < 0:
-            return
-        self.beginRemoveRows(QModelIndex(), cut, len(self._rows) - 1)
-        del self._rows[cut:]
-        self._streaming = False
-        self.endRemoveRows()
-        self._loaded_to = first_unloaded
-
-    def _trim_top(self) -> None:
-        excess = len(self._rows) - MAX_ROWS
-        if excess <= 0:
-            return
-        cut = next(
-            (
-                i
-                for i in range(excess, len(self._rows))
-                if self._rows[i].kind in ("user", "reminder")
-            ),
-            None,
-        )
-        if cut is None or self._rows[cut].seq < 0:
-            return
-        self.beginRemoveRows(QModelIndex(), 0, cut - 1)
-        del self._rows[:cut]
-        self._serial_base += cut
-        self.endRemoveRows()
-        self._loaded_from = self._rows[0].seq
+        self.reset(self._events, self._zone_name, keep_stream=True)
 
     # -- feeding -----------------------------------------------------------------------------
-    def reset(self, events: Sequence[Entry], zone_name: str | None) -> None:
-        """Show a new session: rows for the tail of ``events`` (older ones load on demand)."""
+    def reset(
+        self, events: Sequence[Entry], zone_name: str | None, *, keep_stream: bool = False
+    ) -> None:
+        """Show a new session: rows for the tail of ``events`` (older ones load on demand).
+        ``keep_stream``: the same session again, whose answer may still be streaming."""
         self.beginResetModel()
         self._events = events
         self._zone_name = zone_name
-        self._rows = []
-        self._expanded = set()
-        self._calls = {}
-        self._serial_base = 0
+        self._clear_rows()
         self._older_wanted = False
-        self._streaming = False
+        if not keep_stream:
+            self._stream_pieces = []
+            self._stream_timer.stop()
         count = len(events)
+        self._tail_input, self._turn_open = self._last_turn(count)
         self._loaded_from = self._turn_start(max(0, count - INITIAL_EVENTS))
-        self._rows = self._build(self._loaded_from, count, prepend=False)
         self._loaded_to = self._known_end = count
+        self._fill(self._build(self._loaded_from, count))
         self.endResetModel()
 
     def set_show_context(self, show: bool) -> None:
@@ -222,10 +239,26 @@ class TranscriptModel(QAbstractListModel):
             return
         self._show_context = show
         self.beginResetModel()
-        self._rows, self._expanded, self._calls, self._serial_base = [], set(), {}, 0
-        self._streaming = False
-        self._rows = self._build(self._loaded_from, self._loaded_to, prepend=False)
+        self._clear_rows()
+        self._fill(self._build(self._loaded_from, self._loaded_to))
         self.endResetModel()
+
+    def _clear_rows(self) -> None:
+        self._rows, self._uids, self._expanded, self._calls = [], [], set(), {}
+        self._waiting = []
+        self._streaming = False
+
+    def _fill(self, built: _Built) -> None:
+        """The rows of a reset (inside begin/endResetModel)."""
+        for row in built.rows:
+            self._rows.append(row)
+            self._uids.append(self._register(row))
+        self._waiting = built.waiting
+        if self._stream_pieces and not self.has_newer():
+            at = self._tail()
+            self._rows.insert(at, TranscriptRow("streaming", self._stream_text()))
+            self._uids.insert(at, self._new_uid())
+            self._streaming = True
 
     def has_older(self) -> bool:
         """True while history older than the first row has not been loaded."""
@@ -242,54 +275,140 @@ class TranscriptModel(QAbstractListModel):
         """
         seq = entry.seq
         self._known_end = max(self._known_end, seq + 1)
+        previous_input = self._tail_input
+        self._track_turn(entry)
         if seq != self._loaded_to:
             return
         self._loaded_to = seq + 1
-        if isinstance(entry.event, ToolResult):
-            self._merge_result(entry.event)
+        match entry.event:
+            case ToolResult() as result:
+                self._merge_result(result)
+            case UserMessage():
+                self._add_waiting(entry)
+            case TurnStart(input=input_seq):
+                if input_seq != previous_input:  # not a retry of the same input
+                    self._take_input(input_seq, seq)
+            case AssistantMessage():
+                self._add_answer(self._visible(row_for_event(entry, self._zone_name)))
+            case _:
+                self._add_rows(self._visible(row_for_event(entry, self._zone_name)))
+
+    def _track_turn(self, entry: Entry) -> None:
+        """The queue's state follows every announced event, shown or not."""
+        match entry.event:
+            case TurnStart(input=input_seq):
+                self._turn_open = True
+                self._tail_input = input_seq
+            case TurnEnd():
+                self._turn_open = False
+            case _:
+                pass
+
+    def _add_waiting(self, entry: Entry) -> None:
+        row = self._message_row(entry, queued=self._turn_open)
+        if row is None:
             return
-        rows = self._visible(row_for_event(entry, self._zone_name))
+        self._insert(len(self._rows), [row])
+        self._waiting.append(entry.seq)
+
+    def _take_input(self, input_seq: int, seq: int) -> None:
+        """A turn starts on the message at ``input_seq``: it stops waiting and stands here."""
+        if input_seq not in self._waiting:
+            row = self._message_row(self._event(input_seq))
+            if row is not None:
+                self._insert(self._tail(), [replace(row, seq=seq)])
+            return
+        position = self._tail() + self._waiting.index(input_seq)
+        first = self._tail()
+        if position != first:
+            self.beginMoveRows(QModelIndex(), position, position, QModelIndex(), first)
+            self._rows.insert(first, self._rows.pop(position))
+            self._uids.insert(first, self._uids.pop(position))
+            self.endMoveRows()
+        self._waiting.remove(input_seq)
+        self._replace(first, replace(self._rows[first], seq=seq, queued=False))
+
+    def _add_answer(self, rows: list[TranscriptRow]) -> None:
+        """A recorded answer: it takes the streamed text's place (and ends the stream)."""
+        self._stream_timer.stop()
+        self._stream_pieces = []
         if self._streaming:
-            rows = self._finish_streaming(rows)
+            self._streaming = False
+            at = self._tail() - 1
+            if rows and rows[0].kind == "assistant":
+                self._replace(at, rows[0])
+                rows = rows[1:]
+            else:
+                self._remove(at)
+        self._add_rows(rows)
+
+    def _add_rows(self, rows: list[TranscriptRow]) -> None:
+        """Rows of the running turn: above the waiting messages."""
         if rows:
-            self._append_rows(rows)
+            self._insert(self._tail(), rows)
 
-    def set_streaming(self, text: str) -> None:
-        """Show (or update) the live streaming row at the bottom."""
-        row = TranscriptRow("streaming", text)
+    # -- the streamed answer -----------------------------------------------------------------
+    def append_stream(self, piece: str) -> None:
+        """More of the answer being streamed (shown within ``STREAM_FRAME_MS``)."""
+        if not piece:
+            return
+        self._stream_pieces.append(piece)
+        if not self._stream_timer.isActive():
+            self._stream_timer.start()
+
+    def end_stream(self) -> None:
+        """The stream ended without a recorded answer taking its place: drop its row."""
+        self._stream_timer.stop()
+        self._stream_pieces = []
         if self._streaming:
-            self._rows[-1] = row
-            index = self.index(len(self._rows) - 1)
-            self.dataChanged.emit(index, index, [Qt.ItemDataRole.DisplayRole])
+            self._streaming = False
+            self._remove(self._tail() - 1)
+
+    def flush_stream(self) -> None:
+        """Show the pieces received so far at once (tests, and the end of a frame)."""
+        self._stream_timer.stop()
+        self._flush_stream()
+
+    def _flush_stream(self) -> None:
+        if not self._stream_pieces or self.has_newer():
             return
+        self._show_stream_row()
+
+    def _show_stream_row(self) -> None:
+        row = TranscriptRow("streaming", self._stream_text())
+        if self._streaming:
+            self._replace(self._tail() - 1, row)
+            return
+        self._insert(self._tail(), [row])
         self._streaming = True
-        self._append_rows([row])
 
-    def clear_streaming(self) -> None:
-        """Drop the live streaming row (the turn ended without a recorded answer text)."""
-        if not self._streaming:
-            return
-        self._streaming = False
-        last = len(self._rows) - 1
-        self.beginRemoveRows(QModelIndex(), last, last)
-        self._rows.pop()
-        self.endRemoveRows()
+    def _stream_text(self) -> str:
+        text = "".join(self._stream_pieces)
+        self._stream_pieces = [text]
+        return text
 
+    # -- rows by id --------------------------------------------------------------------------
     def toggle_expanded(self, row: int) -> None:
         """Expand or collapse a tool or context row's details."""
         if not 0 <= row < len(self._rows):
             return
-        serial = row + self._serial_base
-        self._expanded ^= {serial}
+        self._expanded ^= {self._uids[row]}
         index = self.index(row)
         self.dataChanged.emit(index, index, [EXPANDED_ROLE])
 
-    def position_of(self, row: TranscriptRow) -> int:
-        """Where this exact row value is now (-1 when it is not loaded)."""
-        return next((i for i, item in enumerate(self._rows) if item is row), -1)
-
     def is_expanded(self, row: int) -> bool:
-        return (row + self._serial_base) in self._expanded
+        return 0 <= row < len(self._uids) and self._uids[row] in self._expanded
+
+    def uid_at(self, row: int) -> int:
+        """The id of the row at ``row`` (-1 when there is none)."""
+        return self._uids[row] if 0 <= row < len(self._uids) else -1
+
+    def row_of_uid(self, uid: int) -> int:
+        """Where the row with this id is now (-1 when it is not loaded)."""
+        for position in range(len(self._uids) - 1, -1, -1):
+            if self._uids[position] == uid:
+                return position
+        return -1
 
     def caption(self, row: TranscriptRow) -> str:
         """The reminder card's caption line (due time, late delivery)."""
@@ -300,57 +419,96 @@ class TranscriptModel(QAbstractListModel):
         references to Python objects returned from ``data()``)."""
         return self._rows[row] if 0 <= row < len(self._rows) else None
 
-    # -- internals ---------------------------------------------------------------------------
-    def _append_rows(self, rows: list[TranscriptRow]) -> None:
-        first = len(self._rows)
-        self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
-        for offset, row in enumerate(rows):
-            if row.kind == "tool" and row.call_id:
-                self._calls[row.call_id] = first + offset + self._serial_base
-        self._rows.extend(rows)
+    def zone_name(self) -> str | None:
+        return self._zone_name
+
+    # -- changing rows -----------------------------------------------------------------------
+    def _tail(self) -> int:
+        """Where rows of the running turn go: above the waiting messages."""
+        return len(self._rows) - len(self._waiting)
+
+    def _new_uid(self) -> int:
+        self._next_uid += 1
+        return self._next_uid
+
+    def _insert(self, at: int, rows: list[TranscriptRow]) -> None:
+        self.beginInsertRows(QModelIndex(), at, at + len(rows) - 1)
+        self._rows[at:at] = rows
+        self._uids[at:at] = [self._register(row) for row in rows]
         self.endInsertRows()
 
-    def _finish_streaming(self, rows: list[TranscriptRow]) -> list[TranscriptRow]:
-        self._streaming = False
-        last = len(self._rows) - 1
-        if rows and rows[0].kind == "assistant":
-            self._rows[last] = rows[0]
-            index = self.index(last)
-            self.dataChanged.emit(index, index)
-            return rows[1:]
-        self.beginRemoveRows(QModelIndex(), last, last)
-        self._rows.pop()
+    def _register(self, row: TranscriptRow) -> int:
+        """A new id for ``row`` (a tool call's row is also found by its call id)."""
+        uid = self._new_uid()
+        if row.kind == "tool" and row.call_id:
+            self._calls.setdefault(row.call_id, uid)
+        return uid
+
+    def _remove(self, at: int) -> None:
+        self.beginRemoveRows(QModelIndex(), at, at)
+        del self._rows[at]
+        del self._uids[at]
         self.endRemoveRows()
-        return rows
+
+    def _replace(self, at: int, row: TranscriptRow) -> None:
+        self._rows[at] = row
+        index = self.index(at)
+        self.dataChanged.emit(index, index)
 
     def _merge_result(self, result: ToolResult) -> None:
-        serial = self._calls.get(result.call_id)
-        if serial is None:
+        uid = self._calls.get(result.call_id)
+        position = self.row_of_uid(uid) if uid is not None else -1
+        if position >= 0:
+            merged = merge_tool_result(self._rows[position], result, self._zone_name)
+            self._replace(position, merged)
+
+    def _trim_bottom(self) -> None:
+        """Unload the newest rows past the cap (never inside the running turn's rows, which the
+        tail rebuilds from its ``turn/start``)."""
+        if len(self._rows) <= MAX_ROWS:
             return
-        row = serial - self._serial_base
-        if 0 <= row < len(self._rows):
-            self._rows[row] = merge_tool_result(self._rows[row], result, self._zone_name)
-            index = self.index(row)
-            self.dataChanged.emit(index, index)
+        cut = min(MAX_ROWS, self._running_start())
+        while 0 < cut < len(self._rows) and self._rows[cut - 1].seq == self._rows[cut].seq:
+            cut -= 1
+        if cut <= 0 or cut >= len(self._rows) or self._rows[cut].seq < 0:
+            return
+        first_unloaded = self._rows[cut].seq
+        self.beginRemoveRows(QModelIndex(), cut, len(self._rows) - 1)
+        del self._rows[cut:]
+        del self._uids[cut:]
+        self._waiting = []
+        self._streaming = False
+        self.endRemoveRows()
+        self._loaded_to = first_unloaded
 
-    def _turn_start(self, start: int) -> int:
-        """``start`` moved back to the ``turn/start`` of the turn it falls in (bounded scan)."""
-        floor = max(0, start - MAX_TURN_SCAN)
-        index = start
-        while index > floor:
-            if isinstance(self._event(index).event, TURN_OPENERS):
-                return index
-            index -= 1
-        return index
+    def _running_start(self) -> int:
+        """The first row of the running turn and the waiting messages (the row count when none
+        wait and nothing streams)."""
+        end = self._tail() - (1 if self._streaming else 0)
+        if end == len(self._rows) and not self._turn_open:
+            return end
+        for position in range(end - 1, -1, -1):
+            if self._rows[position].kind in ("user", "reminder"):
+                return position
+        return 0
 
-    def _turn_end(self, stop: int) -> int:
-        """``stop`` moved forward to the start of the next turn (bounded scan)."""
-        ceiling = min(self._known_end, stop + MAX_TURN_SCAN)
-        index = stop
-        while index < ceiling and not isinstance(self._event(index).event, TURN_OPENERS):
-            index += 1
-        return index
+    def _trim_top(self) -> None:
+        excess = len(self._rows) - MAX_ROWS
+        if excess <= 0:
+            return
+        cut = next(
+            (i for i in range(excess, self._tail()) if self._rows[i].kind in ("user", "reminder")),
+            None,
+        )
+        if cut is None or self._rows[cut].seq < 0:
+            return
+        self.beginRemoveRows(QModelIndex(), 0, cut - 1)
+        del self._rows[:cut]
+        del self._uids[:cut]
+        self.endRemoveRows()
+        self._loaded_from = self._rows[0].seq
 
+    # -- reading the log ---------------------------------------------------------------------
     def _event(self, index: int) -> Entry:
         """``entries[index]``, or a stand-in that makes no row for a line that does not decode: a
         warm open shows a session before its checkpoint is verified, so a corrupt covered line
@@ -360,22 +518,120 @@ class TranscriptModel(QAbstractListModel):
         except ValueError:  # not an event line (JSON, UTF-8 or the envelope)
             return Entry(index, "", UnknownEvent("unreadable", None))
 
-    def _build(self, start: int, stop: int, *, prepend: bool) -> list[TranscriptRow]:
+    def _turn_start(self, start: int) -> int:
+        """``start`` moved back to the ``turn/start`` of the turn it falls in (bounded scan)."""
+        floor = max(0, start - MAX_TURN_SCAN)
+        index = start
+        while index > floor:
+            if isinstance(self._event(index).event, TurnStart):
+                return index
+            index -= 1
+        return index
+
+    def _turn_end(self, stop: int) -> int:
+        """``stop`` moved forward to the start of the next turn (bounded scan)."""
+        ceiling = min(self._known_end, stop + MAX_TURN_SCAN)
+        index = stop
+        while index < ceiling and not isinstance(self._event(index).event, TurnStart):
+            index += 1
+        return index
+
+    def _last_turn(self, count: int) -> tuple[int, bool]:
+        """(input of the newest ``turn/start``, whether that turn is still open) (bounded scan)."""
+        ended = False
+        for index in range(count - 1, max(-1, count - 1 - MAX_TURN_SCAN), -1):
+            match self._event(index).event:
+                case TurnStart(input=input_seq):
+                    return input_seq, not ended
+                case TurnEnd():
+                    ended = True
+                case _:
+                    pass
+        return -1, False
+
+    def _input_before(self, start: int) -> int:
+        """The input of the last ``turn/start`` before ``start`` (-1: none within the scan)."""
+        for index in range(start - 1, max(-1, start - 1 - MAX_TURN_SCAN), -1):
+            event = self._event(index).event
+            if isinstance(event, TurnStart):
+                return event.input
+        return -1
+
+    def _taken_later(self, seq: int) -> bool:
+        """A ``turn/start`` after ``seq`` (within the scan) takes the message at ``seq``."""
+        ceiling = min(self._known_end, seq + 1 + MAX_TURN_SCAN)
+        for index in range(seq + 1, ceiling):
+            event = self._event(index).event
+            if isinstance(event, TurnStart) and event.input == seq:
+                return True
+        return False
+
+    def _message_row(self, entry: Entry, *, queued: bool = False) -> TranscriptRow | None:
+        rows = row_for_event(entry, self._zone_name)
+        if not rows or rows[0].kind not in ("user", "reminder"):
+            return None
+        return replace(rows[0], queued=queued) if queued else rows[0]
+
+    def _build(self, start: int, stop: int) -> _Built:
+        """The rows of events ``[start, stop)`` in the order they are shown."""
         rows: list[TranscriptRow] = []
-        local_calls: dict[str, int] = {}
+        held: dict[int, TranscriptRow] = {}
+        calls: dict[str, int] = {}
+        last_input = self._input_before(start)
         for seq in range(start, stop):
             entry = self._event(seq)
-            if isinstance(entry.event, ToolResult):
-                self._merge_into(rows, local_calls, entry.event)
-                continue
-            for row in self._visible(row_for_event(entry, self._zone_name)):
-                if row.kind == "tool" and row.call_id:
-                    local_calls[row.call_id] = len(rows)
-                rows.append(row)
-        base = self._serial_base - len(rows) if prepend else self._serial_base + len(self._rows)
-        for call_id, position in local_calls.items():
-            self._calls.setdefault(call_id, base + position)
-        return rows
+            match entry.event:
+                case ToolResult() as result:
+                    self._merge_into(rows, calls, result)
+                case UserMessage():
+                    self._place_message(entry, rows, held)
+                case TurnStart(input=input_seq):
+                    if input_seq != last_input:
+                        self._place_input(input_seq, seq, rows, held)
+                    last_input = input_seq
+                case _:
+                    for row in self._visible(row_for_event(entry, self._zone_name)):
+                        if row.kind == "tool" and row.call_id:
+                            calls[row.call_id] = len(rows)
+                        rows.append(row)
+        waiting = self._waiting_rows(rows, stop) if stop >= self._known_end else []
+        return _Built(rows, waiting)
+
+    def _place_message(
+        self, entry: Entry, rows: list[TranscriptRow], held: dict[int, TranscriptRow]
+    ) -> None:
+        """A message stands at its turn's start; a waiting one is added by ``_waiting_rows``."""
+        if entry.seq > self._tail_input:
+            return
+        row = self._message_row(entry)
+        if row is None:
+            return
+        if self._taken_later(entry.seq):
+            held[entry.seq] = row
+        else:
+            rows.append(row)
+
+    def _place_input(
+        self, input_seq: int, seq: int, rows: list[TranscriptRow], held: dict[int, TranscriptRow]
+    ) -> None:
+        row = held.pop(input_seq, None)
+        if row is None:
+            row = self._message_row(self._event(input_seq)) if 0 <= input_seq < seq else None
+        if row is not None:
+            rows.append(replace(row, seq=seq))
+
+    def _waiting_rows(self, rows: list[TranscriptRow], stop: int) -> list[int]:
+        """Append the rows of the messages that wait for a turn; returns their seqs."""
+        floor = max(self._tail_input + 1, stop - MAX_TURN_SCAN)
+        waiting = []
+        for seq in range(floor, stop):
+            entry = self._event(seq)
+            if isinstance(entry.event, UserMessage):
+                row = self._message_row(entry, queued=self._turn_open)
+                if row is not None:
+                    rows.append(row)
+                    waiting.append(seq)
+        return waiting
 
     def _merge_into(
         self, rows: list[TranscriptRow], calls: dict[str, int], result: ToolResult
@@ -391,10 +647,11 @@ class TranscriptModel(QAbstractListModel):
             return rows
         return [row for row in rows if row.kind != "context"]
 
-    @staticmethod
-    def _plain_text(row: TranscriptRow) -> str:
-        if row.kind == "tool":
-            return row.title
-        if row.kind == "reminder":
-            return reminder_text(row)
-        return row.text
+
+def plain_text(row: TranscriptRow) -> str:
+    """A row as plain text (the display role; copying a whole row uses its Markdown source)."""
+    if row.kind == "tool":
+        return row.title
+    if row.kind == "reminder":
+        return reminder_text(row)
+    return row.text

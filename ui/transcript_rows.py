@@ -20,8 +20,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any, Literal, assert_never
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import Literal, assert_never
 
 from core.events import (
     AssistantMessage,
@@ -43,25 +42,23 @@ from core.events import (
 )
 from core.framing import DueReminder
 from core.instant import read_instant
+from core.readable import format_clock, tool_summary
 
 RowKind = Literal[
     "user", "reminder", "assistant", "tool", "context", "error", "notice", "streaming"
 ]
 
 LATE_AFTER = timedelta(minutes=1)
-TOOL_TITLES = {
-    "schedule_create": "Create reminder",
-    "schedule_list": "List reminders",
-    "schedule_delete": "Delete reminder",
-}
 
 
 @dataclass(frozen=True, slots=True)
 class TranscriptRow:
     """One visible transcript row.
 
-    ``seq`` is the event's index (-1 for the live streaming row); ``at`` its append time.
-    ``detail`` holds the expandable text (tool arguments and result, context reading).
+    ``seq`` is where the row stands in the log's order: the event's index, except for a message,
+    which stands at the ``turn/start`` that answers it (-1 for the live streaming row); ``at`` its
+    append time. ``detail`` holds the expandable text (tool arguments and result, context
+    reading). ``queued``: a message typed while another answer runs, waiting for its turn.
     """
 
     kind: RowKind
@@ -74,21 +71,7 @@ class TranscriptRow:
     is_error: bool = False
     reminders: tuple[DueReminder, ...] = ()
     late: bool = False
-
-
-def zone_or_utc(zone_name: str | None) -> ZoneInfo:
-    """The named zone, or UTC when the name is unknown or missing."""
-    try:
-        return ZoneInfo(zone_name) if zone_name else ZoneInfo("UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
-
-
-def format_clock(when: datetime | None, zone_name: str | None) -> str:
-    """``10:45`` in the display zone (empty when unknown)."""
-    if when is None:
-        return ""
-    return when.astimezone(zone_or_utc(zone_name)).strftime("%H:%M")
+    queued: bool = False
 
 
 def row_for_event(entry: Entry, zone_name: str | None) -> list[TranscriptRow]:
@@ -173,51 +156,6 @@ def _pretty(text: str) -> str:
         return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
     except ValueError:
         return text
-
-
-def _json_object(text: str | None) -> Any:
-    try:
-        return json.loads(text) if text else None
-    except ValueError:
-        return None
-
-
-def tool_summary(
-    name: str,
-    arguments: str,
-    content: str | None,
-    zone_name: str | None,
-    *,
-    is_error: bool = False,
-) -> str:
-    """A compact card title: ``Create reminder — stretch, 10:45 · schedule-3`` (schedule.md §13)."""
-    title = TOOL_TITLES.get(name, name or "Tool")
-    args = _json_object(arguments)
-    result = _json_object(content)
-    if is_error or (isinstance(result, dict) and "code" in result and "deleted" not in result):
-        message = result.get("code") if isinstance(result, dict) else None
-        return f"{title} — failed ({message or 'error'})"
-    if name == "schedule_create":
-        return _create_summary(title, args, result, zone_name)
-    if name == "schedule_list":
-        count = f" — {len(result)} active" if isinstance(result, list) else ""
-        return f"{title}{count}"
-    if name == "schedule_delete":
-        target = args.get("id") if isinstance(args, dict) else None
-        outcome = ""
-        if isinstance(result, dict):
-            outcome = " · deleted" if result.get("deleted") else " · not found"
-        return f"{title} — {target}{outcome}" if target else title
-    return title
-
-
-def _create_summary(title: str, args: Any, result: Any, zone_name: str | None) -> str:
-    prompt = args.get("prompt") if isinstance(args, dict) else None
-    text = f"{title} — {str(prompt).strip()}" if prompt else title
-    if isinstance(result, dict) and "scheduledAt" in result:
-        text += f", {format_clock(read_instant(result['scheduledAt']), zone_name)}"
-        text += f" · {result.get('id', '')}"
-    return text
 
 
 def reminder_caption(row: TranscriptRow, zone_name: str | None) -> str:

@@ -1,99 +1,169 @@
-"""TranscriptView: the transcript's list view (rows are painted by ui.turn_delegate). No I/O.
+"""TranscriptView: the transcript's list view, with text selection across messages. No I/O.
 
-The view follows new output unless the user scrolled up, asks its model for older history when the
-user reaches the top, hides ``context`` rows unless "Show context" is on, and copies the selected
-rows' text (Ctrl+C or the context menu). Rows are painted by ``TurnDelegate`` from palette colours,
-so light and dark schemes both work; row heights are cached per row and width.
+Rows are painted by ``ui.turn_delegate.TurnDelegate`` from their ``ui.row_layout.RowLayout``; this
+view owns what changes without the rows changing: the text selection, hovered buttons, the code
+boxes' sideways scroll, and following the newest output unless the user scrolled up. It asks its
+model for older history when the user reaches the top.
+
+Selecting: drag across any text (across messages too), double-click a word, triple-click a
+paragraph, Shift+click to extend, Ctrl+A for everything loaded. Ctrl+C copies the selection as
+plain text (the clipboard also gets it as ``text/markdown``); the context menu copies it as
+Markdown. Without a selection Ctrl+C copies the current message. A message's footer buttons (on
+hover, or for the keyboard's current row) and its context menu (right click, the Menu key,
+Shift+F10) hold its actions (``ui.row_actions``). A link shows its target in the status bar on
+hover; clicking it asks the window (``link_activated``), which shows the target before opening.
 
 Signals:
     retry_requested(): the user asked to retry the failed turn (error row's Retry, or Enter on it).
     settings_requested(): the user asked for Settings from an error row.
+    link_activated(str): a link in a message was clicked (its target).
+    link_hovered(str): the mouse is over a link with this target ("" when it left).
+    row_action(str, int): a row action the view does not handle itself (name, the row's seq).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import (
     QEvent,
-    QItemSelectionModel,
+    QMimeData,
     QModelIndex,
-    QPersistentModelIndex,
     QPoint,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import (
     QAction,
+    QContextMenuEvent,
+    QCursor,
     QGuiApplication,
+    QHelpEvent,
     QIcon,
     QKeyEvent,
     QKeySequence,
     QMouseEvent,
     QPainter,
     QPaintEvent,
-    QPalette,
     QResizeEvent,
+    QTextCursor,
+    QWheelEvent,
 )
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QListView,
-    QMenu,
-    QWidget,
-)
+from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QToolTip, QWidget
 
-from ui.transcript_model import TranscriptModel
-from ui.turn_delegate import GAP, MARGIN, TurnDelegate, retry_rect
+from ui.highlight import CodeFormats
+from ui.row_actions import actions_for, label
+from ui.row_layout import HIGHLIGHTS_PER_FRAME, MARGIN, RowLayout
+from ui.theme import Surfaces
+from ui.transcript_model import TranscriptModel, plain_text
+from ui.turn_delegate import COPIED_MESSAGE, TurnDelegate
 
-Index = QModelIndex | QPersistentModelIndex
+COPIED_MS = 1500
+AUTO_SCROLL_MS = 30
+
+
+@dataclass(frozen=True, slots=True)
+class TextPoint:
+    """A place in the transcript's text: a row (by id) and a position in it."""
+
+    uid: int
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """What is under a point of the viewport."""
+
+    row: int = -1
+    uid: int = -1
+    x: int = 0
+    y: int = 0
+    layout: RowLayout | None = None
 
 
 class TranscriptView(QListView):
-    """The transcript list: follows the bottom, fetches older rows at the top, copies text.
+    """The transcript list: selectable text, copy, links, row actions, follows the bottom.
 
-    Signals:
-        retry_requested(): Retry on a failed turn.
-        settings_requested(): Settings from an error row.
+    Signals: see the module docstring.
     """
 
     retry_requested = Signal()
     settings_requested = Signal()
+    link_activated = Signal(str)
+    link_hovered = Signal(str)
+    row_action = Signal(str, int)
 
     def __init__(self, model: TranscriptModel, bell: QIcon, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("transcript")
         self.setAccessibleName(self.tr("Transcript"))
         self._model = model
-        self._delegate = TurnDelegate(model, bell, self)
-        self._show_context = False
+        self._delegate = TurnDelegate(model, bell, self, self)
         self._follow = True
         self._loading = False
+        self._anchor: TextPoint | None = None
+        self._head: TextPoint | None = None
+        self._selecting = False
+        self._pressed: tuple[int, str] | None = None
+        self._press_point = QPoint()
+        self._offsets: dict[int, dict[int, int]] = {}
+        self._hover_uid = -1
+        self._hover_button = ""
+        self._link = ""
+        self._bar_drag: tuple[int, int, int, int, float] | None = None
+        self._copied = (-1, -1)
+        self._painting = False
+        self._painting_order: tuple[tuple[int, int], tuple[int, int]] | None = None
+        self._last_double: tuple[float, QPoint] = (float("-inf"), QPoint())
+        self._auto_scroll = QTimer(self)
+        self._auto_scroll.setInterval(AUTO_SCROLL_MS)
+        self._auto_scroll.timeout.connect(self._on_auto_scroll)
+        self._copied_timer = QTimer(self)
+        self._copied_timer.setSingleShot(True)
+        self._copied_timer.setInterval(COPIED_MS)
+        self._copied_timer.timeout.connect(self._on_copied_expired)
         self.setModel(model)
         self.setItemDelegate(self._delegate)
+        self._delegate.configure(self.font(), self.palette())
         self._configure()
         self._connect()
 
     def _configure(self) -> None:
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        # Fixed: a height-only resize (the streaming pane appearing) must not re-lay out every
-        # row; width changes are handled in resizeEvent (rows re-wrap).
+        # Fixed: a height-only resize must not re-lay out every row; width changes are handled in
+        # resizeEvent (rows re-wrap only when the reading column changes).
         self.setResizeMode(QListView.ResizeMode.Fixed)
         # SinglePass: rows inserted at the top are laid out at once, so keeping the reading
         # position after loading older history is one scroll-range change (Batched made several).
         self.setLayoutMode(QListView.LayoutMode.SinglePass)
-        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.setWordWrap(True)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.setUniformItemSizes(False)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.setMouseTracking(True)
+        self.viewport().setMouseTracking(True)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
         self.verticalScrollBar().setSingleStep(24)
-        self._copy = QAction(self.tr("Copy"), self)
-        self._copy.setShortcut(QKeySequence.StandardKey.Copy)
-        self._copy.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        self._copy.triggered.connect(self.copy_selection)
-        self.addAction(self._copy)
+        self._copy = self._shortcut(
+            self.tr("&Copy"), QKeySequence.StandardKey.Copy, self.copy_selection
+        )
+        self._select_all = self._shortcut(
+            self.tr("Select &all"), QKeySequence.StandardKey.SelectAll, self.select_all
+        )
+
+    def _shortcut(
+        self, text: str, keys: QKeySequence.StandardKey, slot: Callable[[], None]
+    ) -> QAction:
+        action = QAction(text, self)
+        action.setShortcut(keys)
+        action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
 
     def _connect(self) -> None:
         bar = self.verticalScrollBar()
@@ -102,12 +172,43 @@ class TranscriptView(QListView):
         self._model.rowsInserted.connect(self._on_model_rows_inserted)
         self._model.modelReset.connect(self._on_model_reset)
         self._model.dataChanged.connect(self._on_model_data_changed)
-        self.customContextMenuRequested.connect(self._on_context_menu)
+
+    # -- RowState (read by the delegate) -------------------------------------------------
+    def selection_in(self, row: int) -> tuple[int, int] | None:
+        ordered = self._painting_order if self._painting else self._ordered()
+        if ordered is None:
+            return None
+        (first_row, first_pos), (last_row, last_pos) = ordered
+        if not first_row <= row <= last_row:
+            return None
+        start = first_pos if row == first_row else 0
+        end = last_pos if row == last_row else 1 << 30
+        return (start, end) if start < end else None
+
+    def code_offsets(self, uid: int) -> dict[int, int]:
+        return self._offsets.get(uid, {})
+
+    def hovered_button(self, uid: int) -> str:
+        return self._hover_button if uid == self._hover_uid else ""
+
+    def shows_actions(self, uid: int) -> bool:
+        if uid == self._hover_uid:
+            return True
+        return self.hasFocus() and uid == self._model.uid_at(self.currentIndex().row())
+
+    def copied_box(self, uid: int) -> int:
+        return self._copied[1] if self._copied[0] == uid else -1
 
     # -- public slots --------------------------------------------------------------------
     def set_show_context(self, show: bool) -> None:
         """Show or hide the time-context readings sent to the model."""
         self._model.set_show_context(show)
+
+    def set_wrap_code(self, wrap: bool) -> None:
+        """Wrap long code lines instead of scrolling them sideways."""
+        self._offsets.clear()
+        self._delegate.set_wrap_code(wrap)
+        self.scheduleDelayedItemsLayout()
 
     def is_following(self) -> bool:
         """True while the view sticks to the newest output."""
@@ -121,14 +222,81 @@ class TranscriptView(QListView):
         self._follow = True
         self.scrollToBottom()
 
+    def has_selection(self) -> bool:
+        ordered = self._ordered()
+        return ordered is not None and ordered[0] != ordered[1]
+
+    def selected_text(self, *, markdown: bool = False) -> str:
+        """The selected text, plain (as shown) or as Markdown."""
+        ordered = self._ordered()
+        if ordered is None:
+            return ""
+        (first_row, first_pos), (last_row, last_pos) = ordered
+        parts = []
+        for row in range(first_row, last_row + 1):
+            layout = self._delegate.layout_at(row)
+            if layout is None:
+                continue
+            start = first_pos if row == first_row else 0
+            end = last_pos if row == last_row else layout.length
+            whole = start == 0 and end >= layout.length - 1
+            text = (
+                self._row_text(row)
+                if whole and markdown
+                else layout.text(start, end, markdown=markdown)
+            )
+            if text:
+                parts.append(text)
+        return "\n\n".join(parts)
+
     def copy_selection(self) -> None:
-        """Copy the selected rows' text (Markdown source for answers) to the clipboard."""
-        rows = sorted(index.row() for index in self.selectionModel().selectedIndexes())
-        if not rows and self.currentIndex().isValid():
-            rows = [self.currentIndex().row()]
-        texts = [str(self._model.index(row).data()) for row in rows]
-        if texts:
-            QGuiApplication.clipboard().setText("\n\n".join(texts))
+        """Copy the selection (plain text, and Markdown as ``text/markdown``); without one, the
+        current message."""
+        if not self.has_selection():
+            self.copy_current_message()
+            return
+        data = QMimeData()
+        data.setText(self.selected_text())
+        data.setData("text/markdown", self.selected_text(markdown=True).encode("utf-8"))
+        QGuiApplication.clipboard().setMimeData(data)
+
+    def copy_selection_markdown(self) -> None:
+        QGuiApplication.clipboard().setText(self.selected_text(markdown=True))
+
+    def copy_current_message(self) -> None:
+        """Copy the current row's text as written (an answer's Markdown source)."""
+        row = self.currentIndex().row() if self.currentIndex().isValid() else -1
+        if row < 0 and self._model.rowCount():
+            row = self._model.rowCount() - 1
+        self.copy_row(row)
+
+    def copy_row(self, row: int) -> None:
+        text = self._row_text(row)
+        if text:
+            QGuiApplication.clipboard().setText(text)
+            self._show_copied(self._model.uid_at(row), COPIED_MESSAGE)
+
+    def copy_code(self, row: int, box: int) -> None:
+        """Copy exactly the code of a code box."""
+        layout = self._delegate.layout_at(row)
+        if layout is not None and 0 <= box < len(layout.boxes):
+            QGuiApplication.clipboard().setText(layout.boxes[box].code)
+            self._show_copied(self._model.uid_at(row), box)
+
+    def select_all(self) -> None:
+        """Select the text of every loaded row."""
+        count = self._model.rowCount()
+        last = self._delegate.layout_at(count - 1) if count else None
+        if last is None:
+            return
+        self._anchor = TextPoint(self._model.uid_at(0), 0)
+        self._head = TextPoint(self._model.uid_at(count - 1), last.length)
+        self.viewport().update()
+
+    def clear_selection(self) -> None:
+        if self._anchor is not None:
+            self._anchor = self._head = None
+            self.viewport().update()
 
     def select_last(self) -> None:
         """Put keyboard focus on the newest row (for copying with the keyboard)."""
@@ -136,15 +304,39 @@ class TranscriptView(QListView):
         if last >= 0:
             self.setCurrentIndex(self._model.index(last))
 
-    # -- events --------------------------------------------------------------------------
+    def select_text(self, row: int, start: int, end: int) -> None:
+        """Select positions ``[start, end)`` of one row (what a drag over it selects)."""
+        uid = self._model.uid_at(row)
+        self._anchor, self._head = TextPoint(uid, start), TextPoint(uid, end)
+        self.viewport().update()
+
+    def layout_of(self, row: int) -> RowLayout | None:
+        """The row's layout (tests and the window's checks read geometry from it)."""
+        return self._delegate.layout_at(row)
+
+    def row_origin(self, row: int) -> QPoint:
+        """Where row coordinates start in the viewport (the reading column's left, the row's top)."""
+        rect = self.visualRect(self._model.index(row))
+        return QPoint(rect.left() + self._delegate.column_left(), rect.top())
+
+    # -- painting ------------------------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:
-        super().paintEvent(event)
+        self._delegate.layouts.highlight_budget = HIGHLIGHTS_PER_FRAME
+        self._delegate.pending_highlight = False
+        self._painting_order = self._ordered()  # once per frame, not once per painted row
+        self._painting = True
+        try:
+            super().paintEvent(event)
+        finally:
+            self._painting = False
         if self._model.rowCount() == 0:
             self._paint_empty_state()
+        if self._delegate.pending_highlight:  # colour the rest in the next frame
+            QTimer.singleShot(0, self.viewport().update)
 
     def _paint_empty_state(self) -> None:
         painter = QPainter(self.viewport())
-        painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+        painter.setPen(self._delegate.layouts.surfaces.muted_text)
         area = self.viewport().rect().adjusted(40, 0, -40, 0)
         painter.drawText(
             area, int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap), self.empty_text()
@@ -158,36 +350,334 @@ class TranscriptView(QListView):
             "comes back here, in this conversation, while it is open."
         )
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        if self._delegate.set_width(self.viewport().width()):
-            self.scheduleDelayedItemsLayout()
-        super().resizeEvent(event)
-        if self._follow:
-            self.scrollToBottom()
+    # -- geometry and hit testing ----------------------------------------------------------
+    def _hit(self, point: QPoint) -> Hit:
+        index = self.indexAt(point)
+        if not index.isValid():
+            return Hit()
+        origin = self.row_origin(index.row())
+        layout = self._delegate.layout_at(index.row())
+        uid = self._model.uid_at(index.row())
+        return Hit(index.row(), uid, point.x() - origin.x(), point.y() - origin.y(), layout)
+
+    def _text_point(self, point: QPoint) -> TextPoint | None:
+        """The text position under (or nearest to) a viewport point; above or below the rows, the
+        first or last position."""
+        hit = self._hit(point)
+        if hit.layout is None:
+            count = self._model.rowCount()
+            if not count:
+                return None
+            if point.y() < 0 or point.y() < self.visualRect(self._model.index(0)).top():
+                return TextPoint(self._model.uid_at(0), 0)
+            last = self._delegate.layout_at(count - 1)
+            return TextPoint(self._model.uid_at(count - 1), last.length if last else 0)
+        pos = hit.layout.position_at(hit.x, hit.y, self.code_offsets(hit.uid))
+        return TextPoint(hit.uid, pos)
+
+    def _ordered(self) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        if self._anchor is None or self._head is None:
+            return None
+        a = (self._model.row_of_uid(self._anchor.uid), self._anchor.pos)
+        b = (self._model.row_of_uid(self._head.uid), self._head.pos)
+        if a[0] < 0 or b[0] < 0:
+            return None
+        return (a, b) if a <= b else (b, a)
+
+    def _row_text(self, row: int) -> str:
+        value = self._model.row_at(row)
+        return plain_text(value) if value is not None else ""
+
+    # -- mouse -----------------------------------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        point = event.position().toPoint()
+        self._press_point = point
+        hit = self._hit(point)
+        if event.button() != Qt.MouseButton.LeftButton or hit.layout is None:
+            if hit.layout is None:
+                self.clear_selection()
+            if event.button() == Qt.MouseButton.RightButton and hit.row >= 0:
+                self.setCurrentIndex(self._model.index(hit.row))
+            return
+        self.setFocus(Qt.FocusReason.MouseFocusReason)
+        self.setCurrentIndex(self._model.index(hit.row))
+        if self._press_control(hit):
+            return
+        self._start_selection(point, event)
+
+    def _press_control(self, hit: Hit) -> bool:
+        """A press on a button, a code box's Copy or its scroll bar (True: handled)."""
+        layout = hit.layout
+        assert layout is not None
+        button = layout.button_at(hit.x, hit.y)
+        shown = button is not None and (button in layout.buttons or self.shows_actions(hit.uid))
+        if button is not None and shown:
+            self._pressed = (hit.uid, button.name)
+            return True
+        box = layout.copy_box_at(hit.x, hit.y)
+        if box >= 0:
+            self._pressed = (hit.uid, f"copy-code:{box}")
+            return True
+        bar = layout.scrollbar_at(hit.x, hit.y)
+        if bar >= 0:
+            offset = self.code_offsets(hit.uid).get(bar, 0)
+            share = layout.boxes[bar].content_width / max(1, layout.boxes[bar].body.width())
+            self._bar_drag = (hit.uid, hit.row, bar, hit.x - int(offset / share), share)
+            return True
+        return False
+
+    def _start_selection(self, point: QPoint, event: QMouseEvent) -> None:
+        target = self._text_point(point)
+        if target is None:
+            return
+        if self._is_triple_click(point, event):
+            self._select_piece(target)
+            return
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        if not (shift and self._anchor is not None):
+            self._anchor = target
+        self._head = target
+        self._selecting = True
+        self.viewport().update()
+
+    def _is_triple_click(self, point: QPoint, event: QMouseEvent) -> bool:
+        """A press soon after a double click, where it was."""
+        at, where = self._last_double
+        hints = QGuiApplication.styleHints()
+        soon = event.timestamp() - at < hints.mouseDoubleClickInterval()
+        return soon and (point - where).manhattanLength() < hints.startDragDistance()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        point = event.position().toPoint()
+        if self._bar_drag is not None:
+            self._drag_bar(point)
+            return
+        if self._selecting and event.buttons() & Qt.MouseButton.LeftButton:
+            self._extend_to(point)
+            inside = self.viewport().rect().adjusted(0, 8, 0, -8).contains(point)
+            if inside:
+                self._auto_scroll.stop()
+            elif not self._auto_scroll.isActive():
+                self._auto_scroll.start()
+            return
+        self._hover(point)
+
+    def _extend_to(self, point: QPoint) -> None:
+        target = self._text_point(point)
+        if target is not None and target != self._head:
+            self._head = target
+            self.viewport().update()
+
+    def _on_auto_scroll(self) -> None:
+        if not self._selecting:
+            self._auto_scroll.stop()
+            return
+        point = self.viewport().mapFromGlobal(QCursor.pos())
+        bar = self.verticalScrollBar()
+        if point.y() < 8:
+            bar.setValue(bar.value() - max(8, 8 - point.y()))
+        elif point.y() > self.viewport().height() - 8:
+            bar.setValue(bar.value() + max(8, point.y() - self.viewport().height() + 8))
+        self._extend_to(point)
+
+    def _drag_bar(self, point: QPoint) -> None:
+        assert self._bar_drag is not None
+        uid, row, box, start, share = self._bar_drag
+        layout = self._delegate.layout_at(row)
+        if layout is None or box >= len(layout.boxes):
+            return
+        x = point.x() - self.row_origin(row).x()
+        self._set_offset(uid, box, int((x - start) * share), layout)
+
+    def _set_offset(self, uid: int, box: int, offset: int, layout: RowLayout) -> None:
+        limit = layout.boxes[box].overflow
+        self._offsets.setdefault(uid, {})[box] = max(0, min(limit, offset))
+        self.viewport().update()
+
+    def _hover(self, point: QPoint) -> None:
+        hit = self._hit(point)
+        layout = hit.layout
+        button = ""
+        link = ""
+        cursor = Qt.CursorShape.ArrowCursor
+        if layout is not None:
+            found = layout.button_at(hit.x, hit.y)
+            box = layout.copy_box_at(hit.x, hit.y)
+            link = layout.anchor_at(hit.x, hit.y, self.code_offsets(hit.uid))
+            if found is not None:
+                button = found.name
+                cursor = Qt.CursorShape.PointingHandCursor
+            elif box >= 0:
+                button = f"copy-code:{box}"
+                cursor = Qt.CursorShape.PointingHandCursor
+            elif link:
+                cursor = Qt.CursorShape.PointingHandCursor
+            elif self._over_text(layout, hit):
+                cursor = Qt.CursorShape.IBeamCursor
+        if (hit.uid, button) != (self._hover_uid, self._hover_button):
+            self._hover_uid, self._hover_button = hit.uid, button
+            self.viewport().update()
+        self.viewport().setCursor(cursor)
+        if link != self._link:
+            self._link = link
+            self.link_hovered.emit(link)
+
+    def _over_text(self, layout: RowLayout, hit: Hit) -> bool:
+        return any(
+            piece.y <= hit.y < piece.y + piece.height and piece.x <= hit.x
+            for piece in layout.pieces
+        )
+
+    def leaveEvent(self, event: QEvent) -> None:
+        super().leaveEvent(event)
+        if self._hover_uid != -1 or self._link:
+            self._hover_uid, self._hover_button = -1, ""
+            if self._link:
+                self._link = ""
+                self.link_hovered.emit("")
+            self.viewport().update()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        point = event.position().toPoint()
+        self._auto_scroll.stop()
+        if self._bar_drag is not None:
+            self._bar_drag = None
+            return
+        pressed, self._pressed = self._pressed, None
+        if pressed is not None:
+            self._release_control(pressed, point)
+            return
+        if not self._selecting:
+            return
+        self._selecting = False
+        moved = (
+            point - self._press_point
+        ).manhattanLength() >= QGuiApplication.styleHints().startDragDistance()
+        if moved or self._anchor != self._head:
+            return
+        self.clear_selection()
+        self._click(point)
+
+    def _release_control(self, pressed: tuple[int, str], point: QPoint) -> None:
+        uid, name = pressed
+        hit = self._hit(point)
+        if hit.uid != uid or hit.layout is None:
+            return
+        over = hit.layout.button_at(hit.x, hit.y)
+        box = hit.layout.copy_box_at(hit.x, hit.y)
+        if name.startswith("copy-code:") and box == int(name.split(":")[1]):
+            self.copy_code(hit.row, box)
+        elif over is not None and over.name == name:
+            self._run_action(hit.row, name)
+
+    def _click(self, point: QPoint) -> None:
+        """A click that selected nothing: follow a link, or expand a tool call."""
+        hit = self._hit(point)
+        if hit.layout is None:
+            return
+        link = hit.layout.anchor_at(hit.x, hit.y, self.code_offsets(hit.uid))
+        row = self._model.row_at(hit.row)
+        if link:
+            self.link_activated.emit(link)
+        elif row is not None and row.kind in ("tool", "context"):
+            self._model.toggle_expanded(hit.row)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        self._last_double = (float(event.timestamp()), event.position().toPoint())
+        hit = self._hit(event.position().toPoint())
+        if hit.layout is None or hit.layout.button_at(hit.x, hit.y) is not None:
+            return
+        target = self._text_point(event.position().toPoint())
+        if target is not None:
+            self._select_word(hit.row, target)
+
+    def _select_word(self, row: int, target: TextPoint) -> None:
+        layout = self._delegate.layout_at(row)
+        piece = layout.piece_of(target.pos) if layout is not None else None
+        if piece is None:
+            return
+        cursor = QTextCursor(piece.doc)
+        cursor.setPosition(max(0, min(target.pos - piece.base, piece.length - 1)))
+        cursor.select(QTextCursor.SelectionType.WordUnderCursor)
+        self.select_text(
+            row, piece.base + cursor.selectionStart(), piece.base + cursor.selectionEnd()
+        )
+        self._selecting = False
+
+    def _select_piece(self, target: TextPoint) -> None:
+        row = self._model.row_of_uid(target.uid)
+        layout = self._delegate.layout_at(row)
+        piece = layout.piece_of(target.pos) if layout is not None else None
+        if piece is not None:
+            self.select_text(row, piece.base, piece.last)
+        self._selecting = False
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        """Sideways over a code box that is wider than its box scrolls the box."""
+        hit = self._hit(event.position().toPoint())
+        delta = event.angleDelta()
+        sideways = (
+            delta.x()
+            if delta.x()
+            else (delta.y() if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else 0)
+        )
+        if hit.layout is not None and sideways:
+            box = hit.layout.box_at(hit.x, hit.y)
+            if box >= 0 and hit.layout.boxes[box].overflow > 0:
+                offset = self.code_offsets(hit.uid).get(box, 0)
+                self._set_offset(hit.uid, box, offset - sideways // 2, hit.layout)
+                event.accept()
+                return
+        super().wheelEvent(event)
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            hit = self._hit(event.pos())
+            button = hit.layout.button_at(hit.x, hit.y) if hit.layout is not None else None
+            if button is not None and button.tip:
+                QToolTip.showText(event.globalPos(), button.tip, self)
+            elif self._link:
+                QToolTip.showText(event.globalPos(), self._link, self)
+            else:
+                QToolTip.hideText()
+            return True
+        return super().viewportEvent(event)
+
+    # -- actions -------------------------------------------------------------------------
+    def _run_action(self, row: int, name: str) -> None:
+        value = self._model.row_at(row)
+        if value is None:
+            return
+        if name == "copy":
+            self.copy_row(row)
+        elif name == "retry":
+            self.retry_requested.emit()
+        elif name == "settings":
+            self.settings_requested.emit()
+        else:
+            self.row_action.emit(name, value.seq)
+
+    def _show_copied(self, uid: int, what: int) -> None:
+        self._copied = (uid, what)
+        self._copied_timer.start()
+        self.viewport().update()
+
+    def _on_copied_expired(self) -> None:
+        self._copied = (-1, -1)
+        self.viewport().update()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         keys = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space)
         if event.key() in keys and self._activate(self.currentIndex()):
             return
+        if event.key() == Qt.Key.Key_Menu or (
+            event.key() == Qt.Key.Key_F10 and event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        ):
+            self._menu_for_current()
+            return
         super().keyPressEvent(event)
-
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        index = self.indexAt(event.position().toPoint())
-        row = self._model.row_at(index.row()) if index.isValid() else None
-        if row is not None and row.kind == "error":
-            self._on_error_click(index, event.position().toPoint())
-        elif row is not None and row.kind in ("tool", "context"):
-            self._model.toggle_expanded(index.row())
-        super().mouseReleaseEvent(event)
-
-    def _on_error_click(self, index: QModelIndex, point: QPoint) -> None:
-        area = self.visualRect(index).adjusted(MARGIN, GAP, -MARGIN, -GAP)
-        actions = retry_rect(area)
-        if actions.contains(point):
-            if point.x() > actions.right() - 70:
-                self.settings_requested.emit()
-            else:
-                self.retry_requested.emit()
 
     def _activate(self, index: QModelIndex) -> bool:
         row = self._model.row_at(index.row()) if index.isValid() else None
@@ -201,16 +691,71 @@ class TranscriptView(QListView):
             return True
         return False
 
-    def _on_context_menu(self, point: QPoint) -> None:
-        index = self.indexAt(point)
-        if index.isValid() and not self.selectionModel().isSelected(index):
-            self.selectionModel().select(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        point = event.pos()
+        hit = self._hit(point)
+        if event.reason() == QContextMenuEvent.Reason.Keyboard or hit.row < 0:
+            self._menu_for_current()
+            return
+        link = hit.layout.anchor_at(hit.x, hit.y, self.code_offsets(hit.uid)) if hit.layout else ""
+        self.build_menu(hit.row, link).popup(event.globalPos())
+
+    def _menu_for_current(self) -> None:
+        row = (
+            self.currentIndex().row()
+            if self.currentIndex().isValid()
+            else self._model.rowCount() - 1
+        )
+        if row < 0:
+            return
+        rect = self.visualRect(self._model.index(row))
+        at = self.viewport().mapToGlobal(
+            rect.topLeft() + QPoint(MARGIN + self._delegate.column_left(), 12)
+        )
+        self.build_menu(row, "").popup(at)
+
+    def build_menu(self, row: int, link: str) -> QMenu:
+        """The context menu of a row: copy the selection or the message, its code, a link, the
+        row's actions, Retry on an error."""
         menu = QMenu(self)
-        menu.addAction(self._copy)
-        row = self._model.row_at(index.row()) if index.isValid() else None
-        if row is not None and row.kind == "error":
-            menu.addAction(self.tr("Retry"), self.retry_requested.emit)
-        menu.popup(self.viewport().mapToGlobal(point))
+        menu.setObjectName("transcript-menu")
+        if self.has_selection():
+            menu.addAction(self._copy)
+            menu.addAction(self.tr("Copy as &Markdown"), self.copy_selection_markdown)
+        else:
+            menu.addAction(self.tr("&Copy message"), lambda: self.copy_row(row))
+        layout = self._delegate.layout_at(row)
+        for number, box in enumerate(layout.boxes if layout is not None else []):
+            text = self.tr("Copy code ({language})").format(language=box.label)
+            menu.addAction(text, partial(self.copy_code, row, number))
+        if link:
+            menu.addSeparator()
+            menu.addAction(self.tr("&Open link…"), lambda: self.link_activated.emit(link))
+            menu.addAction(
+                self.tr("Copy &link address"), lambda: QGuiApplication.clipboard().setText(link)
+            )
+        self._add_row_actions(menu, row)
+        menu.addSeparator()
+        menu.addAction(self._select_all)
+        return menu
+
+    def _add_row_actions(self, menu: QMenu, row: int) -> None:
+        value = self._model.row_at(row)
+        if value is None:
+            return
+        if value.kind == "error":
+            menu.addAction(self.tr("&Retry"), self.retry_requested.emit)
+        for action in actions_for(value.kind):
+            if action.name != "copy":
+                menu.addAction(label(action), partial(self._run_action, row, action.name))
+
+    # -- scrolling and model changes -----------------------------------------------------
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        if self._delegate.set_width(self.viewport().width()):
+            self.scheduleDelayedItemsLayout()
+        super().resizeEvent(event)
+        if self._follow:
+            self.scrollToBottom()
 
     def _on_scroll_value_changed(self, value: int) -> None:
         if self._loading:
@@ -228,14 +773,14 @@ class TranscriptView(QListView):
 
     def _load_keeping_position(self, load: Callable[[], None]) -> None:
         """Load rows above or below while the row at the top of the viewport stays in place."""
-        index = self.indexAt(QPoint(MARGIN + 2, 2))
-        anchor = self._model.row_at(index.row()) if index.isValid() else None
-        offset = self.visualRect(index).top() if anchor is not None else 0
+        index = self.indexAt(QPoint(self.viewport().width() // 2, 2))
+        anchor = self._model.uid_at(index.row()) if index.isValid() else -1
+        offset = self.visualRect(index).top() if anchor >= 0 else 0
         self._loading = True
         try:
             load()
             self.doItemsLayout()  # SinglePass: the new geometry is known now
-            position = self._model.position_of(anchor) if anchor is not None else -1
+            position = self._model.row_of_uid(anchor) if anchor >= 0 else -1
             if position >= 0:
                 bar = self.verticalScrollBar()
                 top = self.visualRect(self._model.index(position)).top()
@@ -253,6 +798,8 @@ class TranscriptView(QListView):
 
     def _on_model_reset(self) -> None:
         self._delegate.forget()
+        self._anchor = self._head = None
+        self._offsets.clear()
         self._follow = True
         self.scrollToBottom()
 
@@ -264,10 +811,16 @@ class TranscriptView(QListView):
             self.scrollToBottom()
 
     def event(self, event: QEvent) -> bool:
-        if event.type() in (
-            QEvent.Type.FontChange,
-            QEvent.Type.PaletteChange,
-            QEvent.Type.StyleChange,
-        ):
-            self._delegate.forget()
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.PaletteChange):
+            self._delegate.configure(self.font(), self.palette())
+            self.scheduleDelayedItemsLayout()
         return super().event(event)
+
+    def surfaces(self) -> Surfaces:
+        """The row colours in use (derived from this view's palette; the contrast test reads
+        them)."""
+        return self._delegate.layouts.surfaces
+
+    def code_formats(self) -> CodeFormats:
+        """The syntax colours in use (the contrast test reads them)."""
+        return self._delegate.layouts.code_formats()

@@ -1,323 +1,358 @@
-"""TurnDelegate: paints one transcript row (bubble, Markdown answer, tool/reminder/error card).
+"""TurnDelegate: paints one transcript row from its ``ui.row_layout.RowLayout``. No I/O.
 
-No I/O. Colours come from the palette, so light and dark schemes both work; laid-out documents
-and row heights are cached per row value and width. Rows are read from the model directly, never
-through QVariant (PySide6 6.12 lost references to Python objects returned by ``data()``).
+Colours come from the view's palette through ``ui.theme.surfaces`` (one palette source), so a
+theme switch repaints every row in the new colours; the text selection, hovered buttons and code
+boxes' sideways scroll come from the view (``RowState``). Layouts are cached per row id and
+column width; row values are read from the model directly, never through QVariant (PySide6 6.12
+lost references to Python objects returned by ``data()``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections import OrderedDict
+from typing import Any, Protocol
 
-from PySide6.QtCore import (
-    QModelIndex,
-    QPersistentModelIndex,
-    QRect,
-    QSize,
-    Qt,
-)
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
+    QBrush,
     QColor,
     QFont,
-    QFontDatabase,
-    QFontMetrics,
     QIcon,
     QPainter,
     QPalette,
+    QPen,
     QTextCharFormat,
     QTextCursor,
-    QTextDocument,
 )
-from PySide6.QtWidgets import (
-    QStyle,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
-)
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from core.readable import format_clock
+from ui.row_layout import Button, CodeBox, Piece, RowLayout, RowLayouts
+from ui.theme import Surfaces, is_dark, surfaces
 from ui.transcript_model import TranscriptModel
-from ui.transcript_rows import TranscriptRow, reminder_text
+from ui.transcript_rows import TranscriptRow
 
 Index = QModelIndex | QPersistentModelIndex
-
-MARGIN = 14
-GAP = 5
-PAD = 10
-CACHE_LIMIT = 50000
-DOC_CACHE = 300
+LAYOUT_CACHE = 700
+"""Row layouts kept (more than the ~500 rows loaded, so scrolling never rebuilds one)."""
+HEIGHT_CACHE = 50_000
+COPIED_MESSAGE = -2
 
 
-def _mix(a: QColor, b: QColor, amount: float) -> QColor:
-    """``a`` moved ``amount`` (0..1) of the way towards ``b``."""
-    return QColor(
-        round(a.red() + (b.red() - a.red()) * amount),
-        round(a.green() + (b.green() - a.green()) * amount),
-        round(a.blue() + (b.blue() - a.blue()) * amount),
-    )
+class RowState(Protocol):
+    """What the view knows about rows that changes without the row changing."""
 
+    def selection_in(self, row: int) -> tuple[int, int] | None:
+        """The selected positions ``[start, end)`` of the row at ``row`` (None: none)."""
+        ...
 
-def _is_dark(palette: QPalette) -> bool:
-    return palette.color(QPalette.ColorRole.Base).lightness() < 128
+    def code_offsets(self, uid: int) -> dict[int, int]:
+        """How far each code box of the row is scrolled sideways (by box index)."""
+        ...
+
+    def hovered_button(self, uid: int) -> str:
+        """The name of the button under the mouse in this row ("" when none)."""
+        ...
+
+    def shows_actions(self, uid: int) -> bool:
+        """The row's action buttons are shown (hovered, or the keyboard's current row)."""
+        ...
+
+    def copied_box(self, uid: int) -> int:
+        """What just copied in this row and says so: a code box's index, ``COPIED_MESSAGE`` for
+        the message's own Copy button, -1 for nothing."""
+        ...
 
 
 class TurnDelegate(QStyledItemDelegate):
-    """Paints one transcript row: bubble, Markdown answer, tool card, reminder card, error card."""
+    """Paints one transcript row: bubble, Markdown blocks, code boxes, cards, footer buttons."""
 
-    def __init__(self, model: TranscriptModel, bell: QIcon, parent: Any = None) -> None:
+    def __init__(
+        self, model: TranscriptModel, bell: QIcon, state: RowState, parent: Any = None
+    ) -> None:
         super().__init__(parent)
         self._model = model
         self._bell = bell
-        self._width = 600
+        self._state = state
+        self.layouts = RowLayouts(self.tr)
+        self._viewport_width = 600
+        self._column = 560
+        self._layouts: OrderedDict[int, tuple[TranscriptRow, int, bool, RowLayout]] = OrderedDict()
         self._heights: dict[int, tuple[TranscriptRow, int, bool, int]] = {}
-        self._docs: dict[tuple[TranscriptRow, int, bool], QTextDocument] = {}
-        self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self._surfaces: Surfaces | None = None
+        self.pending_highlight = False
+        """A painted code box is still plain (the frame's budget was spent): paint again."""
 
-    def set_width(self, width: int) -> bool:
-        """The viewport width changed; returns True when cached heights were dropped."""
-        if width == self._width or width <= 0:
+    def configure(self, font: QFont, palette: QPalette) -> None:
+        """New fonts or colours: every layout is built again."""
+        self._surfaces = surfaces(palette)
+        self.layouts.configure(font, self._surfaces, is_dark(palette))
+        self.forget()
+
+    def set_wrap_code(self, wrap: bool) -> None:
+        self.layouts.wrap_code = wrap
+        self.forget()
+
+    def set_width(self, viewport_width: int) -> bool:
+        """The viewport width changed; True when the reading column changed with it (rows are
+        laid out again)."""
+        if viewport_width <= 0:
             return False
-        self._width = width
-        self._heights.clear()
-        self._docs.clear()
+        self._viewport_width = viewport_width
+        column = self.layouts.column_width(viewport_width)
+        if column == self._column:
+            return False
+        self._column = column
+        self.forget()
         return True
 
-    def forget(self) -> None:
-        """Drop every cached layout (a new session, a font change)."""
-        self._heights.clear()
-        self._docs.clear()
+    def column_left(self) -> int:
+        """Where the reading column starts in the viewport."""
+        return max(0, (self._viewport_width - self._column) // 2)
 
-    # -- geometry ------------------------------------------------------------------------
-    def content_width(self, row: TranscriptRow) -> int:
-        full = max(120, self._width - 2 * MARGIN)
-        if row.kind == "user":
-            return max(120, int(full * 0.78)) - 2 * PAD
-        if row.kind in ("assistant", "streaming", "notice"):
-            return full
-        return full - 2 * PAD - (26 if row.kind == "reminder" else 0)
+    def forget(self) -> None:
+        """Drop every cached layout (a new session, a font or colour change)."""
+        self._layouts.clear()
+        self._heights.clear()
+
+    # -- layouts -------------------------------------------------------------------------
+    def layout_at(self, row_index: int) -> RowLayout | None:
+        """The layout of the row at ``row_index`` (cached by row id while the row is unchanged)."""
+        row = self._model.row_at(row_index)
+        if row is None:
+            return None
+        uid = self._model.uid_at(row_index)
+        expanded = self._model.is_expanded(row_index)
+        cached = self._layouts.get(uid)
+        if cached is not None and cached[0] is row and cached[1:3] == (self._column, expanded):
+            self._layouts.move_to_end(uid)
+            return cached[3]
+        layout = self.layouts.layout(
+            row,
+            self._column,
+            expanded=expanded,
+            caption=self._model.caption(row),
+            time=format_clock(row.at, self._model.zone_name()),
+        )
+        self._layouts[uid] = (row, self._column, expanded, layout)
+        if len(self._layouts) > LAYOUT_CACHE:
+            self._layouts.popitem(last=False)
+        self._heights[uid] = (row, self._column, expanded, layout.height)
+        return layout
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
-        row = self._model.row_at(index.row())
+        row_index = index.row()
+        row = self._model.row_at(row_index)
         if row is None:
             return QSize(0, 0)
-        expanded = self._model.is_expanded(index.row())
-        cached = self._heights.get(id(row))
-        if (
-            cached is not None
-            and cached[0] is row
-            and cached[1] == self._width
-            and cached[2] == expanded
-        ):
-            return QSize(self._width, cached[3])
-        height = self._measure(row, option.font, expanded, index)
-        if len(self._heights) > CACHE_LIMIT:
+        uid = self._model.uid_at(row_index)
+        cached = self._heights.get(uid)
+        expanded = self._model.is_expanded(row_index)
+        if cached is not None and cached[0] is row and cached[1:3] == (self._column, expanded):
+            return QSize(self._viewport_width, cached[3])
+        if len(self._heights) > HEIGHT_CACHE:
             self._heights.clear()
-        self._heights[id(row)] = (row, self._width, expanded, height)
-        return QSize(self._width, height)
-
-    def _measure(self, row: TranscriptRow, font: QFont, expanded: bool, index: Index) -> int:
-        doc = self.document(row, font, expanded, index)
-        body = int(doc.size().height())
-        if row.kind in ("assistant", "streaming", "notice"):
-            return body + 2 * GAP
-        extra = self._caption_height(font) if row.kind in ("reminder", "error") else 0
-        return body + extra + 2 * PAD + 2 * GAP
-
-    def _caption_height(self, font: QFont) -> int:
-        small = QFont(font)
-        small.setPointSizeF(max(6.0, font.pointSizeF() * 0.9))
-        small.setBold(True)
-        return QFontMetrics(small).height() + 4
-
-    # -- documents -----------------------------------------------------------------------
-    def document(
-        self, row: TranscriptRow, font: QFont, expanded: bool, index: Index
-    ) -> QTextDocument:
-        """The laid-out text of ``row`` at the current width (cached for visible rows)."""
-        key = (row, self._width, expanded)
-        doc = self._docs.get(key)
-        if doc is not None:
-            return doc
-        doc = QTextDocument()
-        doc.setDocumentMargin(0)
-        doc.setDefaultFont(self._font_for(row, font))
-        self._fill(doc, row, expanded, index)
-        doc.setTextWidth(self.content_width(row))
-        self._docs[key] = doc
-        if len(self._docs) > DOC_CACHE:
-            del self._docs[next(iter(self._docs))]  # least recently created
-        return doc
-
-    def _font_for(self, row: TranscriptRow, font: QFont) -> QFont:
-        if row.kind == "context":
-            mono = QFont(self._mono)
-            mono.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))
-            return mono
-        if row.kind in ("tool", "notice"):
-            small = QFont(font)
-            small.setPointSizeF(max(6.0, font.pointSizeF() * 0.92))
-            small.setItalic(row.kind == "notice")
-            return small
-        return font
-
-    def _fill(self, doc: QTextDocument, row: TranscriptRow, expanded: bool, index: Index) -> None:
-        if row.kind == "assistant":
-            doc.setMarkdown(row.text)
-            self._monospace_code(doc)
-        elif row.kind == "streaming":
-            doc.setPlainText(row.text + " ▍")
-        elif row.kind == "tool":
-            marker = "▾" if expanded else "▸"
-            doc.setPlainText(f"{marker}  {row.title}")
-            if expanded:
-                self._append_mono(doc, "\n" + row.detail)
-        elif row.kind == "reminder":
-            doc.setPlainText(reminder_text(row))
-        else:
-            doc.setPlainText(row.text)
-
-    def _append_mono(self, doc: QTextDocument, text: str) -> None:
-        cursor = QTextCursor(doc)
-        cursor.movePosition(QTextCursor.MoveOperation.End)
-        fmt = QTextCharFormat()
-        mono = QFont(self._mono)
-        mono.setPointSizeF(doc.defaultFont().pointSizeF())
-        fmt.setFont(mono)
-        cursor.insertText(text, fmt)
-
-    def _monospace_code(self, doc: QTextDocument) -> None:
-        """Code spans and blocks in the system monospace font (Qt marks them fixed-pitch)."""
-        cursor = QTextCursor(doc)
-        block = doc.begin()
-        while block.isValid():
-            is_code = block.blockFormat().hasProperty(0x1090)  # QTextFormat.BlockCodeFence
-            iterator = block.begin()
-            while not iterator.atEnd():
-                fragment = iterator.fragment()
-                fmt = fragment.charFormat()
-                if is_code or fmt.fontFixedPitch():
-                    mono = QTextCharFormat()
-                    mono.setFontFamilies(self._mono.families())
-                    cursor.setPosition(fragment.position())
-                    cursor.setPosition(
-                        fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor
-                    )
-                    cursor.mergeCharFormat(mono)
-                iterator += 1
-            block = block.next()
+        layout = self.layout_at(row_index)
+        return QSize(self._viewport_width, layout.height if layout is not None else 0)
 
     # -- painting ------------------------------------------------------------------------
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        layout = self.layout_at(index.row())
         row = self._model.row_at(index.row())
-        if row is None:
+        if layout is None or row is None or self._surfaces is None:
             return
+        uid = self._model.uid_at(index.row())
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.translate(option.rect.left() + self.column_left(), option.rect.top())
+        colors = self._surfaces
+        self._paint_card(painter, colors, row, layout)
+        self._paint_caption(painter, colors, layout)
+        offsets = self._state.code_offsets(uid)
+        for number, box in enumerate(layout.boxes):
+            if not self.layouts.highlight(layout, number):
+                self.pending_highlight = True
+            self._paint_box(painter, colors, box, self._state.copied_box(uid) == number)
+        selection = self._state.selection_in(index.row())
         palette = option.palette
-        expanded = self._model.is_expanded(index.row())
-        doc = self.document(row, option.font, expanded, index)
-        rect = option.rect.adjusted(MARGIN, GAP, -MARGIN, -GAP)
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        focused = bool(option.state & QStyle.StateFlag.State_HasFocus)
-        card = self._card_rect(row, rect, doc)
-        if card is not None:
-            self._paint_card(painter, palette, row, card)
-        if selected or focused:
-            self._paint_focus(painter, palette, card or rect, selected=selected)
-        self._paint_text(painter, palette, row, doc, card or rect, index)
+        for piece in layout.pieces:
+            self._paint_piece(painter, colors, palette, layout, piece, selection, offsets)
+        for number, box in enumerate(layout.boxes):
+            self._paint_scrollbar(painter, colors, box, offsets.get(number, 0))
+        hovered = self._state.hovered_button(uid)
+        self._paint_buttons(painter, colors, layout.buttons, hovered)
+        copied = self._state.copied_box(uid) == COPIED_MESSAGE
+        footer = self._state.shows_actions(uid)
+        self._paint_footer(painter, colors, layout, footer, hovered, copied=copied)
+        if option.state & QStyle.StateFlag.State_HasFocus:
+            self._paint_focus(painter, colors, layout, option.rect.height())
         painter.restore()
 
-    def _card_rect(self, row: TranscriptRow, rect: QRect, doc: QTextDocument) -> QRect | None:
-        if row.kind == "user":
-            width = min(rect.width(), int(doc.idealWidth()) + 2 * PAD + 2)
-            return QRect(rect.right() - width + 1, rect.top(), width, rect.height())
-        if row.kind in ("tool", "reminder", "error", "context"):
-            return rect
-        return None
-
     def _paint_card(
-        self, painter: QPainter, palette: QPalette, row: TranscriptRow, card: QRect
+        self, painter: QPainter, colors: Surfaces, row: TranscriptRow, layout: RowLayout
     ) -> None:
-        base = palette.color(QPalette.ColorRole.Base)
-        dark = _is_dark(palette)
-        tint = {
-            "user": palette.color(QPalette.ColorRole.Highlight),
-            "reminder": QColor("#f0a020"),
-            "error": QColor("#d03030"),
-            "tool": palette.color(QPalette.ColorRole.Mid),
-            "context": palette.color(QPalette.ColorRole.Mid),
-        }[row.kind]
-        amount = {"user": 0.22, "reminder": 0.22, "error": 0.16}.get(row.kind, 0.10)
-        fill = _mix(base, tint, amount + (0.08 if dark else 0.0))
-        painter.setPen(
-            _mix(base, tint, 0.55) if row.kind in ("reminder", "error") else Qt.PenStyle.NoPen
-        )
+        if layout.card is None:
+            return
+        fills = {
+            "user": (colors.user_bubble, None),
+            "reminder": (colors.reminder_card, colors.reminder_border),
+            "error": (colors.error_card, colors.error_border),
+        }
+        fill, border = fills.get(row.kind, (colors.tool_card, None))
+        pen = QPen(border) if border is not None else Qt.PenStyle.NoPen
+        if row.queued:
+            pen = QPen(colors.muted_text, 1, Qt.PenStyle.DashLine)
+        painter.setPen(pen)
         painter.setBrush(fill)
-        painter.drawRoundedRect(card.adjusted(0, 0, -1, -1), 8, 8)
+        painter.drawRoundedRect(QRectF(layout.card).adjusted(0.5, 0.5, -0.5, -0.5), 10, 10)
 
-    def _paint_focus(
-        self, painter: QPainter, palette: QPalette, rect: QRect, *, selected: bool
-    ) -> None:
-        color = palette.color(QPalette.ColorRole.Highlight)
-        if selected:
-            shade = QColor(color)
-            shade.setAlpha(40)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(shade)
-            painter.drawRoundedRect(rect.adjusted(-4, -2, 4, 2), 8, 8)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.setPen(color)
-        painter.drawRoundedRect(rect.adjusted(-4, -2, 3, 1), 8, 8)
+    def _paint_caption(self, painter: QPainter, colors: Surfaces, layout: RowLayout) -> None:
+        if layout.bell is not None:
+            self._bell.paint(painter, layout.bell)
+        if layout.caption is not None:
+            self._draw_doc(painter, layout.caption, colors.text, None)
 
-    def _paint_text(
+    def _paint_box(self, painter: QPainter, colors: Surfaces, box: CodeBox, copied: bool) -> None:
+        painter.setPen(QPen(colors.code_border))
+        painter.setBrush(colors.code_background)
+        painter.drawRoundedRect(QRectF(box.rect).adjusted(0.5, 0.5, -0.5, -0.5), 8, 8)
+        line = box.header.bottom()
+        painter.drawLine(box.header.left() + 1, line, box.header.right() - 1, line)
+        painter.setFont(self.layouts.fonts.small)
+        painter.setPen(colors.muted_text)
+        label_rect = box.header.adjusted(10, 0, -box.copy.width() - 16, 0)
+        flags = int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft)
+        painter.drawText(label_rect, flags, box.label)
+        text = self.tr("Copied ✓") if copied else self.tr("Copy")
+        self._paint_button(painter, colors, Button("copy-code", text, box.copy), hovered=False)
+
+    def _paint_piece(
         self,
         painter: QPainter,
+        colors: Surfaces,
         palette: QPalette,
-        row: TranscriptRow,
-        doc: QTextDocument,
-        area: QRect,
-        index: Index,
+        layout: RowLayout,
+        piece: Piece,
+        selection: tuple[int, int] | None,
+        offsets: dict[int, int],
     ) -> None:
-        text_color = palette.color(QPalette.ColorRole.Text)
-        if row.kind in ("notice", "context"):
-            text_color = palette.color(QPalette.ColorRole.PlaceholderText)
-        left = area.left() + (0 if row.kind in ("assistant", "streaming", "notice") else PAD)
-        top = area.top() + (0 if row.kind in ("assistant", "streaming", "notice") else PAD)
-        if row.kind in ("reminder", "error"):
-            top = self._paint_caption(painter, palette, row, area, index)
-            left += 26 if row.kind == "reminder" else 0
-        painter.translate(left, top)
+        chosen = None
+        if selection is not None:
+            low, high = max(selection[0], piece.base), min(selection[1], piece.last)
+            if low < high:
+                chosen = (low - piece.base, high - piece.base)
+        color = colors.muted_text if piece.muted else colors.text
+        if piece.box < 0:
+            self._draw_doc(painter, piece, color, chosen, palette=palette)
+            return
+        body = layout.boxes[piece.box].body
+        shift = offsets.get(piece.box, 0)
+        clip = QRect(
+            body.left() - piece.x + shift, body.top() - piece.y, body.width(), body.height()
+        )
+        self._draw_doc(painter, piece, color, chosen, palette=palette, shift=shift, clip=clip)
+
+    def _draw_doc(
+        self,
+        painter: QPainter,
+        piece: Piece,
+        color: QColor,
+        chosen: tuple[int, int] | None,
+        *,
+        palette: QPalette | None = None,
+        shift: int = 0,
+        clip: QRect | None = None,
+    ) -> None:
+        """Draw a piece's document in ``color``, ``chosen`` positions in the selection colours,
+        shifted left by ``shift`` and clipped to ``clip`` (piece coordinates)."""
         context = QAbstractTextDocumentLayout.PaintContext()
-        context.palette.setColor(QPalette.ColorRole.Text, text_color)
-        doc.documentLayout().draw(painter, context)
-        painter.translate(-left, -top)
+        context.palette.setColor(QPalette.ColorRole.Text, color)
+        if chosen is not None and palette is not None:
+            context.selections = [_selection(piece, chosen, palette)]
+        painter.save()
+        painter.translate(piece.x - shift, piece.y)
+        if clip is not None:
+            painter.setClipRect(clip)
+            context.clip = QRectF(clip)
+        piece.doc.documentLayout().draw(painter, context)
+        painter.restore()
 
-    def _paint_caption(
-        self, painter: QPainter, palette: QPalette, row: TranscriptRow, area: QRect, index: Index
-    ) -> int:
-        small = QFont(painter.font())
-        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.9))
-        small.setBold(True)
-        painter.setFont(small)
-        painter.setPen(palette.color(QPalette.ColorRole.Text))
-        left = area.left() + PAD
-        if row.kind == "reminder":
-            self._bell.paint(painter, QRect(left, area.top() + PAD, 18, 18))
-            caption = self._model.caption(row) or self.tr("Reminder")
-            painter.drawText(QRect(left + 26, area.top() + PAD, area.width() - 40, 20), 0, caption)
-        else:
-            painter.drawText(
-                QRect(left, area.top() + PAD, area.width() - 2 * PAD, 20),
-                0,
-                self.tr("Something went wrong"),
-            )
-            painter.drawText(
-                retry_rect(area),
-                int(Qt.AlignmentFlag.AlignRight),
-                self.tr("Retry (Enter)  ·  Settings"),
-            )
-        return area.top() + PAD + QFontMetrics(small).height() + 4
+    def _paint_scrollbar(
+        self, painter: QPainter, colors: Surfaces, box: CodeBox, offset: int
+    ) -> None:
+        if box.scrollbar is None or box.overflow <= 0:
+            return
+        track = box.scrollbar
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(colors.code_header)
+        painter.drawRoundedRect(QRectF(track), 3, 3)
+        share = box.body.width() / max(1, box.content_width)
+        width = max(24, int(track.width() * share))
+        left = track.left() + int((track.width() - width) * offset / box.overflow)
+        painter.setBrush(colors.muted_text)
+        painter.drawRoundedRect(QRectF(left, track.top(), width, track.height()), 3, 3)
+
+    def _paint_buttons(
+        self, painter: QPainter, colors: Surfaces, buttons: list[Button], hovered: str
+    ) -> None:
+        for button in buttons:
+            self._paint_button(painter, colors, button, hovered=button.name == hovered)
+
+    def _paint_button(
+        self, painter: QPainter, colors: Surfaces, button: Button, *, hovered: bool
+    ) -> None:
+        painter.setPen(QPen(colors.code_border))
+        painter.setBrush(colors.button_hover if hovered else colors.button)
+        painter.drawRoundedRect(QRectF(button.rect).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6)
+        painter.setFont(self.layouts.fonts.small)
+        painter.setPen(colors.text)
+        painter.drawText(button.rect, int(Qt.AlignmentFlag.AlignCenter), button.text)
+
+    def _paint_footer(
+        self,
+        painter: QPainter,
+        colors: Surfaces,
+        layout: RowLayout,
+        show_actions: bool,
+        hovered: str,
+        *,
+        copied: bool,
+    ) -> None:
+        if layout.footer is None or layout.footer_text_rect is None:
+            return
+        painter.setFont(self.layouts.fonts.small)
+        painter.setPen(colors.muted_text)
+        flags = int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft)
+        painter.drawText(layout.footer_text_rect, flags, layout.footer_text)
+        if not show_actions and not copied:
+            return
+        for button in layout.footer_buttons:
+            shown = button
+            if copied and button.name == "copy":
+                shown = Button(button.name, self.tr("Copied ✓"), button.rect, button.tip)
+            self._paint_button(painter, colors, shown, hovered=button.name == hovered)
+
+    def _paint_focus(
+        self, painter: QPainter, colors: Surfaces, layout: RowLayout, height: int
+    ) -> None:
+        area = layout.card if layout.card is not None else QRect(0, 2, self._column, height - 4)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(colors.focus, 2))
+        painter.drawRoundedRect(QRectF(area).adjusted(-3, -2, 3, 2), 10, 10)
 
 
-def retry_rect(card: QRect) -> QRect:
-    """Where an error card shows its actions (top right)."""
-    return QRect(card.right() - 230, card.top() + PAD, 220, 20)
+def _selection(
+    piece: Piece, chosen: tuple[int, int], palette: QPalette
+) -> QAbstractTextDocumentLayout.Selection:
+    """Positions ``chosen`` of a piece, in the palette's selection colours."""
+    selection = QAbstractTextDocumentLayout.Selection()
+    cursor = QTextCursor(piece.doc)
+    cursor.setPosition(chosen[0])
+    cursor.setPosition(chosen[1], QTextCursor.MoveMode.KeepAnchor)
+    selection.cursor = cursor
+    fmt = QTextCharFormat()
+    fmt.setBackground(QBrush(palette.color(QPalette.ColorRole.Highlight)))
+    fmt.setForeground(QBrush(palette.color(QPalette.ColorRole.HighlightedText)))
+    selection.format = fmt
+    return selection

@@ -238,14 +238,16 @@ class SessionStore:
             disk.remove_tree(self._folder(sid, trash=True))
         return len(ids)
 
-    async def export_markdown(self, session_id: str, target: Path | None = None) -> str:
-        """The readable transcript of the shown path (reminder turns marked, attachments named);
-        also written to ``target`` if given."""
+    async def export_markdown(
+        self, session_id: str, target: Path | None = None, zone_name: str | None = None
+    ) -> str:
+        """The readable transcript of the shown path (attachments named), its times in
+        ``zone_name`` (UTC when None); also written to ``target`` if given."""
         session = await self.open(session_id, read_only=True)
         try:
             await session.verification()
             text = render_markdown(
-                session.header, session.title, session.entries, session.conversation()
+                session.header, session.title, session.entries, zone_name, session.conversation()
             )
         finally:
             await session.close()

@@ -16,16 +16,16 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QMessageBox
 
 from app import settings as settings_module
-from app.appearance import dark_palette
 from app.main import LOG_FILE, Application, run
 from app.settings import KeyStore, Settings
 from app.state import read_state
 from tests.app.window import Opener, RealApp, disconnect_application, running
 from tests.fakes import FakeClock
+from ui.theme import palette_for
 
 # WORKAROUND(offscreen QPA): showing a window logs "This plugin does not support
 # propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
@@ -162,7 +162,7 @@ def test_an_unknown_session_argument_says_it_could_not_open_and_starts_a_new_one
 ) -> None:
     chime = RealApp(qtbot, qapp, loop, tmp_path, clock, session_arg="no-such-session")
     try:
-        assert chime.window.statusBar().currentMessage().startswith("Could not open the session")
+        assert chime.window.message_bar.text().startswith("Could not open the session")
         assert chime.controller.current is not None
         assert chime.controller.current != "no-such-session"
         assert chime.window.composer.editor.isEnabled()
@@ -215,13 +215,14 @@ def test_a_system_colour_scheme_change_reapplies_only_the_system_theme(
 ) -> None:
     with open_app() as chime:
         window = QPalette.ColorRole.Window
-        qapp.setPalette(dark_palette())
+        light, dark = palette_for("light").color(window), palette_for("dark").color(window)
+        qapp.setPalette(palette_for("dark"))
         chime.inside(lambda: qapp.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light))
-        assert qapp.palette().color(window) == qapp.style().standardPalette().color(window)
+        assert qapp.palette().color(window) == light  # the desktop's scheme (offscreen: light)
         chime.settings_flow.settings = Settings(theme="dark", text_size=12)
-        qapp.setPalette(dark_palette())
+        qapp.setPalette(palette_for("dark"))
         chime.inside(lambda: qapp.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light))
-        assert qapp.palette().color(window) == QColor("#25272b")  # a chosen theme stays
+        assert qapp.palette().color(window) == dark  # a chosen theme stays
 
 
 def test_retry_without_a_failed_turn_and_undo_without_a_deleted_session_say_or_change_nothing(
@@ -230,7 +231,7 @@ def test_retry_without_a_failed_turn_and_undo_without_a_deleted_session_say_or_c
     with open_app() as chime:
         current = chime.controller.current
         chime.trigger("retry")
-        assert chime.window.statusBar().currentMessage() == "There is no failed turn to retry."
+        assert chime.window.message_bar.text() == "There is no failed turn to retry."
         chime.trigger("undo_delete")
         chime.run(asyncio.sleep(0))
         assert chime.controller.current == current
@@ -350,7 +351,7 @@ def test_ctrl_q_during_a_streaming_answer_keeps_the_partial_answer_and_the_resta
         chime.controller.set_provider(Hanging)
         chime.window.composer.editor.setPlainText("hello")
         chime.inside(chime.window.composer.send_button.click)
-        chime.until(chime.window.streaming.isVisible)
+        chime.until(lambda: chime.kinds()[-1:] == ["streaming"])
         session_id = chime.controller.current
 
         async def ctrl_q() -> None:

@@ -1,5 +1,6 @@
-"""The bridge's streaming signal stays bounded however long an answer grows; input the log
-refuses is not sent, and a read-only session is not renamed."""
+"""The bridge streams the model's pieces, never the growing answer, and keeps what a window that
+starts showing the session mid-answer needs; input the log refuses is not sent, and a read-only
+session is not renamed."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.session_bridge import ELLIPSIS, STREAM_TAIL_CHARS, SessionBridge
+from app.session_bridge import SessionBridge
 from core.errors import SessionReadOnlyError
 
 
@@ -60,7 +61,7 @@ class _Agent:
         return True
 
 
-def test_a_long_stream_sends_only_a_bounded_tail_marked_as_cut(qtbot) -> None:
+def test_a_long_stream_sends_each_piece_once_and_keeps_the_whole_answer_so_far(qtbot) -> None:
     agent = _Agent()
     bridge = SessionBridge(_Session(), agent, lambda: "UTC")
     shown: list[str] = []
@@ -68,35 +69,26 @@ def test_a_long_stream_sends_only_a_bounded_tail_marked_as_cut(qtbot) -> None:
 
     for n in range(3000):
         agent.delta(f"{n:04d}|")
+    agent.delta("")  # an empty piece is not a piece
 
-    assert shown[0] == "0000|"
-    assert all(len(text) <= STREAM_TAIL_CHARS + len(ELLIPSIS) for text in shown)
-    assert shown[-1].startswith(ELLIPSIS)
-    assert shown[-1].endswith("2998|2999|")
-    assert "".join(f"{n:04d}|" for n in range(3000)).endswith(shown[-1].removeprefix(ELLIPSIS))
+    assert shown == [f"{n:04d}|" for n in range(3000)]
+    assert bridge.stream_so_far() == "".join(shown)
+    assert bridge.stream_so_far() == "".join(shown)  # asking twice changes nothing
 
 
-def test_an_answer_that_starts_with_an_ellipsis_keeps_it_and_going_idle_clears_the_pane(
-    qtbot,
-) -> None:
+def test_going_idle_ends_the_stream_once_and_the_next_answer_starts_fresh(qtbot) -> None:
     agent = _Agent()
     bridge = SessionBridge(_Session(), agent, lambda: "UTC")
     shown: list[str] = []
     bridge.streaming.connect(shown.append)
 
-    agent.delta(ELLIPSIS + "well")
+    agent.delta("well")
     agent.status_observer("idle")
-    agent.delta("x" * (STREAM_TAIL_CHARS + 1))
-    agent.status_observer("idle")
+    agent.status_observer("idle")  # nothing streamed since: no second end
     agent.delta("fresh")
 
-    assert shown == [
-        ELLIPSIS + "well",
-        "",
-        ELLIPSIS + "x" * STREAM_TAIL_CHARS,
-        "",
-        "fresh",
-    ]
+    assert shown == ["well", "", "fresh"]
+    assert bridge.stream_so_far() == "fresh"
 
 
 class _Refusing(_Agent):

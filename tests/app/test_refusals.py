@@ -65,7 +65,7 @@ def test_a_fork_the_store_refuses_says_why_and_the_session_stays_on_screen(
         current = chime.controller.current
         refusal = SessionError("the session changed while it was copied")
         refused_then(chime, monkeypatch, "fork", refusal, "fork_session")
-        message = chime.window.statusBar().currentMessage()
+        message = chime.window.message_bar.text()
         assert message == "Could not fork: the session changed while it was copied"
         assert list(chime.controller.open) == [current]
         assert chime.controller.current == current
@@ -80,7 +80,7 @@ def test_a_delete_the_trash_refuses_says_why_and_leaves_nothing_to_undo(
         doomed = chime.controller.current
         assert doomed is not None
         refused_then(chime, monkeypatch, "trash", os_error(errno.EACCES), "delete_session")
-        assert chime.window.statusBar().currentMessage() == "Could not delete: Permission denied"
+        assert chime.window.message_bar.text() == "Could not delete: Permission denied"
         assert doomed in [sid for sid, _title in chime.sidebar()]  # closed, still listed
         shown = chime.controller.current
         trigger_and_settle(chime, "undo_delete")
@@ -93,9 +93,10 @@ def test_a_new_session_the_store_refuses_says_why_above_the_session_on_screen(
 ) -> None:
     with open_app() as chime:
         current = chime.controller.current
+        chime.send("hello")  # not empty: Ctrl+N makes a new session
         refused_then(chime, monkeypatch, "create", SessionError("no more ids"), "new_session")
         text = "Could not create a new session. no more ids"
-        assert chime.window.statusBar().currentMessage() == text
+        assert chime.window.message_bar.text() == text
         assert chime.window.banner.label.text() == text
         assert chime.controller.current == current
         assert chime.window.composer.editor.isEnabled()  # the session on screen stays usable
@@ -106,6 +107,7 @@ def test_a_session_list_that_cannot_be_read_is_logged_and_the_sidebar_keeps_the_
 ) -> None:
     with open_app() as chime:
         first = chime.controller.current
+        chime.send("hello")
         trigger_and_settle(chime, "new_session")
         assert chime.controller.current != first
         refused_then(chime, monkeypatch, "list", os_error(errno.EIO), "close_session")
@@ -122,6 +124,7 @@ def test_a_state_file_that_cannot_be_written_is_logged_and_the_app_goes_on(
 
     with open_app() as chime:
         first = chime.controller.current
+        chime.send("hello")
         monkeypatch.setattr("app.controller.write_state", no_space)
         trigger_and_settle(chime, "new_session")
         assert chime.controller.current not in (None, first)
@@ -175,3 +178,15 @@ def test_with_no_session_at_all_the_session_actions_do_nothing_and_ask_nothing(
         assert chime.answers.suggested == []  # no export question was asked
         assert unexpected == []  # the rename question was not asked either: it has no answer
         assert chime.window.findChildren(QMessageBox) == []
+
+
+def test_an_undo_whose_session_cannot_be_opened_again_says_so_and_not_that_it_is_back(
+    open_app: Opener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with open_app() as chime:
+        chime.send("keep me")
+        doomed = chime.controller.current
+        trigger_and_settle(chime, "delete_session")
+        assert chime.controller.current != doomed
+        refused_then(chime, monkeypatch, "open", os_error(errno.EACCES), "undo_delete")
+        assert chime.window.message_bar.text() == "Could not open the session: Permission denied"

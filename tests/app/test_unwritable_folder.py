@@ -86,6 +86,8 @@ def test_a_new_session_on_a_full_disk_says_so_and_keeps_the_current_one(
     chime.window.show()
     first = chime.controller.current
     assert first is not None
+    chime.run(chime.controller.submit("hello"))  # not empty: Ctrl+N makes a new session
+    chime.until(chime.idle)
     monkeypatch.setattr("core.session.jsonl_store.publish_session", fail_with(errno.ENOSPC))
 
     async def press_ctrl_n() -> None:  # the action's slot starts its task on the running loop
@@ -293,7 +295,7 @@ def test_an_invalid_settings_file_that_cannot_be_set_aside_still_gives_the_defau
     assert (tmp_path / "settings.json").read_text() == "{not json"  # left where it was
 
 
-def test_settings_that_cannot_be_saved_still_apply_and_the_status_bar_says_why(
+def test_settings_that_cannot_be_saved_still_apply_and_the_window_says_why(
     qtbot, qapp, tmp_path: Path, clock: FakeClock
 ) -> None:
     from PySide6.QtGui import QIcon
@@ -318,5 +320,5 @@ def test_settings_that_cannot_be_saved_still_apply_and_the_status_bar_says_why(
     draft = dataclasses.replace(settings_draft(Settings(), "", ""), text_size=13)
     flow.apply(draft)
     assert flow.settings.text_size == 13
-    assert "could not be saved: Not a directory" in window.statusBar().currentMessage()
+    assert "could not be saved: Not a directory" in window.message_bar.text()
     qapp.setFont(qapp.font())

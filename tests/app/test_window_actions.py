@@ -42,6 +42,7 @@ def test_ctrl_n_adds_a_sidebar_row_and_shows_the_new_session(open_app: Opener) -
         chime.activate()
         first = chime.controller.current
         assert [sid for sid, _ in chime.sidebar()] == [first]
+        chime.send("hello")
         press(chime, Qt.Key.Key_N)
         chime.until(lambda: chime.controller.current != first)
         second = chime.controller.current
@@ -50,6 +51,10 @@ def test_ctrl_n_adds_a_sidebar_row_and_shows_the_new_session(open_app: Opener) -
         assert chime.transcript_texts() == []
         assert chime.window.windowTitle() == "Chime"
         assert chime.window.composer.editor.hasFocus()
+        press(chime, Qt.Key.Key_N)  # again, on the empty one: no second empty session
+        chime.run(chime.controller.refresh_sessions())
+        assert chime.controller.current == second
+        assert len(chime.sidebar()) == 2
 
 
 def test_rename_changes_the_sidebar_title_and_the_window_title(open_app: Opener) -> None:
@@ -82,6 +87,16 @@ def test_fork_copies_the_history_but_none_of_the_reminders(open_app: Opener) -> 
         assert chime.controller.open[child].bridge.active_reminders() == ()
         assert {sid for sid, _ in chime.sidebar()} == {parent, child}
         assert chime.controller.open[parent].bridge.active_reminders() != ()  # the parent keeps its
+        titles = dict(chime.sidebar())
+        assert titles[child] == f"{titles[parent]} (fork)"  # told apart from its original
+        assert chime.window.windowTitle() == f"{titles[parent]} (fork) — Chime"
+
+
+def test_the_window_title_follows_the_first_message_at_once(open_app: Opener) -> None:
+    with open_app() as chime:
+        assert chime.window.windowTitle() == "Chime"
+        chime.send("plan the garden\nwith details")
+        assert chime.window.windowTitle() == "plan the garden — Chime"
 
 
 def test_export_writes_the_chosen_markdown_and_jsonl_files(
@@ -94,7 +109,7 @@ def test_export_writes_the_chosen_markdown_and_jsonl_files(
         chime.trigger("rename_session")
         chime.answers.paths += [tmp_path / "out.md", tmp_path / "out.jsonl"]
         press(chime, Qt.Key.Key_E)
-        chime.until(lambda: "Exported to" in chime.window.statusBar().currentMessage())
+        chime.until(lambda: "Exported to" in chime.window.message_bar.text())
         press(chime, Qt.Key.Key_E, CTRL | SHIFT)
         chime.until(lambda: (tmp_path / "out.jsonl").exists())
         suggested = [(path.name, kind) for path, kind in chime.answers.suggested]
@@ -102,9 +117,7 @@ def test_export_writes_the_chosen_markdown_and_jsonl_files(
         markdown = (tmp_path / "out.md").read_text(encoding="utf-8")
         assert "Desk/stretches" in markdown
         assert "remind me in 10 minutes to stretch" in markdown
-        chime.until(
-            lambda: str(tmp_path / "out.jsonl") in chime.window.statusBar().currentMessage()
-        )
+        chime.until(lambda: str(tmp_path / "out.jsonl") in chime.window.message_bar.text())
         lines = (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
         events = [json.loads(line) for line in lines]
         on_disk = Path(
@@ -125,8 +138,8 @@ def test_a_cancelled_export_writes_nothing_and_a_failed_one_says_why(
         (tmp_path / "plain-file").write_text("not a folder")
         chime.answers.paths.append(tmp_path / "plain-file" / "out.md")
         chime.trigger("export_markdown")
-        chime.until(lambda: "Could not export" in chime.window.statusBar().currentMessage())
-        assert "Not a directory" in chime.window.statusBar().currentMessage()
+        chime.until(lambda: "Could not export" in chime.window.message_bar.text())
+        assert "Not a directory" in chime.window.message_bar.text()
 
 
 def test_close_makes_the_session_cold_and_its_reminder_no_longer_fires(open_app: Opener) -> None:
@@ -171,19 +184,49 @@ def test_delete_moves_the_session_to_the_trash_and_undo_brings_it_back(
         chime.until(lambda: (tmp_path / "trash" / doomed).is_dir())
         chime.until(lambda: doomed not in [sid for sid, _ in chime.sidebar()])
         assert chime.controller.current != doomed
-        assert "Undo: Ctrl+Shift+T" in chime.window.statusBar().currentMessage()
+        bar = chime.window.message_bar
+        assert bar.text() == "“keep this conversation” moved to the trash. Undo: Ctrl+Shift+T"
+        assert bar.action_button.isVisibleTo(bar)
+        assert bar.action_button.text() == "Undo delete"
         press(chime, Qt.Key.Key_T, CTRL | SHIFT)
         chime.until(lambda: chime.controller.current == doomed)
         chime.until(lambda: doomed in [sid for sid, _ in chime.sidebar()])
         assert (tmp_path / "sessions" / doomed).is_dir()
         assert chime.transcript_texts()[0] == "keep this conversation"
+        assert bar.text() == "“keep this conversation” is back."  # not the stale "trash" one
+        assert not bar.action_button.isVisibleTo(bar)
+
+
+def test_the_undo_button_in_the_message_restores_the_deleted_session(open_app: Opener) -> None:
+    with open_app() as chime:
+        chime.send("undo me")
+        doomed = chime.controller.current
+        chime.trigger("delete_session")
+        chime.until(lambda: "moved to the trash" in chime.window.message_bar.text())
+        chime.inside(chime.window.message_bar.action_button.click)
+        chime.until(lambda: chime.controller.current == doomed)
+        assert chime.transcript_texts()[0] == "undo me"
+
+
+def test_about_names_the_version_and_a_confirmed_link_opens_in_the_browser(
+    open_app: Opener,
+) -> None:
+    from app.main import app_version
+
+    with open_app() as chime:
+        assert app_version() == "0.1.0"  # pyproject.toml's version
+        assert chime.window.about_text().startswith("Chime 0.1.0\n")
+        assert "Qt 6." in chime.window.about_text()
+        chime.inside(lambda: chime.window.open_url_requested.emit("https://example.com"))
+        assert chime.answers.opened == ["https://example.com"]
 
 
 def test_next_and_previous_session_step_through_the_sidebar_order(open_app: Opener) -> None:
     with open_app() as chime:
         chime.activate()
-        for _ in range(2):
+        for n in range(2):
             before = chime.controller.current
+            chime.send(f"message {n}")
             chime.trigger("new_session")
             chime.until(lambda before=before: chime.controller.current != before)  # type: ignore[misc]
         order = [sid for sid, _ in chime.sidebar()]
@@ -294,7 +337,7 @@ def test_a_session_open_in_another_window_cannot_be_renamed_but_can_be_exported(
             second.answers.paths.append(tmp_path / "copy.jsonl")
             second.trigger("export_jsonl")
             second.until(lambda: (tmp_path / "copy.jsonl").exists())
-            second.until(lambda: "Exported to" in second.window.statusBar().currentMessage())
+            second.until(lambda: "Exported to" in second.window.message_bar.text())
             text = (tmp_path / "copy.jsonl").read_text(encoding="utf-8")
             assert "shared between two windows" in text
             assert "Stolen" not in text
@@ -373,8 +416,9 @@ def test_deleting_the_only_session_leaves_a_new_one_and_undo_brings_the_old_one_
 def test_show_context_stays_on_for_the_next_session(open_app: Opener) -> None:
     with open_app() as chime:
         chime.trigger("show_context")
-        chime.trigger("new_session")
+        chime.send("hi")
         first = chime.controller.current
+        chime.trigger("new_session")
         chime.until(lambda: chime.controller.current != first)
         chime.send("hello")
         assert "context" in chime.kinds()
@@ -418,8 +462,8 @@ def test_a_delete_the_disk_refuses_says_why_in_words(
         chime.send("keep me")
         kept = chime.controller.current
         chime.trigger("delete_session")
-        chime.until(lambda: "Could not delete" in chime.window.statusBar().currentMessage())
-        assert chime.window.statusBar().currentMessage() == "Could not delete: Permission denied"
+        chime.until(lambda: "Could not delete" in chime.window.message_bar.text())
+        assert chime.window.message_bar.text() == "Could not delete: Permission denied"
         assert kept in [sid for sid, _ in chime.sidebar()]  # still listed, now closed
 
 

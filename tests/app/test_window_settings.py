@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QKeySequence, QPalette
+from PySide6.QtGui import QKeySequence, QPalette
 from PySide6.QtWidgets import QLineEdit, QMessageBox
 
 from app.main import LOG_FILE, parse_args, setup_logging
@@ -34,6 +34,7 @@ from tests.core.llm.loopback import (
 from tests.fakes import FakeClock
 from ui.actions import ACTION_TABLE
 from ui.settings_dialog import SettingsDialog
+from ui.theme import palette_for
 
 # WORKAROUND(offscreen QPA): showing a window logs "This plugin does not support
 # propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
@@ -184,7 +185,7 @@ def test_the_dark_and_light_themes_apply_a_palette_and_the_text_size_the_font(
         dialog.size_spin.setValue(15)
         chime.inside(dialog.accept)
         window = QPalette.ColorRole.Window
-        assert qapp.palette().color(window) == QColor("#25272b")
+        assert qapp.palette().color(window) == palette_for("dark").color(window)
         assert qapp.font().pointSize() == 15
         dialog = open_settings(chime)
         assert dialog.theme_combo.currentData() == "dark"  # the dialog shows what was saved
@@ -192,8 +193,7 @@ def test_the_dark_and_light_themes_apply_a_palette_and_the_text_size_the_font(
         dialog.theme_combo.setCurrentIndex(dialog.theme_combo.findData("light"))
         dialog.size_spin.setValue(9)
         chime.inside(dialog.accept)
-        assert qapp.palette().color(window) == qapp.style().standardPalette().color(window)
-        assert qapp.palette().color(window) != QColor("#25272b")
+        assert qapp.palette().color(window) == palette_for("light").color(window)
         assert qapp.font().pointSize() == 9
         saved = json.loads((tmp_path / SETTINGS_FILE).read_text(encoding="utf-8"))
         assert (saved["theme"], saved["text_size"], saved["provider"]) == ("light", 9, "offline")

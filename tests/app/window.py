@@ -36,6 +36,8 @@ class Answers:
         self.titles: list[str | None] = []
         self.paths: list[Path | None] = []
         self.suggested: list[tuple[Path, str]] = []
+        self.opened: list[str] = []
+        """Links the user confirmed (opened instead of a real browser)."""
 
     def title(self, _parent: QWidget, _current: str) -> str | None:
         return self.titles.pop(0)
@@ -79,7 +81,9 @@ class RealApp:
             zone_source=lambda: ZONE,
             new_id=lambda: f"id{next(counter)}",
             keys=KeyStore(folder / "config", use_keyring=False),
-            questions=Questions(self.answers.title, self.answers.export_path),
+            questions=Questions(
+                self.answers.title, self.answers.export_path, self.answers.opened.append
+            ),
         )
         self.window = self.chime.window  # not given to qtbot: closing it would ask to quit
         self.chime.show_window()

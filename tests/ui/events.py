@@ -81,13 +81,25 @@ class EventScript:
             {"callId": call_id, "name": name, "content": json.dumps(content), "isError": is_error},
         )
 
+    def start(self, input_seq: int) -> Entry:
+        """The next turn starts on the message at ``input_seq``."""
+        turn = sum(1 for e in self.events if e.type == "turn/start") + 1
+        return self.add("turn/start", {"turn": turn, "input": input_seq})
+
+    def end(self, status: str = "completed", error: str = "") -> Entry:
+        """The newest turn ends."""
+        turn = sum(1 for e in self.events if e.type == "turn/start")
+        data: dict[str, Any] = {"turn": turn, "status": status}
+        if error:
+            data["error"] = {"kind": "provider", "message": error}
+        return self.add("turn/end", data)
+
     def turn(self, user_text: str, answer: str) -> None:
         seq = self.user(user_text).seq
-        turn = sum(1 for e in self.events if e.type == "turn/start") + 1
-        self.add("turn/start", {"turn": turn, "input": seq})
+        self.start(seq)
         self.add("context/time", {"timeZone": "Europe/Berlin", "text": "reading"})
         self.answer(answer)
-        self.add("turn/end", {"turn": turn, "status": "completed"})
+        self.end()
 
 
 def create_call(call_id: str, prompt: str, seconds: int) -> dict[str, str]:

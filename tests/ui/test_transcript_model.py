@@ -1,4 +1,5 @@
-"""TranscriptModel: rows from events, merged tool results, streaming, lazy older history."""
+"""TranscriptModel: rows from events in the order they are read, merged tool results, the streamed
+answer in place, queued messages after the answer they wait for, lazy older history."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from ui.transcript_model import (
     INITIAL_EVENTS,
     KIND_ROLE,
     MAX_ROWS,
+    QUEUED_ROLE,
     TITLE_ROLE,
     TranscriptModel,
 )
@@ -20,7 +22,7 @@ def kinds(model: TranscriptModel) -> list[str]:
     return [model.index(r).data(KIND_ROLE) for r in range(model.rowCount())]
 
 
-def test_the_model_passes_the_qt_model_tester(qtmodeltester) -> None:
+def test_the_model_passes_the_qt_model_tester(qapp, qtmodeltester) -> None:
     script = EventScript()
     for n in range(300):
         script.turn(f"question {n}", f"answer {n}")
@@ -28,7 +30,12 @@ def test_the_model_passes_the_qt_model_tester(qtmodeltester) -> None:
     model.reset(script.events, "UTC")
     model.want_older()
     qtmodeltester.check(model, force_py=True)
-    model.set_streaming("partial")
+    more = script.user("more")
+    model.append_event(more)
+    model.append_event(script.start(more.seq))
+    model.append_stream("partial")
+    model.flush_stream()
+    model.append_event(script.user("queued meanwhile"))
     model.append_event(script.answer("done"))
     model.toggle_expanded(0)
     model.reset(script.events[:10], "UTC")
@@ -39,7 +46,9 @@ def test_a_tool_result_updates_its_call_row_instead_of_adding_one(qtbot) -> None
     script = EventScript()
     model = TranscriptModel()
     model.reset(script.events, "UTC")
-    model.append_event(script.user("remind me in 2 minutes to stretch"))
+    question = script.user("remind me in 2 minutes to stretch")
+    model.append_event(question)
+    model.append_event(script.start(question.seq))
     model.append_event(script.answer("", [create_call("c1", "stretch", 120)]))
     with qtbot.waitSignal(model.dataChanged):
         model.append_event(
@@ -51,26 +60,93 @@ def test_a_tool_result_updates_its_call_row_instead_of_adding_one(qtbot) -> None
     assert model.index(1).data(TITLE_ROLE) == "Create reminder — stretch, 12:02 · schedule-1"
 
 
-def test_streaming_text_becomes_the_recorded_answer_row() -> None:
+def test_the_streamed_answer_grows_in_its_own_row_which_the_recorded_answer_takes_over(
+    qtbot,
+) -> None:
     script = EventScript()
     model = TranscriptModel()
     model.reset(script.events, "UTC")
-    model.append_event(script.user("hi"))
-    model.set_streaming("Hel")
-    model.set_streaming("Hello")
-    assert kinds(model) == ["user", "streaming"]
+    question = script.user("hi")
+    model.append_event(question)
+    model.append_event(script.start(question.seq))
+    model.append_stream("Hel")
+    qtbot.waitUntil(lambda: kinds(model) == ["user", "streaming"])
+    uid = model.uid_at(1)
+    with qtbot.waitSignal(model.dataChanged):
+        model.append_stream("lo")
+    assert model.rowCount() == 2
     assert model.index(1).data() == "Hello"
     model.append_event(script.answer("Hello there"))
     assert kinds(model) == ["user", "assistant"]
     assert model.index(1).data() == "Hello there"
+    assert model.uid_at(1) == uid  # the same row: a selection in it stays
 
 
-def test_streaming_cleared_without_an_answer_leaves_no_row() -> None:
+def test_a_stream_ended_without_an_answer_leaves_no_row(qapp) -> None:
     model = TranscriptModel()
     model.reset([], "UTC")
-    model.set_streaming("partial")
-    model.clear_streaming()
+    model.append_stream("partial")
+    model.flush_stream()
+    assert kinds(model) == ["streaming"]
+    model.end_stream()
     assert model.rowCount() == 0
+
+
+def test_a_message_typed_while_an_answer_streams_is_shown_after_it_marked_queued(qapp) -> None:
+    script = EventScript()
+    model = TranscriptModel()
+    model.reset(script.events, "UTC")
+    first = script.user("first question")
+    model.append_event(first)
+    model.append_event(script.start(first.seq))
+    model.append_stream("Working on it")
+    model.flush_stream()
+    queued = script.user("second question")
+    model.append_event(queued)
+    assert kinds(model) == ["user", "streaming", "user"]
+    assert model.index(2).data(QUEUED_ROLE) is True
+    model.append_event(script.answer("First answer"))
+    model.append_event(script.end())
+    assert [model.index(r).data() for r in range(3)] == [
+        "first question",
+        "First answer",
+        "second question",
+    ]
+    model.append_event(script.start(queued.seq))
+    assert model.index(2).data(QUEUED_ROLE) is False
+    model.append_event(script.answer("Second answer"))
+    texts = [model.index(r).data() for r in range(model.rowCount())]
+    assert texts == ["first question", "First answer", "second question", "Second answer"]
+
+
+def test_reopened_the_log_shows_each_message_above_its_own_answer_and_a_retry_once() -> None:
+    script = EventScript()
+    first = script.user("first question")
+    script.start(first.seq)
+    second = script.user("second question")  # typed while the first answer ran
+    script.answer("First answer")
+    script.end()
+    script.start(second.seq)
+    script.end("failed", "The server is down.")
+    script.start(second.seq)  # Retry
+    script.answer("Second answer")
+    script.end()
+    third = script.user("third question")  # no turn took it yet
+    model = TranscriptModel()
+    model.reset(script.events, "UTC")
+    assert [model.index(r).data() for r in range(model.rowCount())] == [
+        "first question",
+        "First answer",
+        "second question",
+        "The server is down.",
+        "Second answer",
+        "third question",
+    ]
+    assert model.index(5).data(QUEUED_ROLE) is False  # waiting, but no answer runs
+    model.append_event(script.start(third.seq))
+    model.append_event(script.answer("Third answer"))
+    assert model.index(model.rowCount() - 1).data() == "Third answer"
+    assert model.index(model.rowCount() - 2).data() == "third question"
 
 
 @pytest.mark.slow
@@ -95,7 +171,9 @@ def test_a_long_session_opens_with_its_tail_and_loads_older_turns_on_demand() ->
         assert model.rowCount() <= MAX_ROWS + 2 * FETCH_EVENTS
     assert model.index(0).data() == "question 0"
     assert model.has_newer()  # the newest rows were unloaded past the cap
-    model.append_event(script.user("typed while reading old history"))
+    typed = script.user("typed while reading old history")
+    model.append_event(typed)
+    model.append_event(script.start(typed.seq))
     assert model.index(model.rowCount() - 1).data() != "typed while reading old history"
     while model.has_newer():
         model.fetch_newer()
@@ -110,7 +188,7 @@ def test_a_result_whose_call_is_in_an_older_batch_still_finds_it() -> None:
     script = EventScript()
     for n in range(300):
         script.turn(f"q{n}", f"a{n}")
-    script.user("remind me")
+    script.start(script.user("remind me").seq)
     script.answer("", [create_call("c9", "stretch", 60)])
     model = TranscriptModel()
     model.reset(script.events, "UTC")

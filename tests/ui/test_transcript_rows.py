@@ -9,13 +9,9 @@ from hypothesis import strategies as st
 
 from core.events import UserMessage
 from core.framing import parse_framing
+from core.readable import tool_summary
 from tests.ui.events import T0, EventScript, create_call, view
-from ui.transcript_rows import (
-    merge_tool_result,
-    reminder_caption,
-    row_for_event,
-    tool_summary,
-)
+from ui.transcript_rows import merge_tool_result, reminder_caption, row_for_event
 
 TRICKY = st.text(
     alphabet=st.sampled_from(['"', "\\", "\u2028", "\u0085", "\ufeff", "😀", "a", "\n", " "]),

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
 
 from tests.fakes import FakeClock
 from ui.composer import Composer
+from ui.dialogs import TITLE_MIN_WIDTH, title_dialog
 from ui.main_window import MainWindow, window_title
 from ui.reminders_panel import RemindersModel, RemindersPanel, kind_label
 from ui.screen import ReminderView
@@ -160,3 +163,49 @@ def test_the_window_title_menus_and_ask_to_delete(qtbot, clock: FakeClock) -> No
     assert shortcuts["Ctrl+R"] == "Reminders panel"
     window.reminders.ask_delete.emit("schedule-3")
     assert window.composer.text() == "Delete reminder schedule-3"
+
+
+def test_a_filter_that_matches_no_session_says_so_in_the_list(qtbot, clock: FakeClock) -> None:
+    panel = SessionListPanel(clock)
+    qtbot.addWidget(panel)
+    panel.set_sessions([SessionSummary("a", "Garden", clock())], "a")
+    assert panel.empty_text() == ""
+    qtbot.keyClicks(panel.filter, "budget")
+    assert panel.proxy.rowCount() == 0
+    assert panel.empty_text().startswith("No session matches “budget”.")
+    panel.filter.clear()
+    assert panel.empty_text() == ""
+
+
+def test_the_rename_dialog_is_wide_enough_for_the_title(qtbot, clock: FakeClock) -> None:
+    window = MainWindow(clock, QIcon())
+    qtbot.addWidget(window)
+    window.resize(1200, 800)
+    short = title_dialog(window, "Plants")
+    assert short.width() >= TITLE_MIN_WIDTH
+    title = "A conversation about watering the plants on the balcony every evening in August"
+    long = title_dialog(window, title)
+    assert long.width() >= long.fontMetrics().horizontalAdvance(title)
+    assert long.textValue() == title
+
+
+@pytest.mark.qt_log_ignore("propagateSizeHints")  # WORKAROUND(offscreen QPA): showing a widget
+def test_a_reminder_card_wraps_in_a_narrow_panel_instead_of_cutting_its_time(
+    qtbot, clock: FakeClock
+) -> None:
+    panel = RemindersPanel(clock, QIcon())
+    qtbot.addWidget(panel)
+    panel.set_records(
+        [ReminderView("schedule-2", "every", "drink water", clock() + timedelta(minutes=28), 1800)],
+        "UTC",
+    )
+    heights = {}
+    for width in (420, 180):
+        panel.resize(width, 400)
+        panel.show()
+        qtbot.waitExposed(panel)
+        QApplication.processEvents()
+        panel.list.doItemsLayout()
+        rect = panel.list.visualRect(panel.model.index(0))
+        heights[width] = rect.height()
+    assert heights[180] > heights[420]

@@ -26,6 +26,7 @@ from core.events import (
     UserSource,
     decode_event,
 )
+from core.framing import render_batch, render_one_shot
 from core.instant import format_instant, parse_instant
 from core.schedule.fold import ScheduleFolder
 from core.session.checkpoint import Checkpoint, decode_checkpoint
@@ -280,33 +281,93 @@ def test_a_checkpoint_carries_the_folds_and_their_schedule() -> None:
         bad.folds()
 
 
-def test_markdown_marks_reminders_tools_failures_and_forks() -> None:
+def test_markdown_reads_as_a_conversation_in_the_users_zone() -> None:
     header = SessionHeader("child", AT, "parent", 3)
-    calls = (ToolCall("c1", "schedule_list", "{}"),)
+    create = ToolCall("c1", "schedule_create", '{"prompt": "stretch", "after_seconds": 120}')
+    listing = ToolCall("c2", "schedule_list", "{}")
+    created = '{"id": "schedule-1", "kind": "after", "scheduledAt": "2026-08-05T12:02:00.000Z"}'
+    framing = render_one_shot("schedule-1", "2026-08-05T12:02:00.000Z", "stretch")
+    late = "2026-08-05T12:09:00.000Z"
     events = [
-        Entry(0, AT, said("hello")),
-        Entry(1, AT, UserMessage("r", "stretch", SCHEDULE_SOURCE)),
-        Entry(2, AT, AssistantMessage("a", "ok", calls, MODEL, "tool_calls")),
-        Entry(3, AT, ToolResult("c1", "schedule_list", "line1\nline2", is_error=True)),
-        Entry(4, AT, TurnEnd(1, "failed", TurnError("timeout", "too slow"))),
-        Entry(5, AT, TurnEnd(2, "cancelled")),
-        Entry(6, AT, TurnEnd(3, "completed")),
-        Entry(7, AT, SessionTitle("Trip")),
-        Entry(8, AT, AssistantMessage("b", "no calls", (), MODEL, "stop")),
-        Entry(9, AT, ContextTime(None, "noon")),
-        ev(10, "x", "not a mapping"),
-        ev(11, v.USER_MESSAGE, {"text": 5}),  # malformed: left out
+        Entry(0, AT, said("remind me in 2 minutes to stretch")),
+        Entry(1, AT, TurnStart(1, 0)),
+        Entry(2, AT, ContextTime(None, "noon")),
+        Entry(3, AT, said("and what do I have?")),  # typed while the first answer ran
+        Entry(4, AT, AssistantMessage("a", "", (create,), MODEL, "tool_calls")),
+        Entry(5, AT, ToolResult("c1", "schedule_create", created, is_error=False)),
+        Entry(6, AT, AssistantMessage("b", "Done.", (), MODEL, "stop")),
+        Entry(7, AT, TurnEnd(1, "completed")),
+        Entry(8, AT, TurnStart(2, 3)),
+        Entry(9, AT, AssistantMessage("c", "", (listing,), MODEL, "tool_calls")),
+        Entry(10, AT, ToolResult("c2", "schedule_list", "[]", is_error=False)),
+        Entry(11, AT, TurnEnd(2, "failed", TurnError("timeout", "too slow"))),
+        Entry(12, AT, TurnStart(3, 3)),  # Retry: the message is shown once
+        Entry(13, AT, TurnEnd(3, "cancelled")),
+        Entry(14, late, UserMessage("r", framing, SCHEDULE_SOURCE)),
+        Entry(15, late, TurnStart(4, 14)),
+        Entry(16, late, SessionTitle("Trip")),
+        Entry(17, late, AssistantMessage("d", "⏰ Reminder: stretch", (), MODEL, "stop")),
+        Entry(18, late, TurnEnd(4, "completed")),
+        ev(19, "x", "not a mapping"),
+        ev(20, v.USER_MESSAGE, {"text": 5}),  # malformed: left out
+    ]
+    text = render_markdown(header, "Trip", events, "Europe/Berlin")
+    assert text.startswith("# Trip\n\nExported from Chime: session `child`, created Wednesday 5")
+    assert "Times are Europe/Berlin." in text
+    assert "Forked from `parent` after event 3." in text
+    assert "## Wednesday 5 August 2026" in text
+    assert "### You · 14:00\n\nremind me in 2 minutes to stretch\n\n### Assistant · 14:00" in text
+    assert "- 🛠 Create reminder — stretch, 14:02 · schedule-1\n\nDone." in text
+    assert text.index("Done.") < text.index("and what do I have?")  # after the answer it waited for
+    assert text.count("and what do I have?") == 1
+    assert "- 🛠 List reminders — 0 active\n\n*The answer failed: too slow.*" in text
+    assert "*Stopped.*" in text
+    assert "### ⏰ Reminder: stretch\n\nDue 14:02, delivered 14:09." in text
+    assert "[SCHEDULE REMINDER]" not in text
+    assert "reminder_prompt_json" not in text
+    assert "noon" not in text
+    assert "Title" not in text
+    assert text.count("### Assistant") == 4  # one per turn that said or did something
+    assert "12:00" not in text  # no UTC times
+
+
+def test_markdown_of_an_unreadable_reminder_quotes_it_and_a_message_no_turn_took_stays() -> None:
+    header = SessionHeader("s", AT, None, 0)
+    events = [
+        Entry(0, AT, UserMessage("r", "not a framing", SCHEDULE_SOURCE)),
+        Entry(1, AT, said("answered")),
+        Entry(2, AT, TurnStart(1, 1)),
+        Entry(3, AT, said("still waiting")),
     ]
     text = render_markdown(header, None, events)
-    assert text.startswith("# Chime session\n\nSession `child`")
-    assert "Forked from `parent` after event 3." in text
-    assert "## You (2026-08-05T12:00:00.000Z)\n\nhello" in text
-    assert "## ⏰ Reminder (2026-08-05T12:00:00.000Z)\n\nstretch" in text
-    assert "> Tool call `schedule_list`: `{}`" in text
-    assert "> Tool error `schedule_list`: line1\n> line2" in text
-    assert "*Turn 1 failed: too slow.*" in text
-    assert "*Turn 2 cancelled.*" in text
-    assert "Turn 3" not in text
-    assert "*Title set to “Trip”.*" in text
-    assert "noon" not in text
-    assert text.count("## You") == 1
+    assert text.startswith("# Chime session\n\nExported from Chime: session `s`")
+    assert text.index("> not a framing") < text.index("answered") < text.index("still waiting")
+
+
+def test_markdown_lists_a_batch_of_reminders_and_survives_odd_times_zones_and_results() -> None:
+    header = SessionHeader("s", "not a time", None, 0)
+    batch = UserMessage(
+        "r",
+        render_batch(
+            [
+                ("schedule-1", "2026-08-05T11:00:00.000Z", "water"),
+                ("schedule-2", "2026-08-05T11:30:00.000Z", "stretch"),
+            ]
+        ),
+        SCHEDULE_SOURCE,
+    )
+    bad_call = ToolCall("c1", "schedule_delete", "{not json")
+    events = [
+        Entry(0, AT, batch),
+        Entry(1, AT, TurnStart(1, 0)),
+        Entry(2, AT, AssistantMessage("a", "", (), MODEL, "stop")),  # says nothing: no section
+        Entry(3, "garbled", AssistantMessage("b", "Both due.", (bad_call,), MODEL, "tool_calls")),
+        Entry(4, AT, ToolResult("elsewhere", "schedule_list", "[]", is_error=False)),
+        Entry(5, AT, ToolResult("c1", "schedule_delete", "{broken", is_error=True)),
+    ]
+    text = render_markdown(header, None, events, "Not/AZone")
+    assert "Exported from Chime: session `s`. Times are Not/AZone." in text  # no creation time
+    assert "### ⏰ 2 reminders · delivered 12:00" in text  # an unknown zone reads as UTC
+    assert "- ⏰ Reminder: water (due 11:00)\n- ⏰ Reminder: stretch (due 11:30)" in text
+    assert "### Assistant · \n\nBoth due.\n\n- 🛠 Delete reminder — failed (error)" in text
+    assert text.count("### Assistant") == 1

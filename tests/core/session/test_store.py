@@ -674,13 +674,13 @@ def test_exports_give_a_readable_transcript_and_the_raw_log(
         )
         await session.close()
         target = tmp_path / "out.md"
-        text = await store.export_markdown(session.id, target)
+        text = await store.export_markdown(session.id, target, "Europe/Berlin")
         raw = await store.export_jsonl(session.id, tmp_path / "out.jsonl")
         return text, raw, target
 
     text, raw, target = run(scenario())
-    assert "## You (2026-08-05T12:00:00.000Z)\n\nq1" in text
-    assert "## ⏰ Reminder (2026-08-05T12:00:00.000Z)\n\nstretch" in text
+    assert "### You · 14:00\n\nq1" in text  # in the zone asked for
+    assert "### ⏰ Reminder · 14:00\n\n> stretch" in text  # not Chime's framing: quoted
     assert "answer q1" in text
     assert target.read_text(encoding="utf-8") == text
     assert raw == log_path(tmp_path, "s0001").read_bytes()

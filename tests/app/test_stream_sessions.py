@@ -1,0 +1,85 @@
+"""The streamed answer across sessions, in the real app: a session shown while it answers shows
+the answer so far in its row, a session in the background streams without touching the window,
+and a session that stops streaming without an answer (it turned read-only) drops the row; the
+version reader's fallbacks."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.app.window import Opener, running
+from tests.fakes import FakeClock
+
+pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")  # WORKAROUND(offscreen QPA)
+
+
+@pytest.fixture
+def open_app(qtbot, qapp, loop, tmp_path: Path, clock: FakeClock) -> Opener:
+    return functools.partial(running, qtbot, qapp, loop, tmp_path, clock)
+
+
+class Gated:
+    """A model that streams "Thinking", waits for ``gate``, streams " more", then finishes."""
+
+    def __init__(self, gate: asyncio.Event) -> None:
+        self.gate = gate
+
+    @property
+    def info(self) -> Any:
+        from core.llm.messages import ModelInfo
+
+        return ModelInfo("test", "gated")
+
+    async def stream(self, request: object) -> Any:
+        from core.llm.messages import Finish, TextDelta
+
+        yield TextDelta("Thinking")
+        await self.gate.wait()
+        yield TextDelta(" more")
+        await asyncio.Event().wait()  # holds the turn open until it is cancelled
+        yield Finish("Thinking more", (), "stop")
+
+
+def test_a_session_shown_while_it_answers_shows_the_answer_so_far_in_its_row(
+    open_app: Opener,
+) -> None:
+    with open_app() as chime:
+        gate = asyncio.Event()
+        chime.controller.set_provider(lambda: Gated(gate))
+        answering = chime.controller.current
+        chime.window.composer.editor.setPlainText("think about it")
+        chime.inside(chime.window.composer.send_button.click)
+        chime.until(lambda: chime.kinds()[-1:] == ["streaming"])
+        chime.trigger("new_session")
+        chime.until(lambda: chime.controller.current != answering)
+        chime.inside(gate.set)  # the answer goes on in the background
+        opened = chime.controller.open[answering]  # type: ignore[index]
+        chime.until(lambda: opened.bridge.stream_so_far() == "Thinking more")
+        assert "streaming" not in chime.kinds()  # the window showed none of it
+        chime.inside(lambda: chime.window.sessions.session_chosen.emit(answering))
+        chime.until(lambda: chime.controller.current == answering)
+        assert chime.kinds()[-1] == "streaming"
+        assert chime.transcript_texts()[-1] == "Thinking more"
+        chime.inside(opened.bridge.drop_agent)  # it turned read-only mid-answer
+        assert "streaming" not in chime.kinds()
+
+
+def test_the_version_comes_from_the_package_else_from_pyproject_else_nothing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import importlib.metadata
+
+    from app import main
+
+    def not_installed(_name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError("chime")
+
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+    assert main.app_version() == "0.1.0"  # the source tree's pyproject.toml
+    monkeypatch.setattr(main, "__file__", str(tmp_path / "app" / "main.py"))
+    assert main.app_version() == ""  # neither: About says the version is unknown
