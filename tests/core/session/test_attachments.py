@@ -18,9 +18,9 @@ from core.session.attachments import (
     IMAGE_LIMIT,
     TEXT_LIMIT,
     AttachmentStore,
-    Refused,
     classify,
 )
+from core.session.refusal import Refused
 from tests.core.session.helpers import make_store
 from tests.fakes import FakeClock
 
