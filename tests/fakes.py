@@ -12,12 +12,13 @@ from core.errors import SessionReadOnlyError
 from core.events import Attachment, Entry, Event, EventType, decode_event
 from core.instant import format_instant
 from core.schedule.fold import ScheduleFold
-from core.session.attachments import Refused, classify
+from core.session.attachments import classify
 from core.session.conversation import Conversation
 from core.session.event_list import EventList, JsonEvents
 from core.session.folds import InputState, SessionChoices, SessionFolds
 from core.session.lines import SessionHeader
 from core.session.memory import SessionMemory
+from core.session.refusal import Refused
 
 
 class FakeClock:

@@ -3,10 +3,11 @@
 
 ``classify`` is pure: a text file (UTF-8, no NUL byte) up to ``TEXT_LIMIT`` bytes, or a PNG, JPEG,
 GIF or WebP image (told by its first bytes, not its name) up to ``IMAGE_LIMIT``; anything else is
-refused with a sentence saying why. ``AttachmentStore`` writes each distinct content once (a
-temporary file, fsynced, renamed into place, so a crash never leaves a half file under a hash
-name) and reads it back checked against its hash: a damaged file reads as None, and the message
-then says the attachment is missing instead of sending wrong bytes.
+refused with a sentence saying why (``core.session.refusal.Refused``, a pure value the session port
+names). ``AttachmentStore`` writes each distinct content once (a temporary file, fsynced, renamed
+into place, so a crash never leaves a half file under a hash name) and reads it back checked
+against its hash: a damaged file reads as None, and the message then says the attachment is
+missing instead of sending wrong bytes.
 
 The bytes live in the session's folder, so they move with it to the trash and back; a fork copies
 (hard-links where it can) the folder, because the inherited messages name the same files.
@@ -17,11 +18,11 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from core.events import Attachment
 from core.session import jsonl_store as disk
+from core.session.refusal import Refused
 
 FOLDER = "attachments"
 TEXT_LIMIT = 256 * 1024
@@ -45,13 +46,6 @@ _TEXT_TYPES = {
     ".yml": "application/yaml",
     ".toml": "application/toml",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Refused:
-    """Why a file cannot be attached: a sentence for the window."""
-
-    reason: str
 
 
 def is_image(media_type: str) -> bool:

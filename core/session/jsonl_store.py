@@ -418,7 +418,9 @@ def remove_tree(path: Path) -> None:
 
 def publish_file(path: Path, data: bytes) -> None:
     """Create ``path`` (and its folder) durably holding ``data``: a temporary file, fsynced,
-    renamed into place, the folder fsynced. Nothing is left under either name when it fails."""
+    renamed into place, the folder fsynced (and the folder holding it when this call created it,
+    so the new folder's own name is durable too). Nothing is left under either name on failure."""
+    created = not path.parent.is_dir()
     make_dirs(path.parent)
     temp = path.with_name(f".{path.name}.{os.getpid()}.new")
     temp.unlink(missing_ok=True)
@@ -429,6 +431,8 @@ def publish_file(path: Path, data: bytes) -> None:
         temp.unlink(missing_ok=True)
         raise
     _sync_dir(path.parent)
+    if created:
+        _sync_dir(path.parent.parent)
 
 
 def write_private(path: Path, chunks: Iterator[bytes]) -> None:

@@ -35,7 +35,7 @@ from core.events import Attachment, Entry, Event, decode_event
 from core.instant import format_instant
 from core.jsonvalue import compact_json
 from core.schedule.fold import ScheduleFold
-from core.session.attachments import AttachmentStore, Refused, classify
+from core.session.attachments import AttachmentStore, classify
 from core.session.checkpoint import Checkpoint
 from core.session.checkpointer import CHECKPOINT_EVERY, Checkpointer
 from core.session.conversation import Conversation
@@ -45,6 +45,7 @@ from core.session.lines import SessionHeader
 from core.session.loaded import Checked, LoadedSession, ReadOnly, Unchecked, Writable
 from core.session.memory import SessionMemory, Unsubscribe
 from core.session.reconcile import Before, CarryOn, decide, refold
+from core.session.refusal import Refused
 from core.session.writer import WRITE_BEHIND_SECONDS, GroupCommit, Scheduler, loop_scheduler
 
 _log = logging.getLogger(__name__)

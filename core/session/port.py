@@ -14,9 +14,9 @@ from typing import Protocol, runtime_checkable
 
 from core.events import Attachment, Entry, Event
 from core.schedule.log import FoldingLog
-from core.session.attachments import Refused
 from core.session.conversation import Conversation
 from core.session.folds import InputState, SessionChoices
+from core.session.refusal import Refused
 
 Unsubscribe = Callable[[], None]
 

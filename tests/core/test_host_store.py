@@ -78,6 +78,20 @@ def dispatches(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def run_killed_child(module: str, *args: str) -> None:
+    """Runs ``python -m module args`` on the repository and checks that it SIGKILLed itself."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert child.returncode == -9, child.stderr.decode()
+
+
 async def set_reminder(store: SessionStore, clock: FakeClock, text: str) -> str:
     session = await store.create()
     run = Run(session, OfflineAssistant(clock), clock)
@@ -183,16 +197,7 @@ def test_a_crash_inside_the_reminder_group_never_duplicates_or_loses_the_admissi
     store = make_store(tmp_path, clock)
     session_id = asyncio.run(set_reminder(store, clock, "remind me in 2 minutes to stretch"))
     due = (START + timedelta(minutes=3)).isoformat()
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    child = subprocess.run(
-        [sys.executable, "-m", "tests.core.crash_child", str(tmp_path), session_id, due, cut],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
-    assert child.returncode == -9, child.stderr.decode()
+    run_killed_child("tests.core.crash_child", str(tmp_path), session_id, due, cut)
     on_disk = read_log(tmp_path, session_id)
     if cut == "first-line":  # a torn group: the reminder's line without its dispatch
         assert (len(reminders(on_disk)), len(dispatches(on_disk))) == (1, 0)

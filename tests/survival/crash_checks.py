@@ -10,11 +10,40 @@ Checked after every kill (session-log.md §3-§4, schedule.md §10.3, §15):
 1. every event the child reported durable (its barrier succeeded) is in the log, byte-identical;
 2. the bytes that were committed at the previous check are still the log's prefix (never rewritten);
 3. the log has no corruption before its tail; every group is a reminder ``user/message`` followed
-   by its dispatches, every reminder input and every dispatch is in such a group, no one-shot id
+   by its dispatches, every reminder input and every dispatch is in such a group (a new version of
+   a reminder input keeps its source but is the user's verb, not an admission), no one-shot id
    is dispatched twice and no every record has two dispatches with the same ``acceptedAt``;
 4. the schedule fold of the committed events does not fail;
 5. on a reopen (every other kill, and always the last): a torn tail is saved byte for byte in a
-   ``session.jsonl.torn-*`` file and cut off, the session opens live, and one more turn completes.
+   ``session.jsonl.torn-*`` file and cut off, the session opens live, and one more turn completes;
+6. the verbs' references (tests/survival/verb_checks.py, naive reading of the envelopes): every
+   ``user/message`` ``parent``/``revises`` names an earlier ``user/message`` (a parent may be -1),
+   and so do every ``path/select`` leaf, ``exchange/hide`` input and ``turn/start`` input;
+7. the tree the committed events fold to (a fresh ``SessionFolds`` fed them all) is the naive
+   one: its leaf, each shown input's parent (``parent_of`` against the parents walked one by one),
+   every input's versions, the hidden and the failed inputs;
+8. ``shown`` of that fold yields exactly the shown path's inputs that are not hidden, in seq order,
+   and for those the latest turn of each, no other;
+9. ``fold_history`` for the shown path's last input, with its bounds lifted, is exactly the naive
+   history: the exchanges of that input's path (walked parent by parent), each its input and its
+   latest turn's steps, leaving out hidden ones, never-run ones, and those whose latest turn
+   failed (but the input's own); with the real bounds it is whole exchanges of that list, in order,
+   ending with the input's own;
+10. every attachment a committed ``user/message`` names is in ``attachments/<sha256>`` holding
+    bytes of that hash and size (the file is stored durably before the message is appended);
+11. on a reopen, before the host starts and again after the one more turn: the folds the session
+    reports (its fold state's ``to_json()``, ``conversation()``, ``inputs()``, ``choices()``) equal
+    a fresh ``SessionFolds`` fed every entry from scratch (a checkpoint carrying wrong state, warm
+    opens being frequent with ``--checkpoint-every``, would differ), and every attachment reads
+    back through ``read_attachment`` with its hash.
+
+"Never a mix" for the verbs: each verb writes exactly one event (an edit's or a retry's turn
+follows like any input's), so after a kill the verb's event is either among the committed events
+or absent. 2 (the durable prefix is never rewritten) and 1 (what was reported durable is there)
+pin which; 7-9 then hold whichever it is: with the event, the fresh fold shows its effect, and
+without it nothing of it, and 11 says the reopened engine agrees with that fresh fold, so no
+checkpoint or recovery can show half a verb. tests/core/test_verbs_store.py kills a child on each
+side of an edit's ``user/message`` reaching the disk and checks both states whole.
 
 Kills: half at the N-th file-ops call (before it, after it, or mid-write), half after a random
 real delay (one in five of those a few ms into the child's open, to land in its recovery). The
@@ -46,9 +75,11 @@ from core.errors import ChimeError
 from core.host import SessionHost
 from core.llm.offline import OfflineAssistant
 from core.schedule import fold_schedule
+from core.session.live import LiveSession
 from core.session.store import SessionStore, StoreOptions
 from tests import wire as v
 from tests.fakes import FakeClock, RecordingWaker
+from tests.survival import verb_checks
 
 ROOT = Path(__file__).resolve().parents[2]
 START = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
@@ -114,6 +145,12 @@ def _is_reminder(envelope: Mapping[str, Any]) -> bool:
     return isinstance(source, Mapping) and bool(source.get("kind") == "plugin")
 
 
+def _is_admission(envelope: Mapping[str, Any]) -> bool:
+    """A reminder input the owner admitted (a new version of one, an edit or a regenerate, keeps
+    the reminder source but is the user's verb, not an admission)."""
+    return _is_reminder(envelope) and "revises" not in envelope["data"]
+
+
 def _is_dispatch(envelope: Mapping[str, Any]) -> bool:
     data = envelope["data"] if envelope["type"] == v.SCHEDULE_CHANGE else {}
     return isinstance(data, Mapping) and bool(data.get("operation") == "dispatch")
@@ -126,9 +163,9 @@ def group_violations(envelopes: Sequence[Mapping[str, Any]]) -> list[str]:
         first = envelopes[index]
         size = first.get("group", 1)
         members = envelopes[index + 1 : index + size]
-        if size > 1 and not (_is_reminder(first) and members and all(map(_is_dispatch, members))):
+        if size > 1 and not (_is_admission(first) and members and all(map(_is_dispatch, members))):
             found.append(f"seq {index}: group of {size} is not a reminder and its dispatches")
-        if size == 1 and (_is_reminder(first) or _is_dispatch(first)):
+        if size == 1 and (_is_admission(first) or _is_dispatch(first)):
             found.append(f"seq {index}: {first['type']} outside a reminder group")
         found += [f"seq {m['seq']}: nested group" for m in members if "group" in m]
         index += size
@@ -176,6 +213,22 @@ class Figures:
     """Torn tails the parent's own scan found after a kill (saved aside at the next open)."""
     torn_files: int = 0
     """``session.jsonl.torn-*`` files in the session folder at the last reopen."""
+    verb_checks: int = 0
+    """Kills after which the verbs' checks 6-10 ran on the committed events."""
+    fold_checks: int = 0
+    """Reopened sessions whose folds were compared with a fold from scratch (11)."""
+    attachments_checked: int = 0
+    """Attachments named by committed messages, checked on disk after a kill (10)."""
+    edits: int = 0
+    """The figures below count what the sessions' final logs hold: versions (edits and
+    regenerates), ``path/select``, ``exchange/hide``, retries of a failed input, failed turns,
+    ``session/model`` and ``session/instructions``, and attachments named by messages."""
+    selects: int = 0
+    hides: int = 0
+    retries: int = 0
+    failed_turns: int = 0
+    choices: int = 0
+    attachments: int = 0
     violations: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -185,7 +238,12 @@ class Figures:
             f"quiet {self.quiet_kills}) events_checked={self.events_checked} "
             f"durable_reported={self.durable_reported} "
             f"admissions_checked={self.admissions_checked} reopens={self.reopens} "
-            f"torn_tails={self.torn_tails} torn_files={self.torn_files} violations={len(self.violations)}"
+            f"torn_tails={self.torn_tails} torn_files={self.torn_files} "
+            f"verb_checks={self.verb_checks} fold_checks={self.fold_checks} "
+            f"attachments_checked={self.attachments_checked} verbs(edits={self.edits} "
+            f"selects={self.selects} hides={self.hides} retries={self.retries} "
+            f"failed_turns={self.failed_turns} choices={self.choices} "
+            f"attachments={self.attachments}) violations={len(self.violations)}"
         )
 
 
@@ -206,8 +264,14 @@ class Host:
         self.clock = clock
         self.tag = tag
 
-    async def open(self, session_id: str) -> SessionHost:
+    async def open(
+        self, session_id: str, before_start: Callable[[LiveSession], None] | None = None
+    ) -> SessionHost:
+        """The host on the reopened session, started and settled; ``before_start`` sees the
+        session as the open left it, before any turn runs."""
         session = await self.store.open(session_id)
+        if before_start is not None:
+            before_start(session)
         numbers = iter(range(1, 1 << 30))
         waker: Callable[[Callable[[], None]], Any] = RecordingWaker
         host = SessionHost(
@@ -241,7 +305,7 @@ class Matrix:
         seed: int,
         *,
         actions: int = 40,
-        max_ops: int = 250,
+        max_ops: int = 300,
         forced: Sequence[tuple[str, int]] = (),
         child_options: Sequence[str] = (),
     ) -> None:
@@ -422,12 +486,37 @@ class Matrix:
             ):
                 self.violation(f"durable admission {record} is not in the log")
         self.admissions = []
+        self._check_verbs(scan)
+
+    def _check_verbs(self, scan: Scan) -> None:
+        """6-10 on the committed events (see the module docstring)."""
+        self.figures.verb_checks += 1
+        envelopes = scan.envelopes
+        entries = verb_checks.entries_of(envelopes)
+        conversation = verb_checks.fresh_folds(entries, self.seed_length).snapshot()
+        tree = verb_checks.read_tree(envelopes)
+        for problem in (
+            verb_checks.tree_violations(entries, conversation, tree)
+            + verb_checks.shown_violations(entries, conversation, tree)
+            + verb_checks.history_violations(entries, conversation, tree)
+            + verb_checks.attachment_violations(self.folder, envelopes)
+        ):
+            self.violation(problem)
+        self.figures.attachments_checked += len(verb_checks.named_files(envelopes))
+
+    def _check_folds(self, session: LiveSession, when: str) -> None:
+        """11: the reopened session's folds are a fold from scratch of its entries."""
+        self.figures.fold_checks += 1
+        for problem in verb_checks.folds_violations(session):
+            self.violation(f"{when}: {problem}")
 
     async def _reopen(self, scan: Scan) -> None:
         self.figures.reopens += 1
         clock = FakeClock(last_at(scan.envelopes, START.isoformat()))
         before = set(self.folder.glob(TORN + "*"))
-        host = await Host(self.data, clock, f"p{self.cycle}").open(self.session_id)
+        host = await Host(self.data, clock, f"p{self.cycle}").open(
+            self.session_id, lambda opened: self._check_folds(opened, "reopened")
+        )
         session: Any = host.session
         new_torn = set(self.folder.glob(TORN + "*")) - before
         self.figures.torn_files = len(list(self.folder.glob(TORN + "*")))
@@ -438,6 +527,8 @@ class Matrix:
             session.schedule_fold()
         except ChimeError as error:
             self.violation(f"reopened with a failing schedule fold: {error}")
+        for problem in await verb_checks.readback_violations(session):
+            self.violation(problem)
         await self._one_more_turn(host)
 
     def _check_torn(self, scan: Scan, new_torn: set[Path]) -> None:
@@ -454,6 +545,8 @@ class Matrix:
         host.submit("what reminders do I have")
         await settle(host)
         ends = [e for e in host.session.events if e["type"] == v.TURN_END][turns:]
+        assert isinstance(host.session, LiveSession)
+        self._check_folds(host.session, "after one more turn")
         await host.dispose()
         if not ends or ends[-1]["data"]["status"] != "completed":
             self.violation(f"one more turn did not complete: {[e['data'] for e in ends]}")
@@ -473,6 +566,8 @@ class Matrix:
         events = scan_log((self.folder / LOG).read_bytes()).envelopes
         for problem in final_violations(events):
             self.violation(problem)
+        for name, count in verb_checks.verb_counts(events).items():
+            setattr(self.figures, name, getattr(self.figures, name) + count)
 
 
 def _due_one_shots(events: Sequence[Mapping[str, Any]], seed: int, now: datetime) -> list[str]:

@@ -2,9 +2,12 @@
 
 Owns: one run of a ``SessionHost`` on a real ``SessionStore`` (offline assistant, a fake clock the
 child moves itself, a recording waker it fires itself) doing a seeded random mix of chat turns,
-reminder creates (one-shot and every), deletes, lists and deliveries, and the side channel that
-tells the parent what it may rely on. Must not: decide anything about correctness (that is
-``crash_checks``), or write to the session except through the engine.
+reminder creates (one-shot and every), deletes, lists and deliveries, and the verbs of agent.md §7
+(edit and regenerate an input on the shown path, hide and unhide, switch versions, retry a failed
+input, the session's model and instructions, a message with a text attachment; a verb sometimes
+lands while a turn runs), and the side channel that tells the parent what it may rely on. Must
+not: decide anything about correctness (that is ``crash_checks``), or write to the session except
+through the engine.
 
 Side channel: a JSON-lines file opened ``O_APPEND``; every record is fsynced before the child goes
 on, so a record is on disk before the engine acts on what it reports. Records:
@@ -18,6 +21,9 @@ on, so a record is on disk before the engine acts on what it reports. Records:
 - ``{"kind":"admit","seq":n,"id":..,"acceptedAt":..}`` for every dispatch the owner appended
   (in memory: it is durable once a ``durable`` record covers its seq).
 
+Failures: ``--fail P`` makes each model step fail (``ProviderError("bad_request")``) with chance P,
+drawn from the run's seed, so some turns fail and retry has failed inputs to run again.
+
 Kills: ``--kill-after-ops N`` counts the store's file-ops seam calls (pwrite, fsync, truncate);
 at the N-th the child SIGKILLs itself ``before`` the call, ``after`` it, or (a write) after only a
 random ``partial`` prefix of the bytes reached the file. Without it the parent kills the child
@@ -29,7 +35,7 @@ turns on the real write-behind timer, ``--checkpoint-every K`` writes checkpoint
 kills also land in retries, timer flushes and checkpoint writes.
 
 Usage: python -m tests.survival.crash_worker DATA SESSION CHANNEL SEED START_ISO
-       [--kill-after-ops N --cut before|after|partial] [--actions M] [--tag T]
+       [--kill-after-ops N --cut before|after|partial] [--actions M] [--tag T] [--fail P]
 """
 
 from __future__ import annotations
@@ -42,13 +48,17 @@ import json
 import os
 import random
 import signal
+from collections.abc import AsyncGenerator
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from core.events import Entry
+from core.errors import ProviderError
+from core.events import Attachment, Entry, UserMessage
 from core.host import SessionHost
+from core.llm.messages import ModelInfo, ModelRequest, StreamChunk
 from core.llm.offline import OfflineAssistant
+from core.llm.provider import ModelProvider
 from core.session.checkpointer import CHECKPOINT_EVERY
 from core.session.jsonl_store import OsFileOps
 from core.session.lines import encode_line
@@ -58,6 +68,9 @@ from tests import wire as v
 from tests.fakes import FakeClock, RecordingWaker
 
 PROMPTS = ("stretch", "drink water", "call Ana", "check the oven", "water the plants")
+VERBS = ("edit", "regenerate", "hide", "select", "retry", "model", "instructions", "attach")
+VERB_WEIGHTS = (3, 2, 2, 2, 2, 1, 1, 2)
+FAIL_CHANCE = 0.08
 
 
 def die() -> None:
@@ -147,6 +160,26 @@ class KillingOps(OsFileOps):
             die()
 
 
+class FailingModel:
+    """The offline assistant, but a step fails (an endpoint refusing the request) with chance
+    ``chance``, drawn from its own generator seeded by the run: some turns fail, reproducibly."""
+
+    def __init__(self, inner: ModelProvider, chance: float, rng: random.Random) -> None:
+        self.inner = inner
+        self.chance = chance
+        self.rng = rng
+
+    @property
+    def info(self) -> ModelInfo:
+        return self.inner.info
+
+    async def stream(self, request: ModelRequest) -> AsyncGenerator[StreamChunk, None]:
+        if self.chance > 0 and self.rng.random() < self.chance:
+            raise ProviderError("bad_request", "The endpoint refused the request (injected).")
+        async for chunk in self.inner.stream(request):
+            yield chunk
+
+
 class Reporter:
     """Feeds the side channel from the session's observers."""
 
@@ -202,12 +235,9 @@ class Worker:
         except Exception:
             return []
 
-    def text(self) -> str | None:
+    def text(self, action: str) -> str | None:
         """The next user input, or None for a delivery step."""
         rng = self.rng
-        action = rng.choices(
-            ("chat", "after", "every", "delete", "list", "deliver", "wait"), (2, 3, 1, 1, 1, 3, 1)
-        )[0]
         prompt = rng.choice(PROMPTS)
         if action == "chat":
             return rng.choice(("hello", "thanks!", "what can you do?"))
@@ -224,8 +254,24 @@ class Worker:
             self.clock.advance(timedelta(seconds=rng.randint(1, 600)))
         return None
 
+    def chat_text(self) -> str:
+        """A user input that is a chat turn or a reminder create (what an edit says)."""
+        return self.text(self.rng.choice(("chat", "after", "list"))) or "hello"
+
     async def step(self) -> None:
-        text = self.text()
+        action = self.rng.choices(
+            ("chat", "after", "every", "delete", "list", "deliver", "wait", "verb"),
+            (2, 3, 1, 1, 1, 3, 1, 3),
+        )[0]
+        if action == "verb":
+            if self.rng.random() < 0.25:  # the verb lands while a turn runs
+                self.host.submit(self.chat_text())
+                for _ in range(self.rng.randint(0, 12)):
+                    await asyncio.sleep(0)
+            await self.verb(self.rng.choices(VERBS, VERB_WEIGHTS)[0])
+            await self.idle()
+            return
+        text = self.text(action)
         if text is not None:
             self.host.submit(text)
         elif self.waker.armed is not None:
@@ -235,6 +281,54 @@ class Worker:
         else:
             self.host.request_drive()
         await self.idle()
+
+    def path_inputs(self) -> list[int]:
+        """The inputs on the shown path, oldest first."""
+        session = self.host.session
+        path = session.conversation().path
+        entries = session.entries
+        return [
+            seq
+            for seq in range(max(0, path.oldest), len(entries))
+            if seq in path and isinstance(entries[seq].event, UserMessage)
+        ]
+
+    async def verb(self, verb: str) -> None:
+        """One verb of agent.md §7 (each appends one event; edits and retries run a turn)."""
+        rng, agent = self.rng, self.host.agent
+        conversation = self.host.session.conversation()
+        inputs = self.path_inputs()
+        if verb == "retry" and agent.failed_inputs:
+            self.host.retry(rng.choice(sorted(agent.failed_inputs)))
+        elif verb == "select" and (switches := self.switches(inputs)):
+            agent.select(conversation.leaf_for(rng.choice(switches)))
+        elif verb == "hide" and conversation.hidden and rng.random() < 0.5:
+            agent.hide(rng.choice(sorted(conversation.hidden)), hidden=False)
+        elif verb == "hide" and inputs:
+            agent.hide(rng.choice(inputs))
+        elif verb == "edit" and inputs:
+            agent.edit(rng.choice(inputs), self.chat_text(), "UTC")
+        elif verb in ("regenerate", "select", "retry") and inputs:
+            agent.regenerate(rng.choice(inputs))
+        elif verb == "model":
+            agent.choose_model(None, None, rng.choice((None, 0.2, 0.7, 1.3)))
+        elif verb == "instructions":
+            agent.set_instructions(rng.choice(("", "Answer briefly.", "Say hello first.")))
+        else:  # attach, or a verb with nothing to act on yet
+            await self.attach()
+
+    def switches(self, inputs: list[int]) -> list[int]:
+        """The other versions of inputs on the shown path (where a switch can go)."""
+        conversation = self.host.session.conversation()
+        return [v for seq in inputs for v in conversation.versions(seq) if v != seq]
+
+    async def attach(self) -> None:
+        """A message with a small text file (stored durably before the message is appended)."""
+        name = self.rng.choice(("notes.txt", "plan.md"))
+        data = f"note {self.rng.randint(0, 6)}\n".encode()
+        record = await self.host.session.add_attachment(name, data)
+        assert isinstance(record, Attachment), record
+        self.host.submit(f"see {name}", attachments=[record])
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -250,9 +344,10 @@ async def run(args: argparse.Namespace) -> None:
     ops.flaky = args.flaky  # after the open: recovery on a failing disk is not this test's topic
     Reporter(session, channel)
     numbers = iter(range(1, 1 << 30))
+    failing = FailingModel(OfflineAssistant(clock), args.fail, random.Random(rng.random()))
     host = SessionHost(
         session,
-        OfflineAssistant(clock),
+        failing,
         clock,
         lambda: "UTC",
         RecordingWaker,
@@ -299,6 +394,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--flaky", type=float, default=0.0, help="chance of a transient EIO")
     parser.add_argument("--write-behind", type=float, default=None, help="real timer, seconds")
     parser.add_argument("--checkpoint-every", type=int, default=CHECKPOINT_EVERY)
+    parser.add_argument(
+        "--fail", type=float, default=FAIL_CHANCE, help="a model step's failure chance"
+    )
     return parser.parse_args(argv)
 
 

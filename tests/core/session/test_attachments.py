@@ -13,14 +13,15 @@ from hypothesis import strategies as st
 
 from core.errors import SessionReadOnlyError
 from core.events import Attachment, UserMessage, UserSource
+from core.session import jsonl_store as disk
 from core.session.attachments import (
     FOLDER,
     IMAGE_LIMIT,
     TEXT_LIMIT,
     AttachmentStore,
-    Refused,
     classify,
 )
+from core.session.refusal import Refused
 from tests.core.session.helpers import make_store
 from tests.fakes import FakeClock
 
@@ -90,6 +91,31 @@ def test_the_store_writes_each_content_once_and_reads_it_back_checked(tmp_path: 
     assert store.read(record.sha256) is None  # damaged: never sent as if it were the file
     assert store.read("../../etc/passwd") is None
     assert store.read("0" * 64) is None
+
+
+def test_the_first_file_also_makes_the_new_attachments_folder_durable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A message is appended only once its file is durable: after a power cut the folder that
+    holds the file must still be named in the session folder, so that one is fsynced too."""
+    synced: list[Path] = []
+    sync_dir = disk._sync_dir
+
+    def recording(path: Path) -> None:
+        synced.append(path)
+        sync_dir(path)
+
+    monkeypatch.setattr(disk, "_sync_dir", recording)
+    store = AttachmentStore(tmp_path)
+    for text, expected in (
+        (b"one\n", [tmp_path / FOLDER, tmp_path]),
+        (b"two\n", [tmp_path / FOLDER]),
+    ):
+        record = classify("a.txt", text)
+        assert isinstance(record, Attachment)
+        synced.clear()
+        store.put(record, text)
+        assert synced == expected
 
 
 def test_attachments_stay_with_their_session(tmp_path: Path, clock: FakeClock) -> None:
