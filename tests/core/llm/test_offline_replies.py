@@ -29,22 +29,16 @@ def view(rid: str, kind: str, prompt: str, scheduled_at: str, **extra: Any) -> d
     return record
 
 
-def test_an_after_confirmation_shows_local_time_relative_time_and_id() -> None:
+def test_a_confirmation_shows_the_local_time_without_the_system_zone_and_the_id_last() -> None:
     value = view("schedule-3", "after", "stretch", "2026-08-05T08:45:00.000Z", afterSeconds=900)
-    text = confirm_create(
-        {"prompt": "stretch", "after_seconds": 900}, value, MORNING, BERLIN, about=False
-    )
-    assert (
-        text == "I'll remind you to stretch at 10:45 (Europe/Berlin), in 15 minutes — schedule-3."
-    )
+    text = confirm_create({"prompt": "stretch", "after_seconds": 900}, value, MORNING, BERLIN)
+    assert text == "I'll remind you to stretch at 10:45, in 15 minutes _(schedule-3)_."
 
 
 def test_the_confirmation_uses_the_stored_time_not_the_requested_one() -> None:
     value = view("schedule-1", "after", "stretch", "2026-08-05T09:00:00.000Z", afterSeconds=900)
-    text = confirm_create(
-        {"prompt": "stretch", "after_seconds": 900}, value, MORNING, BERLIN, about=False
-    )
-    assert "at 11:00 (Europe/Berlin), in 30 minutes" in text
+    text = confirm_create({"prompt": "stretch", "after_seconds": 900}, value, MORNING, BERLIN)
+    assert "at 11:00, in 30 minutes" in text
 
 
 def test_an_every_confirmation_names_the_interval_and_the_first_time() -> None:
@@ -52,21 +46,21 @@ def test_an_every_confirmation_names_the_interval_and_the_first_time() -> None:
         "schedule-2", "every", "drink water", "2026-08-05T09:00:00.000Z", everySeconds=1800
     )
     args = {"prompt": "drink water", "every_seconds": 1800}
-    assert confirm_create(args, value, MORNING, BERLIN, about=False) == (
-        "I'll remind you to drink water every 30 minutes, first at 11:00 (Europe/Berlin), "
-        "in 30 minutes — schedule-2."
+    assert confirm_create(args, value, MORNING, BERLIN) == (
+        "I'll remind you to drink water every 30 minutes, starting at 11:00 (in 30 minutes) "
+        "_(schedule-2)_."
     )
 
 
-def test_a_time_asked_for_in_another_zone_is_shown_there_and_in_the_local_zone() -> None:
+def test_a_time_asked_for_in_another_zone_is_shown_there_as_people_say_it_and_here() -> None:
     value = view("schedule-1", "at", "buy gifts", "2026-12-24T23:00:00.000Z")
     args = {
         "prompt": "buy gifts",
         "at": {"date": "2026-12-24", "time": "18:00:00", "time_zone": "America/New_York"},
     }
-    assert confirm_create(args, value, MORNING, BERLIN, about=False) == (
-        "I'll remind you to buy gifts at 18:00 on Thu 24 Dec (America/New_York; 00:00 on Fri 25 "
-        "Dec in Europe/Berlin), in 141 days 14 hours — schedule-1."
+    assert confirm_create(args, value, MORNING, BERLIN) == (
+        "I'll remind you to buy gifts at 18:00 on Thu 24 Dec New York time (00:00 on Fri 25 Dec "
+        "here), in 141 days 14 hours _(schedule-1)_."
     )
 
 
@@ -77,17 +71,17 @@ def test_a_confirmation_across_a_dst_change_shows_the_new_local_offset() -> None
         "prompt": "jog",
         "at": {"date": "2026-03-08", "time": "09:30:00", "time_zone": "America/New_York"},
     }
-    assert confirm_create(args, value, saturday, "America/New_York", about=False) == (
-        "I'll remind you to jog at 09:30 tomorrow (America/New_York), in 22 hours 30 minutes — schedule-1."
+    assert confirm_create(args, value, saturday, "America/New_York") == (
+        "I'll remind you to jog at 09:30 tomorrow, in 22 hours 30 minutes _(schedule-1)_."
     )
 
 
 def test_without_a_zone_times_are_shown_in_utc_and_about_is_kept() -> None:
     value = view("schedule-4", "after", "the meeting", "2026-08-05T08:35:00.000Z", afterSeconds=300)
     text = confirm_create(
-        {"prompt": "the meeting", "after_seconds": 300}, value, MORNING, None, about=True
+        {"prompt": "the meeting", "after_seconds": 300}, value, MORNING, None, link="about"
     )
-    assert text == "I'll remind you about the meeting at 08:35 (UTC), in 5 minutes — schedule-4."
+    assert text == "I'll remind you about the meeting at 08:35 UTC, in 5 minutes _(schedule-4)_."
 
 
 def at_args(day: str, clock: str, zone: str) -> dict[str, Any]:
@@ -96,11 +90,11 @@ def at_args(day: str, clock: str, zone: str) -> dict[str, Any]:
 
 ERROR_CASES = [
     ("invalid_rule", at_args("2026-03-08", "02:30:00", "America/New_York"),
-     "02:30 on Sun 8 Mar 2026 doesn't exist in America/New_York because the clocks skip it; pick another time."),
+     "02:30 on Sun 8 Mar 2026 doesn't exist in New York time because the clocks skip it; pick another time."),
     ("invalid_rule", at_args("2026-02-30", "09:00:00", BERLIN), "isn't a real calendar date and time"),
     ("invalid_rule", {"prompt": "x", "after_seconds": 0.5}, "positive whole number of seconds"),
     ("invalid_rule", {"prompt": "x", "every_seconds": 300.5}, "whole number of seconds"),
-    ("not_future", at_args("2026-08-05", "09:00:00", BERLIN), "09:00 on 2026-08-05 (Europe/Berlin) is already in the past"),
+    ("not_future", at_args("2026-08-05", "09:00:00", BERLIN), "09:00 on 2026-08-05 (Berlin time) has already passed"),
     ("time_out_of_range", {"prompt": "x", "after_seconds": 10**15}, "up to the end of the year 9999"),
     ("invalid_rule", {"prompt": "x", "after_seconds": 2**60}, "up to the end of the year 9999"),
     ("frequency_too_high", {"prompt": "x", "every_seconds": 30},
@@ -122,7 +116,7 @@ ERROR_CASES = [
 def test_every_error_code_is_explained_in_plain_words(
     code: str, args: dict[str, Any], says: str
 ) -> None:
-    text = confirm_create(args, {"code": code, "message": "ignored"}, MORNING, BERLIN, about=False)
+    text = confirm_create(args, {"code": code, "message": "ignored"}, MORNING, BERLIN)
     assert says in text
     assert "ignored" not in text
 
@@ -144,7 +138,7 @@ def test_a_persistence_error_after_the_append_names_the_id_it_would_have() -> No
 def test_an_unreadable_create_result_is_not_confirmed() -> None:
     values: tuple[object, ...] = (None, [], {"id": "schedule-1", "scheduledAt": "tomorrow"})
     for value in values:
-        text = confirm_create({"prompt": "x"}, value, MORNING, BERLIN, about=False)
+        text = confirm_create({"prompt": "x"}, value, MORNING, BERLIN)
         assert "can't say whether it was set" in text
 
 
@@ -152,17 +146,17 @@ def test_an_empty_list_says_there_are_none() -> None:
     assert list_text([], MORNING, BERLIN) == "You have no reminders in this conversation."
 
 
-def test_a_list_shows_each_reminder_with_id_local_time_and_state() -> None:
+def test_a_list_shows_each_reminder_with_its_local_time_state_and_id_last() -> None:
     views = [
         view("schedule-1", "after", "stretch", "2026-08-05T08:45:00.000Z", afterSeconds=900),
         view("schedule-2", "every", "drink water", "2026-08-05T09:00:00.000Z", everySeconds=1800),
         {**view("schedule-4", "at", "call *Ana*", "2026-08-05T06:30:00.000Z"), "state": "overdue"},
     ]
     assert list_text(views, MORNING, BERLIN) == (
-        "You have 3 reminders in this conversation (times in Europe/Berlin):\n\n"
-        "- schedule-1: stretch — at 10:45, in 15 minutes\n"
-        "- schedule-2: drink water — every 30 minutes, next at 11:00, in 30 minutes\n"
-        "- schedule-4: call \\*Ana\\* — was due at 08:30, 2 hours ago (it will be delivered shortly)"
+        "You have 3 reminders in this conversation:\n\n"
+        "- stretch — 10:45, in 15 minutes _(schedule-1)_\n"
+        "- drink water — every 30 minutes, next at 11:00, in 30 minutes _(schedule-2)_\n"
+        "- call \\*Ana\\* — was due at 08:30, 2 hours ago; it will arrive shortly _(schedule-4)_"
     )
 
 
@@ -184,9 +178,9 @@ def test_list_errors_are_explained(value: object, says: str) -> None:
         (
             {"id": "schedule-3", "deleted": True},
             "water the plants",
-            "Deleted schedule-3 (“water the plants”).",
+            "Deleted “water the plants” _(schedule-3)_.",
         ),
-        ({"id": "schedule-3", "deleted": True}, None, "Deleted schedule-3."),
+        ({"id": "schedule-3", "deleted": True}, None, "Deleted reminder schedule-3."),
         (
             {"id": "schedule-9", "deleted": False, "code": "schedule_not_found"},
             None,
@@ -252,12 +246,13 @@ def test_rendered_reminder_text_is_one_line_without_raw_markdown_or_controls(pro
 
 
 def test_odd_values_are_described_without_crashing() -> None:
-    from core.llm.offline_replies import matching, view_line
+    from core.llm.offline_matching import matching
+    from core.llm.offline_replies import view_line
     from core.llm.offline_text import local_time_text, relative_text
 
     assert view_line("junk", MORNING, "UTC") == "(a reminder I couldn't read)"
-    assert view_line({"id": "schedule-1", "prompt": "p"}, MORNING, "UTC") == "schedule-1: p"
-    assert matching(["junk", {"id": 3}, {"id": "schedule-1", "prompt": "Water"}], ["water"]) == [
+    assert view_line({"id": "schedule-1", "prompt": "p"}, MORNING, "UTC") == "p _(schedule-1)_"
+    assert matching([{"id": 3}, {"id": "schedule-1", "prompt": "Water"}], ["water"]) == [
         {"id": "schedule-1", "prompt": "Water"}
     ]
     assert delete_text("junk", None) == "The reminder tool gave an answer I couldn't read."
@@ -281,9 +276,7 @@ def test_odd_values_are_described_without_crashing() -> None:
 def test_invalid_local_times_outside_a_gap_are_not_called_a_gap(
     args: dict[str, Any], says: str
 ) -> None:
-    text = confirm_create(
-        args, {"code": "invalid_rule", "message": "m"}, MORNING, BERLIN, about=False
-    )
+    text = confirm_create(args, {"code": "invalid_rule", "message": "m"}, MORNING, BERLIN)
     assert says in text
     assert "clocks skip" not in text
 
@@ -294,6 +287,5 @@ def test_a_past_delay_is_reported_without_a_local_time() -> None:
         {"code": "not_future", "message": "m"},
         MORNING,
         BERLIN,
-        about=False,
     )
-    assert text.startswith("That time is already in the past")
+    assert text.startswith("That time has already passed")
