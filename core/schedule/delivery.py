@@ -88,7 +88,9 @@ def plan_delivery(fold: ScheduleFold, now: datetime) -> Delivery:
     )
     if batch:
         changes = [DispatchChange(record.id, now_ms).to_json() for record in batch]
-        return Delivery("every", batch_framing(batch, now_ms), changes, skipped=_skipped(batch, now_ms))
+        return Delivery(
+            "every", batch_framing(batch, now_ms), changes, skipped=_skipped(batch, now_ms)
+        )
     targets = [record.scheduled_ms for record in fold.active]
     return Delivery("wait", wake_at=ms_to_datetime(min(targets)) if targets else None)
 
