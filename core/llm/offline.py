@@ -228,7 +228,7 @@ def _plan_delete_matching(
         return Step(failure)
     if not isinstance(views, list):
         return Step(list_text(views, reading.now, reading.zone))
-    decision = delete_decision(intent, views)
+    decision = delete_decision(intent, views, reading.zone)
     if len(done) > 1:
         return Step(_deleted_text(done[1:], views))
     match decision:

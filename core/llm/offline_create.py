@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from core.llm.offline_duration import parse_duration
-from core.llm.offline_text import duration_text, link_for, quote
+from core.llm.offline_text import duration_text, link_for, quote, second_person
 from core.llm.offline_values import (
     Ask,
     Create,
@@ -63,7 +63,12 @@ _STRONG: _Verbs = (
         "",
     ),
     (
-        r"(?:i\s+(?:need|want|would\s+like|'d\s+like)|can\s+i\s+(?:get|have)|give\s+me|get\s+me)\s+a\s+reminder",
+        r"(?:i\s+(?:need|want|would\s+like|'d\s+like)|can\s+i\s+(?:get|have)|give\s+me|get\s+me|send\s+me|shoot\s+me|drop\s+me)\s+a\s+reminder",
+        "to",
+        "",
+    ),
+    (
+        r"(?:i\s+(?:need|want|would\s+like|'d\s+like)\s+to\s+)?(?:be|get)\s+reminded",
         "to",
         "",
     ),
@@ -107,7 +112,7 @@ _LINK_TAIL = re.compile(r"\s*(?:\b(?:to|about|that|of|for)|[:,;—–-])$", re.I
 _WHEN_START = re.compile(
     r"(?:in|at|on|by|every|each|tomorrow|tmrw|today|tonight|next|this|after|daily|hourly|weekly|for|"
     r"around|before|the|noon|midday|midnight|mon|tue|wed|thu|fri|sat|sun|[a-z]+day|[0-9]+\S*|half|quarter|"
-    r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|christmas|new|end|eod|lunch|morning|afternoon|evening|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|christmas|new|end|eod|lunch|morning|afternoon|evening|night|bed|"
     r"a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|within|once|twice|soon|later)\b",
     re.IGNORECASE,
 )
@@ -171,10 +176,13 @@ def _verb_request(
 
 def _with_pre(pre: str, body: Body, reading: Reading) -> Body:
     """Text before the verb: a when phrase ("in 2 hours remind me …"), joined with one after
-    the task when both are there ("tomorrow remind me to call at 5"), or else the task."""
+    the task when both are there ("tomorrow remind me to call at 5"), or else the task, with
+    its own when phrase when the verb comes last ("call Ana in 40 minutes, remind me")."""
     pre_when = parse_when(pre, reading, bare_duration=True)
     if pre_when is None:
-        return body if body.what else Body(_clean(pre), body.when_text, body.when, body.link)
+        if body.what or body.when is not None:
+            return body if body.what else Body(_clean(pre), body.when_text, body.when, body.link)
+        return split_body(pre, reading, link=body.link)
     if body.when is None:
         return Body(body.what, pre, pre_when, body.link)
     joined = parse_when(f"{pre} {body.when_text}", reading)
@@ -215,10 +223,10 @@ def _leading_when(words: list[str], reading: Reading) -> tuple[str, str, When] |
 
 
 def _trailing_when(words: list[str], reading: Reading) -> tuple[str, str, When] | None:
-    """The longest when phrase the text ends with; never one cut after its own preposition."""
+    """The longest when phrase the text ends with."""
     for cut in range(1, len(words)):
         tail = " ".join(words[cut:])
-        if not _WHEN_START.match(tail) or words[cut - 1].lower() in _PREPOSITIONS:
+        if not _WHEN_START.match(tail):
             continue
         when = parse_when(_LINK_TAIL.sub("", tail), reading)
         if when is not None:
@@ -246,12 +254,17 @@ def _usable(when: When | None) -> bool:
 
 
 def _link_of(what: str, default: Link) -> Link:
+    """The link word the task starts with; without one, "to" or "about" by the task's shape."""
     match = _LINK.match(what.strip())
     word = (match["word"] or "").lower() if match else ""
     if word in ("about", "of"):
         return "about"
     if word == "that":
         return "that"
+    if word == "to" and default in ("to", "about"):
+        return "to"
+    if default == "to" and not word and _clean(what):
+        return link_for(_clean(what))
     return default
 
 
@@ -263,7 +276,8 @@ def _clean(what: str) -> str:
         if stripped == text:
             break
         text = stripped
-    return text
+    words = text.lower().split()
+    return "" if words and all(word in _PREPOSITIONS for word in words) else text
 
 
 def compose(body: Body, request: str, *, default: str = "") -> Create | Ask | Reply:
@@ -290,7 +304,7 @@ def compose(body: Body, request: str, *, default: str = "") -> Create | Ask | Re
         return Ask(
             f"What should I remind you about {quote(body.when_text)}?", NeedWhat(body.when_text)
         )
-    notes = when.notes if isinstance(when, LocalTime) else ()
+    notes = when.notes if isinstance(when, LocalTime | Delay) else ()
     return Create(what, when, body.link, notes)
 
 
@@ -298,31 +312,32 @@ def _without_when(body: Body, what: str) -> Ask:
     if not what or re.fullmatch(_VAGUE.pattern, what, re.IGNORECASE):
         return Ask(ASK_WHAT_AND_WHEN, NeedBoth())
     vague = re.match(
-        rf"^(?P<when>{_VAGUE.pattern})[\s,]+(?:to\s+|about\s+|that\s+)?(?P<rest>.+)$|^(?P<rest2>.+?)\s+(?P<when2>{_VAGUE.pattern})$",
+        rf"^(?:{_VAGUE.pattern})[\s,]+(?P<rest>.+)$|^(?P<rest2>.+?)\s+(?:{_VAGUE.pattern})$",
         what,
         re.IGNORECASE,
     )
     if vague is not None:
-        task = _clean(vague["rest"] or vague["rest2"])
+        rest = vague["rest"] or vague["rest2"]
+        task, link = _clean(rest), _link_of(rest, body.link)
         return Ask(
-            f"When exactly should I remind you {_verb(body.link)} {quote(task)}? {EXAMPLES}",
-            NeedWhen(task, body.link),
+            f"When exactly should I remind you {_said(task, link)}? {EXAMPLES}",
+            NeedWhen(task, link),
         )
-    unknown = re.match(
-        r"^(?P<when>.+?)\s+(?P<link>to|about|that)\s+(?P<rest>.+)$", what, re.IGNORECASE
-    )
-    if unknown is not None and not re.match(
-        r"^(?:go|get|run|walk|drive)\b", unknown["when"], re.IGNORECASE
-    ):
-        task = _clean(unknown["rest"])
+    unknown = re.match(r"^(?P<when>.+?)\s+(?P<rest>(?:to|about|that)\s+.+)$", what, re.IGNORECASE)
+    if unknown is not None and not re.match(r"^(?:go|get|run|walk|drive)\b", unknown["when"], re.I):
+        task, link = _clean(unknown["rest"]), _link_of(unknown["rest"], body.link)
         return Ask(
             f"I didn't understand when “{quote(unknown['when'])}” is. {EXAMPLES}",
-            NeedWhen(task, _link_of(unknown["link"], body.link)),
+            NeedWhen(task, link),
         )
     return Ask(
-        f"When should I remind you {_verb(body.link)} {quote(what)}? {EXAMPLES}",
-        NeedWhen(what, body.link),
+        f"When should I remind you {_said(what, body.link)}? {EXAMPLES}", NeedWhen(what, body.link)
     )
+
+
+def _said(task: str, link: Link) -> str:
+    """The task in a question, said back: "to take your pills", "about the dentist"."""
+    return f"{_verb(link)} {quote(second_person(task))}"
 
 
 def _verb(link: Link) -> str:

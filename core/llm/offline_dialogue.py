@@ -163,7 +163,7 @@ def _after(turn: Turn, state: State | None, reading: Reading) -> State | None:
     if isinstance(intent, Create):
         return _created(turn.exchanges)
     if isinstance(intent, DeleteMatching):
-        return _delete_question(intent, turn.exchanges)
+        return _delete_question(intent, turn.exchanges, reading.zone)
     return None
 
 
@@ -181,13 +181,15 @@ def _created(exchanges: Sequence[Exchange]) -> Created | None:
     return None
 
 
-def _delete_question(intent: DeleteMatching, exchanges: Sequence[Exchange]) -> State | None:
+def _delete_question(
+    intent: DeleteMatching, exchanges: Sequence[Exchange], zone: str | None
+) -> State | None:
     if len(exchanges) != 1 or exchanges[0].call.name != "schedule_list":
         return None
     views = exchanges[0].json()
     if not isinstance(views, list):
         return None
-    decision = delete_decision(intent, views)
+    decision = delete_decision(intent, views, zone)
     ids = tuple(str(v["id"]) for v in getattr(decision, "views", ()))
     if isinstance(decision, AskWhich):
         return Which(ids)
@@ -229,7 +231,7 @@ def _after_create(text: str, created: str, reading: Reading) -> Intent:
 def _is_fresh(intent: Intent) -> bool:
     """A complete request of its own, read as itself even where an answer is expected."""
     return isinstance(intent, Create | ListReminders | DeleteById | TellTime | Help) or (
-        isinstance(intent, DeleteMatching) and bool(intent.words or intent.every)
+        isinstance(intent, DeleteMatching) and bool(intent.words or intent.every or intent.clocks)
     )
 
 

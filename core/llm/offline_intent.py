@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from core.llm.offline_clock import Clock, find_clock
 from core.llm.offline_create import parse_request
 from core.llm.offline_values import (
     DeleteById,
@@ -84,7 +85,7 @@ _HELP_RE = re.compile(
 _TIME_RE = re.compile(
     r"(?:what(?:'s|\s+is)\s+the\s+(?:time|current\s+time)(?:\s+now)?|what\s+time\s+is\s+it(?:\s+now|\s+right\s+now)?|"
     r"(?:the\s+|current\s+)?time(?:\s+now)?|tell\s+me\s+the\s+time|do\s+you\s+(?:know|have)\s+the\s+time|"
-    r"what(?:'s|\s+is)\s+(?:the\s+|today's\s+)?date(?:\s+today)?|what\s+day\s+is\s+(?:it|today)|"
+    r"what(?:'s|\s+is)\s+(?:the\s+|today's\s+)?date(?:\s+today)?|what\s+day\s+is\s+(?:it|today)(?:\s+today)?|"
     r"what(?:'s|\s+is)\s+today|which\s+day\s+is\s+it|what\s+time\s+zone\s+(?:am\s+i\s+in|is\s+this))"
     r"(?:\s+(?:in|for|over\s+in)\s+(?P<place>.+))?",
     re.IGNORECASE,
@@ -291,7 +292,20 @@ def _delete_target(rest: str) -> DeleteById | DeleteMatching:
     grouped = _ALL_WITH.fullmatch(rest)
     if grouped is not None:
         return DeleteMatching(words_of(grouped["words"] or grouped["words2"]), every=True)
-    return DeleteMatching(words_of(rest))
+    rest, clocks = _clock_words(rest)
+    return DeleteMatching(words_of(rest), clocks=clocks)
+
+
+def _clock_words(rest: str) -> tuple[str, tuple[str, ...]]:
+    """A time of day in a delete description ("my 3pm reminder"): taken out of the words, kept
+    as its readings (``15:00``; both ``05:00`` and ``17:00`` for a bare "5")."""
+    found = find_clock(rest.lower())
+    if found is None or not isinstance(found.value, Clock):
+        return rest, ()
+    clock = found.value
+    hours = (clock.hour, clock.hour + 12) if clock.ambiguous else (clock.hour,)
+    readings = tuple(f"{hour:02d}:{clock.minute:02d}" for hour in hours)
+    return rest[: found.start] + " " + rest[found.end :], readings
 
 
 def pick_of(word: str) -> Pick:

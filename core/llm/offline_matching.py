@@ -4,7 +4,8 @@
 decides: delete these now, ask which one, ask before deleting several, or say nothing matches.
 
 Matching is by the words of the description against each reminder's text, case-insensitive, in
-three ranks, and only the best rank counts: the whole text is exactly the words ("eat" is the
+three ranks, and only the best rank counts (a time of day in the description, "the 3pm one",
+first keeps only the reminders due at that time): the whole text is exactly the words ("eat" is the
 "eat" reminder, not "eat lunch"); every word is a whole word of the text; every word is part of
 the text ("pill" in "pills"). A description with no words matches every reminder.
 """
@@ -14,9 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any
 
+from core.instant import read_instant
 from core.llm.offline_values import DeleteMatching
+from core.llm.offline_zones import load_zone
 
 View = Mapping[str, Any]
 
@@ -57,14 +61,19 @@ class Gone:
 Decision = DeleteNow | AskWhich | AskAll | NoMatch | Gone
 
 
-def delete_decision(intent: DeleteMatching, views: Sequence[object]) -> Decision:
-    """What a delete by description does with the listed ``views`` (see the module docstring)."""
+def delete_decision(
+    intent: DeleteMatching, views: Sequence[object], zone: str | None = None
+) -> Decision:
+    """What a delete by description does with the listed ``views`` (see the module docstring);
+    a time of day in the description is matched in ``zone``."""
     active = tuple(v for v in views if isinstance(v, Mapping) and isinstance(v.get("id"), str))
     pool = active
     if intent.among:
         pool = tuple(v for v in active if v["id"] in intent.among)
         if not pool:
             return Gone()
+    if intent.clocks:
+        pool = tuple(v for v in pool if _clock_of(v, zone) in intent.clocks)
     found = matching(pool, intent.words)
     if intent.pick is not None:
         found = _picked(found, intent.pick)
@@ -73,6 +82,15 @@ def delete_decision(intent: DeleteMatching, views: Sequence[object]) -> Decision
     if len(found) == 1 or (intent.every and intent.confirmed):
         return DeleteNow(tuple(found))
     return AskAll(tuple(found)) if intent.every else AskWhich(tuple(found))
+
+
+def _clock_of(view: View, zone: str | None) -> str | None:
+    due = read_instant(view.get("scheduledAt"))
+    tz = load_zone(zone) if zone is not None else None
+    if due is None:
+        return None
+    local = due.astimezone(tz if tz is not None else UTC)
+    return f"{local.hour:02d}:{local.minute:02d}"
 
 
 def _picked(found: list[View], pick: int | str) -> list[View]:

@@ -63,7 +63,8 @@ class DeleteMatching:
     them when there are no words), limited to the ids ``among`` when given, then ``pick`` one.
 
     Several matches make the assistant ask which one, or, with ``every``, ask whether to delete
-    them all, unless ``confirmed`` (the user already said yes to exactly these).
+    them all, unless ``confirmed`` (the user already said yes to exactly these). ``clocks``: the
+    description named a time of day ("the 3pm one"): its readings as ``HH:MM`` in the turn's zone.
     """
 
     words: tuple[str, ...] = ()
@@ -71,6 +72,7 @@ class DeleteMatching:
     among: tuple[str, ...] = ()
     pick: Pick | None = None
     confirmed: bool = False
+    clocks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,6 +72,9 @@ _DANGLING = frozenset(
     )
 )
 _TIMES_A_RE = re.compile(r"(?:once|twice|thrice|\w+ times) (?:a|an|per|every) ")
+_REPEAT = re.compile(
+    r"\b(?:(?:every|each) (?:other )?\w+|daily|weekly|hourly|fortnightly|weekdays)\b"
+)
 _IANA_TAIL = re.compile(r"(?:^|\s)\(?([a-z][a-z0-9_+.-]*(?:/[a-z0-9_+.-]+)+)\)?$")
 _FILLERS = re.compile(r"(?:^|\s)(?:at|on|by|for|around|about|of)(?=\s|$)|,")
 _CALENDAR_RULE = (
@@ -104,9 +107,10 @@ _ANY_READING = Reading(_ANY_READING_NOW, "UTC")
 
 @dataclass(frozen=True, slots=True)
 class Delay:
-    """A relative delay: ``after_seconds``."""
+    """A relative delay: ``after_seconds``; ``notes`` say how it was read ("in 45" as minutes)."""
 
     seconds: int
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +208,10 @@ def _delay(text: str, *, bare: bool) -> Delay | Problem | None:
         amount = re.sub(r"^(?:in |after )?(?:-|minus |negative )|(?: ago| before now)$", "", text)
         if parse_duration(amount) is not None:
             return Problem("That time has already passed; pick a time in the future.")
+    minutes = re.fullmatch(r"in (?:another )?([0-9]{1,3})", text)
+    if minutes is not None and 0 < int(minutes[1]) <= 180:  # "in 45": people mean minutes
+        note = f"I took “in {minutes[1]}” as {minutes[1]} minutes."
+        return Delay(int(minutes[1]) * 60, (note,))
     said = _delay_amount(text, bare=bare)
     seconds = parse_duration(said) if said is not None else None
     if seconds is None:
@@ -214,9 +222,11 @@ def _delay(text: str, *, bare: bool) -> Delay | Problem | None:
 
 
 def _delay_amount(text: str, *, bare: bool) -> str | None:
+    text = re.sub(r"\b(?:more|extra|additional)\s+", "", text)  # "5 more minutes"
     for pattern in (
-        r"(?:in|within|after|for) (?:another |the next )?(.+?)(?: time|'s time| from now| later)?",
-        r"(.+?) (?:from now|later|hence|from today)",
+        r"(?:in|within|after|for) (?:another |the next |a further )?(.+?)(?: time|'s time| from now| later)?",
+        r"(?:another |a further )?(.+?) (?:from now|later|hence|from today)",
+        r"another (.+)",
     ):
         match = re.fullmatch(pattern, text)
         if match and parse_duration(match[1]) is not None:
@@ -298,6 +308,8 @@ def _local(text: str, reading: Reading) -> When | None:
 
 
 def _take_apart(text: str, reading: Reading) -> _Pieces | Problem | None:
+    if _REPEAT.search(text):  # "at 8:30am every day": a clock time that repeats
+        return Problem(_CALENDAR_RULE)
     text, said = _split_zone(text)
     unknown_zone = _IANA_TAIL.search(text) if said is None else None
     if unknown_zone is not None:
@@ -305,24 +317,9 @@ def _take_apart(text: str, reading: Reading) -> _Pieces | Problem | None:
             f"I don't recognise the time zone “{quote(unknown_zone[1])}”. Use a name like "
             "Europe/Berlin, America/New_York or UTC, or a city such as Tokyo."
         )
-    day: Day | PastDay | None = None
-    numeric = _NUMERIC_DAY.search(text)
-    if numeric is not None:
-        read = read_day(numeric[0], reading.now.date(), month_first=reading.month_first)
-        if read is not None:
-            day = read
-            text = _cut(text, numeric.start(), numeric.end())
-    found = find_clock(text)
-    clock: Clock | None = None
-    bad: BadClock | None = None
-    if found is not None:
-        text, zone_after = _zone_after(text, found.end)
-        said = said or zone_after
-        text = _cut(text, found.start, found.end)
-        if isinstance(found.value, BadClock):
-            bad = found.value
-        elif isinstance(found.value, Clock):
-            clock = found.value
+    text, day = _numeric_day(text, reading)
+    text, clock, zone_after = _clock_of(text)
+    said = said or zone_after
     part_found = find_part(text)
     part = part_found.value if part_found is not None else None
     if part_found is not None:
@@ -334,10 +331,31 @@ def _take_apart(text: str, reading: Reading) -> _Pieces | Problem | None:
         day = read_day(rest, _today_guess(reading), month_first=reading.month_first)
         if day is None:
             return None
-    if bad is not None:
-        return Problem(f"“{quote(bad.text)}” isn't a time of day I understand; try 17:00 or 5pm.")
+    if isinstance(clock, BadClock):
+        return Problem(f"“{quote(clock.text)}” isn't a time of day I understand; try 17:00 or 5pm.")
     assert part is None or isinstance(part, Part)  # find_part finds parts only
     return _Pieces(clock, part, day, said or reading.assumed)
+
+
+def _numeric_day(text: str, reading: Reading) -> tuple[str, Day | PastDay | None]:
+    """A numeric date ("24/12", "24.12.", "2026-12-24") taken out first: "24.12" is no clock."""
+    numeric = _NUMERIC_DAY.search(text)
+    if numeric is None:
+        return text, None
+    read = read_day(numeric[0], reading.now.date(), month_first=reading.month_first)
+    if read is None:
+        return text, None
+    return _cut(text, numeric.start(), numeric.end()), read
+
+
+def _clock_of(text: str) -> tuple[str, Clock | BadClock | None, Said | None]:
+    """The clock time taken out of ``text``, and a zone named right after it."""
+    found = find_clock(text)
+    if found is None:
+        return text, None, None
+    text, zone_after = _zone_after(text, found.end)
+    value = found.value if isinstance(found.value, Clock | BadClock) else None
+    return _cut(text, found.start, found.end), value, zone_after
 
 
 def _today_guess(reading: Reading) -> date:
