@@ -57,15 +57,16 @@ _PARTS = {
     "morning": 9, "afternoon": 15, "evening": 18, "night": 20, "tonight": 20, "lunchtime": 12,
     "lunch time": 12, "lunch": 12, "dinnertime": 19, "dinner time": 19, "dinner": 19,
     "supper": 19, "breakfast": 8, "bedtime": 22, "bed": 22, "end of the day": 17, "end of day": 17,
-    "eod": 17, "close of business": 17, "cob": 17, "end of business": 17,
+    "eod": 17, "close of business": 17, "cob": 17, "end of business": 17, "after work": 18,
+    "after school": 16,
 }  # fmt: skip
 _PART_WORD = "|".join(sorted(_PARTS, key=len, reverse=True)).replace(" ", r"\s+")
 _PART_RE = re.compile(
-    rf"(?<![\w])(?P<pre>(?:in|at|during|around|by|before|for|after)\s+(?:the\s+)?|this\s+|the\s+)?"
+    rf"(?<![\w])(?P<pre>(?:in|at|during|around|by|before|for)\s+(?:the\s+)?|this\s+|the\s+)?"
     rf"(?P<part>{_PART_WORD})(?![\w])"
 )
 PM_PARTS = frozenset(
-    ("afternoon", "evening", "night", "tonight", "dinner", "supper", "bedtime", "bed")
+    ("afternoon", "evening", "night", "tonight", "dinner", "supper", "bedtime", "bed", "after work")
 )
 
 

@@ -110,10 +110,11 @@ _LINK = re.compile(
 )
 _LINK_TAIL = re.compile(r"\s*(?:\b(?:to|about|that|of|for)|[:,;—–-])$", re.IGNORECASE)
 _WHEN_START = re.compile(
-    r"(?:in|at|on|by|every|each|tomorrow|tmrw|today|tonight|next|this|after|daily|hourly|weekly|for|"
+    r"(?:in|at|on|by|every|each|tom+or+ow|tmrw|tmr|2morrow|today|tonight|next|this|after|daily|hourly|weekly|for|"
     r"around|before|the|noon|midday|midnight|mon|tue|wed|thu|fri|sat|sun|[a-z]+day|[0-9]+\S*|half|quarter|"
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|christmas|new|end|eod|lunch|morning|afternoon|evening|night|bed|"
-    r"a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|within|once|twice|soon|later)\b",
+    r"a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|within|once|twice|soon|later|"
+    r"around|roughly|approximately|approx|circa|another)\b",
     re.IGNORECASE,
 )
 _PREPOSITIONS = frozenset(

@@ -73,6 +73,7 @@ _LIST = (
     r"what\s+(?:have|did)\s+i\s+(?:set|schedule|ask\s+you\s+to\s+remind\s+me(?:\s+about|\s+of)?)",
     r"what\s+(?:are|were)\s+you\s+(?:going\s+to|gonna)\s+remind\s+me(?:\s+about|\s+of)?",
     r"(?:list|show)(?:\s+(?:all|everything|them))?",
+    r"how\s+many\s+reminders(?:\s+(?:do\s+i\s+have|are\s+(?:there|set|left|active)|have\s+i\s+(?:got|set)))?",
 )
 _LIST_RE = re.compile("|".join(f"(?:{p})" for p in _LIST), re.IGNORECASE)
 _HELP_RE = re.compile(

@@ -53,6 +53,7 @@ _TIMES_A = {"once": 1, "twice": 2, "thrice": 3, "three times": 3, "four times": 
 _NUMERIC_DAY = re.compile(
     r"(?<![\w:./-])(?:[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}|[0-9]{1,2}([/.-])[0-9]{1,2}(?:\1(?:[0-9]{4}|[0-9]{2}))?\.?)(?![\w:/-])"
 )
+_HEDGE = r"about|around|roughly|approximately|approx\.?|circa|maybe|like|somewhere around"
 _DANGLING = frozenset(
     (
         "at",
@@ -76,7 +77,7 @@ _REPEAT = re.compile(
     r"\b(?:(?:every|each) (?:other )?\w+|daily|weekly|hourly|fortnightly|weekdays)\b"
 )
 _IANA_TAIL = re.compile(r"(?:^|\s)\(?([a-z][a-z0-9_+.-]*(?:/[a-z0-9_+.-]+)+)\)?$")
-_FILLERS = re.compile(r"(?:^|\s)(?:at|on|by|for|around|about|of)(?=\s|$)|,")
+_FILLERS = re.compile(r"(?:^|\s)(?:at|on|by|for|around|about)(?=\s|$)|,")
 _CALENDAR_RULE = (
     "I can only repeat a reminder at a fixed interval counted from when you set it (for example "
     "“every day” means every 24 hours from now), not at a clock time or on certain days. Say "
@@ -187,15 +188,21 @@ def parse_when(phrase: str, reading: Reading, *, bare_duration: bool = False) ->
     if delay is not None:
         return delay
     try:
-        return _local(text, reading)
+        return _relative_to_a_time(text, reading) or _local(text, reading)
     except (OverflowError, ValueError):  # a clock at the edge of years 1-9999
         return Problem("That date is outside the range I can work with.")
 
 
 def normalise(phrase: str) -> str:
-    """Lower case, one space between words, curly apostrophes straight, no edge punctuation."""
-    text = phrase.replace("’", "'").replace("‘", "'").lower()
-    return re.sub(r"\s+", " ", text).strip(" ,.!?;:")
+    """Lower case, one space between words, curly apostrophes straight, no edge punctuation, and
+    no hedges: "in about 10 minutes" is "in 10 minutes", "around 5" is "at 5", "an hour or so"
+    is "an hour"."""
+    text = re.sub(r"\s+", " ", phrase.replace("’", "'").replace("‘", "'").lower())
+    text = re.sub(rf"\b(in|at|by|after) (?:{_HEDGE}) ", r"\1 ", text)
+    text = re.sub(rf"(^| )(?:{_HEDGE}) (?=[0-9]|noon|midnight)", r"\1at ", text)
+    text = re.sub(rf"(^| )(?:{_HEDGE}) ", r"\1", text)
+    text = re.sub(r" (?:or so|give or take|or thereabouts)\b", "", text)
+    return text.strip(" ,.!?;:")
 
 
 def whole_seconds(seconds: Fraction) -> int:
@@ -208,6 +215,9 @@ def _delay(text: str, *, bare: bool) -> Delay | Problem | None:
         amount = re.sub(r"^(?:in |after )?(?:-|minus |negative )|(?: ago| before now)$", "", text)
         if parse_duration(amount) is not None:
             return Problem("That time has already passed; pick a time in the future.")
+    hm = re.fullmatch(r"in ([0-9]{1,2}):([0-5][0-9])(?: hours?| hrs?| h)?", text)
+    if hm is not None and (int(hm[1]) or int(hm[2])):  # "in 1:30": an hour and a half
+        return Delay(int(hm[1]) * 3600 + int(hm[2]) * 60)
     minutes = re.fullmatch(r"in (?:another )?([0-9]{1,3})", text)
     if minutes is not None and 0 < int(minutes[1]) <= 180:  # "in 45": people mean minutes
         note = f"I took “in {minutes[1]}” as {minutes[1]} minutes."
@@ -219,6 +229,24 @@ def _delay(text: str, *, bare: bool) -> Delay | Problem | None:
     if whole_seconds(seconds) < 1:
         return Problem("That's now, not later: give me a time in the future, like “in 5 minutes”.")
     return Delay(whole_seconds(seconds))
+
+
+def _relative_to_a_time(text: str, reading: Reading) -> When | None:
+    """ "10 minutes before 3pm", "half an hour after the meeting at 5": a local time moved by a
+    duration (wall-clock arithmetic, so the result keeps the zone's local time)."""
+    match = re.fullmatch(r"(?P<d>.+?) (?P<dir>before|after|earlier than|prior to) (?P<t>.+)", text)
+    seconds = parse_duration(match["d"]) if match is not None else None
+    if match is None or seconds is None:
+        return None
+    target = _local(match["t"], reading)
+    if not isinstance(target, LocalTime):
+        return target
+    sign = 1 if match["dir"] == "after" else -1
+    wall = datetime.combine(target.date, target.time) + sign * timedelta(
+        seconds=whole_seconds(seconds)
+    )
+    note = f"That is {match['d']} {match['dir']} {clock_text(target.time)}, at {clock_text(wall.time())}."
+    return _settled(wall.date(), wall.time(), (*target.notes, note), None, target.zone, reading)
 
 
 def _delay_amount(text: str, *, bare: bool) -> str | None:
@@ -308,8 +336,11 @@ def _local(text: str, reading: Reading) -> When | None:
 
 
 def _take_apart(text: str, reading: Reading) -> _Pieces | Problem | None:
-    if _REPEAT.search(text):  # "at 8:30am every day": a clock time that repeats
-        return Problem(_CALENDAR_RULE)
+    repeat = _REPEAT.search(text)
+    if repeat is not None:  # "at 8:30am every day": a clock time that repeats
+        rest = _cut(text, repeat.start(), len(text))
+        pieces = _take_apart(rest, reading) if rest else None
+        return Problem(_CALENDAR_RULE) if isinstance(pieces, _Pieces) else None
     text, said = _split_zone(text)
     unknown_zone = _IANA_TAIL.search(text) if said is None else None
     if unknown_zone is not None:
@@ -439,7 +470,7 @@ def _on_a_day(clock: Clock) -> tuple[time, tuple[str, ...]]:
         return at, ()
     at = at.replace(hour=clock.hour + 12)
     return at, (
-        f"I took “{quote(clock.text)}” as {clock_text(at)}; say “{clock.text}am” for the morning.",
+        f"I took “{quote(clock.text)}” as {clock_text(at)}; say “{_plain(clock)}am” for the morning.",
     )
 
 
@@ -459,11 +490,17 @@ def _next_clock(
         at, day = min(options), today + timedelta(days=1)
     if clock.ambiguous:
         notes += (
-            f"I took “{quote(clock.text)}” as {clock_text(at)}, the next {_oclock(clock)}; say “{clock.text}am” or “{clock.text}pm” to choose.",
+            f"I took “{quote(clock.text)}” as {clock_text(at)}, the next {_oclock(clock)}; say “{_plain(clock)}am” or “{_plain(clock)}pm” to choose.",
         )
     if day != today:
         notes += (f"{clock_text(at)} had already passed today, so I set it for tomorrow.",)
     return day, at, notes
+
+
+def _plain(clock: Clock) -> str:
+    """A bare clock time as digits for a suggestion: ``9``, ``5:30``."""
+    hour = clock.hour % 12 or 12
+    return f"{hour}:{clock.minute:02d}" if clock.minute else str(hour)
 
 
 def _oclock(clock: Clock) -> str:
