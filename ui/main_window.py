@@ -39,7 +39,7 @@ from core.events import AssistantMessage, Entry
 from ui.actions import MENUS, WindowActions
 from ui.composer import Composer
 from ui.reminders_panel import RemindersPanel
-from ui.screen import ReminderView, SessionAccess, SessionScreen
+from ui.screen import DeliveredView, ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionListPanel, SessionSummary
 from ui.transcript_model import TranscriptModel
 from ui.transcript_view import TranscriptView
@@ -254,7 +254,7 @@ class MainWindow(QMainWindow):
         zone, access (state, banner, composer), busy and the persistence warning."""
         self.transcript_model.reset(screen.entries, screen.zone_name)
         self.transcript.scroll_to_end()
-        self.set_reminders(screen.reminders, screen.zone_name)
+        self.set_reminders(screen.reminders, screen.zone_name, screen.delivered)
         self.set_session_title(screen.title)
         self.set_zone(screen.zone_name)
         self.set_access(screen.access)
@@ -283,8 +283,13 @@ class MainWindow(QMainWindow):
     def set_busy(self, busy: bool) -> None:
         self.composer.set_busy(busy)
 
-    def set_reminders(self, records: Sequence[ReminderView], zone_name: str | None) -> None:
-        self.reminders.set_records(records, zone_name)
+    def set_reminders(
+        self,
+        records: Sequence[ReminderView],
+        zone_name: str | None,
+        delivered: Sequence[DeliveredView] = (),
+    ) -> None:
+        self.reminders.set_records(records, zone_name, delivered)
 
     def set_access(self, access: SessionAccess) -> None:
         """The session's state in the status bar, its banner and whether the composer writes."""
@@ -296,6 +301,7 @@ class MainWindow(QMainWindow):
                 access.banner, offer_fork=access.offer_fork, fork_label=access.fork_label
             )
         self.composer.set_writable(access.writable, access.placeholder)
+        self.reminders.set_writable(access.writable)
 
     def set_sessions(self, items: Sequence[SessionSummary], current: str | None) -> None:
         self.sessions.set_sessions(list(items), current)

@@ -125,6 +125,8 @@ def parse_duration(text: str) -> Fraction | None:
         return None
     total = Fraction(0)
     for part in _PART_RE.finditer(text):
+        if len(part["unit"]) == 1 and not part["num"][-1:].isdigit():
+            return None  # "an d", "a m": a one-letter unit follows digits only ("5m", "2 h")
         total += _part_seconds(part)
     return total
 
