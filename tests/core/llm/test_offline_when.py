@@ -75,7 +75,7 @@ def duration_parts(draw: st.DrawFn) -> tuple[str, int]:
         number = WORDS[count] if as_words else str(count)
         gap = (
             " "
-            if as_words or len(unit) > 1 and draw(st.booleans())
+            if as_words or (len(unit) > 1 and draw(st.booleans()))
             else draw(st.sampled_from(["", " "]))
         )
         spoken.append(f"{number}{gap}{unit}")
@@ -336,14 +336,18 @@ def test_an_abbreviation_is_its_region_on_a_day_the_region_uses_it_and_asked_abo
 ):
     est = read_zone("EST")
     assert est is not None
-    assert settle(est, datetime(2026, 1, 15, 17, 0)) == "America/New_York"
-    summer = settle(est, datetime(2026, 8, 5, 17, 0))
+    assert settle(est, datetime.combine(date(2026, 1, 15), time(17))) == "America/New_York"
+    summer = settle(est, datetime.combine(date(2026, 8, 5), time(17)))
     assert summer == ZoneQuestion(
         "On that day New York is at UTC-04:00, not EST (UTC-05:00). Did you mean New York time, "
         "or a fixed UTC-05:00?",
         ("America/New_York", Offset(-300)),
     )
-    cst = settle(Said("cst", meanings=read_zone("CST").meanings), datetime(2026, 1, 15, 17))  # type: ignore[union-attr]  # CST is known
+    central = read_zone("CST")
+    assert central is not None
+    cst = settle(
+        Said("cst", meanings=central.meanings), datetime.combine(date(2026, 1, 15), time(17))
+    )
     assert isinstance(cst, ZoneQuestion)
     assert cst.options == ("America/Chicago", "Asia/Shanghai")
 
@@ -407,7 +411,9 @@ def test_a_wall_time_in_a_dst_gap_is_passed_to_the_tool_which_refuses_it() -> No
 @given(
     zone=st.sampled_from(ZONES),
     now=st.datetimes(
-        min_value=datetime(2026, 1, 1), max_value=datetime(2027, 12, 31), timezones=st.just(UTC)
+        min_value=datetime(2026, 1, 1),  # noqa: DTZ001 -- hypothesis takes naive bounds
+        max_value=datetime(2027, 12, 31),  # noqa: DTZ001 -- hypothesis takes naive bounds
+        timezones=st.just(UTC),
     ),
     clock=st.sampled_from(
         ["at 5pm", "at 9", "tomorrow at 7:15", "on friday", "tonight", "at noon"]
@@ -451,7 +457,7 @@ TAILS = ["", " please", "!", ".", "?", " thanks", " pls", ", thank you!", " for 
                 {"prompt": "drink water", "every_seconds": 1800},
             ),
         ]
-    ),  # fmt: skip
+    ),
 )
 def test_chatter_before_and_politeness_after_change_nothing(
     lead: str, tail: str, request: tuple[str, dict[str, Any]]
