@@ -49,6 +49,16 @@ from core.llm.offline_when import (
 )
 from core.llm.offline_when import NeedZone as WhenNeedsZone
 
+ONE_AT_A_TIME = (
+    "I can set one reminder at a time, at one time (or one fixed interval). Please ask for them "
+    "one by one, for example “remind me at 5pm to call mom”, then “remind me at 6pm to cook”."
+)
+_ANOTHER_WHEN = re.compile(
+    r"\b(?:and|then|also)\s+(?:again\s+|also\s+)?(?:to\s+\w+(?:\s+\w+)*\s+)?(?:in|at|on|by)\s+\S*[0-9]|"
+    r"\b(?:and|then)\s+(?:again\s+)?(?:tomorrow|tonight|on\s+\w+day|\w+day\s+at)\b|"
+    r"\b(?:at|in|on)\s+[0-9]\S*(?:\s+\w+)?\s+(?:and|then)\b",
+    re.IGNORECASE,
+)
 ASK_WHAT_AND_WHEN = (
     "What should I remind you about, and when? For example “remind me in 10 minutes to stretch”."
 )
@@ -171,7 +181,8 @@ def _verb_request(
     if pre:
         body = _with_pre(pre, body, reading)
     if not strong and not _usable(body.when):
-        return None
+        bare = not pre and not post.strip(" .!?")  # "ping me" alone asks, like "remind me"
+        return Ask(ASK_WHAT_AND_WHEN, NeedBoth()) if bare else None
     return compose(body, text, default=default)
 
 
@@ -202,13 +213,32 @@ def split_body(body: str, reading: Reading, *, link: Link = "to") -> Body:
     if chosen is None:
         return Body(_clean(body), "", None, _link_of(body, link))
     what, when_text, when = chosen
-    if chosen is lead and what:  # "tomorrow to call mom at 5": one when phrase from both ends
-        inner = _trailing_when(what.split(" "), reading)
-        if inner is not None and _usable(inner[2]):
-            joined = parse_when(f"{when_text} {inner[1]}", reading)
-            if joined is not None and _usable(joined):
-                what, when_text, when = inner[0], f"{when_text} {inner[1]}", joined
+    if chosen is lead and what:
+        what, when_text, when = _joined(what, when_text, when, reading)
     return Body(_clean(what), when_text, when, _link_of(what, link))
+
+
+def _joined(what: str, when_text: str, when: When, reading: Reading) -> tuple[str, str, When]:
+    """One when phrase in two pieces around the task: "tomorrow to call mom at 5", "next month
+    on the 5th to renew", "10 minutes before the meeting at 4pm" (a delay before a time)."""
+    shifted = re.match(r"(?P<dir>before|after|prior to)\s+(?P<rest>.+)$", what, re.IGNORECASE)
+    if isinstance(when, Delay) and shifted is not None:
+        inner = _trailing_when(shifted["rest"].split(" "), reading)
+        if inner is not None and isinstance(inner[2], LocalTime):
+            moved = parse_when(f"{when_text} {shifted['dir']} {inner[1]}", reading)
+            if moved is not None and _usable(moved):
+                return inner[0], f"{when_text} {shifted['dir']} {inner[1]}", moved
+    for found in (
+        _trailing_when(what.split(" "), reading),
+        _leading_when(what.split(" "), reading),
+    ):
+        if found is None or not _usable(found[2]):
+            continue
+        rest, piece = (found[0], found[1])
+        joined = parse_when(f"{when_text} {piece}", reading)
+        if joined is not None and _usable(joined):
+            return rest, f"{when_text} {piece}", joined
+    return what, when_text, when
 
 
 def _leading_when(words: list[str], reading: Reading) -> tuple[str, str, When] | None:
@@ -305,8 +335,23 @@ def compose(body: Body, request: str, *, default: str = "") -> Create | Ask | Re
         return Ask(
             f"What should I remind you about {quote(body.when_text)}?", NeedWhat(body.when_text)
         )
+    if _second_when(what):
+        return Reply(ONE_AT_A_TIME)
     notes = when.notes if isinstance(when, LocalTime | Delay) else ()
     return Create(what, when, body.link, notes)
+
+
+def _second_when(what: str) -> bool:
+    """The task still holds a time of its own ("call mom at 5 and to cook at 6", "in 10 minutes
+    and again in 20"): two reminders, or a repeating one, asked for in one message."""
+    return bool(
+        _ANOTHER_WHEN.search(what)
+        or re.search(
+            r"\b(?:every|each) (?:other )?(?:day|week|month|year|morning|evening|night|[a-z]+day)s?\b",
+            what,
+            re.IGNORECASE,
+        )
+    )
 
 
 def _without_when(body: Body, what: str) -> Ask:
@@ -377,10 +422,14 @@ def _timer(before: str, after: str, reading: Reading) -> Create | Ask | Reply:
 
 
 def _bare_request(text: str, reading: Reading) -> Create | Ask | None:
-    """A task and a when phrase without a verb ("in an hour, call Ana"), unless a question."""
+    """A task and a when phrase without a verb ("in an hour, call Ana"), unless a question; a
+    when phrase alone asks what it is for."""
     if _QUESTION.match(text) or text.rstrip().endswith("?"):
         return None
     body = split_body(text, reading)
+    if _usable(body.when) and not body.what and body.when_text == text:
+        alone = compose(body, text)  # a time alone ("in 5 minutes"): ask what it is for
+        return alone if isinstance(alone, Ask) else None
     if not _usable(body.when) or not body.what or len(body.what.split()) > 12:
         return None
     if not re.search(r"[^\W\d_]", body.what):

@@ -78,7 +78,7 @@ def read_day(text: str, today: date, *, month_first: bool = False) -> Day | Past
     if not text:
         return None
     try:
-        for reader in (_relative_day, _weekday, _day_of_month, _numeric, _holiday):
+        for reader in (_relative_day, _weekday, _day_of_month, _nth_weekday, _numeric, _holiday):
             found = reader(text, today, month_first)
             if found is not None:
                 return _not_past(found, today)
@@ -160,15 +160,56 @@ def _weekday(text: str, today: date, _month_first: bool) -> Day | None:
 
 def _day_of_month(text: str, today: date, _month_first: bool) -> Day | None:
     match = re.fullmatch(
-        r"(?:the )?(?P<d>[0-9]{1,2})(?:st|nd|rd|th)(?: of (?P<which>this|next|the) month)?", text
+        r"(?P<lead>(?:next|this) month (?:on )?)?(?:the )?(?P<d>[0-9]{1,2})(?:st|nd|rd|th)"
+        r"(?: of (?P<which>this|next|the) month| (?P<after>next|this) month)?",
+        text,
     )
     if match is None:
         return None
     day = int(match["d"])
     year, month = today.year, today.month
-    if match["which"] == "next" or (match["which"] is None and day < today.day):
+    which = match["which"] or match["after"] or (match["lead"] or "").split(" ")[0] or None
+    if which == "next" or (which is None and day < today.day):
         year, month = (year + 1, 1) if month == 12 else (year, month + 1)
     return Day(date(year, month, day))
+
+
+def _nth_weekday(text: str, today: date, _month_first: bool) -> Day | None:
+    """ "the last friday of the month", "the first monday of next month" (this month's when it
+    is still ahead, else next month's)."""
+    match = re.fullmatch(
+        rf"(?:the )?(?P<n>first|second|third|fourth|last|1st|2nd|3rd|4th) (?P<day>{_WEEKDAY})"
+        r" (?:of|in) (?:the |this )?(?P<next>next )?month",
+        text,
+    )
+    if match is None:
+        return None
+    wanted, n = _WEEKDAYS[match["day"]], _NTH[match["n"]]
+    year, month = today.year, today.month
+    for step in (0, 1) if match["next"] is None else (1,):
+        y, m = (year + (month + step - 1) // 12, (month + step - 1) % 12 + 1)
+        days = [
+            d
+            for d in range(1, calendar.monthrange(y, m)[1] + 1)
+            if date(y, m, d).weekday() == wanted
+        ]
+        found = date(y, m, days[n])
+        if found >= today:
+            return Day(found)
+    return None
+
+
+_NTH = {
+    "first": 0,
+    "1st": 0,
+    "second": 1,
+    "2nd": 1,
+    "third": 2,
+    "3rd": 2,
+    "fourth": 3,
+    "4th": 3,
+    "last": -1,
+}
 
 
 def _numeric(text: str, today: date, month_first: bool) -> Day | PastDay | None:

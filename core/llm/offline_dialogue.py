@@ -336,16 +336,19 @@ def _answer(text: str, need: Need, reading: Reading) -> Intent:
 
 
 def _merged(fresh: Intent, need: Need, reading: Reading) -> Intent | None:
-    """Two halves of one request: "remind me to stretch" asked when, "remind me at 5" answers."""
+    """Two halves of one request: "remind me to stretch" asked when, "remind me at 5" answers
+    (or a time alone, "90 seconds", answers how long a timer runs)."""
     if not isinstance(fresh, Ask):
         return None
-    if isinstance(fresh.need, NeedWhat) and isinstance(need, NeedWhen | NeedDayTime):
-        when = parse_when(fresh.need.when_text, reading)
-        return compose(
-            Body(need.prompt, fresh.need.when_text, when, need.link), fresh.need.when_text
-        )
+    if isinstance(fresh.need, NeedWhat) and isinstance(need, NeedWhen):
+        when_text = fresh.need.when_text
+        return _when_answer(when_text, [when_text], need.prompt, need.link, need, reading)
+    if isinstance(fresh.need, NeedWhat) and isinstance(need, NeedDayTime):
+        when_text = fresh.need.when_text
+        tries = [f"{need.day_text} {when_text}", when_text]
+        return _when_answer(when_text, tries, need.prompt, need.link, need, reading)
     if isinstance(fresh.need, NeedWhen) and isinstance(need, NeedWhat):
-        when = parse_when(need.when_text, reading)
+        when = parse_when(need.when_text, reading, bare_duration=True)
         return compose(
             Body(fresh.need.prompt, need.when_text, when, fresh.need.link), need.when_text
         )

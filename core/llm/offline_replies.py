@@ -110,7 +110,10 @@ def confirm_create(
         )
     elif link == "timer":
         seconds = value.get("afterSeconds")
-        span = duration_text(seconds) if isinstance(seconds, int) else relative.removeprefix("in ")
+        if isinstance(seconds, int):
+            span = duration_text(seconds, exact=True)
+        else:
+            span = relative.removeprefix("in ")
         text = f"Timer set for {span}: I'll tell you at {when}."
         if not prompt.startswith("Timer for "):
             text = f"Timer set for {span} for {render_prompt(second_person(prompt))}: I'll tell you at {when}."

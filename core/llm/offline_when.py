@@ -34,7 +34,7 @@ from fractions import Fraction
 
 from core.llm.offline_clock import BadClock, Clock, Part, find_clock, find_part, with_part
 from core.llm.offline_dates import Day, PastDay, read_day
-from core.llm.offline_duration import parse_duration, parse_interval
+from core.llm.offline_duration import parse_duration, parse_interval, parse_number
 from core.llm.offline_text import clock_text, quote, relative_text
 from core.llm.offline_zones import (
     Offset,
@@ -218,10 +218,11 @@ def _delay(text: str, *, bare: bool) -> Delay | Problem | None:
     hm = re.fullmatch(r"in ([0-9]{1,2}):([0-5][0-9])(?: hours?| hrs?| h)?", text)
     if hm is not None and (int(hm[1]) or int(hm[2])):  # "in 1:30": an hour and a half
         return Delay(int(hm[1]) * 3600 + int(hm[2]) * 60)
-    minutes = re.fullmatch(r"in (?:another )?([0-9]{1,3})", text)
-    if minutes is not None and 0 < int(minutes[1]) <= 180:  # "in 45": people mean minutes
-        note = f"I took “in {minutes[1]}” as {minutes[1]} minutes."
-        return Delay(int(minutes[1]) * 60, (note,))
+    minutes = re.fullmatch(r"in (?:another )?([0-9]{1,3}|[a-z]+(?:[ -][a-z]+)?)", text)
+    count = parse_number(minutes[1]) if minutes is not None else None
+    if minutes is not None and count is not None and count.denominator == 1 and 0 < count <= 180:
+        note = f"I took “in {minutes[1]}” as {count} minutes."  # "in 45": people mean minutes
+        return Delay(int(count) * 60, (note,))
     said = _delay_amount(text, bare=bare)
     seconds = parse_duration(said) if said is not None else None
     if seconds is None:

@@ -289,3 +289,101 @@ def test_a_past_delay_is_reported_without_a_local_time() -> None:
         BERLIN,
     )
     assert text.startswith("That time has already passed")
+
+
+# --- the wording of the new answers ---------------------------------------------------------
+
+
+def test_seconds_are_shown_only_when_the_time_is_less_than_a_minute_away() -> None:
+    near = view("schedule-1", "after", "tea", "2026-08-05T08:30:45.000Z", afterSeconds=45)
+    far = view("schedule-2", "after", "tea", "2026-08-05T08:51:18.000Z", afterSeconds=1278)
+    args = {"prompt": "tea", "after_seconds": 45}
+    assert confirm_create(args, near, MORNING, BERLIN) == (
+        "I'll remind you to tea at 10:30:45, in 45 seconds _(schedule-1)_."
+    )
+    assert "at 10:51, in 21 minutes" in confirm_create(args, far, MORNING, BERLIN)
+
+
+def test_the_task_is_said_back_in_the_second_person_and_notes_follow() -> None:
+    value = view("schedule-1", "at", "take my pills", "2026-08-05T19:00:00.000Z")
+    args = at_args("2026-08-05", "21:00:00", BERLIN)
+    note = "I took “9” as 21:00, the next 9 o'clock; say “9am” or “9pm” to choose."
+    assert confirm_create(args, value, MORNING, BERLIN, notes=(note,)) == (
+        "I'll remind you to take your pills at 21:00, in 10 hours 30 minutes _(schedule-1)_."
+        f"\n\n{note}"
+    )
+    that = view("schedule-2", "after", "I left the oven on", "2026-08-05T08:40:00.000Z")
+    assert confirm_create({}, that, MORNING, BERLIN, link="that").startswith(
+        "I'll remind you that you left the oven on at 10:40"
+    )
+
+
+def test_timers_and_alarms_are_confirmed_as_such() -> None:
+    timer = view(
+        "schedule-1", "after", "Timer for 10 minutes", "2026-08-05T08:40:00.000Z", afterSeconds=600
+    )
+    pasta = view("schedule-2", "after", "the pasta", "2026-08-05T08:38:00.000Z", afterSeconds=480)
+    alarm = view("schedule-3", "at", "Wake up", "2026-08-06T05:00:00.000Z")
+    assert confirm_create({}, timer, MORNING, BERLIN, link="timer") == (
+        "Timer set for 10 minutes: I'll tell you at 10:40 _(schedule-1)_."
+    )
+    assert confirm_create({}, pasta, MORNING, BERLIN, link="timer") == (
+        "Timer set for 8 minutes for the pasta: I'll tell you at 10:38 _(schedule-2)_."
+    )
+    assert confirm_create({}, alarm, MORNING, BERLIN, link="alarm") == (
+        "Alarm set for 07:00 tomorrow, in 20 hours 30 minutes: “Wake up” _(schedule-3)_."
+    )
+
+
+def test_a_time_in_a_zone_with_the_same_offset_here_is_not_repeated() -> None:
+    value = view("schedule-1", "at", "call", "2026-08-05T15:00:00.000Z")
+    paris = {
+        "prompt": "call",
+        "at": {"date": "2026-08-05", "time": "17:00:00", "time_zone": "Europe/Paris"},
+    }
+    fixed = {"prompt": "call", "at": "2026-08-05T17:00:00+02:00"}
+    utc = {"prompt": "call", "at": "2026-08-05T15:00:00Z"}
+    assert "at 17:00 Paris time, in 6 hours 30 minutes" in confirm_create(
+        paris, value, MORNING, BERLIN
+    )
+    assert "at 17:00 UTC+02:00, in" in confirm_create(fixed, value, MORNING, BERLIN)
+    assert "at 15:00 UTC (17:00 here)" in confirm_create(utc, value, MORNING, BERLIN)
+
+
+def test_asking_before_deleting_many_names_them_and_says_how_many_more() -> None:
+    from core.llm.offline_replies import ambiguous_text, confirm_all_text, deleted_many_text
+
+    views = [
+        view(f"schedule-{n}", "after", f"task {n}", "2026-08-05T09:00:00.000Z")
+        for n in range(1, 24)
+    ]
+    text = confirm_all_text(views)
+    assert text.startswith("Delete all 23 reminders? That is “task 1”, “task 2”,")
+    assert "“task 20” and 3 more. Say “yes” to delete them, or “no” to keep them." in text
+    assert deleted_many_text(views[:2], []) == "Deleted all 2 reminders: “task 1” and “task 2”."
+    assert (
+        deleted_many_text(views[:1], ["It failed."])
+        == "Deleted 1 reminder: “task 1”.\n\nIt failed."
+    )
+    assert ambiguous_text(views[:3]).endswith("describe it, or say “all of them”.")
+
+
+def test_the_time_is_told_with_its_zone() -> None:
+    from core.llm.offline_replies import time_text
+    from core.llm.offline_zones import Offset
+
+    assert time_text(MORNING, BERLIN) == "It's 10:30 on Wednesday 5 August 2026 (Europe/Berlin)."
+    assert time_text(MORNING, BERLIN, "Asia/Tokyo") == (
+        "In Tokyo it's 17:30 on Wednesday 5 August 2026 (Asia/Tokyo)."
+    )
+    assert time_text(MORNING, None) == (
+        "It's 08:30 UTC on Wednesday 5 August 2026. I don't know your time zone (the status bar says so)."
+    )
+    assert time_text(MORNING, BERLIN, Offset(120)).startswith("In UTC+02:00 it's 10:30")
+
+
+def test_list_times_are_in_utc_when_the_zone_is_unknown() -> None:
+    views = [view("schedule-1", "after", "stretch", "2026-08-05T08:45:00.000Z", afterSeconds=900)]
+    assert list_text(views, MORNING, None).startswith(
+        "You have 1 reminder in this conversation (times in UTC):"
+    )
