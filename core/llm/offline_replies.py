@@ -73,8 +73,8 @@ LISTED_AT_MOST = 20
 
 
 def id_note(schedule_id: object) -> str:
-    """The id, de-emphasised: `` _(schedule-3)_``."""
-    return f" _({render_prompt(str(schedule_id))})_"
+    """The id, de-emphasised: `` *(schedule-3)*``."""
+    return f" *({render_prompt(str(schedule_id))})*"
 
 
 def task_words(prompt: str, link: Link) -> str:
@@ -252,7 +252,7 @@ def list_text(views: object, now: datetime, zone: str | None) -> str:
 
 
 def view_line(view: object, now: datetime, zone: str) -> str:
-    """``stretch — 10:45, in 15 minutes _(schedule-1)_`` (every / overdue variants)."""
+    """``stretch — 10:45, in 15 minutes *(schedule-1)*`` (every / overdue variants)."""
     if not isinstance(view, Mapping):
         return "(a reminder I couldn't read)"
     due = read_instant(view.get("scheduledAt"))
@@ -269,7 +269,7 @@ def view_line(view: object, now: datetime, zone: str) -> str:
 
 
 def named(view: Mapping[str, Any]) -> str:
-    """``“stretch” _(schedule-1)_``."""
+    """``“stretch” *(schedule-1)*``."""
     return f"“{render_prompt(str(view.get('prompt', '')))}”{id_note(view.get('id'))}"
 
 

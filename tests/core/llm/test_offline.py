@@ -96,7 +96,7 @@ def test_a_create_request_is_one_real_tool_call_then_a_streamed_confirmation() -
     done = finish(second)
     assert done.reason == "stop"
     assert done.tool_calls == ()
-    assert done.text == "I'll remind you to stretch at 10:45, in 15 minutes _(schedule-3)_."
+    assert done.text == "I'll remind you to stretch at 10:45, in 15 minutes *(schedule-3)*."
     deltas = [c.text for c in second if isinstance(c, TextDelta)]
     assert len(deltas) >= 2
     assert "".join(deltas) == done.text
@@ -108,7 +108,7 @@ def test_a_time_that_has_passed_today_is_confirmed_for_tomorrow_with_a_note() ->
     history = answer_step([user("remind me at 9am to leave")], result)
     text = finish(collect(OfflineAssistant(FakeClock(START)), request(history))).text
     assert text == (
-        "I'll remind you to leave at 09:00 tomorrow, in 22 hours 30 minutes _(schedule-1)_.\n\n"
+        "I'll remind you to leave at 09:00 tomorrow, in 22 hours 30 minutes *(schedule-1)*.\n\n"
         "09:00 had already passed today, so I set it for tomorrow."
     )
 
@@ -182,21 +182,21 @@ def test_chunks_rejoin_to_the_exact_text() -> None:
 def test_round_trip_create_list_reminder_and_late_delivery_with_the_real_tools() -> None:
     h = Conversation(START)
     assert h.say("remind me in 15 minutes to stretch") == (
-        "I'll remind you to stretch at 10:45, in 15 minutes _(schedule-1)_."
+        "I'll remind you to stretch at 10:45, in 15 minutes *(schedule-1)*."
     )
     assert h.say("every 30 minutes remind me to drink water") == (
         "I'll remind you to drink water every 30 minutes, starting at 11:00 (in 30 minutes) "
-        "_(schedule-2)_."
+        "*(schedule-2)*."
     )
     assert h.say("what reminders do I have?") == (
         "You have 2 reminders in this conversation:\n\n"
-        "- stretch — 10:45, in 15 minutes _(schedule-1)_\n"
-        "- drink water — every 30 minutes, next at 11:00, in 30 minutes _(schedule-2)_"
+        "- stretch — 10:45, in 15 minutes *(schedule-1)*\n"
+        "- drink water — every 30 minutes, next at 11:00, in 30 minutes *(schedule-2)*"
     )
     h.clock.advance(timedelta(minutes=15))
     assert h.deliver_due() == "⏰ Reminder: stretch"
     assert h.say("snooze 5 minutes") == (
-        "I'll remind you to stretch at 10:50, in 5 minutes _(schedule-3)_."
+        "I'll remind you to stretch at 10:50, in 5 minutes *(schedule-3)*."
     )
     assert h.calls == [("schedule_create", {"prompt": "stretch", "after_seconds": 300})]
     assert h.say("delete schedule-3") == "Deleted reminder schedule-3."
@@ -220,7 +220,7 @@ def test_a_snooze_is_understood_only_right_after_the_reminder_arrived() -> None:
 def test_round_trip_delete_by_description_lists_then_deletes_the_single_match() -> None:
     h = Conversation(START)
     h.seed("remind me in 1 hour to water the plants", "remind me in 2 hours to call Ana")
-    assert h.say("delete the water reminder") == "Deleted “water the plants” _(schedule-1)_."
+    assert h.say("delete the water reminder") == "Deleted “water the plants” *(schedule-1)*."
     assert h.calls == [("schedule_list", {}), ("schedule_delete", {"id": "schedule-1"})]
     assert "schedule-1" not in h.say("list my reminders")
 
@@ -230,16 +230,16 @@ def test_round_trip_delete_by_description_asks_which_and_reads_the_answer() -> N
     h.seed("remind me in 1 hour to water the plants", "remind me in 2 hours to drink water")
     assert h.say("delete the water reminder") == (
         "Several reminders match:\n\n"
-        "1. “water the plants” _(schedule-1)_\n"
-        "2. “drink water” _(schedule-2)_\n\n"
+        "1. “water the plants” *(schedule-1)*\n"
+        "2. “drink water” *(schedule-2)*\n\n"
         "Which one should I delete? Say “the first one”, describe it, or say “both”."
     )
     assert h.calls == [("schedule_list", {})]
-    assert h.say("the second one") == "Deleted “drink water” _(schedule-2)_."
+    assert h.say("the second one") == "Deleted “drink water” *(schedule-2)*."
     assert h.calls == [("schedule_list", {}), ("schedule_delete", {"id": "schedule-2"})]
     assert h.say("cancel the piano reminder") == (
         "I couldn't find a reminder matching “piano”. Your reminders are: “water the plants” "
-        "_(schedule-1)_."
+        "*(schedule-1)*."
     )
     assert h.say("cancel reminder schedule-1") == "Deleted reminder schedule-1."
     assert h.say("delete schedule-1").startswith("There is no active reminder schedule-1")
@@ -298,15 +298,15 @@ def test_round_trip_without_a_zone_asks_for_it_and_relative_delays_still_work() 
     assert "Which time zone are you in?" in h.say("remind me at 5pm to leave")
     assert h.calls == []
     assert h.say("remind me at 17:00 Europe/Berlin to leave") == (
-        "I'll remind you to leave at 17:00 Berlin time, in 6 hours 30 minutes _(schedule-1)_."
+        "I'll remind you to leave at 17:00 Berlin time, in 6 hours 30 minutes *(schedule-1)*."
     )
     assert h.say("remind me in 20 minutes to stretch") == (
-        "I'll remind you to stretch at 08:50 UTC, in 20 minutes _(schedule-2)_."
+        "I'll remind you to stretch at 08:50 UTC, in 20 minutes *(schedule-2)*."
     )
     assert "Which time zone are you in?" in h.say("remind me tomorrow at 7:15 to run")
     assert h.say("I'm in New York") == (
         "I'll remind you to run at 07:15 tomorrow New York time, in 26 hours 45 minutes "
-        "_(schedule-3)_."
+        "*(schedule-3)*."
     )
 
 
@@ -355,7 +355,7 @@ def test_a_create_result_is_confirmed_even_when_the_recorded_arguments_are_not_j
         call_message("schedule_create", "{oops"),
         result_message(json.dumps(value)),
     ]
-    assert answer(history) == "I'll remind you to stretch at 10:31, in 1 minute _(schedule-1)_."
+    assert answer(history) == "I'll remind you to stretch at 10:31, in 1 minute *(schedule-1)*."
 
 
 def test_a_delete_by_description_explains_a_failed_list() -> None:

@@ -114,7 +114,7 @@ def test_a_timer_asked_how_long_takes_a_bare_duration() -> None:
     c = talk("set a timer")
     assert (
         c.say("90 seconds")
-        == "Timer set for 1 minute 30 seconds: I'll tell you at 13:22 _(schedule-1)_."
+        == "Timer set for 1 minute 30 seconds: I'll tell you at 13:22 *(schedule-1)*."
     )
     assert c.calls == create("Timer for 1 minute 30 seconds", after_seconds=90)
 
@@ -213,7 +213,7 @@ def test_a_yes_or_no_question_takes_a_new_request_or_asks_again() -> None:
 
 def test_cancel_that_means_the_reminder_just_set_and_nothing_older() -> None:
     c = talk("remind me in 1 hour to a", "remind me in 2 hours to b")
-    assert c.say("oops, cancel that") == "Deleted “b” _(schedule-2)_."
+    assert c.say("oops, cancel that") == "Deleted “b” *(schedule-2)*."
     assert c.say("cancel that").startswith("Which reminder should I delete?")
 
 

@@ -32,7 +32,7 @@ def view(rid: str, kind: str, prompt: str, scheduled_at: str, **extra: Any) -> d
 def test_a_confirmation_shows_the_local_time_without_the_system_zone_and_the_id_last() -> None:
     value = view("schedule-3", "after", "stretch", "2026-08-05T08:45:00.000Z", afterSeconds=900)
     text = confirm_create({"prompt": "stretch", "after_seconds": 900}, value, MORNING, BERLIN)
-    assert text == "I'll remind you to stretch at 10:45, in 15 minutes _(schedule-3)_."
+    assert text == "I'll remind you to stretch at 10:45, in 15 minutes *(schedule-3)*."
 
 
 def test_the_confirmation_uses_the_stored_time_not_the_requested_one() -> None:
@@ -48,7 +48,7 @@ def test_an_every_confirmation_names_the_interval_and_the_first_time() -> None:
     args = {"prompt": "drink water", "every_seconds": 1800}
     assert confirm_create(args, value, MORNING, BERLIN) == (
         "I'll remind you to drink water every 30 minutes, starting at 11:00 (in 30 minutes) "
-        "_(schedule-2)_."
+        "*(schedule-2)*."
     )
 
 
@@ -60,7 +60,7 @@ def test_a_time_asked_for_in_another_zone_is_shown_there_as_people_say_it_and_he
     }
     assert confirm_create(args, value, MORNING, BERLIN) == (
         "I'll remind you to buy gifts at 18:00 on Thu 24 Dec New York time (00:00 on Fri 25 Dec "
-        "here), in 141 days 14 hours _(schedule-1)_."
+        "here), in 141 days 14 hours *(schedule-1)*."
     )
 
 
@@ -72,7 +72,7 @@ def test_a_confirmation_across_a_dst_change_shows_the_new_local_offset() -> None
         "at": {"date": "2026-03-08", "time": "09:30:00", "time_zone": "America/New_York"},
     }
     assert confirm_create(args, value, saturday, "America/New_York") == (
-        "I'll remind you to jog at 09:30 tomorrow, in 22 hours 30 minutes _(schedule-1)_."
+        "I'll remind you to jog at 09:30 tomorrow, in 22 hours 30 minutes *(schedule-1)*."
     )
 
 
@@ -81,7 +81,7 @@ def test_without_a_zone_times_are_shown_in_utc_and_about_is_kept() -> None:
     text = confirm_create(
         {"prompt": "the meeting", "after_seconds": 300}, value, MORNING, None, link="about"
     )
-    assert text == "I'll remind you about the meeting at 08:35 UTC, in 5 minutes _(schedule-4)_."
+    assert text == "I'll remind you about the meeting at 08:35 UTC, in 5 minutes *(schedule-4)*."
 
 
 def at_args(day: str, clock: str, zone: str) -> dict[str, Any]:
@@ -154,9 +154,9 @@ def test_a_list_shows_each_reminder_with_its_local_time_state_and_id_last() -> N
     ]
     assert list_text(views, MORNING, BERLIN) == (
         "You have 3 reminders in this conversation:\n\n"
-        "- stretch — 10:45, in 15 minutes _(schedule-1)_\n"
-        "- drink water — every 30 minutes, next at 11:00, in 30 minutes _(schedule-2)_\n"
-        "- call \\*Ana\\* — was due at 08:30, 2 hours ago; it will arrive shortly _(schedule-4)_"
+        "- stretch — 10:45, in 15 minutes *(schedule-1)*\n"
+        "- drink water — every 30 minutes, next at 11:00, in 30 minutes *(schedule-2)*\n"
+        "- call \\*Ana\\* — was due at 08:30, 2 hours ago; it will arrive shortly *(schedule-4)*"
     )
 
 
@@ -178,7 +178,7 @@ def test_list_errors_are_explained(value: object, says: str) -> None:
         (
             {"id": "schedule-3", "deleted": True},
             "water the plants",
-            "Deleted “water the plants” _(schedule-3)_.",
+            "Deleted “water the plants” *(schedule-3)*.",
         ),
         ({"id": "schedule-3", "deleted": True}, None, "Deleted reminder schedule-3."),
         (
@@ -251,7 +251,7 @@ def test_odd_values_are_described_without_crashing() -> None:
     from core.llm.offline_text import local_time_text, relative_text
 
     assert view_line("junk", MORNING, "UTC") == "(a reminder I couldn't read)"
-    assert view_line({"id": "schedule-1", "prompt": "p"}, MORNING, "UTC") == "p _(schedule-1)_"
+    assert view_line({"id": "schedule-1", "prompt": "p"}, MORNING, "UTC") == "p *(schedule-1)*"
     assert matching([{"id": 3}, {"id": "schedule-1", "prompt": "Water"}], ["water"]) == [
         {"id": "schedule-1", "prompt": "Water"}
     ]
@@ -299,7 +299,7 @@ def test_seconds_are_shown_only_when_the_time_is_less_than_a_minute_away() -> No
     far = view("schedule-2", "after", "tea", "2026-08-05T08:51:18.000Z", afterSeconds=1278)
     args = {"prompt": "tea", "after_seconds": 45}
     assert confirm_create(args, near, MORNING, BERLIN) == (
-        "I'll remind you to tea at 10:30:45, in 45 seconds _(schedule-1)_."
+        "I'll remind you to tea at 10:30:45, in 45 seconds *(schedule-1)*."
     )
     assert "at 10:51, in 21 minutes" in confirm_create(args, far, MORNING, BERLIN)
 
@@ -309,7 +309,7 @@ def test_the_task_is_said_back_in_the_second_person_and_notes_follow() -> None:
     args = at_args("2026-08-05", "21:00:00", BERLIN)
     note = "I took “9” as 21:00, the next 9 o'clock; say “9am” or “9pm” to choose."
     assert confirm_create(args, value, MORNING, BERLIN, notes=(note,)) == (
-        "I'll remind you to take your pills at 21:00, in 10 hours 30 minutes _(schedule-1)_."
+        "I'll remind you to take your pills at 21:00, in 10 hours 30 minutes *(schedule-1)*."
         f"\n\n{note}"
     )
     that = view("schedule-2", "after", "I left the oven on", "2026-08-05T08:40:00.000Z")
@@ -325,13 +325,13 @@ def test_timers_and_alarms_are_confirmed_as_such() -> None:
     pasta = view("schedule-2", "after", "the pasta", "2026-08-05T08:38:00.000Z", afterSeconds=480)
     alarm = view("schedule-3", "at", "Wake up", "2026-08-06T05:00:00.000Z")
     assert confirm_create({}, timer, MORNING, BERLIN, link="timer") == (
-        "Timer set for 10 minutes: I'll tell you at 10:40 _(schedule-1)_."
+        "Timer set for 10 minutes: I'll tell you at 10:40 *(schedule-1)*."
     )
     assert confirm_create({}, pasta, MORNING, BERLIN, link="timer") == (
-        "Timer set for 8 minutes for the pasta: I'll tell you at 10:38 _(schedule-2)_."
+        "Timer set for 8 minutes for the pasta: I'll tell you at 10:38 *(schedule-2)*."
     )
     assert confirm_create({}, alarm, MORNING, BERLIN, link="alarm") == (
-        "Alarm set for 07:00 tomorrow, in 20 hours 30 minutes: “Wake up” _(schedule-3)_."
+        "Alarm set for 07:00 tomorrow, in 20 hours 30 minutes: “Wake up” *(schedule-3)*."
     )
 
 
