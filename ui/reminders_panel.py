@@ -330,7 +330,7 @@ class RemindersPanel(QWidget):
         """What the panel says when no reminder is active."""
         if not self._delivered:
             return self.tr(
-                "No reminders yet.\n\nAsk for one in the chat, for example:\n"
+                "No active reminders.\n\nAsk for one in the chat, for example:\n"
                 "“remind me in 10 minutes to stretch”\n“every 30 minutes remind me to drink water”"
             )
         recent = delivered_lines(self._delivered, self._clock(), self._zone_name)

@@ -39,7 +39,7 @@ from core.errors import ProviderError
 from core.events import ToolCall
 from core.jsonvalue import compact_json
 from core.llm.messages import Finish, Message, ModelInfo, ModelRequest, StreamChunk, TextDelta
-from core.llm.offline_dialogue import Exchange, interpret, split_turns, state_before
+from core.llm.offline_dialogue import Exchange, Turn, interpret, split_turns, state_before
 from core.llm.offline_framing import present_reminders
 from core.llm.offline_matching import AskAll, AskWhich, DeleteNow, Gone, NoMatch, delete_decision
 from core.llm.offline_replies import (
@@ -133,7 +133,13 @@ class OfflineAssistant:
             return Step(present_reminders(current.user.text, now, request.time_zone, skipped))
         reading = Reading(now, request.time_zone)
         intent = interpret(current.user.text, state_before(turns, reading), reading)
-        step = plan(intent, current.exchanges, reading, introduced=introduced(request.messages))
+        step = plan(
+            intent,
+            current.exchanges,
+            reading,
+            introduced=introduced(request.messages),
+            prompts=lambda: created_prompts(turns),
+        )
         offered = tool_names(request.tools)
         if any(name not in offered for name, _ in step.calls):
             return Step(UNAVAILABLE)
@@ -158,8 +164,30 @@ def tool_names(tools: Sequence[Mapping[str, Any]]) -> frozenset[str]:
     return frozenset(names)
 
 
-def plan(intent: Intent, done: Sequence[Exchange], reading: Reading, *, introduced: bool) -> Step:
-    """The next step for ``intent`` given the exchanges made so far this turn."""
+def created_prompts(turns: Sequence[Turn]) -> dict[str, str]:
+    """The text of each reminder this conversation's history shows being set, by id (so a delete
+    by id can say what went)."""
+    prompts: dict[str, str] = {}
+    for turn in turns:
+        for exchange in turn.exchanges:
+            value = exchange.json()
+            if exchange.call.name != "schedule_create" or not isinstance(value, Mapping):
+                continue
+            if isinstance(value.get("id"), str) and isinstance(value.get("prompt"), str):
+                prompts[value["id"]] = value["prompt"]
+    return prompts
+
+
+def plan(
+    intent: Intent,
+    done: Sequence[Exchange],
+    reading: Reading,
+    *,
+    introduced: bool,
+    prompts: Callable[[], Mapping[str, str]] = dict,
+) -> Step:
+    """The next step for ``intent`` given the exchanges made so far this turn; ``prompts`` gives
+    the texts of reminders set earlier, by id."""
     now, zone = reading.now, reading.zone
     match intent:
         case Help():
@@ -179,7 +207,7 @@ def plan(intent: Intent, done: Sequence[Exchange], reading: Reading, *, introduc
         case DeleteById(rid):
             if not done:
                 return Step(calls=(("schedule_delete", {"id": rid}),))
-            return _answer(done[0], "schedule_delete", lambda v: delete_text(v, None))
+            return _answer(done[0], "schedule_delete", lambda v: delete_text(v, prompts().get(rid)))
         case DeleteMatching():
             return _plan_delete_matching(intent, done, reading)
 

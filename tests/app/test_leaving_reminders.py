@@ -157,12 +157,12 @@ def test_the_panels_delete_is_a_message_the_assistant_answers_with_its_delete_to
         )
         texts = chime.transcript_texts()
         assert "Delete reminder schedule-1" in texts
-        assert texts[-1] == "Deleted reminder schedule-1."
+        assert texts[-1] == "Deleted “stretch” *(schedule-1)*."
         model = chime.window.transcript_model
         tools = [model.row_at(r) for r in range(model.rowCount()) if chime.kinds()[r] == "tool"]
         assert tools[-1] is not None
         assert tools[-1].title == "Delete reminder — schedule-1 · deleted"
-        assert panel.empty.text().startswith("No reminders yet.")
+        assert panel.empty.text().startswith("No active reminders.\n\nAsk for one")
         settled(chime)
 
 

@@ -94,7 +94,7 @@ def test_with_none_active_the_panel_says_so_and_lists_what_was_delivered(
 ) -> None:
     panel = RemindersPanel(clock, QIcon())
     qtbot.addWidget(panel)
-    assert panel.empty.text().startswith("No reminders yet.")
+    assert panel.empty.text().startswith("No active reminders.\n\nAsk for one")
     now = clock()
     delivered = [
         DeliveredView("drink water", now - timedelta(minutes=5), now - timedelta(minutes=5)),

@@ -199,7 +199,7 @@ def test_round_trip_create_list_reminder_and_late_delivery_with_the_real_tools()
         "I'll remind you to stretch at 10:50, in 5 minutes *(schedule-3)*."
     )
     assert h.calls == [("schedule_create", {"prompt": "stretch", "after_seconds": 300})]
-    assert h.say("delete schedule-3") == "Deleted reminder schedule-3."
+    assert h.say("delete schedule-3") == "Deleted “stretch” *(schedule-3)*."
     h.clock.advance(timedelta(hours=2))
     assert h.deliver_due() == (  # anchor 11:00, every 30 min: the latest occurrence is 12:30
         "⏰ Reminder: drink water (due 12:30, 15 minutes ago; this conversation wasn't open then; "
@@ -241,7 +241,7 @@ def test_round_trip_delete_by_description_asks_which_and_reads_the_answer() -> N
         "I couldn't find a reminder matching “piano”. Your reminders are: “water the plants” "
         "*(schedule-1)*."
     )
-    assert h.say("cancel reminder schedule-1") == "Deleted reminder schedule-1."
+    assert h.say("cancel reminder schedule-1") == "Deleted “water the plants” *(schedule-1)*."
     assert h.say("delete schedule-1").startswith("There is no active reminder schedule-1")
 
 
