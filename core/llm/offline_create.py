@@ -124,7 +124,7 @@ _WHEN_START = re.compile(
     r"around|before|the|noon|midday|midnight|mon|tue|wed|thu|fri|sat|sun|[a-z]+day|[0-9]+\S*|half|quarter|"
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|christmas|new|end|eod|lunch|morning|afternoon|evening|night|bed|"
     r"a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|within|once|twice|soon|later|"
-    r"around|roughly|approximately|approx|circa|another)\b",
+    r"around|roughly|approximately|approx|circa|another|yesterday|last)\b",
     re.IGNORECASE,
 )
 _PREPOSITIONS = frozenset(
@@ -276,6 +276,9 @@ def _better(
             return option
     for option in options:
         if _usable(option[2]):
+            return option
+    for option in options:
+        if _clean(option[0]):
             return option
     return options[0] if options else None
 

@@ -133,8 +133,7 @@ def parse_duration(text: str) -> Fraction | None:
 
 def _part_seconds(part: re.Match[str]) -> Fraction:
     value = parse_number(part["num"])
-    if value is None:  # the grammar only lets numbers through; kept total for the type checker
-        return Fraction(0)
+    assert value is not None  # the grammar lets only numbers through
     for extra in (part["extra"], part["after"]):
         if extra:
             value += Fraction(1, 2) if extra.lower() == "half" else Fraction(1, 4)

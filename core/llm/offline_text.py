@@ -14,7 +14,7 @@ import unicodedata
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 
-from core.llm.offline_zones import Zone, load_zone, tz_of
+from core.llm.offline_zones import Zone, tz_of
 
 _MARKDOWN = re.compile(r"([\\`*_\[\]<>!|~#&{}()])")
 _DAY = timedelta(days=1)
@@ -107,11 +107,6 @@ def link_for(task: str) -> Literal["to", "about"]:
 def quote(text: str, *, limit: int = 60) -> str:
     """User text echoed in an answer: shortened to ``limit`` characters, then ``render_prompt``."""
     return render_prompt(text if len(text) <= limit else text[: limit - 1] + "…")
-
-
-def display_zone(zone: str | None) -> str:
-    """The zone name shown to the user: the given one when it loads, else UTC."""
-    return zone if zone is not None and load_zone(zone) is not None else "UTC"
 
 
 def _local(instant: datetime, zone: Zone) -> datetime | None:

@@ -210,8 +210,6 @@ def _place(lower: str) -> str | None:
 
 
 def _iana(name: str) -> str | None:
-    if name.upper() == "UTC":
-        return "UTC"
     loaded = load_zone(name) if _IANA.fullmatch(name) else None
     return loaded.key if loaded is not None else None
 

@@ -286,3 +286,19 @@ def test_interpreting_in_each_state_directly() -> None:
     )
     assert isinstance(parse_snooze("again", "stretch", READING), Ask)
     assert parse_snooze("list my reminders", "stretch", READING) is None
+
+
+def test_a_what_answer_with_a_time_that_passed_asks_for_another() -> None:
+    c = talk("remind me at noon")
+    assert c.say("lunch yesterday").startswith("That day has already passed")
+    assert c.calls == []
+
+
+def test_what_time_tonight_is_answered_with_an_hour() -> None:
+    c = talk("remind me tonight to lock up", "+480")  # 21:21: tonight's 20:00 has passed
+    c.clock.advance(-timedelta(minutes=480))
+    late = Conversation(datetime(2026, 8, 5, 19, 30, tzinfo=UTC), BERLIN)
+    assert late.say("remind me tonight to lock up") == "It's already past 20:00. What time tonight?"
+    late.say("11")
+    assert late.calls == create("lock up", **at("2026-08-05", "23:00:00"))
+    assert c.calls == create("lock up", **at("2026-08-05", "20:00:00"))

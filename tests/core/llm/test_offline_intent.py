@@ -574,3 +574,44 @@ def test_a_delete_that_names_no_reminder_asks_which(text: str) -> None:
 )
 def test_list_requests_with_chatter_around_them(text: str) -> None:
     assert parse_intent(text, NOON, BERLIN) == ListReminders()
+
+
+def test_the_task_is_turned_to_the_second_person_and_nothing_else() -> None:
+    from core.llm.offline_text import second_person
+
+    assert second_person("take my pills") == "take your pills"
+    assert second_person("I am late, call me") == "you are late, call you"
+    assert second_person("My keys and Im home") == "Your keys and you're home"
+    assert second_person("email the US team about us") == "email the US team about you"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("foo bar: list my reminders", ListReminders()),
+        ("nope", Reply("Okay, nothing to do then.")),
+        ("great!", Reply("Okay.")),
+        ("what time is it in Narnia", Reply("I don't know which time zone “Narnia” is; try a city such as Tokyo or a zone name such as Asia/Tokyo.")),
+    ],
+)  # fmt: skip
+def test_short_answers_and_a_label_before_a_command(text: str, expected: object) -> None:
+    assert parse_intent(text, NOON, BERLIN) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("set a 0 second timer", "A timer needs at least a second."),
+        ("set a timer until 5pm", None),
+        ("in 10 minutes: 123", None),
+    ],
+)
+def test_odd_timers_and_bare_requests(text: str, says: str | None) -> None:
+    intent = parse_intent(text, NOON, BERLIN)
+    if says is not None:
+        assert intent == Reply(says)
+    elif text.startswith("set a timer"):
+        assert isinstance(intent, Create)
+        assert intent.arguments()["at"]["time"] == "17:00:00"
+    else:
+        assert not isinstance(intent, Create)
