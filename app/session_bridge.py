@@ -164,7 +164,7 @@ class SessionBridge(QObject):
             self.title_changed.emit(event.title)
         elif isinstance(event, UserMessage) and event.is_reminder:
             if self._delivered is not None:
-                newest = delivered_views(entry)
+                newest = delivered_views(entry, event)
                 self._delivered = (newest + self._delivered)[:RECENT_DELIVERIES]
             self.reminder_arrived.emit(event.reminders or ())
 
@@ -202,13 +202,11 @@ def reminder_view(record: Record) -> ReminderView:
     return ReminderView(record.id, record.kind, record.prompt, record.scheduled_datetime, every)
 
 
-def delivered_views(entry: Entry) -> tuple[DeliveredView, ...]:
-    """The reminders one reminder turn delivered, last of its batch first."""
-    event = entry.event
-    if not isinstance(event, UserMessage):
-        return ()
+def delivered_views(entry: Entry, message: UserMessage) -> tuple[DeliveredView, ...]:
+    """The reminders one reminder turn (``message``, the event of ``entry``) delivered, last of
+    its batch first."""
     at = read_instant(entry.at)
-    items = event.reminders or ()
+    items = message.reminders or ()
     return tuple(DeliveredView(r.prompt, r.occurrence_at, at) for r in reversed(items))
 
 
@@ -223,7 +221,7 @@ def recent_deliveries(entries: Sequence[Entry]) -> tuple[DeliveredView, ...]:
         except ValueError:
             continue
         if isinstance(entry.event, UserMessage) and entry.event.is_reminder:
-            found.extend(delivered_views(entry))
+            found.extend(delivered_views(entry, entry.event))
             if len(found) >= RECENT_DELIVERIES:
                 break
     return tuple(found[:RECENT_DELIVERIES])

@@ -80,6 +80,7 @@ def test_a_conversation_without_reminders_closes_without_a_question(open_app: Op
 
 def test_quitting_counts_the_reminders_of_every_open_conversation(open_app: Opener) -> None:
     with open_app() as chime:
+        first = chime.controller.current
         chime.send("remind me in 2 hours to call Ana")
         new_session(chime)
         chime.send("remind me in 45 minutes to stretch")
@@ -94,6 +95,25 @@ def test_quitting_counts_the_reminders_of_every_open_conversation(open_app: Open
         )
         chime.run(chime.controller.open[chime.controller.current].session.flush())
         assert not chime.chime._finished  # cancelled: still running
+        chime.inside(lambda: chime.window.sessions.session_chosen.emit(first))
+        chime.until(lambda: chime.controller.current == first)
+        chime.trigger("delete_session")  # its one reminder: it goes to the trash, with Undo
+        chime.until(lambda: first not in chime.controller.open and chime.controller.current)
+        settled(chime)
+        chime.answers.leaves.append(None)
+        chime.trigger("quit")
+        assert chime.answers.warnings[-1].text == (
+            "2 reminders in this conversation will wait until you start Chime again; the next is "
+            "due at 14:30."
+        )
+        other = new_session(chime)
+        chime.answers.leaves.append(None)
+        chime.trigger("quit")
+        assert chime.controller.current == other
+        assert chime.answers.warnings[-1].text == (
+            "2 reminders in another open conversation will wait until you start Chime again; the "
+            "next is due at 14:30."
+        )
         chime.trigger("quit")
         chime.until(lambda: chime.chime._finished)
 

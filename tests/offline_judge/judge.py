@@ -22,7 +22,7 @@ import json
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -89,13 +89,7 @@ def load_cases(path: Path = PHRASINGS) -> list[Case]:
 def run_case(case: Case) -> Verdict:
     """Run the conversation of ``case`` and judge its last turn."""
     conversation = Conversation(datetime.fromisoformat(case.now), case.zone)
-    for turn in case.before:
-        if turn.startswith("+"):
-            conversation.clock.advance(timedelta(minutes=float(turn[1:])))
-        elif turn == "!deliver":
-            conversation.deliver_due()
-        else:
-            conversation.say(turn)
+    conversation.play(case.before)
     answer = conversation.say(case.say)
     return Verdict(case, [[name, args] for name, args in conversation.calls], answer)
 

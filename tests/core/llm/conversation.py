@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from core.agent.tool_registry import ToolRegistry
@@ -43,6 +43,16 @@ class Conversation:
         skipped = tuple(delivery.skipped.items())
         message = Message(role="user", text=delivery.framing, source_kind="plugin", skipped=skipped)
         return asyncio.run(self._turn(message))
+
+    def play(self, turns: list[str] | tuple[str, ...]) -> None:
+        """Earlier turns: a message, or "+N" (the clock moves N minutes on), or "!deliver"."""
+        for turn in turns:
+            if turn.startswith("+"):
+                self.clock.advance(timedelta(minutes=float(turn[1:])))
+            elif turn == "!deliver":
+                self.deliver_due()
+            else:
+                self.say(turn)
 
     def seed(self, *texts: str) -> None:
         """Set up reminders by asking for them (each must be set)."""

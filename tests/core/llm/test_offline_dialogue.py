@@ -42,13 +42,7 @@ def create(prompt: str, **selector: Any) -> list[tuple[str, Any]]:
 def talk(*turns: str, zone: str | None = BERLIN) -> Conversation:
     """A conversation after ``turns`` ("+N" moves the clock N minutes, "!deliver" delivers)."""
     conversation = Conversation(WEDNESDAY, zone)
-    for turn in turns:
-        if turn.startswith("+"):
-            conversation.clock.advance(timedelta(minutes=float(turn[1:])))
-        elif turn == "!deliver":
-            conversation.deliver_due()
-        else:
-            conversation.say(turn)
+    conversation.play(turns)
     return conversation
 
 
