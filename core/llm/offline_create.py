@@ -116,7 +116,8 @@ _TIMER_LEAD = re.compile(
     re.IGNORECASE,
 )
 _LINK = re.compile(
-    r"^(?:(?P<word>to|about|that|of|for|so\s+(?:that\s+)?i)\b|[:,;—–-])\s*", re.IGNORECASE
+    r"^(?:(?P<word>to|about|that|of|for|so\s+(?:that\s+)?i|called|named|titled|saying)\b|[:,;—–-])\s*",
+    re.IGNORECASE,
 )
 _LINK_TAIL = re.compile(r"\s*(?:\b(?:to|about|that|of|for)|[:,;—–-])$", re.IGNORECASE)
 _WHEN_START = re.compile(

@@ -73,6 +73,8 @@ _LIST = (
     r"what\s+(?:have|did)\s+i\s+(?:set|schedule|ask\s+you\s+to\s+remind\s+me(?:\s+about|\s+of)?)",
     r"what\s+(?:are|were)\s+you\s+(?:going\s+to|gonna)\s+remind\s+me(?:\s+about|\s+of)?",
     r"(?:list|show)(?:\s+(?:all|everything|them))?",
+    r"when(?:'s|\s+is|\s+are)\s+(?:my|the)\s+.{1,40}?\s+reminders?",
+    r"what\s+(?:do\s+i\s+have|have\s+i\s+got|is|'s)\s+(?:coming\s+up|scheduled|planned|on)(?:\s+(?:today|tomorrow|later|next))?",
     r"how\s+many\s+reminders(?:\s+(?:do\s+i\s+have|are\s+(?:there|set|left|active)|have\s+i\s+(?:got|set)))?",
 )
 _LIST_RE = re.compile("|".join(f"(?:{p})" for p in _LIST), re.IGNORECASE)
@@ -161,6 +163,15 @@ _FILLER = frozenset((
     "anymore", "any", "more", "now", "thanks", "too", "and",
 ))  # fmt: skip
 
+_EDIT = re.compile(
+    r"(?:change|move|reschedule|postpone|push(?:\s+back)?|update|edit|modify|shift|delay|bring\s+forward)"
+    r"\s+(?:my|the|that|this|it|reminder)\b.*",
+    re.IGNORECASE | re.DOTALL,
+)
+CANNOT_EDIT = (
+    "I can't change a reminder once it is set. Delete it and set a new one instead, for example "
+    "“delete the stretch reminder”, then “remind me at 6pm to stretch”."
+)
 WHICH_TO_DELETE = (
     "Which reminder should I delete? Say for example “delete the stretch reminder”, or “list my "
     "reminders” to see them."
@@ -209,6 +220,8 @@ def _classify(cleaned: str, reading: Reading) -> Intent:
         return ListReminders()
     if _HELP_RE.fullmatch(cleaned):
         return Help()
+    if _EDIT.fullmatch(cleaned):
+        return Reply(CANNOT_EDIT)
     delete = parse_delete(cleaned)
     if delete is not None:
         return delete

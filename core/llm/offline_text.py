@@ -99,9 +99,7 @@ def link_for(task: str) -> Literal["to", "about"]:
     """ "to" for a task that starts with a verb ("call mom"), "about" for one that names a thing
     ("lunch", "the meeting", "dentist appointment"); a guess used only for wording."""
     first = task.strip().split(" ", 1)[0].lower() if task.strip() else ""
-    if first in _NOUN_START or (first not in _VERBS and not first.endswith("ing")):
-        return "about"
-    return "to"
+    return "about" if first in _NOUN_START or first not in _VERBS else "to"
 
 
 def quote(text: str, *, limit: int = 60) -> str:
