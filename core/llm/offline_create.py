@@ -66,7 +66,11 @@ EXAMPLES = "For example “in 20 minutes”, “at 17:00” or “tomorrow at 9:
 
 _Verbs = tuple[tuple[str, Link, str], ...]
 _STRONG: _Verbs = (
-    (r"remind(?:er)?s?\s+(?:me|us)(?:\s+again)?", "to", ""),
+    (
+        r"(?:remind(?:er)?s?|remid|remnd|rmind|remaind|reimnd|remidn|remin|reminf)\s+(?:me|us|em)(?:\s+again)?",
+        "to",
+        "",
+    ),
     (
         r"(?:set|add|create|make|schedule|save|put\s+in|setup|set\s+up)\s+(?:up\s+)?(?:a\s+|an\s+|me\s+a\s+|myself\s+a\s+|one\s+)?(?:new\s+|quick\s+)?reminders?(?:\s+for\s+me)?",
         "to",
@@ -341,6 +345,11 @@ def compose(body: Body, request: str, *, default: str = "") -> Create | Ask | Re
         )
     if _second_when(what):
         return Reply(ONE_AT_A_TIME)
+    if re.match(r"(?:after|before|until|till|from|between|since)\b", what, re.IGNORECASE):
+        return Reply(
+            f"I couldn't tell the task from the time in “{quote(what)}”. Please say one time and "
+            "the task, for example “remind me at 5pm to drink water”."
+        )
     notes = when.notes if isinstance(when, LocalTime | Delay) else ()
     return Create(what, when, body.link, notes)
 

@@ -155,7 +155,12 @@ def _weekday(text: str, today: date, _month_first: bool) -> Day | None:
     ahead = (wanted - today.weekday()) % 7
     if ahead == 0 and match["pre"] != "this ":
         ahead = 7
-    return Day(today + timedelta(days=ahead))
+    found = today + timedelta(days=ahead)
+    note = ""
+    if match["pre"] == "next ":  # "next thursday" may mean the week after: say which
+        name = found.strftime("%A")
+        note = f"I took “next {match['day']}” as the coming {name}, {found.day} {found.strftime('%b')}; say “{name.lower()} next week” for the one after."
+    return Day(found, note)
 
 
 def _day_of_month(text: str, today: date, _month_first: bool) -> Day | None:
