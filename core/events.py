@@ -8,7 +8,7 @@ value and ``to_data()`` renders its ``data`` with the keys in write order.
 
 | type               | value            | data                                                      |
 |--------------------|------------------|-----------------------------------------------------------|
-| user/message       | UserMessage      | id, text, source ({kind:user,timeZone} or {kind:plugin,plugin}) |
+| user/message       | UserMessage      | id, text, source ({kind:user,timeZone} or {kind:plugin,plugin}), skipped? |
 | turn/start         | TurnStart        | turn (1, 2, ...), input (seq of the consumed user/message) |
 | context/time       | ContextTime      | timeZone (name or null), text (the reading sent to the model) |
 | assistant/message  | AssistantMessage | id, text, toolCalls [{id,name,arguments}], model {provider,name}, finish, usage? |
@@ -22,7 +22,9 @@ Decoding choices where the spec is silent: a known type whose ``data`` has the w
 field missing or of the wrong JSON type) decodes to ``MalformedEvent``, kept as given and ignored
 by the folds like an unknown type, so one bad line never fails a whole session; only the schedule
 fold is strict (schedule.md §8). ``usage`` and ``error`` are optional; keys a newer version adds
-to a known ``data`` are accepted and not kept.
+to a known ``data`` are accepted and not kept. A reminder's optional ``skipped`` (how many
+occurrences of each recurring reminder were skipped, agent.md §2) is informational: when it is
+not an object of ids to whole numbers it is dropped, and the reminder itself still reads.
 """
 
 from __future__ import annotations
@@ -91,11 +93,16 @@ SCHEDULE_SOURCE = PluginSource("schedule")
 
 @frozen
 class UserMessage:
-    """Input for a turn: typed by the user, or a reminder follow-up (``source`` plugin schedule)."""
+    """Input for a turn: typed by the user, or a reminder follow-up (``source`` plugin schedule).
+
+    ``skipped``: for a recurring reminder delivered late, ``(schedule id, count)`` of the
+    occurrences before the delivered one that were skipped (latest-only catch-up); () otherwise.
+    """
 
     id: str
     text: str
     source: Source
+    skipped: tuple[tuple[str, int], ...] = ()
     type: ClassVar[EventType] = EventType.USER_MESSAGE
 
     @property
@@ -109,7 +116,10 @@ class UserMessage:
         return parse_framing(self.text) if self.is_reminder else None
 
     def to_data(self) -> dict[str, Any]:
-        return {"id": self.id, "text": self.text, "source": self.source.to_json()}
+        data = {"id": self.id, "text": self.text, "source": self.source.to_json()}
+        if self.skipped:
+            data["skipped"] = dict(self.skipped)
+        return data
 
 
 @frozen
@@ -404,7 +414,20 @@ def _user_message(data: Any) -> UserMessage:
         raise _wrong("id", "a string")
     if type(text) is not str:
         raise _wrong("text", "a string")
-    return UserMessage(message_id, text, _source(data.get("source")))
+    skipped = data.get("skipped")
+    if skipped is None:
+        return UserMessage(message_id, text, _source(data.get("source")))
+    return UserMessage(message_id, text, _source(data.get("source")), _skipped(skipped))
+
+
+def _skipped(value: Any) -> tuple[tuple[str, int], ...]:
+    """``{"schedule-2": 3}`` as pairs; anything else is dropped (the field is informational)."""
+    if type(value) is not dict:
+        return ()
+    pairs = tuple(value.items())
+    if all(type(k) is str and type(n) is int and n >= 0 for k, n in pairs):
+        return pairs
+    return ()
 
 
 def _turn_start(data: Any) -> TurnStart:

@@ -10,7 +10,7 @@ request too large for the endpoint.
 History reads the whole log, including a fork's inherited prefix (session-log.md §6).
 
 Mapping, per turn in log order: its input ``user/message`` (looked up by seq; a plugin source
-becomes ``source_kind="plugin"``), then its ``assistant/message`` steps and ``tool/result``
+becomes ``source_kind="plugin"``, with its ``skipped`` counts), then its ``assistant/message`` steps and ``tool/result``
 messages. Input typed while a turn ran belongs to a later turn and appears there, not where it
 was appended. ``context/time`` readings are not history: the current reading travels separately
 (``ModelRequest.time_context``). A failed turn followed by a retry on the same input shows that
@@ -131,8 +131,9 @@ def _input_message(entries: Sequence[Entry], seq: int) -> list[Message]:
     event = entries[seq].event
     if not isinstance(event, UserMessage):
         return []
-    plugin = isinstance(event.source, PluginSource)
-    return [Message(role="user", text=event.text, source_kind="plugin" if plugin else "user")]
+    if isinstance(event.source, PluginSource):
+        return [Message(role="user", text=event.text, source_kind="plugin", skipped=event.skipped)]
+    return [Message(role="user", text=event.text)]
 
 
 def assistant_message(answer: AssistantMessage) -> Message:

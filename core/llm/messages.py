@@ -21,7 +21,7 @@ class Message:
     """One message of the model's history.
 
     ``user``: ``text`` (``source_kind`` is ``user`` or ``plugin``; a plugin message is a reminder
-    follow-up). ``assistant``: ``text`` and ``tool_calls``. ``tool``: ``text`` is the result given to
+    follow-up, and ``skipped`` its recurring reminders' skipped occurrences). ``assistant``: ``text`` and ``tool_calls``. ``tool``: ``text`` is the result given to
     the model, ``tool_call_id`` and ``name`` say which call it answers, ``is_error`` whether it failed.
     """
 
@@ -32,6 +32,7 @@ class Message:
     name: str | None = None
     is_error: bool = False
     source_kind: Literal["user", "plugin"] = "user"
+    skipped: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
