@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
@@ -18,8 +18,12 @@ from PySide6.QtWidgets import QWidget
 from app.controller import AppController
 from app.qtasync import TaskRunner
 from app.settings_flow import SettingsFlow
-from ui.dialogs import ask_export_path, ask_title
+from ui.dialogs import LeaveAnswer, LeaveWarning, ask_export_path, ask_leave, ask_title
 from ui.main_window import MainWindow
+
+Leaving = Literal["close", "quit", "delete"]
+Confirm = Callable[[Leaving], bool]
+"""Asked before closing, quitting or deleting: True to go ahead."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,20 +35,34 @@ class Questions:
     export_path: Callable[[QWidget, Path, str], Path | None] = ask_export_path
     open_url: Callable[[str], object] = lambda url: QDesktopServices.openUrl(QUrl(url))
     """Opens a link the user confirmed in the system browser (tests record it instead)."""
+    leave: Callable[[QWidget, LeaveWarning], LeaveAnswer | None] = ask_leave
 
 
-def wire_controller(window: MainWindow, controller: AppController, tasks: TaskRunner) -> None:
-    """Connect the window's session actions and composer to the controller."""
+def wire_controller(
+    window: MainWindow,
+    controller: AppController,
+    tasks: TaskRunner,
+    confirm: Confirm = lambda _kind: True,
+) -> None:
+    """Connect the window's session actions and composer to the controller; ``confirm`` is
+    asked before a session is closed or deleted."""
     act = window.window_actions.action
     window.composer.submitted.connect(lambda text: tasks.spawn(controller.submit(text)))
     window.composer.stop_requested.connect(controller.stop)
+    window.reminders.delete_requested.connect(
+        lambda schedule_id: tasks.spawn(controller.submit(f"Delete reminder {schedule_id}"))
+    )
     act("stop").triggered.connect(controller.stop)
     act("retry").triggered.connect(controller.retry)
     act("new_session").triggered.connect(tasks.slot(controller.new_session))
-    act("close_session").triggered.connect(tasks.slot(controller.close_session))
+    act("close_session").triggered.connect(
+        lambda: confirm("close") and tasks.spawn(controller.close_session())
+    )
     act("fork_session").triggered.connect(tasks.slot(controller.fork_current))
     window.fork_requested.connect(tasks.slot(controller.fork_current))
-    act("delete_session").triggered.connect(tasks.slot(controller.delete_current))
+    act("delete_session").triggered.connect(
+        lambda: confirm("delete") and tasks.spawn(controller.delete_current())
+    )
     act("undo_delete").triggered.connect(tasks.slot(controller.undo_delete))
     act("next_session").triggered.connect(lambda: _step(controller, tasks, 1))
     act("previous_session").triggered.connect(lambda: _step(controller, tasks, -1))
@@ -62,7 +80,11 @@ def wire_actions(
 ) -> None:
     """Connect window → controller, the settings flow and quit, for one run of the app."""
     act = window.window_actions.action
-    wire_controller(window, controller, tasks)
+
+    def confirm(kind: Leaving) -> bool:
+        return _confirm_leaving(window, controller, settings, questions, kind)
+
+    wire_controller(window, controller, tasks, confirm)
     act("rename_session").triggered.connect(lambda: _rename(window, controller, questions))
     act("export_markdown").triggered.connect(
         lambda: _export(window, controller, tasks, questions, "markdown")
@@ -71,9 +93,31 @@ def wire_actions(
         lambda: _export(window, controller, tasks, questions, "jsonl")
     )
     act("settings").triggered.connect(lambda: settings.open())
-    act("quit").triggered.connect(tasks.slot(quit_app))
-    window.close_requested.connect(tasks.slot(quit_app))
+    act("quit").triggered.connect(lambda: confirm("quit") and tasks.spawn(quit_app()))
+    window.close_requested.connect(lambda: confirm("quit") and tasks.spawn(quit_app()))
     window.open_url_requested.connect(questions.open_url)
+
+
+def _confirm_leaving(
+    window: MainWindow,
+    controller: AppController,
+    settings: SettingsFlow,
+    questions: Questions,
+    kind: Leaving,
+) -> bool:
+    """Say what closing, quitting or deleting does to active reminders, once, unless the user
+    asked not to be asked again; True to go ahead."""
+    if not settings.settings.warn_waiting_reminders:
+        return True
+    warning = controller.leave_warning(kind)
+    if warning is None:
+        return True
+    answer = questions.leave(window, warning)
+    if answer is None:
+        return False
+    if answer.dont_ask_again:
+        settings.stop_warning_about_waiting_reminders()
+    return True
 
 
 def _step(controller: AppController, tasks: TaskRunner, step: int) -> None:

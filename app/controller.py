@@ -20,6 +20,10 @@ Choices where the spec is silent:
 - A data folder that cannot be written (probed at start, or a new session that cannot be created)
   is said in the banner, with the reason and the fix; sessions still open (read-only) and nothing
   raises. With no session at all the composer is disabled and says why.
+- Closing or deleting a live session with active reminders, or quitting while open sessions have
+  some, is said first in one sentence with the count and the next due time (``leave_warning``;
+  the wiring asks it, with "Don't ask again"): closed, they wait until the session is opened
+  again; deleted, they stop (Undo brings the session back with them).
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ import asyncio
 import gc
 import logging
 from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Literal
 
 from PySide6.QtCore import QObject
 
@@ -41,9 +47,11 @@ from core.events import AssistantMessage, Entry, SessionTitle, UserMessage
 from core.framing import DueReminder
 from core.instant import read_instant
 from core.llm.provider import ModelProvider
+from core.readable import zone_or_utc
 from core.session.live import LiveSession
 from core.session.store import SessionStore
 from core.session.summary import SessionSummary as StoredSummary
+from ui.dialogs import LeaveWarning
 from ui.main_window import MainWindow, request_attention
 from ui.screen import ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionSummary
@@ -237,6 +245,7 @@ class AppController(QObject):
             busy=opened.bridge.is_busy(),
             persistence_failed=opened.bridge.persistence_failed(),
             streaming=opened.bridge.stream_so_far(),
+            delivered=opened.bridge.recent_deliveries(),
         )
         self.window.show_session(screen)
         self._state_changed()
@@ -397,6 +406,27 @@ class AppController(QObject):
             return
         self.window.notify(self.tr("Exported to ") + str(target))
 
+    def leave_warning(self, kind: Literal["close", "quit", "delete"]) -> LeaveWarning | None:
+        """What closing or deleting the current session, or quitting, would do to its active
+        reminders, in one sentence; None when no live session on the way out has any."""
+        if kind == "quit":
+            leaving = [o for o in self.open.values() if o.live]
+        else:
+            current = self.current_session()
+            leaving = [current] if current is not None and current.live else []
+        waiting = [r for o in leaving for r in o.bridge.active_reminders()]
+        if not waiting:
+            return None
+        holding = [o for o in leaving if o.bridge.active_reminders()]
+        where = "in this conversation"
+        if len(holding) > 1:
+            where = f"in {len(holding)} conversations"
+        elif holding[0].id != self.current:
+            where = "in another open conversation"
+        due = min(r.scheduled_at for r in waiting)
+        when = due_words(due, self.parts.clock(), self.parts.zone_source())
+        return _warning(kind, len(waiting), where, when)
+
     def step_session(self, step: int) -> str | None:
         """The id ``step`` places after the current one in the sidebar order (wrapping)."""
         ids = [s.id for s in self._sidebar_items()]
@@ -503,8 +533,10 @@ class AppController(QObject):
             self.window.set_zone(self.parts.zone_source())
 
     def _on_schedule(self, session_id: str, records: Sequence[ReminderView]) -> None:
-        if session_id == self.current:
-            self.window.set_reminders(records, self.parts.zone_source())
+        opened = self.open.get(session_id)
+        if session_id == self.current and opened is not None:
+            delivered = opened.bridge.recent_deliveries()
+            self.window.set_reminders(records, self.parts.zone_source(), delivered)
         self.refresh_sidebar()
 
     def _on_persistence(self, session_id: str, failed: bool) -> None:
@@ -527,6 +559,37 @@ class AppController(QObject):
         if opened is not None and session_id == self.current:
             self.window.set_session_title(opened.session.title)
         self.refresh_sidebar()
+
+
+def _warning(kind: str, count: int, where: str, when: str) -> LeaveWarning:
+    reminders = "1 reminder" if count == 1 else f"{count} reminders"
+    next_one = f"it is due {when}" if count == 1 else f"the next is due {when}"
+    if kind == "delete":
+        them = "it" if count == 1 else "them"
+        text = (
+            f"This conversation has {reminders}. Deleting it stops {them} (Undo brings the "
+            f"conversation back with {them}); {next_one}."
+        )
+        return LeaveWarning("Delete this conversation?", text, "Delete")
+    if kind == "quit":
+        text = f"{reminders} {where} will wait until you start Chime again; {next_one}."
+        return LeaveWarning("Quit Chime?", text[0].upper() + text[1:], "Quit")
+    text = f"{reminders} in this conversation will wait until you open it again; {next_one}."
+    return LeaveWarning("Close this conversation?", text[0].upper() + text[1:], "Close")
+
+
+def due_words(due: datetime, now: datetime, zone_name: str | None) -> str:
+    """``at 14:30``, ``tomorrow at 09:00``, ``on Fri 7 Aug at 09:00``; ``now`` when overdue."""
+    if due <= now:
+        return "now (it is overdue)"
+    zone = zone_or_utc(zone_name)
+    local, today = due.astimezone(zone), now.astimezone(zone).date()
+    clock = local.strftime("%H:%M")
+    if local.date() == today:
+        return f"at {clock}"
+    if local.date() == today + timedelta(days=1):
+        return f"tomorrow at {clock}"
+    return f"on {local.strftime('%a')} {local.day} {local.strftime('%b')} at {clock}"
 
 
 def _in_words(error: Exception) -> str:

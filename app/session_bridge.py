@@ -22,7 +22,7 @@ Signals:
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject, Signal
 
@@ -30,11 +30,18 @@ from core.agent import Agent, AgentStatus
 from core.clock import ZoneSource
 from core.errors import ChimeError
 from core.events import AssistantMessage, Entry, ScheduleChanged, SessionTitle, UserMessage
+from core.instant import read_instant
 from core.schedule.records import EveryRecord, Record
 from core.session.port import SessionPort
-from ui.screen import ReminderView
+from ui.screen import DeliveredView, ReminderView
 
 _log = logging.getLogger(__name__)
+
+
+RECENT_DELIVERIES = 5
+"""How many delivered reminders the reminders panel is given for its empty state."""
+DELIVERY_SCAN = 2000
+"""How far back from the end of the log the recently delivered reminders are looked for."""
 
 
 class SessionBridge(QObject):
@@ -65,6 +72,7 @@ class SessionBridge(QObject):
         self._zone_source = zone_source
         self._pieces: list[str] = []
         self._persistence_failed = False
+        self._delivered: tuple[DeliveredView, ...] | None = None
         self._unsubscribe: list[Callable[[], None]] = [
             session.subscribe(self._on_session_event),
             session.subscribe_persistence(self._on_session_persistence),
@@ -119,6 +127,13 @@ class SessionBridge(QObject):
             return ()
         return tuple(map(reminder_view, active))
 
+    def recent_deliveries(self) -> tuple[DeliveredView, ...]:
+        """The reminders delivered last in this session, newest first (read from the log's
+        reminder turns once, then kept up to date as reminders arrive)."""
+        if self._delivered is None:
+            self._delivered = recent_deliveries(self.session.entries)
+        return self._delivered
+
     def drop_agent(self) -> None:
         """The session turned read-only: stop observing its agent; it is a view from now on."""
         for unsubscribe in self._agent_unsubscribe:
@@ -145,6 +160,9 @@ class SessionBridge(QObject):
         elif isinstance(event, SessionTitle):
             self.title_changed.emit(event.title)
         elif isinstance(event, UserMessage) and event.is_reminder:
+            if self._delivered is not None:
+                newest = delivered_views(entry, event)
+                self._delivered = (newest + self._delivered)[:RECENT_DELIVERIES]
             self.reminder_arrived.emit(event.reminders or ())
 
     def _on_session_persistence(self, ok: bool) -> None:
@@ -183,3 +201,28 @@ def reminder_view(record: Record) -> ReminderView:
     """What the reminders panel shows of one active record."""
     every = record.every_seconds if isinstance(record, EveryRecord) else None
     return ReminderView(record.id, record.kind, record.prompt, record.scheduled_datetime, every)
+
+
+def delivered_views(entry: Entry, message: UserMessage) -> tuple[DeliveredView, ...]:
+    """The reminders one reminder turn (``message``, the event of ``entry``) delivered, last of
+    its batch first."""
+    at = read_instant(entry.at)
+    items = message.reminders or ()
+    return tuple(DeliveredView(r.prompt, r.occurrence_at, at) for r in reversed(items))
+
+
+def recent_deliveries(entries: Sequence[Entry]) -> tuple[DeliveredView, ...]:
+    """The last ``RECENT_DELIVERIES`` delivered reminders, newest first, looked for in the last
+    ``DELIVERY_SCAN`` entries (a line not verified yet that cannot be read is skipped)."""
+    found: list[DeliveredView] = []
+    count = len(entries)
+    for seq in range(count - 1, max(-1, count - 1 - DELIVERY_SCAN), -1):
+        try:
+            entry = entries[seq]
+        except ValueError:
+            continue
+        if isinstance(entry.event, UserMessage) and entry.event.is_reminder:
+            found.extend(delivered_views(entry, entry.event))
+            if len(found) >= RECENT_DELIVERIES:
+                break
+    return tuple(found[:RECENT_DELIVERIES])

@@ -1,6 +1,7 @@
 """Settings: the provider and appearance choices, their file, what answers, where the key is kept.
 
-``settings.json`` in the data directory holds everything except secrets. The API key lives in the
+``settings.json`` in the data directory holds everything except secrets (also whether to warn
+before closing, quitting or deleting leaves reminders waiting). The API key lives in the
 system keyring when one is available; otherwise in a ``0600`` file in the config directory, and the
 settings dialog says so (agent.md §5.2). The key never reaches settings.json, logs or sessions.
 An unreadable settings file is set aside (``settings.json.bad-<n>``) and defaults are used.
@@ -42,6 +43,9 @@ class Settings:
     model: str = ""
     theme: str = "system"
     text_size: int = 11
+    warn_waiting_reminders: bool = True
+    """Ask before closing, quitting or deleting leaves active reminders waiting ("Don't ask
+    again" in that question turns it off)."""
 
     def __post_init__(self) -> None:
         for name in ("provider", "preset", "base_url", "model", "theme"):
@@ -55,6 +59,8 @@ class Settings:
             raise ValueError("text_size must be an integer")
         if self.text_size not in TEXT_SIZES:
             raise ValueError("text_size must be between 8 and 24")
+        if not isinstance(self.warn_waiting_reminders, bool):
+            raise ValueError("warn_waiting_reminders must be true or false")
 
     @classmethod
     def from_json(cls, value: object) -> Settings:

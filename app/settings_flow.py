@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -88,13 +89,20 @@ class SettingsFlow:
 
     def apply(self, draft: SettingsDraft) -> None:
         """Save the edited settings (the key to the key store) and apply them."""
-        settings = settings_from_draft(draft)
+        warn = self.settings.warn_waiting_reminders  # not in the dialog: kept as it is
+        settings = replace(settings_from_draft(draft), warn_waiting_reminders=warn)
         self._save(settings)
         self._keys.set(draft.api_key)
         self.settings = settings
         apply_appearance(self._app, settings)
         self._use_provider(provider_factory(settings, draft.api_key, self._clock))
         self._window.set_provider(effective_provider(settings).label(self._window.tr))
+
+    def stop_warning_about_waiting_reminders(self) -> None:
+        """The user ticked "Don't ask again" in the close/quit/delete warning: save that."""
+        settings = replace(self.settings, warn_waiting_reminders=False)
+        self._save(settings)
+        self.settings = settings
 
     def follow_system_scheme(self, _scheme: Qt.ColorScheme) -> None:
         """The system's colour scheme changed: the ``system`` theme follows it."""

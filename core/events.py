@@ -8,7 +8,7 @@ value and ``to_data()`` renders its ``data`` with the keys in write order.
 
 | type               | value            | data                                                      |
 |--------------------|------------------|-----------------------------------------------------------|
-| user/message       | UserMessage      | id, text, source ({kind:user,timeZone} or {kind:plugin,plugin}), parent?, revises?, attachments? |
+| user/message       | UserMessage      | id, text, source ({kind:user,timeZone} or {kind:plugin,plugin}), parent?, revises?, attachments?, skipped? |
 | turn/start         | TurnStart        | turn (1, 2, ...), input (seq of the consumed user/message) |
 | context/time       | ContextTime      | timeZone (name or null), text (the reading sent to the model) |
 | assistant/message  | AssistantMessage | id, text, toolCalls [{id,name,arguments}], model {provider,name}, finish, usage? |
@@ -26,7 +26,9 @@ Decoding choices where the spec is silent: a known type whose ``data`` has the w
 field missing or of the wrong JSON type) decodes to ``MalformedEvent``, kept as given and ignored
 by the folds like an unknown type, so one bad line never fails a whole session; only the schedule
 fold is strict (schedule.md §8). ``usage`` and ``error`` are optional; keys a newer version adds
-to a known ``data`` are accepted and not kept.
+to a known ``data`` are accepted and not kept. A reminder's optional ``skipped`` (how many
+occurrences of each recurring reminder were skipped, agent.md §2) is informational: when it is
+not an object of ids to whole numbers it is dropped, and the reminder itself still reads.
 """
 
 from __future__ import annotations
@@ -125,7 +127,10 @@ class UserMessage:
 
     ``parent`` is the input it follows (``ROOT`` for the first; None when the log does not say,
     as in logs written before versions: then it follows the previous ``user/message``);
-    ``revises`` the input it is a new version of (agent.md §7)."""
+    ``revises`` the input it is a new version of (agent.md §7). ``skipped``: for a recurring
+    reminder delivered late, ``(schedule id, count)`` of the occurrences before the delivered one
+    that were skipped (latest-only catch-up); () otherwise.
+    """
 
     id: str
     text: str
@@ -133,6 +138,7 @@ class UserMessage:
     parent: int | None = None
     revises: int | None = None
     attachments: tuple[Attachment, ...] = ()
+    skipped: tuple[tuple[str, int], ...] = ()
     type: ClassVar[EventType] = EventType.USER_MESSAGE
 
     @property
@@ -153,6 +159,8 @@ class UserMessage:
             data["revises"] = self.revises
         if self.attachments:
             data["attachments"] = [attachment.to_json() for attachment in self.attachments]
+        if self.skipped:
+            data["skipped"] = dict(self.skipped)
         return data
 
 
@@ -511,7 +519,16 @@ def _user_message(data: Any) -> UserMessage:
     if attachments is not None and type(attachments) is not list:
         raise _wrong("attachments", "an array")
     files = tuple(map(_attachment, attachments or ()))
-    return UserMessage(message_id, text, source, parent, revises, files)
+    skipped = data.get("skipped")
+    return UserMessage(
+        message_id,
+        text,
+        source,
+        parent,
+        revises,
+        files,
+        () if skipped is None else _skipped(skipped),
+    )
 
 
 def _optional_seq(data: dict[str, Any], key: str) -> int | None:
@@ -530,6 +547,16 @@ def _attachment(value: Any) -> Attachment:
     if type(size) is not int or size < 0:
         raise _wrong("an attachment's size", "a whole number")
     return Attachment(name, media_type, sha256, size)
+
+
+def _skipped(value: Any) -> tuple[tuple[str, int], ...]:
+    """``{"schedule-2": 3}`` as pairs; anything else is dropped (the field is informational)."""
+    if type(value) is not dict:
+        return ()
+    pairs = tuple(value.items())
+    if all(type(k) is str and type(n) is int and n >= 0 for k, n in pairs):
+        return pairs
+    return ()
 
 
 def _turn_start(data: Any) -> TurnStart:

@@ -15,6 +15,20 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.instant import read_instant
 
+PLAIN_FAILURES = {
+    "invalid_selector": "the request was malformed",
+    "invalid_prompt": "the reminder needs some text",
+    "invalid_rule": "that time or delay isn't valid",
+    "frequency_too_high": "it can repeat at most every 5 minutes",
+    "invalid_time_zone": "that time zone isn't known",
+    "not_future": "that time has already passed",
+    "time_out_of_range": "that is past the year 9999",
+    "corrupt_schedule_log": "this conversation's reminder log is damaged",
+    "persistence_uncertain": "saving could not be confirmed",
+    "internal_error": "something went wrong inside the reminder system",
+    "schedule_not_found": "no such active reminder",
+}
+"""The tool row's sentence for each error code of schedule.md §5."""
 TOOL_TITLES = {
     "schedule_create": "Create reminder",
     "schedule_list": "List reminders",
@@ -57,8 +71,11 @@ def tool_summary(
     args = _json_object(arguments)
     result = _json_object(content)
     if is_error or (isinstance(result, dict) and "code" in result and "deleted" not in result):
-        message = result.get("code") if isinstance(result, dict) else None
-        return f"{title} — failed ({message or 'error'})"
+        code = result.get("code") if isinstance(result, dict) else None
+        reason = (
+            PLAIN_FAILURES.get(code, "it failed") if isinstance(code, str) else "it was refused"
+        )
+        return f"{title} — not done: {reason}"
     if name == "schedule_create":
         return _create_summary(title, args, result, zone_name)
     if name == "schedule_list":

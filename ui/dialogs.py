@@ -5,9 +5,18 @@ Choosing a path is not I/O: the app writes the file. Each helper returns None wh
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QLineEdit, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QFileDialog,
+    QInputDialog,
+    QLineEdit,
+    QMessageBox,
+    QWidget,
+)
 
 TITLE_MIN_WIDTH = 460
 """The rename dialog is at least this wide (and wider for a long title), so a title fits."""
@@ -26,6 +35,37 @@ def title_dialog(parent: QWidget, current: str) -> QInputDialog:
         max(TITLE_MIN_WIDTH, min(needed, parent.width() * 2 // 3)), dialog.sizeHint().height()
     )
     return dialog
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveWarning:
+    """Closing, quitting or deleting would leave reminders waiting (or stop them): the dialog's
+    ``title``, its one ``text`` sentence and the ``action`` that goes ahead ("Close", "Quit")."""
+
+    title: str
+    text: str
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveAnswer:
+    """The user went ahead; ``dont_ask_again`` when they ticked "Don't ask again"."""
+
+    dont_ask_again: bool
+
+
+def ask_leave(parent: QWidget, warning: LeaveWarning) -> LeaveAnswer | None:
+    """Ask whether to go ahead (its action, or Cancel) with a "Don't ask again" box; None when
+    cancelled (a tick in the box is then ignored)."""
+    box = QMessageBox(QMessageBox.Icon.Information, warning.title, warning.text, parent=parent)
+    box.setObjectName("leave-warning")
+    go = box.addButton(warning.action, QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(go)
+    again = QCheckBox(parent.tr("Don't ask again"), box)
+    box.setCheckBox(again)
+    box.exec()
+    return LeaveAnswer(again.isChecked()) if box.clickedButton() is go else None
 
 
 def ask_title(parent: QWidget, current: str) -> str | None:

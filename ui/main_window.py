@@ -61,7 +61,7 @@ from ui.actions import MENUS, WindowActions
 from ui.composer import Composer
 from ui.message_bar import MessageBar
 from ui.reminders_panel import RemindersPanel
-from ui.screen import ReminderView, SessionAccess, SessionScreen
+from ui.screen import DeliveredView, ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionListPanel, SessionSummary
 from ui.transcript_model import TranscriptModel
 from ui.transcript_view import TranscriptView
@@ -328,7 +328,7 @@ class MainWindow(QMainWindow):
             self.transcript_model.append_stream(screen.streaming)
             self.transcript_model.flush_stream()
         self.transcript.scroll_to_end()
-        self.set_reminders(screen.reminders, screen.zone_name)
+        self.set_reminders(screen.reminders, screen.zone_name, screen.delivered)
         self.set_session_title(screen.title)
         self.set_zone(screen.zone_name)
         self.set_access(screen.access)
@@ -366,8 +366,13 @@ class MainWindow(QMainWindow):
     def set_busy(self, busy: bool) -> None:
         self.composer.set_busy(busy)
 
-    def set_reminders(self, records: Sequence[ReminderView], zone_name: str | None) -> None:
-        self.reminders.set_records(records, zone_name)
+    def set_reminders(
+        self,
+        records: Sequence[ReminderView],
+        zone_name: str | None,
+        delivered: Sequence[DeliveredView] = (),
+    ) -> None:
+        self.reminders.set_records(records, zone_name, delivered)
 
     def set_access(self, access: SessionAccess) -> None:
         """The session's state in the status bar, its banner and whether the composer writes."""
@@ -379,6 +384,7 @@ class MainWindow(QMainWindow):
                 access.banner, offer_fork=access.offer_fork, fork_label=access.fork_label
             )
         self.composer.set_writable(access.writable, access.placeholder)
+        self.reminders.set_writable(access.writable)
 
     def set_sessions(self, items: Sequence[SessionSummary], current: str | None) -> None:
         self.sessions.set_sessions(list(items), current)

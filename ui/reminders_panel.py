@@ -1,11 +1,15 @@
 """RemindersPanel: a read-only projection of the session's schedule fold. No I/O, no awaits.
 
-It shows the records it is given (the fold's active records, in creation order); reminders are
-managed by chat, so "Ask to delete" only drafts "Delete reminder <id>" for the user to send. Its
-once-a-second timer only re-renders the relative times from the injected clock.
+It shows the records it is given (the fold's active records, in creation order) with a live
+countdown (seconds under a minute); when none is active it says so and lists the reminders
+delivered recently. Reminders are managed by chat, so its actions go through the model's tool
+path as a user message (desktop.md §1): "Delete" sends "Delete reminder <id>" at once, which the
+model answers with its delete tool; "Ask to delete" only drafts that message for the user to edit
+and send. Its once-a-second timer only re-renders the relative times from the injected clock.
 
 Signals:
     ask_delete(str): draft a delete request for this reminder id.
+    delete_requested(str): send the delete request for this reminder id now.
 """
 
 from __future__ import annotations
@@ -25,7 +29,17 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette, QPen
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QIcon,
+    QKeySequence,
+    QPainter,
+    QPalette,
+    QPen,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -41,7 +55,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.instant import format_instant
-from ui.screen import ReminderView
+from ui.screen import DeliveredView, ReminderView
 from ui.theme import CardColors, card_colors
 from ui.timefmt import day_time, every_label, relative
 
@@ -50,11 +64,33 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 1
 OVERDUE_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
+RECENT_SHOWN = 5
+"""How many recently delivered reminders the empty panel lists."""
+
+
 def kind_label(record: ReminderView) -> str:
-    """``once``, ``at`` or ``every N min`` (schedule.md §2.2 kinds)."""
+    """``once`` (a delay or a time: the user does not care which) or ``every N min``."""
     if record.every_seconds is not None:
         return every_label(record.every_seconds)
-    return "once" if record.kind == "after" else "at"
+    return "once"
+
+
+def countdown(target: datetime, now: datetime) -> str:
+    """``in 20 s`` under a minute, else the panel's ``relative`` (``in 12 min``); ``overdue``."""
+    seconds = (target - now).total_seconds()
+    if seconds <= 0:
+        return "overdue"
+    if seconds < 60:
+        return f"in {int(seconds) or 1} s"
+    return relative(target, now)
+
+
+def delivered_lines(delivered: Sequence[DeliveredView], now: datetime, zone: str | None) -> str:
+    """``• stretch — due today 10:45`` per recently delivered reminder, newest first."""
+    return "\n".join(
+        f"• {item.prompt} — due {day_time(item.due_at, now, zone)}"
+        for item in delivered[:RECENT_SHOWN]
+    )
 
 
 class RemindersModel(QAbstractListModel):
@@ -108,8 +144,7 @@ class RemindersModel(QAbstractListModel):
 
     def _text(self, record: ReminderView) -> str:
         now, target = self._clock(), record.scheduled_at
-        state = "overdue" if target <= now else relative(target, now)
-        when = f"{day_time(target, now, self._zone_name)} · {state}"
+        when = f"{day_time(target, now, self._zone_name)} · {countdown(target, now)}"
         return f"{record.prompt}\n{kind_label(record)} · {when}\n{record.id}"
 
 
@@ -183,13 +218,16 @@ def _parts(index: Index) -> list[str]:
 
 
 class RemindersPanel(QWidget):
-    """The dock's contents: the list, "Ask to delete", the session-local note, an empty state.
+    """The dock's contents: the list, "Delete" and "Ask to delete", the session-local note, and
+    an empty state that lists the recently delivered reminders.
 
     Signals:
         ask_delete(str): draft "Delete reminder <id>".
+        delete_requested(str): send "Delete reminder <id>" now.
     """
 
     ask_delete = Signal(str)
+    delete_requested = Signal(str)
 
     def __init__(
         self, clock: Callable[[], datetime], bell: QIcon, parent: QWidget | None = None
@@ -206,19 +244,23 @@ class RemindersPanel(QWidget):
         self.list.setSpacing(3)
         self.list.setItemDelegate(ReminderDelegate(self.list))
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.remove_button = QPushButton(self.tr("Delete"), self)
+        self.remove_button.setObjectName("reminders-delete")
+        self.remove_button.setAccessibleName(self.tr("Delete the selected reminder"))
+        self.remove_button.setToolTip(
+            self.tr("Sends “Delete reminder <id>” to the assistant, which deletes it")
+        )
         self.delete_button = QPushButton(self.tr("Ask to delete"), self)
         self.delete_button.setObjectName("reminders-ask-delete")
         self.delete_button.setAccessibleName(self.tr("Ask to delete the selected reminder"))
-        self.delete_button.setEnabled(False)
+        self.delete_button.setToolTip(self.tr("Puts the delete request into the message box"))
+        self._writable = True
+        self._delivered: tuple[DeliveredView, ...] = ()
+        self._zone_name: str | None = None
+        self._clock = clock
         self.empty = QLabel(self)
         self.empty.setObjectName("reminders-empty")
         self.empty.setWordWrap(True)
-        self.empty.setText(
-            self.tr(
-                "No reminders yet.\n\nAsk for one in the chat, for example:\n"
-                "“remind me in 10 minutes to stretch”\n“every 30 minutes remind me to drink water”"
-            )
-        )
         self.empty.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.note = QLabel(
             self.tr(
@@ -237,7 +279,13 @@ class RemindersPanel(QWidget):
         self._timer.timeout.connect(self.model.refresh_times)
         self._timer.start()
         self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
-        self.delete_button.clicked.connect(self._on_delete_clicked)
+        self.delete_button.clicked.connect(self._on_ask_clicked)
+        self.remove_button.clicked.connect(self._on_delete_clicked)
+        delete_key = QAction(self.tr("Delete reminder"), self.list)
+        delete_key.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        delete_key.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        delete_key.triggered.connect(self._on_delete_clicked)
+        self.list.addAction(delete_key)
         self._show_state()
 
     def _build(self, bell: QIcon) -> None:
@@ -253,7 +301,10 @@ class RemindersPanel(QWidget):
         layout.setSpacing(8)
         layout.addLayout(header)
         layout.addWidget(self._stack, 1)
-        layout.addWidget(self.delete_button)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.remove_button)
+        buttons.addWidget(self.delete_button)
+        layout.addLayout(buttons)
         layout.addWidget(self.note)
 
     def sizeHint(self) -> QSize:
@@ -262,28 +313,61 @@ class RemindersPanel(QWidget):
         metrics = self.fontMetrics()
         return QSize(metrics.averageCharWidth() * 40 + 20, super().sizeHint().height())
 
-    def set_records(self, records: Sequence[ReminderView], zone_name: str | None) -> None:
-        """Show the fold's active records (creation order)."""
+    def set_records(
+        self,
+        records: Sequence[ReminderView],
+        zone_name: str | None,
+        delivered: Sequence[DeliveredView] = (),
+    ) -> None:
+        """Show the fold's active records (creation order) and, for the empty state, the
+        recently delivered reminders (newest first)."""
         current = self.selected_id()
         self.model.set_records(records, zone_name)
+        self._delivered = tuple(delivered)
+        self._zone_name = zone_name
         for row in range(self.model.rowCount()):
             if self.model.index(row).data(ID_ROLE) == current:
                 self.list.setCurrentIndex(self.model.index(row))
+        self._show_state()
+
+    def set_writable(self, writable: bool) -> None:
+        """Whether the session takes messages (a read-only one cannot delete)."""
+        self._writable = writable
         self._show_state()
 
     def selected_id(self) -> str | None:
         index = self.list.currentIndex()
         return str(index.data(ID_ROLE)) if index.isValid() else None
 
+    def empty_text(self) -> str:
+        """What the panel says when no reminder is active."""
+        if not self._delivered:
+            return self.tr(
+                "No active reminders.\n\nAsk for one in the chat, for example:\n"
+                "“remind me in 10 minutes to stretch”\n“every 30 minutes remind me to drink water”"
+            )
+        recent = delivered_lines(self._delivered, self._clock(), self._zone_name)
+        return self.tr("No active reminders.\n\nRecently delivered:\n") + recent
+
     def _show_state(self) -> None:
         has_rows = self.model.rowCount() > 0
+        self.empty.setText(self.empty_text())
         self._stack.setCurrentWidget(self.list if has_rows else self.empty)
-        self.delete_button.setEnabled(has_rows and self.selected_id() is not None)
+        self._enable(has_rows and self.selected_id() is not None)
+
+    def _enable(self, selected: bool) -> None:
+        self.delete_button.setEnabled(selected and self._writable)
+        self.remove_button.setEnabled(selected and self._writable)
 
     def _on_list_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        self.delete_button.setEnabled(current.isValid())
+        self._enable(current.isValid())
 
-    def _on_delete_clicked(self) -> None:
+    def _on_ask_clicked(self) -> None:
         selected = self.selected_id()
         if selected:
             self.ask_delete.emit(selected)
+
+    def _on_delete_clicked(self) -> None:
+        selected = self.selected_id()
+        if selected and self._writable:
+            self.delete_requested.emit(selected)

@@ -29,6 +29,17 @@ class ReminderView:
 
 
 @frozen
+class DeliveredView:
+    """A reminder that was delivered recently, as the panel lists it when none is active: its
+    text, the time it was due and the time it arrived (the app reads them from the log's
+    reminder turns)."""
+
+    prompt: str
+    due_at: datetime
+    delivered_at: datetime | None
+
+
+@frozen
 class SessionAccess:
     """How the session on screen may be used: the status-bar state, the banner, the composer.
 
@@ -55,8 +66,8 @@ class SessionAccess:
 @frozen
 class SessionScreen:
     """Everything ``show_session`` needs: the transcript's entries (a lazy sequence), the zone its
-    times are shown in, the active reminders, the access, what runs, and the answer streamed so
-    far (a session shown while it answers)."""
+    times are shown in, the active reminders (and the recently delivered ones), the access, what
+    runs, and the answer streamed so far (a session shown while it answers)."""
 
     title: str | None
     entries: Sequence[Entry]
@@ -66,3 +77,4 @@ class SessionScreen:
     busy: bool = False
     persistence_failed: bool = False
     streaming: str = ""
+    delivered: tuple[DeliveredView, ...] = ()

@@ -89,12 +89,18 @@ class MaintenanceClaimed:
     def __init__(self, agent: Agent) -> None:
         self._agent: Agent | None = agent
 
-    def admit_reminder(self, text: str, changes: Sequence[Mapping[str, Any]]) -> None:
-        """Appends the reminder ``user/message`` and its dispatch changes as ONE atomic group.
+    def admit_reminder(
+        self,
+        text: str,
+        changes: Sequence[Mapping[str, Any]],
+        skipped: Mapping[str, int] | None = None,
+    ) -> None:
+        """Appends the reminder ``user/message`` (with the ``skipped`` occurrence counts of its
+        recurring reminders, agent.md §2) and its dispatch changes as ONE atomic group.
         Raises (and appends nothing) when the claim was released or the log refuses the group."""
         if self._agent is None:
             raise RuntimeError("the maintenance claim was already released")
-        self._agent._admit(text, changes)
+        self._agent._admit(text, changes, skipped or {})
 
     def release(self) -> None:
         agent, self._agent = self._agent, None
@@ -291,8 +297,16 @@ class Agent:
 
     # --- maintenance ----------------------------------------------------------------------
 
-    def _admit(self, text: str, changes: Sequence[Mapping[str, Any]]) -> None:
-        message = UserMessage(self._new_id(), text, SCHEDULE_SOURCE, self._log.inputs().parent)
+    def _admit(
+        self, text: str, changes: Sequence[Mapping[str, Any]], skipped: Mapping[str, int]
+    ) -> None:
+        message = UserMessage(
+            self._new_id(),
+            text,
+            SCHEDULE_SOURCE,
+            self._log.inputs().parent,
+            skipped=tuple(skipped.items()),
+        )
         group: list[Event] = [message, *(ScheduleChanged(dict(change)) for change in changes)]
         self._log.append_events(group)
 

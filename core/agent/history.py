@@ -16,17 +16,16 @@ its head and tail with a note saying how much was left out: one multi-megabyte a
 make every later request too large for the endpoint. History reads the whole log, including a
 fork's inherited prefix (session-log.md §6).
 
-Mapping, per exchange: its ``user/message`` (a plugin source becomes ``source_kind="plugin"``),
-then its answer's ``assistant/message`` steps and ``tool/result`` messages. Input typed while a
-turn ran belongs to a later exchange. ``context/time`` readings are not history: the current
-reading travels separately (``ModelRequest.time_context``).
+Mapping, per exchange: its ``user/message`` (a plugin source becomes ``source_kind="plugin"``,
+with its ``skipped`` counts), then its answer's ``assistant/message`` steps and ``tool/result``
+messages. Input typed while a turn ran belongs to a later exchange. ``context/time`` readings are
+not history: the current reading travels separately (``ModelRequest.time_context``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
 
 from core.events import (
     AssistantMessage,
@@ -150,8 +149,17 @@ def _input_message(entries: Sequence[Entry], seq: int) -> list[Message]:
     event = entries[seq].event if 0 <= seq < len(entries) else None
     if not isinstance(event, UserMessage):
         return []
-    kind: Literal["user", "plugin"] = "plugin" if isinstance(event.source, PluginSource) else "user"
-    return [Message(role="user", text=event.text, source_kind=kind, attachments=event.attachments)]
+    if isinstance(event.source, PluginSource):
+        return [
+            Message(
+                role="user",
+                text=event.text,
+                source_kind="plugin",
+                skipped=event.skipped,
+                attachments=event.attachments,
+            )
+        ]
+    return [Message(role="user", text=event.text, attachments=event.attachments)]
 
 
 def _step_message(event: Event) -> Message:

@@ -29,8 +29,9 @@ class Message:
     """One message of the model's history.
 
     ``user``: ``text`` (``source_kind`` is ``user`` or ``plugin``; a plugin message is a reminder
-    follow-up); ``attachments`` name its files (the history fold), which the turn turns into text
-    inside ``text`` and ``images`` before the request is sent (``core.agent.files``). ``assistant``: ``text`` and ``tool_calls``. ``tool``: ``text`` is the result given to
+    follow-up, and ``skipped`` its recurring reminders' skipped occurrences); ``attachments`` name
+    its files (the history fold), which the turn turns into text inside ``text`` and ``images``
+    before the request is sent (``core.agent.files``). ``assistant``: ``text`` and ``tool_calls``. ``tool``: ``text`` is the result given to
     the model, ``tool_call_id`` and ``name`` say which call it answers, ``is_error`` whether it failed.
     """
 
@@ -41,6 +42,7 @@ class Message:
     name: str | None = None
     is_error: bool = False
     source_kind: Literal["user", "plugin"] = "user"
+    skipped: tuple[tuple[str, int], ...] = ()
     attachments: tuple[Attachment, ...] = ()
     images: tuple[Image, ...] = ()
 

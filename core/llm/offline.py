@@ -2,32 +2,34 @@
 
 It behaves like a model behind the same interface: each ``stream(request)`` is one model step.
 The step is decided from the conversation alone (the provider keeps no state between steps):
-the last user message is parsed into an intent (``offline_intent``); the tool calls this
-assistant already made after it, and their results, say how far the turn has come. A step
-either emits real tool calls (``Finish(reason="tool_calls")``) or streams the answer composed
-from the tool results in a few ``TextDelta`` chunks, then ``Finish(reason="stop")``.
+the last user message is read into an intent (``offline_intent``), in the light of what the
+turns before it left open (``offline_dialogue``: the answer to a question it asked, "cancel
+that" after a new reminder, "snooze" after a delivered one); the tool calls this assistant
+already made after it, and their results, say how far the turn has come. A step either emits
+real tool calls (``Finish(reason="tool_calls")``) or streams the answer composed from the tool
+results in a few ``TextDelta`` chunks, then ``Finish(reason="stop")``.
 
 - Create, list and delete-by-id: one tool call, then the answer.
-- Delete by description ("delete the water reminder"): ``schedule_list``, then one
-  ``schedule_delete`` for the single match (or one per match for "delete all"); several
-  matches make it ask which, naming them with ids; none, it says so.
-- A message that only names a time zone, right after a request that needed one, resumes that
-  request in the named zone (``parse_reply``).
-- "snooze 10 minutes" right after a delivered reminder sets it again (``parse_snooze``).
+- Delete by description ("delete the water reminder", "clear all my reminders"):
+  ``schedule_list``, then one ``schedule_delete`` per reminder that goes; several matches make it
+  ask which (numbered), and a delete of several asks first ("Delete all 18 reminders?"), then
+  deletes exactly the ones it named and says which went.
 - A reminder follow-up (a user message with ``source_kind="plugin"``) is presented as the
   reminder, from the strictly parsed framing (``offline_framing``); no tool is called.
+- Anything it does not understand gets the full help the first time in a conversation and a
+  short sentence after that.
 - Tools it needs but the request does not offer are not called; it says reminders are unavailable.
 
 Tool call ids are ``offline-<history length>-<history digest>-<n>``: a new step always follows a
-different history, so ids do not repeat within a session. The clock is read once per step; a failing clock is a ``ProviderError``.
+different history, so ids do not repeat within a session. The clock is read once per step; a
+failing clock is a ``ProviderError``.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
-from collections.abc import AsyncGenerator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -35,34 +37,39 @@ from typing import Any
 from core.clock import Clock
 from core.errors import ProviderError
 from core.events import ToolCall
-from core.framing import parse_framing
 from core.jsonvalue import compact_json
 from core.llm.messages import Finish, Message, ModelInfo, ModelRequest, StreamChunk, TextDelta
+from core.llm.offline_dialogue import Exchange, Turn, interpret, split_turns, state_before
 from core.llm.offline_framing import present_reminders
-from core.llm.offline_intent import (
-    Clarify,
+from core.llm.offline_matching import AskAll, AskWhich, DeleteNow, Gone, NoMatch, delete_decision
+from core.llm.offline_replies import (
+    GONE,
+    HELP,
+    NOT_UNDERSTOOD,
+    UNREADABLE_RESULT,
+    ambiguous_text,
+    confirm_all_text,
+    confirm_create,
+    delete_text,
+    deleted_many_text,
+    list_text,
+    no_match_text,
+    time_text,
+    tool_failure_text,
+)
+from core.llm.offline_values import (
+    Ask,
     Create,
     DeleteById,
     DeleteMatching,
     Help,
     Intent,
     ListReminders,
-    parse_reply,
-    parse_snooze,
+    Reply,
+    TellTime,
+    Unknown,
 )
-from core.llm.offline_replies import (
-    HELP,
-    UNREADABLE_RESULT,
-    ambiguous_text,
-    confirm_create,
-    delete_text,
-    list_text,
-    matching,
-    no_match_text,
-    rolled_note,
-    tool_failure_text,
-)
-from core.llm.offline_when import LocalTime
+from core.llm.offline_when import Reading
 
 PROVIDER = "offline"
 MODEL = "chime-offline"
@@ -71,32 +78,7 @@ UNAVAILABLE = (
 )
 CLOCK_FAILED = "The offline assistant couldn't read the clock."
 LOST = "I lost track of that request, so I'm not sure what happened. Please ask me again."
-
-
-@dataclass(frozen=True, slots=True)
-class Exchange:
-    """One tool call this turn and its result message (None while it has none)."""
-
-    call: ToolCall
-    result: Message | None
-
-    def arguments(self) -> dict[str, Any]:
-        try:
-            value = json.loads(self.call.arguments or "{}")
-        except ValueError:
-            return {}
-        return value if isinstance(value, dict) else {}
-
-    def value(self) -> tuple[object, str | None]:
-        """The decoded tool value, or an answer explaining why there is none."""
-        if self.result is None:
-            return None, "The reminder tool didn't answer, so I can't say what happened."
-        if self.result.is_error:
-            return None, tool_failure_text(self.result.text)
-        try:
-            return json.loads(self.result.text), None
-        except ValueError:
-            return None, f"{UNREADABLE_RESULT}."
+NO_ANSWER = "The reminder tool didn't answer, so I can't say what happened."
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,60 +122,35 @@ class OfflineAssistant:
             raise ProviderError("bad_response", CLOCK_FAILED) from error
         raise ProviderError("bad_response", CLOCK_FAILED)
 
-    def _intent(self, request: ModelRequest, text: str, now: datetime) -> Intent:
-        zone = request.time_zone
-        intent = parse_reply(text, earlier_user_text(request.messages), now, zone)
-        if isinstance(intent, Help | Clarify):
-            prompt = _snoozed_prompt(request.messages)
-            snooze = parse_snooze(text, prompt, now, zone) if prompt is not None else None
-            return snooze if snooze is not None else intent
-        return intent
-
     def _step(self, request: ModelRequest) -> Step:
-        user, done = current_turn(request.messages)
-        if user is None:
+        turns = split_turns(request.messages)
+        if not turns:
             return Step(HELP)
+        current = turns[-1]
         now = self._now()
-        if user.source_kind == "plugin":
-            return Step(present_reminders(user.text, now, request.time_zone))
-        intent = self._intent(request, user.text, now)
-        step = plan(intent, done, now, request.time_zone)
+        if current.user.source_kind == "plugin":
+            skipped = dict(current.user.skipped)
+            return Step(present_reminders(current.user.text, now, request.time_zone, skipped))
+        reading = Reading(now, request.time_zone)
+        intent = interpret(current.user.text, state_before(turns, reading), reading)
+        step = plan(
+            intent,
+            current.exchanges,
+            reading,
+            introduced=introduced(request.messages),
+            prompts=lambda: created_prompts(turns),
+        )
         offered = tool_names(request.tools)
         if any(name not in offered for name, _ in step.calls):
             return Step(UNAVAILABLE)
         return step
 
 
-def _snoozed_prompt(messages: Sequence[Message]) -> str | None:
-    """The text of the reminder delivered just before the last user message, if exactly one."""
-    users = [m for m in messages if m.role == "user"]
-    if len(users) < 2 or users[-2].source_kind != "plugin":
-        return None
-    due = parse_framing(users[-2].text)
-    return due[0].prompt if due is not None and len(due) == 1 else None
-
-
-def current_turn(messages: Sequence[Message]) -> tuple[Message | None, list[Exchange]]:
-    """The last user message and the tool exchanges that follow it, in call order."""
-    start = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].role == "user"), None)
-    if start is None:
-        return None, []
-    calls: list[ToolCall] = []
-    results: dict[str, Message] = {}
-    for message in messages[start + 1 :]:
-        if message.role == "assistant":
-            calls.extend(message.tool_calls)
-        elif message.role == "tool" and message.tool_call_id is not None:
-            results.setdefault(message.tool_call_id, message)
-    return messages[start], [Exchange(call, results.get(call.id)) for call in calls]
-
-
-def earlier_user_text(messages: Sequence[Message]) -> str | None:
-    """The text of the user-typed message before the last user message, if there is one."""
-    users = [m for m in messages if m.role == "user"]
-    if len(users) < 2 or users[-2].source_kind != "user":
-        return None
-    return users[-2].text
+def introduced(messages: Sequence[Message]) -> bool:
+    """Whether the assistant already said something in this conversation (before the last user
+    message): then what it does not understand gets a short answer, not the whole help."""
+    last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=0)
+    return any(m.role == "assistant" and m.text.strip() for m in messages[:last_user])
 
 
 def tool_names(tools: Sequence[Mapping[str, Any]]) -> frozenset[str]:
@@ -207,15 +164,42 @@ def tool_names(tools: Sequence[Mapping[str, Any]]) -> frozenset[str]:
     return frozenset(names)
 
 
-def plan(intent: Intent, done: Sequence[Exchange], now: datetime, zone: str | None) -> Step:
-    """The next step for ``intent`` given the exchanges made so far this turn."""
+def created_prompts(turns: Sequence[Turn]) -> dict[str, str]:
+    """The text of each reminder this conversation's history shows being set, by id (so a delete
+    by id can say what went)."""
+    prompts: dict[str, str] = {}
+    for turn in turns:
+        for exchange in turn.exchanges:
+            value = exchange.json()
+            if exchange.call.name != "schedule_create" or not isinstance(value, Mapping):
+                continue
+            if isinstance(value.get("id"), str) and isinstance(value.get("prompt"), str):
+                prompts[value["id"]] = value["prompt"]
+    return prompts
+
+
+def plan(
+    intent: Intent,
+    done: Sequence[Exchange],
+    reading: Reading,
+    *,
+    introduced: bool,
+    prompts: Callable[[], Mapping[str, str]] = dict,
+) -> Step:
+    """The next step for ``intent`` given the exchanges made so far this turn; ``prompts`` gives
+    the texts of reminders set earlier, by id."""
+    now, zone = reading.now, reading.zone
     match intent:
         case Help():
             return Step(HELP)
-        case Clarify(text):
+        case Unknown():
+            return Step(NOT_UNDERSTOOD if introduced else HELP)
+        case Reply(text) | Ask(text):
             return Step(text)
+        case TellTime(asked):
+            return Step(time_text(now, zone, asked))
         case Create():
-            return _plan_create(intent, done, now, zone)
+            return _plan_create(intent, done, reading)
         case ListReminders():
             if not done:
                 return Step(calls=(("schedule_list", {}),))
@@ -223,63 +207,89 @@ def plan(intent: Intent, done: Sequence[Exchange], now: datetime, zone: str | No
         case DeleteById(rid):
             if not done:
                 return Step(calls=(("schedule_delete", {"id": rid}),))
-            return _answer(done[0], "schedule_delete", lambda v: delete_text(v, None))
+            return _answer(done[0], "schedule_delete", lambda v: delete_text(v, prompts().get(rid)))
         case DeleteMatching():
-            return _plan_delete_matching(intent, done, now, zone)
+            return _plan_delete_matching(intent, done, reading)
 
 
-def _answer(exchange: Exchange, name: str, compose: Any) -> Step:
+def exchange_value(exchange: Exchange) -> tuple[object, str | None]:
+    """The decoded tool value, or an answer explaining why there is none."""
+    if exchange.result is None:
+        return None, NO_ANSWER
+    if exchange.result.is_error:
+        return None, tool_failure_text(exchange.result.text)
+    value = exchange.json()
+    if value is None and exchange.result.text.strip() != "null":
+        return None, f"{UNREADABLE_RESULT}."
+    return value, None
+
+
+def _answer(exchange: Exchange, name: str, compose: Callable[[object], str]) -> Step:
     if exchange.call.name != name:
         return Step(LOST)
-    value, failure = exchange.value()
+    value, failure = exchange_value(exchange)
     return Step(failure if failure is not None else compose(value))
 
 
-def _plan_create(intent: Create, done: Sequence[Exchange], now: datetime, zone: str | None) -> Step:
+def _plan_create(intent: Create, done: Sequence[Exchange], reading: Reading) -> Step:
     if not done:
         return Step(calls=(("schedule_create", intent.arguments()),))
-    exchange = done[0]
-    args = exchange.arguments()
+    args = done[0].arguments()
 
     def compose(value: object) -> str:
-        text = confirm_create(args, value, now, zone, about=intent.about)
-        rolled = isinstance(intent.when, LocalTime) and intent.when.rolled
-        succeeded = isinstance(value, Mapping) and "code" not in value
-        return text + rolled_note(args) if rolled and succeeded else text
+        return confirm_create(
+            args, value, reading.now, reading.zone, link=intent.link, notes=intent.notes
+        )
 
-    return _answer(exchange, "schedule_create", compose)
+    return _answer(done[0], "schedule_create", compose)
 
 
 def _plan_delete_matching(
-    intent: DeleteMatching, done: Sequence[Exchange], now: datetime, zone: str | None
+    intent: DeleteMatching, done: Sequence[Exchange], reading: Reading
 ) -> Step:
     if not done:
         return Step(calls=(("schedule_list", {}),))
     if done[0].call.name != "schedule_list":
         return Step(LOST)
-    views, failure = done[0].value()
+    views, failure = exchange_value(done[0])
     if failure is not None:
         return Step(failure)
     if not isinstance(views, list):
-        return Step(list_text(views, now, zone))
-    found = matching(views, intent.words)
+        return Step(list_text(views, reading.now, reading.zone))
+    decision = delete_decision(intent, views, reading.zone)
     if len(done) > 1:
-        return Step(_deleted_text(done[1:], found))
-    if not found:
-        return Step(no_match_text(views, intent.words))
-    if len(found) > 1 and not intent.every:
-        return Step(ambiguous_text(found))
-    return Step(calls=tuple(("schedule_delete", {"id": view["id"]}) for view in found))
+        return Step(_deleted_text(done[1:], views))
+    match decision:
+        case DeleteNow(found):
+            return Step(calls=tuple(("schedule_delete", {"id": view["id"]}) for view in found))
+        case AskWhich(found):
+            return Step(ambiguous_text(found))
+        case AskAll(found):
+            return Step(confirm_all_text(found))
+        case NoMatch(active):
+            return Step(no_match_text(active, intent.words))
+        case Gone():
+            return Step(GONE)
 
 
-def _deleted_text(deletes: Sequence[Exchange], found: Sequence[Mapping[str, Any]]) -> str:
-    prompts = {str(v["id"]): str(v.get("prompt", "")) for v in found}
-    lines: list[str] = []
+def _deleted_text(deletes: Sequence[Exchange], views: Sequence[object]) -> str:
+    """What the deletes of this turn did: the one that went, or how many and which."""
+    listed = {str(v["id"]): v for v in views if isinstance(v, Mapping) and "id" in v}
+    deleted: list[Mapping[str, Any]] = []
+    failures: list[str] = []
     for exchange in deletes:
-        value, failure = exchange.value()
-        rid = exchange.arguments().get("id")
-        lines.append(failure if failure is not None else delete_text(value, prompts.get(str(rid))))
-    return "\n\n".join(lines)
+        value, failure = exchange_value(exchange)
+        view = listed.get(str(exchange.arguments().get("id")))
+        if failure is None and isinstance(value, Mapping) and value.get("deleted") is True:
+            deleted.append(view or {"id": value.get("id"), "prompt": value.get("id")})
+            continue
+        prompt = str(view.get("prompt", "")) if view is not None else None
+        failures.append(failure if failure is not None else delete_text(value, prompt))
+    if len(deletes) == 1 and deleted:
+        return delete_text(
+            {"id": deleted[0].get("id"), "deleted": True}, str(deleted[0].get("prompt", ""))
+        )
+    return deleted_many_text(deleted, failures)
 
 
 def history_digest(messages: Sequence[Message]) -> str:

@@ -1,317 +1,562 @@
 """The offline assistant's "when" phrases: delays, intervals and local times. Pure: no I/O, no clock.
 
-``parse_when(phrase, now, zone)`` reads one phrase such as ``in 10 minutes``, ``every day``,
-``at 5pm`` or ``tomorrow at 9:30`` and returns a ``Delay``, an ``Interval``, a ``LocalTime``, a
-``Problem`` (recognised but unusable, with a sentence for the user) or None (not a when phrase).
-Durations and clock times are read by small grammars here; date words (``tomorrow``, ``24 Dec``,
-``friday``, ``next month``) are handed to ``dateparser``, imported lazily because it is slow to
-import, and anchored on ``now`` in the reading's zone so it never looks at the machine.
+``parse_when(phrase, reading)`` reads one whole phrase such as ``in 10 minutes``, ``every day``,
+``at 5pm EST``, ``tomorrow morning`` or ``on 24 Dec at 18:00`` against the ``Reading`` (the clock
+sample and the zone of the turn, both passed in) and returns:
 
-Choices where the spec is silent (agent.md §5.1):
-- a clock time with no date means its next occurrence: today if still ahead, else tomorrow
-  (``LocalTime.rolled`` says so, and the confirmation mentions it);
-- a bare ``at 5`` / ``at 9:30`` (no am/pm, no leading zero, hour 1-12) means whichever of the
-  morning or evening reading comes next; ``09:30`` or ``17:00`` are 24-hour times;
-- a date with no time keeps the current time of day for relative dates (``tomorrow``,
-  ``next week``) and means 09:00 for calendar dates (``24 Dec``, ``friday``); ``tonight`` 20:00;
-- a calendar date without a year that names today means today, not next year.
+- ``Delay`` / ``Interval``: whole seconds for ``after_seconds`` / ``every_seconds``;
+- ``LocalTime``: a wall date and time in a zone (the ``at`` argument), with ``notes`` saying
+  how anything ambiguous was read;
+- ``Problem``: recognised but unusable (a time that has passed, a calendar rule), with a
+  sentence; ``NeedTime``: a day with no usable time (ask what time); ``NeedZone``: a local time
+  while the zone is unknown (ask for it); ``AskZone``: an ambiguous zone (ask which);
+- None: not a when phrase.
+
+The pieces are read by ``offline_duration`` (amounts of time), ``offline_clock`` (times and
+parts of the day), ``offline_dates`` (days) and ``offline_zones`` (zones). Choices where the
+spec is silent (agent.md §5.1; each is said to the user by the confirmation's notes):
+
+- a clock time with no day is its next occurrence: today if still ahead, else tomorrow; a bare
+  hour ("at 9") is whichever of 09:00 and 21:00 comes next;
+- a bare hour with a day ("tomorrow at 5") is 07:00-11:59 in the morning, 12 noon, 1-6 in the
+  afternoon or evening;
+- a day with no time means 09:00 that day (today asks what time instead); a part of the day
+  without a clock time means its time (``offline_clock``);
+- "in 3 days" is an exact delay; "in 3 days at 5pm" is a day and a time.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from fractions import Fraction
-from typing import Any
 
-from core.llm.offline_text import load_zone, quote
+from core.llm.offline_clock import BadClock, Clock, Part, find_clock, find_part, with_part
+from core.llm.offline_dates import Day, PastDay, read_day
+from core.llm.offline_duration import parse_duration, parse_interval, parse_number
+from core.llm.offline_text import clock_text, quote, relative_text
+from core.llm.offline_zones import (
+    Offset,
+    Said,
+    Zone,
+    ZoneQuestion,
+    read_zone,
+    settle,
+    tz_of,
+)
 
-_UNIT_SECONDS = {
-    "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1,
-    "m": 60, "min": 60, "mins": 60, "minute": 60, "minutes": 60,
-    "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600,
-    "d": 86400, "day": 86400, "days": 86400,
-    "w": 604800, "wk": 604800, "wks": 604800, "week": 604800, "weeks": 604800,
-}  # fmt: skip
-_WORDS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15,
-    "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60,
-    "ninety": 90, "a couple of": 2, "couple of": 2, "a few": 3, "few": 3,
-}  # fmt: skip
-_NUM = (
-    r"[0-9]{1,18}(?:\.[0-9]{1,9})?|(?:half\s+an?|"  # bounded: int() refuses > 4300 digits
-    + "|".join(sorted((w.replace(" ", r"\s+") for w in _WORDS), key=len, reverse=True))
-    + r")\b"
+DEFAULT_TIME = time(9)
+_ANY_READING_NOW = datetime(2000, 1, 3, tzinfo=UTC)
+_EVERY_WORD = {"hourly": 3600, "daily": 86400, "weekly": 604800, "fortnightly": 1209600}
+_TIMES_A = {"once": 1, "twice": 2, "thrice": 3, "three times": 3, "four times": 4}
+_NUMERIC_DAY = re.compile(
+    r"(?<![\w:./-])(?:[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}|[0-9]{1,2}([/.-])[0-9]{1,2}(?:\1(?:[0-9]{4}|[0-9]{2}))?\.?)(?![\w:/-])"
 )
-_UNIT = "|".join(sorted(_UNIT_SECONDS, key=len, reverse=True))
-_PART = rf"(?<![\w.])(?:{_NUM})\s*(?:{_UNIT})\b(?:\s+and\s+a\s+half)?"
-_DURATION = re.compile(rf"{_PART}(?:\s*(?:,|and)?\s*{_PART})*", re.IGNORECASE)
-_PART_GROUPS = re.compile(
-    rf"(?<![\w.])(?P<num>{_NUM})\s*(?P<unit>{_UNIT})\b(?P<half>\s+and\s+a\s+half)?", re.IGNORECASE
+_HEDGE = r"about|around|roughly|approximately|approx\.?|circa|maybe|like|somewhere around"
+_DANGLING = frozenset(
+    (
+        "at",
+        "on",
+        "by",
+        "for",
+        "about",
+        "of",
+        "to",
+        "in",
+        "around",
+        "the",
+        "and",
+        "from",
+        "until",
+        "that",
+    )
 )
-_EVERY_WORD = {"hourly": 3600, "daily": 86400, "weekly": 604800}
-_CLOCK = r"noon|midday|midnight|[0-9]{1,2}(?:[:.][0-9]{2}){0,2}\s*[ap]\.?m\.?|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?"
-_TIME_AT = re.compile(rf"(?<![\w:/.-])at\s+(?P<t>{_CLOCK}|[0-9]{{1,2}})(?![\w:])", re.IGNORECASE)
-_TIME_BARE = re.compile(rf"(?<![\w:/.-])(?P<t>{_CLOCK})(?![\w:])", re.IGNORECASE)
-_CLOCK_PARTS = re.compile(
-    r"(?P<h>[0-9]{1,2})(?:[:.](?P<m>[0-9]{2}))?(?:[:.](?P<s>[0-9]{2}))?\s*(?P<ap>[ap])?\.?m?\.?",
-    re.IGNORECASE,
+_TIMES_A_RE = re.compile(r"(?:once|twice|thrice|\w+ times) (?:a|an|per|every) ")
+_REPEAT = re.compile(
+    r"\b(?:(?:every|each) (?:other )?\w+|daily|weekly|hourly|fortnightly|weekdays)\b"
 )
-_DATEISH = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june"
-    r"|july|august|september|october|november|december|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
-    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|week|weeks"
-    r"|month|months|year|years)\b|[0-9]{1,4}[/.-][0-9]{1,2}|\b(?:[12]?[0-9]|3[01])(?:st|nd|rd|th)\b",
-    re.IGNORECASE,
+_IANA_TAIL = re.compile(r"(?:^|\s)\(?([a-z][a-z0-9_+.-]*(?:/[a-z0-9_+.-]+)+)\)?$")
+_FILLERS = re.compile(r"(?:^|\s)(?:at|on|by|for|around|about)(?=\s|$)|,")
+_CALENDAR_RULE = (
+    "I can only repeat a reminder at a fixed interval counted from when you set it (for example "
+    "“every day” means every 24 hours from now), not at a clock time or on certain days. Say "
+    "“every day” to start the 24 hours now, or set it once, for example “tomorrow at 9am”."
 )
-_YEAR = re.compile(r"\b[0-9]{4}\b")
-_RELATIVE_DATE = re.compile(r"\b(?:today|tomorrow|tonight|in|next|week|month|year)s?\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a phrase is read against: the clock sample ``now`` (aware), the turn's ``zone``
+    (None when unknown), ``override``, a zone the user picked when asked, and ``assumed``."""
+
+    now: datetime
+    zone: str | None
+    override: Zone | None = None
+    assumed: Said | None = None
+    """A zone the user named in a follow-up, read as if the phrase had named it."""
+
+    @property
+    def month_first(self) -> bool:
+        """Numeric dates are month/day in the Americas, day/month elsewhere."""
+        return (self.zone or "").lower().startswith("america/")
+
+
+_ANY_READING = Reading(_ANY_READING_NOW, "UTC")
+"""A reading only to tell whether a phrase is a when phrase at all (its day does not matter)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Delay:
-    """A relative delay: ``after_seconds`` (an int, or a float when not whole)."""
+    """A relative delay: ``after_seconds``; ``notes`` say how it was read ("in 45" as minutes)."""
 
-    seconds: int | float
+    seconds: int
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Interval:
     """A fixed-rate repetition: ``every_seconds``."""
 
-    seconds: int | float
+    seconds: int
 
 
 @dataclass(frozen=True, slots=True)
 class LocalTime:
-    """A local wall time in ``zone``: the ``at`` object. ``rolled``: moved to tomorrow."""
+    """A wall time in ``zone`` (the ``at`` argument); ``notes`` say how it was read."""
 
     date: date
     time: time
-    zone: str
-    rolled: bool = False
+    zone: Zone
+    notes: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, str]:
+    def to_json(self) -> dict[str, str] | str:
+        """The local ``at`` object, or the ``at`` string with its numeric offset."""
         d, t = self.date, self.time
-        return {
-            "date": f"{d.year:04d}-{d.month:02d}-{d.day:02d}",
-            "time": f"{t.hour:02d}:{t.minute:02d}:{t.second:02d}",
-            "time_zone": self.zone,
-        }
+        day = f"{d.year:04d}-{d.month:02d}-{d.day:02d}"
+        clock = f"{t.hour:02d}:{t.minute:02d}:{t.second:02d}"
+        if isinstance(self.zone, Offset):
+            return f"{day}T{clock}{self.zone.text()}"
+        return {"date": day, "time": clock, "time_zone": self.zone}
 
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """A when phrase that was recognised but cannot be scheduled; ``text`` tells the user why."""
+    """Recognised but cannot be scheduled; ``text`` tells the user why."""
 
     text: str
 
 
-When = Delay | Interval | LocalTime | Problem
+@dataclass(frozen=True, slots=True)
+class NeedTime:
+    """A day was named but no usable time ("today", "tonight" after 20:00): ask what time."""
+
+    day: date
+    text: str
 
 
-def parse_duration(text: str) -> int | float | None:
-    """Seconds in ``10 minutes``, ``an hour and a half``, ``1h 30m``; None if not a duration."""
-    text = text.strip()
-    if not _DURATION.fullmatch(text):
+@dataclass(frozen=True, slots=True)
+class NeedZone:
+    """A local time while the zone is unknown: ask which zone the user is in."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class AskZone:
+    """The phrase named an ambiguous zone: ask which one."""
+
+    question: ZoneQuestion
+
+
+When = Delay | Interval | LocalTime | Problem | NeedTime | NeedZone | AskZone
+
+
+def parse_when(phrase: str, reading: Reading, *, bare_duration: bool = False) -> When | None:
+    """Reads one whole when phrase (see the module docstring). Never raises. ``bare_duration``:
+    a duration alone ("20 minutes") is a delay (an answer to "when?", a timer)."""
+    text = normalise(phrase)
+    if not text or text.rsplit(" ", 1)[-1] in _DANGLING:
         return None
-    total = Fraction(0)
-    for part in _PART_GROUPS.finditer(text):
-        total += _part_seconds(part)
-    return int(total) if total.denominator == 1 else float(total)
-
-
-def _part_seconds(part: re.Match[str]) -> Fraction:
-    num = re.sub(r"\s+", " ", part["num"].lower())
-    if num.startswith("half"):
-        value = Fraction(1, 2)
-    elif num in _WORDS:
-        value = Fraction(_WORDS[num])
-    else:
-        value = Fraction(num)
-    if part["half"]:
-        value += Fraction(1, 2)
-    return value * _UNIT_SECONDS[part["unit"].lower()]
-
-
-def parse_interval(text: str) -> int | float | None:
-    """Seconds in ``30 minutes``, ``day``, ``other day`` (after ``every``); None otherwise."""
-    text = re.sub(r"\s+", " ", text.strip().lower())
-    if text.startswith("other "):
-        single = parse_interval(text[6:])
-        return None if single is None else single * 2
-    if text in _UNIT_SECONDS and len(text) > 1:
-        return _UNIT_SECONDS[text]
-    return parse_duration(text)
-
-
-def parse_when(phrase: str, now: datetime, zone: str | None) -> When | None:
-    """Reads one when phrase (see the module docstring). Never raises."""
-    text = re.sub(r"\s+", " ", phrase.strip(" ,")).strip()
-    lower = text.lower()
-    if lower.startswith("every ") or lower in _EVERY_WORD:
-        return _parse_every(lower)
-    for pattern in (r"in (.+)", r"after (.+)", r"(.+) from now"):
-        match = re.fullmatch(pattern, lower)
-        if match and (seconds := parse_duration(match[1])) is not None:
-            return Delay(seconds)
-    text = re.sub(r"^for ", "", text, flags=re.IGNORECASE)
-    return _parse_local(text, now, zone)
-
-
-def _parse_every(lower: str) -> When | None:
-    if lower in _EVERY_WORD:
-        return Interval(_EVERY_WORD[lower])
-    rest = lower[6:]
-    seconds = parse_interval(rest)
-    if seconds is not None:
-        return Interval(seconds)
-    head = re.split(r"\s+(?:at|from|starting)\b", rest, maxsplit=1)[0]
-    if parse_interval(head) is not None or _DATEISH.search(rest):
-        return Problem(
-            "I can only repeat a reminder at a fixed interval counted from when you set it "
-            "(for example “every day” means every 24 hours from now), not at a clock time or "
-            "on certain weekdays."
-        )
-    return None
-
-
-def _parse_local(text: str, now: datetime, zone: str | None) -> When | None:
-    text, explicit_zone = _split_zone(text)
-    parsed = _read_clock_and_date(text)
-    if parsed is None:
-        return None
-    if explicit_zone is not None:
-        zone = explicit_zone
-    if zone is None:
-        return Problem(
-            "I don't know which time zone you are in, so I can't tell when that is. Which time "
-            "zone are you in? Tell me its name, for example “remind me at 17:00 Europe/Berlin to "
-            "leave”. Delays such as “in 20 minutes” work without one."
-        )
-    tz = load_zone(zone)
-    if tz is None:
-        return Problem(
-            f"I don't recognise the time zone “{quote(zone)}”. Use a name like Europe/Berlin, "
-            "America/New_York or UTC."
-        )
+    if (
+        text.startswith(("every ", "each "))
+        or text.split(" ", 1)[0] in _EVERY_WORD
+        or _TIMES_A_RE.match(text)
+    ):
+        return _every(text)
+    delay = _delay(text, bare=bare_duration)
+    if delay is not None:
+        return delay
     try:
-        return _resolve(parsed, now.astimezone(tz), zone)
+        return _relative_to_a_time(text, reading) or _local(text, reading)
     except (OverflowError, ValueError):  # a clock at the edge of years 1-9999
         return Problem("That date is outside the range I can work with.")
 
 
-def _split_zone(text: str) -> tuple[str, str | None]:
-    match = re.fullmatch(
-        r"(?P<rest>.*?)\s*(?:\b(?:in|at)\s+)?\(?(?P<zone>UTC|[A-Za-z][A-Za-z0-9_+.-]*"
-        r"(?:/[A-Za-z0-9_+.-]+)+)\)?",
-        text,
-        flags=re.IGNORECASE,
+def normalise(phrase: str) -> str:
+    """Lower case, one space between words, curly apostrophes straight, no edge punctuation, and
+    no hedges: "in about 10 minutes" is "in 10 minutes", "around 5" is "at 5", "an hour or so"
+    is "an hour"."""
+    text = re.sub(r"\s+", " ", phrase.replace("’", "'").replace("‘", "'").lower())
+    text = re.sub(rf"\b(in|at|by|after) (?:{_HEDGE}) ", r"\1 ", text)
+    text = re.sub(rf"(^| )(?:{_HEDGE}) (?=[0-9]|noon|midnight)", r"\1at ", text)
+    text = re.sub(rf"(^| )(?:{_HEDGE}) ", r"\1", text)
+    text = re.sub(r" (?:or so|give or take|or thereabouts)\b", "", text)
+    return text.strip(" ,.!?;:")
+
+
+def whole_seconds(seconds: Fraction) -> int:
+    """A duration rounded to whole seconds (the tools take whole seconds)."""
+    return int(seconds.numerator * 2 + seconds.denominator) // (2 * seconds.denominator)
+
+
+def _delay(text: str, *, bare: bool) -> Delay | Problem | None:
+    if re.fullmatch(r"(?:in |after )?(?:-|minus |negative )\S.*|.+ ago|.+ before now", text):
+        amount = re.sub(r"^(?:in |after )?(?:-|minus |negative )|(?: ago| before now)$", "", text)
+        if parse_duration(amount) is not None:
+            return Problem("That time has already passed; pick a time in the future.")
+    hm = re.fullmatch(r"in ([0-9]{1,2}):([0-5][0-9])(?: hours?| hrs?| h)?", text)
+    if hm is not None and (int(hm[1]) or int(hm[2])):  # "in 1:30": an hour and a half
+        return Delay(int(hm[1]) * 3600 + int(hm[2]) * 60)
+    minutes = re.fullmatch(r"in (?:another )?([0-9]{1,3}|[a-z]+(?:[ -][a-z]+)?)", text)
+    count = parse_number(minutes[1]) if minutes is not None else None
+    if minutes is not None and count is not None and count.denominator == 1 and 0 < count <= 180:
+        note = f"I took “in {minutes[1]}” as {count} minutes."  # "in 45": people mean minutes
+        return Delay(int(count) * 60, (note,))
+    said = _delay_amount(text, bare=bare)
+    seconds = parse_duration(said) if said is not None else None
+    if seconds is None:
+        return None
+    if whole_seconds(seconds) < 1:
+        return Problem("That's now, not later: give me a time in the future, like “in 5 minutes”.")
+    return Delay(whole_seconds(seconds))
+
+
+def _relative_to_a_time(text: str, reading: Reading) -> When | None:
+    """ "10 minutes before 3pm", "half an hour after the meeting at 5": a local time moved by a
+    duration (wall-clock arithmetic, so the result keeps the zone's local time)."""
+    match = re.fullmatch(r"(?P<d>.+?) (?P<dir>before|after|earlier than|prior to) (?P<t>.+)", text)
+    seconds = parse_duration(match["d"]) if match is not None else None
+    if match is None or seconds is None:
+        return None
+    target = _local(match["t"], reading)
+    if not isinstance(target, LocalTime):
+        return target
+    sign = 1 if match["dir"] == "after" else -1
+    wall = datetime.combine(target.date, target.time) + sign * timedelta(
+        seconds=whole_seconds(seconds)
     )
-    if match is None or not match["rest"]:
-        return text, None
-    zone = match["zone"]
-    return match["rest"], "UTC" if zone.upper() == "UTC" else zone
+    note = f"That is {match['d']} {match['dir']} {clock_text(target.time)}, at {clock_text(wall.time())}."
+    return _settled(wall.date(), wall.time(), (*target.notes, note), None, target.zone, reading)
+
+
+def _delay_amount(text: str, *, bare: bool) -> str | None:
+    text = re.sub(r"\b(?:more|extra|additional)\s+", "", text)  # "5 more minutes"
+    for pattern in (
+        r"(?:in|within|after|for) (?:another |the next |a further )?(.+?)(?: time|'s time| from now| later)?",
+        r"(?:another |a further )?(.+?) (?:from now|later|hence|from today)",
+        r"another (.+)",
+    ):
+        match = re.fullmatch(pattern, text)
+        if match and parse_duration(match[1]) is not None:
+            return match[1]
+    return text if bare else None
+
+
+def _every(text: str) -> When | None:
+    """ "every 30 minutes", "hourly", "twice a day"; a calendar rule ("every day at 9", "every
+    monday", "every morning") is recognised and explained: the tool repeats at fixed intervals."""
+    if text in _EVERY_WORD:
+        return Interval(_EVERY_WORD[text])
+    times = re.fullmatch(
+        r"(?P<n>once|twice|thrice|(?:three|four) times|[0-9]{1,2} times) (?:a|an|per|every) (?P<unit>.+)",
+        text,
+    )
+    if times:
+        count = _TIMES_A.get(times["n"]) or int(times["n"].split()[0])
+        unit = parse_interval(times["unit"])
+        return Interval(whole_seconds(unit / count)) if unit and count else None
+    rest = re.sub(r"^(?:every|each) (?:single )?", "", text)
+    seconds = parse_interval(rest)
+    if seconds is not None:
+        return Interval(whole_seconds(seconds))
+    return Problem(_CALENDAR_RULE) if _is_calendar_rule(text, rest) else None
+
+
+def _is_calendar_rule(text: str, rest: str) -> bool:
+    head, _, tail = rest.partition(" ")
+    first = text.split(" ", 1)[0]
+    if first in _EVERY_WORD or parse_interval(head) is not None:
+        tail = re.sub(r"^(?:starting|from)\s+", "", tail)
+        return bool(tail) and parse_when(tail, _ANY_READING) is not None
+    day_words = re.sub(r"\b(?:and|or|other|,)\b", " ", rest)
+    parts = [word for word in day_words.split() if word]
+    return bool(parts) and all(
+        re.fullmatch(
+            r"(?:week(?:day|end)s?|mornings?|evenings?|nights?|afternoons?|[a-z]+days?|mon|tue|wed|thu|fri|sat|sun)",
+            word,
+        )
+        for word in parts
+    )
 
 
 @dataclass(frozen=True, slots=True)
-class _Parts:
-    clock: str | None  # the clock-time text, e.g. "5pm"; None when no time was given
-    date_text: str  # what remains, e.g. "tomorrow"; "" when no date was given
+class _Pieces:
+    """A local-time phrase taken apart: the clock, the part of the day, the day, the zone."""
+
+    clock: Clock | None
+    part: Part | None
+    day: Day | PastDay | None
+    said: Said | None
 
 
-def _read_clock_and_date(text: str) -> _Parts | None:
-    match = _TIME_AT.search(text) or _TIME_BARE.search(text)
-    clock = match["t"] if match else None
-    rest = text[: match.start()] + " " + text[match.end() :] if match else text
-    rest = re.sub(r"\s+", " ", rest).strip(" ,")
-    rest = re.sub(r"^(?:on|at)\s+|\s+(?:on|at)$", "", rest, flags=re.IGNORECASE).strip(" ,")
-    if clock is None and not rest:
+def _local(text: str, reading: Reading) -> When | None:
+    pieces = _take_apart(text, reading)
+    if isinstance(pieces, Problem) or pieces is None:
+        return pieces
+    if pieces.clock is None and pieces.part is None and pieces.day is None:
         return None
-    if rest and not _DATEISH.search(rest):
-        return None
-    return _Parts(clock, rest)
-
-
-def _clock_time(clock: str, *, evening: bool) -> tuple[time, bool] | None:
-    """The time of day and whether it is ambiguous between morning and evening."""
-    word = clock.lower()
-    if word in ("noon", "midday"):
-        return time(12), False
-    if word == "midnight":
-        return time(0), False
-    parts = _CLOCK_PARTS.fullmatch(clock)
-    if parts is None:
-        return None
-    hour, minute, second = int(parts["h"]), int(parts["m"] or 0), int(parts["s"] or 0)
-    if parts["ap"]:
-        if not 1 <= hour <= 12:
-            return None
-        hour = hour % 12 + (12 if parts["ap"].lower() == "p" else 0)
-    elif evening and 1 <= hour <= 11:
-        hour += 12
-    if hour > 23 or minute > 59 or second > 59:
-        return None
-    ambiguous = not parts["ap"] and not evening and 1 <= hour <= 11 and not clock.startswith("0")
-    return time(hour, minute, second), ambiguous
-
-
-def _resolve(parts: _Parts, now_local: datetime, zone: str) -> When | None:
-    tonight = bool(re.search(r"\btonight\b", parts.date_text, re.IGNORECASE))
-    clock = _clock_time(parts.clock, evening=tonight) if parts.clock else None
-    if parts.clock and clock is None:
-        return Problem(
-            f"“{quote(parts.clock)}” isn't a time of day I understand; try 17:00 or 5pm."
+    if isinstance(pieces.day, PastDay):
+        return Problem(_passed_day(pieces.day.day))
+    zone = _zone_for_now(pieces.said, reading)
+    if zone is None:
+        return NeedZone(
+            "I don't know which time zone you are in, so I can't tell when that is. Which time "
+            "zone are you in? For example “Europe/Berlin”, “London” or “UTC”. Delays such as "
+            "“in 20 minutes” work without one."
         )
-    if not parts.date_text:
-        assert clock is not None  # _read_clock_and_date returns a clock or a date
-        return _next_occurrence(clock[0], clock[1], now_local, zone)
-    day = _parse_date(re.sub(r"\btonight\b", "today", parts.date_text, flags=re.I), now_local)
-    if day is None:
-        return Problem(f"I couldn't work out which day “{quote(parts.date_text)}” is.")
-    if clock is not None:
-        return LocalTime(day.date(), clock[0], zone)
-    if tonight:
-        return LocalTime(day.date(), time(20), zone)
-    keep = _RELATIVE_DATE.search(parts.date_text) and day.time() != time(0)
-    return LocalTime(day.date(), day.time() if keep else time(9), zone)
+    tz = tz_of(zone)
+    if tz is None:
+        return Problem(f"I don't recognise the time zone “{quote(str(zone))}”.")
+    now_local = reading.now.astimezone(tz).replace(tzinfo=None)
+    chosen = _day_and_time(pieces, now_local)
+    if not isinstance(chosen, tuple):
+        return chosen
+    day, at, notes = chosen
+    return _settled(day, at, notes, pieces.said, zone, reading)
 
 
-def _next_occurrence(at: time, ambiguous: bool, now_local: datetime, zone: str) -> LocalTime:
+def _take_apart(text: str, reading: Reading) -> _Pieces | Problem | None:
+    repeat = _REPEAT.search(text)
+    if repeat is not None:  # "at 8:30am every day": a clock time that repeats
+        rest = _cut(text, repeat.start(), len(text))
+        pieces = _take_apart(rest, reading) if rest else None
+        return Problem(_CALENDAR_RULE) if isinstance(pieces, _Pieces) else None
+    text, said = _split_zone(text)
+    unknown_zone = _IANA_TAIL.search(text) if said is None else None
+    if unknown_zone is not None:
+        return Problem(
+            f"I don't recognise the time zone “{quote(unknown_zone[1])}”. Use a name like "
+            "Europe/Berlin, America/New_York or UTC, or a city such as Tokyo."
+        )
+    text, day = _numeric_day(text, reading)
+    text, clock, zone_after = _clock_of(text)
+    said = said or zone_after
+    part_found = find_part(text)
+    part = part_found.value if part_found is not None else None
+    if part_found is not None:
+        text = _cut(text, part_found.start, part_found.end)
+    rest = re.sub(r"\s+", " ", _FILLERS.sub(" ", text)).strip()
+    if rest:
+        if day is not None:
+            return None
+        day = read_day(rest, _today_guess(reading), month_first=reading.month_first)
+        if day is None:
+            return None
+    if isinstance(clock, BadClock):
+        return Problem(f"“{quote(clock.text)}” isn't a time of day I understand; try 17:00 or 5pm.")
+    assert part is None or isinstance(part, Part)  # find_part finds parts only
+    return _Pieces(clock, part, day, said or reading.assumed)
+
+
+def _numeric_day(text: str, reading: Reading) -> tuple[str, Day | PastDay | None]:
+    """A numeric date ("24/12", "24.12.", "2026-12-24") taken out first: "24.12" is no clock."""
+    numeric = _NUMERIC_DAY.search(text)
+    if numeric is None:
+        return text, None
+    read = read_day(numeric[0], reading.now.date(), month_first=reading.month_first)
+    if read is None:
+        return text, None
+    return _cut(text, numeric.start(), numeric.end()), read
+
+
+def _clock_of(text: str) -> tuple[str, Clock | BadClock | None, Said | None]:
+    """The clock time taken out of ``text``, and a zone named right after it."""
+    found = find_clock(text)
+    if found is None:
+        return text, None, None
+    text, zone_after = _zone_after(text, found.end)
+    value = found.value if isinstance(found.value, Clock | BadClock) else None
+    return _cut(text, found.start, found.end), value, zone_after
+
+
+def _today_guess(reading: Reading) -> date:
+    """Today in the reading's zone (the zone said in the phrase may move it; ``_local`` reads the
+    day again in that zone when it differs)."""
+    tz = tz_of(reading.zone) if reading.zone is not None else None
+    return reading.now.astimezone(tz).date() if tz is not None else reading.now.date()
+
+
+def _cut(text: str, start: int, end: int) -> str:
+    return (text[:start] + " " + text[end:]).strip()
+
+
+def _split_zone(text: str) -> tuple[str, Said | None]:
+    """A zone named at the end ("… EST", "… Tokyo time", "… (Europe/Berlin)", "… in London")."""
+    words = text.split(" ")
+    for count in range(min(4, len(words) - 1), 0, -1):
+        tail = " ".join(words[-count:])
+        said = read_zone(tail) if _dressed(tail) else None
+        if said is not None:
+            return " ".join(words[:-count]), said
+    return text, None
+
+
+def _dressed(tail: str) -> bool:
+    """A zone at the end of a phrase must say it is one: "time", "in", a slash, an abbreviation
+    or an offset; a bare city name is read only right after a clock time (``_zone_after``)."""
+    return bool(
+        re.search(r"\btime(?: ?zone)?\)?$|^\(|/|^in |[+-][0-9]", tail)
+        or re.fullmatch(r"[a-z]{2,5}", tail)
+    )
+
+
+def _zone_after(text: str, end: int) -> tuple[str, Said | None]:
+    """A zone named right after the clock time ("5pm London tomorrow", "17:00 UTC+2")."""
+    after = text[end:].split(" ")
+    for count in range(min(4, len(after) - 1), 0, -1):
+        said = read_zone(" ".join(after[1 : count + 1]))
+        if said is not None:
+            return text[:end] + " " + " ".join(after[count + 1 :]), said
+    return text, None
+
+
+def _zone_for_now(said: Said | None, reading: Reading) -> Zone | None:
+    """The zone "today" and "next 9 o'clock" are counted in."""
+    if reading.override is not None:
+        return reading.override
+    if said is not None:
+        return said.zone if said.zone is not None else said.meanings[0].region
+    return reading.zone
+
+
+def _day_and_time(
+    pieces: _Pieces, now_local: datetime
+) -> tuple[date, time, tuple[str, ...]] | When:
     today = now_local.date()
-    wall = now_local.replace(tzinfo=None)
-    options = [at]
-    if ambiguous:
-        options.append(at.replace(hour=at.hour + 12))
-    for option in options:
-        if datetime.combine(today, option) > wall:
-            return LocalTime(today, option, zone)
-    return LocalTime(today + timedelta(days=1), options[0], zone, rolled=True)
+    clock, part = pieces.clock, pieces.part
+    day = pieces.day.day if isinstance(pieces.day, Day) else None
+    notes = (pieces.day.note,) if isinstance(pieces.day, Day) and pieces.day.note else ()
+    if day is None and part is not None and part.today:
+        day = today
+    if clock is not None and part is not None:
+        clock = with_part(clock, part)
+    if clock is not None and day is not None:
+        at, note = _on_a_day(clock)
+        return day, at, notes + note
+    if clock is not None:
+        return _next_clock(clock, now_local, notes)
+    if part is not None:
+        return _part_time(part, day, now_local, notes)
+    assert day is not None  # _local returns before this when nothing was found
+    if day == today:
+        return NeedTime(day, "What time today?")
+    return day, DEFAULT_TIME, (*notes, "You didn't say a time, so I picked 09:00.")
 
 
-def _parse_date(text: str, now_local: datetime) -> datetime | None:
-    import dateparser  # here, not at module top: slow to import (~0.1 s); only dates need it
+def _on_a_day(clock: Clock) -> tuple[time, tuple[str, ...]]:
+    """A bare hour on a named day: 07:00-11:59 in the morning, 1-6 in the afternoon or evening."""
+    at = time(clock.hour, clock.minute, clock.second)
+    if not clock.ambiguous or clock.hour >= 7:
+        return at, ()
+    at = at.replace(hour=clock.hour + 12)
+    return at, (
+        f"I took “{quote(clock.text)}” as {clock_text(at)}; say “{_plain(clock)}am” for the morning.",
+    )
 
-    base = now_local.replace(tzinfo=None, second=0, microsecond=0)
-    settings: dict[str, Any] = {
-        "RELATIVE_BASE": base,
-        "PREFER_DATES_FROM": "future",
-        "TIMEZONE": "UTC",  # the wall clock of the reading's zone; never the machine's zone
-        "RETURN_AS_TIMEZONE_AWARE": False,
-    }
-    try:
-        result = dateparser.parse(text, languages=["en"], settings=settings)
-    except Exception:  # a third-party parser on arbitrary user text: any failure is "no date"
-        return None
-    if not isinstance(result, datetime):
-        return None
-    today = base.date()
-    if not _YEAR.search(text) and not _RELATIVE_DATE.search(text):
-        try:
-            if result.date() == today.replace(year=today.year + 1):
-                return result.replace(year=today.year)
-        except ValueError:
-            pass
-    return result
+
+def _next_clock(
+    clock: Clock, now_local: datetime, notes: tuple[str, ...]
+) -> tuple[date, time, tuple[str, ...]]:
+    today = now_local.date()
+    first = time(clock.hour % 24, clock.minute, clock.second)
+    options = [first]
+    if clock.ambiguous:
+        options.append(first.replace(hour=(clock.hour + 12) % 24))
+    ahead = [o for o in options if datetime.combine(today, o) > now_local]
+    if ahead:
+        at = min(ahead, key=lambda option: datetime.combine(today, option))
+        day = today
+    else:
+        at, day = min(options), today + timedelta(days=1)
+    if clock.ambiguous:
+        notes += (
+            f"I took “{quote(clock.text)}” as {clock_text(at)}, the next {_oclock(clock)}; say “{_plain(clock)}am” or “{_plain(clock)}pm” to choose.",
+        )
+    if day != today:
+        notes += (f"{clock_text(at)} had already passed today, so I set it for tomorrow.",)
+    return day, at, notes
+
+
+def _plain(clock: Clock) -> str:
+    """A bare clock time as digits for a suggestion: ``9``, ``5:30``."""
+    hour = clock.hour % 12 or 12
+    return f"{hour}:{clock.minute:02d}" if clock.minute else str(hour)
+
+
+def _oclock(clock: Clock) -> str:
+    return (
+        f"{clock.hour % 12 or 12}:{clock.minute:02d}"
+        if clock.minute
+        else f"{clock.hour % 12 or 12} o'clock"
+    )
+
+
+def _part_time(
+    part: Part, day: date | None, now_local: datetime, notes: tuple[str, ...]
+) -> tuple[date, time, tuple[str, ...]] | When:
+    at = time(part.hour)
+    note = f"I took “{part.text}” as {clock_text(at)}."
+    today = now_local.date()
+    if day is not None:
+        if day == today and datetime.combine(day, at) <= now_local:
+            return NeedTime(
+                day,
+                f"It's already past {clock_text(at)}. What time {part.name if part.name == 'tonight' else 'today'}?",
+            )
+        return day, at, (*notes, note)
+    if datetime.combine(today, at) > now_local:
+        return today, at, (*notes, note)
+    return (
+        today + timedelta(days=1),
+        at,
+        (*notes, f"I took “{part.text}” as {clock_text(at)} tomorrow, since it has passed today."),
+    )
+
+
+def _settled(
+    day: date, at: time, notes: tuple[str, ...], said: Said | None, zone: Zone, reading: Reading
+) -> When:
+    wall = datetime.combine(day, at)
+    if reading.override is None and said is not None:
+        settled = settle(said, wall)
+        if isinstance(settled, ZoneQuestion):
+            return AskZone(settled)
+        zone = settled
+    tz = tz_of(zone)
+    assert tz is not None  # zones come from read_zone or the reading, and were loaded
+    instant = wall.replace(tzinfo=tz)
+    if instant <= reading.now:
+        return Problem(
+            f"{clock_text(at)} {_day_words(day, reading.now.astimezone(tz).date())} has already passed ({relative_text(instant, reading.now)}); pick a time in the future."
+        )
+    return LocalTime(day, at, zone, notes)
+
+
+def _day_words(day: date, today: date) -> str:
+    return "today" if day == today else f"on {day.day} {day.strftime('%b')} {day.year}"
+
+
+def _passed_day(day: date | None) -> str:
+    when = f" ({day.day} {day.strftime('%b')} {day.year})" if day is not None else ""
+    return f"That day{when} has already passed; pick a time in the future."

@@ -13,7 +13,7 @@ from typing import Any, Literal
 from core.events import SCHEDULE_SOURCE
 from core.framing import render_batch, render_one_shot
 from core.instant import datetime_to_ms, format_instant_ms, ms_to_datetime
-from core.schedule.every import occurrence
+from core.schedule.every import occurrence, skipped
 from core.schedule.fold import ScheduleFold
 from core.schedule.records import DispatchChange, EveryRecord, Record
 
@@ -27,12 +27,18 @@ FOLLOWUP_SOURCE = SCHEDULE_SOURCE.to_json()
 class Delivery:
     """One decision: ``kind`` ``one-shot``/``every``/``wait``, the follow-up ``framing`` (None for
     wait), the dispatch ``changes`` to append in order (``[]`` for wait) and, for a wait, the
-    next target ``wake_at`` (None when nothing is active)."""
+    next target ``wake_at`` (None when nothing is active).
+
+    ``skipped``: for an ``every`` batch, the records whose latest occurrence O is not their
+    durable target T, with how many occurrences before O were skipped (schedule.md §7: k); the
+    reminder's ``user/message`` carries it beside the framing (agent.md §2), which stays as
+    §10.6 fixes it."""
 
     kind: Literal["one-shot", "every", "wait"]
     framing: str | None = None
     changes: list[dict[str, Any]] = field(default_factory=list)
     wake_at: datetime | None = None
+    skipped: dict[str, int] = field(default_factory=dict)
 
 
 def one_shot_framing(record: Record) -> str:
@@ -56,6 +62,11 @@ def batch_framing(batch: list[EveryRecord], now_ms: int) -> str:
     )
 
 
+def _skipped(batch: list[EveryRecord], now_ms: int) -> dict[str, int]:
+    counts = {r.id: skipped(r.scheduled_ms, r.every_seconds * 1000, now_ms) for r in batch}
+    return {rid: count for rid, count in counts.items() if count > 0}
+
+
 def plan_delivery(fold: ScheduleFold, now: datetime) -> Delivery:
     """The §10.4 decision for an idle agent at ``now`` (converted as a clock sample).
 
@@ -77,7 +88,9 @@ def plan_delivery(fold: ScheduleFold, now: datetime) -> Delivery:
     )
     if batch:
         changes = [DispatchChange(record.id, now_ms).to_json() for record in batch]
-        return Delivery("every", batch_framing(batch, now_ms), changes)
+        return Delivery(
+            "every", batch_framing(batch, now_ms), changes, skipped=_skipped(batch, now_ms)
+        )
     targets = [record.scheduled_ms for record in fold.active]
     return Delivery("wait", wake_at=ms_to_datetime(min(targets)) if targets else None)
 

@@ -22,3 +22,9 @@ def next_target(target_ms: int, interval_ms: int, accepted_ms: int) -> int | Non
     """N = O + I, the first occurrence strictly after A; None when N > MAX_MS (the record ends)."""
     following = occurrence(target_ms, interval_ms, accepted_ms) + interval_ms
     return following if following <= MAX_MS else None
+
+
+def skipped(target_ms: int, interval_ms: int, accepted_ms: int) -> int:
+    """k = floor((A − T) / I): how many occurrences before O were never delivered (T, T + I, …,
+    O − I: the session was not open, or the agent was busy, when they fell due)."""
+    return (accepted_ms - target_ms) // interval_ms

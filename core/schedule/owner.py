@@ -47,7 +47,9 @@ _log = logging.getLogger(__name__)
 class MaintenanceClaim(Protocol):
     """The agent's maintenance phase, held by the owner until ``release()``."""
 
-    def admit_reminder(self, text: str, changes: Sequence[Mapping[str, Any]]) -> None: ...
+    def admit_reminder(
+        self, text: str, changes: Sequence[Mapping[str, Any]], skipped: Mapping[str, int]
+    ) -> None: ...
 
     def release(self) -> None: ...
 
@@ -205,7 +207,7 @@ class ScheduleOwner:
                 self._arm(delivery.wake_at, now)
                 return False
             try:
-                claim.admit_reminder(delivery.framing, delivery.changes)
+                claim.admit_reminder(delivery.framing, delivery.changes, delivery.skipped)
             except Exception:
                 self._fault("the log refused the reminder's group; nothing was appended")
                 return False

@@ -200,9 +200,10 @@ def test_an_unknown_system_zone_is_none(monkeypatch: pytest.MonkeyPatch) -> None
         {"text_size": True},
         {"provider": "x"},
         {"model": 3},
+        {"warn_waiting_reminders": "no"},
         [1],
     ],
-    ids=["theme", "size", "bool-size", "provider", "model-type", "not-object"],
+    ids=["theme", "size", "bool-size", "provider", "model-type", "warn-type", "not-object"],
 )
 def test_invalid_settings_values_are_refused(value: object) -> None:
     with pytest.raises(ValueError):  # noqa: PT011 -- each case has its own message

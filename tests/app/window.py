@@ -23,6 +23,7 @@ from app.qtasync import TaskRunner
 from app.settings import KeyStore
 from app.settings_flow import SettingsFlow
 from tests.fakes import FakeClock
+from ui.dialogs import LeaveAnswer, LeaveWarning
 
 ZONE = "Europe/Berlin"
 WAIT_S = 10.0
@@ -30,7 +31,8 @@ WAIT_S = 10.0
 
 class Answers:
     """What the user answers to "Rename session" and "Export session" (None: cancelled), and
-    what those questions suggested."""
+    what those questions suggested; to the close/quit/delete warning (``leaves``: None cancels;
+    with none scripted the user goes ahead), and the warnings shown."""
 
     def __init__(self) -> None:
         self.titles: list[str | None] = []
@@ -38,6 +40,12 @@ class Answers:
         self.suggested: list[tuple[Path, str]] = []
         self.opened: list[str] = []
         """Links the user confirmed (opened instead of a real browser)."""
+        self.leaves: list[LeaveAnswer | None] = []
+        self.warnings: list[LeaveWarning] = []
+
+    def leave(self, _parent: QWidget, warning: LeaveWarning) -> LeaveAnswer | None:
+        self.warnings.append(warning)
+        return self.leaves.pop(0) if self.leaves else LeaveAnswer(dont_ask_again=False)
 
     def title(self, _parent: QWidget, _current: str) -> str | None:
         return self.titles.pop(0)
@@ -82,7 +90,10 @@ class RealApp:
             new_id=lambda: f"id{next(counter)}",
             keys=KeyStore(folder / "config", use_keyring=False),
             questions=Questions(
-                self.answers.title, self.answers.export_path, self.answers.opened.append
+                self.answers.title,
+                self.answers.export_path,
+                self.answers.opened.append,
+                self.answers.leave,
             ),
         )
         self.window = self.chime.window  # not given to qtbot: closing it would ask to quit

@@ -96,6 +96,25 @@ def test_a_reminder_set_through_the_offline_assistant_comes_back_as_a_new_turn()
     assert rig.waker.armed is None
 
 
+def test_a_recurring_reminder_missed_while_closed_says_how_many_times_it_was_skipped() -> None:
+    async def main() -> HostRig:
+        rig = HostRig()
+        rig.host.start()
+        rig.host.submit("every 30 minutes remind me to drink water")
+        await rig.idle()
+        await rig.fire_at(START + timedelta(hours=2, minutes=15))  # due 12:30, 13:00 … 14:00
+        return rig
+
+    rig = asyncio.run(main())
+    (reminder,) = rig.reminder_inputs()
+    assert reminder["skipped"] == {"schedule-1": 3}
+    assert reminder["text"].startswith("[SCHEDULE REMINDER BATCH]\n")  # the framing as it was
+    assert rig.answers()[-1] == (
+        "⏰ Reminder: drink water (due 16:00, 15 minutes ago; this conversation wasn't open then; "
+        "missed 3 times while this conversation was closed)"
+    )
+
+
 def test_a_reminder_due_during_a_running_turn_waits_for_it_to_end() -> None:
     gate = asyncio.Event()
 

@@ -80,7 +80,15 @@ def test_a_create_call_with_its_result_reads_like_the_spec_card() -> None:
 
 def test_tool_errors_and_deletes_are_summarised_in_words() -> None:
     failed = tool_summary("schedule_create", "{}", '{"code":"not_future","message":"m"}', "UTC")
-    assert failed == "Create reminder — failed (not_future)"
+    assert failed == "Create reminder — not done: that time has already passed"
+    often = tool_summary(
+        "schedule_create", "{}", '{"code":"frequency_too_high","message":"m"}', "UTC"
+    )
+    assert often == "Create reminder — not done: it can repeat at most every 5 minutes"
+    refused = tool_summary("schedule_create", "{}", "prompt must be a string", "UTC", is_error=True)
+    assert refused == "Create reminder — not done: it was refused"
+    novel = tool_summary("schedule_list", "{}", '{"code":"new_code","message":"m"}', "UTC")
+    assert novel == "List reminders — not done: it failed"
     deleted = tool_summary(
         "schedule_delete", '{"id":"schedule-3"}', '{"id":"schedule-3","deleted":true}', "UTC"
     )

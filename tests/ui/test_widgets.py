@@ -13,8 +13,8 @@ from tests.fakes import FakeClock
 from ui.composer import Composer
 from ui.dialogs import TITLE_MIN_WIDTH, title_dialog
 from ui.main_window import MainWindow, window_title
-from ui.reminders_panel import RemindersModel, RemindersPanel, kind_label
-from ui.screen import ReminderView
+from ui.reminders_panel import RemindersModel, RemindersPanel, countdown, kind_label
+from ui.screen import DeliveredView, ReminderView
 from ui.session_list import SessionListModel, SessionListPanel, SessionSummary
 from ui.settings_dialog import PresetChoice, SettingsDialog, SettingsDraft
 from ui.timefmt import day_time, every_label, relative
@@ -77,9 +77,63 @@ def test_ask_to_delete_drafts_the_request_for_the_selected_reminder(
     assert asked.args == ["schedule-3"]
 
 
+def test_a_reminder_less_than_a_minute_away_counts_down_in_seconds(qtbot, clock: FakeClock) -> None:
+    panel = RemindersPanel(clock, QIcon())
+    qtbot.addWidget(panel)
+    soon = ReminderView("schedule-1", "after", "tea", clock() + timedelta(seconds=20))
+    panel.set_records([soon], "UTC")
+    assert panel.model.index(0).data() == "tea\nonce · today 12:00 · in 20 s\nschedule-1"
+    clock.advance(timedelta(seconds=19))
+    assert "· in 1 s\n" in panel.model.index(0).data()
+    clock.advance(timedelta(seconds=1))
+    assert "· overdue\n" in panel.model.index(0).data()
+    now = clock()
+    assert countdown(now + timedelta(seconds=90), now) == "in 2 min"
+    assert countdown(now + timedelta(milliseconds=300), now) == "in 1 s"
+
+
+def test_with_none_active_the_panel_says_so_and_lists_what_was_delivered(
+    qtbot, clock: FakeClock
+) -> None:
+    panel = RemindersPanel(clock, QIcon())
+    qtbot.addWidget(panel)
+    assert panel.empty.text().startswith("No active reminders.\n\nAsk for one")
+    now = clock()
+    delivered = [
+        DeliveredView("drink water", now - timedelta(minutes=5), now - timedelta(minutes=5)),
+        DeliveredView("stretch", now - timedelta(days=1), now - timedelta(days=1)),
+    ]
+    panel.set_records([], "UTC", delivered)
+    assert panel.empty.isVisibleTo(panel)
+    assert panel.empty.text() == (
+        "No active reminders.\n\nRecently delivered:\n"
+        "• drink water — due today 11:55\n• stretch — due yesterday 12:00"
+    )
+    assert not panel.remove_button.isEnabled()
+
+
+def test_delete_sends_the_request_for_the_selected_reminder_unless_read_only(
+    qtbot, clock: FakeClock
+) -> None:
+    panel = RemindersPanel(clock, QIcon())
+    qtbot.addWidget(panel)
+    panel.set_records([RECORD], "UTC")
+    panel.list.setCurrentIndex(panel.model.index(0))
+    with qtbot.waitSignal(panel.delete_requested) as sent:
+        qtbot.mouseClick(panel.remove_button, Qt.MouseButton.LeftButton)
+    assert sent.args == ["schedule-3"]
+    panel.set_writable(False)
+    assert not panel.remove_button.isEnabled()
+    assert not panel.delete_button.isEnabled()
+    with qtbot.assertNotEmitted(panel.delete_requested):
+        panel.remove_button.click()
+    panel.set_writable(True)
+    assert panel.remove_button.isEnabled()
+
+
 def test_kind_labels_and_time_phrases() -> None:
     assert kind_label(ReminderView("s", "every", "p", RECORD.scheduled_at, 1800)) == "every 30 min"
-    assert kind_label(ReminderView("s", "at", "p", RECORD.scheduled_at)) == "at"
+    assert kind_label(ReminderView("s", "at", "p", RECORD.scheduled_at)) == "once"
     assert kind_label(RECORD) == "once"
     assert every_label(86400) == "every day"
     assert every_label(7200) == "every 2 h"

@@ -15,16 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.agent.tool_registry import ToolRegistry
 from core.errors import ProviderError
 from core.events import ToolCall
 from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta
 from core.llm.offline import UNAVAILABLE, OfflineAssistant, chunks
 from core.llm.offline_framing import UNREADABLE
-from core.llm.offline_replies import HELP
-from core.llm.offline_when import parse_when
-from core.schedule import ScheduleTools, fold_schedule, plan_delivery
-from tests.fakes import FakeClock, MemoryLog
+from core.llm.offline_replies import HELP, NOT_UNDERSTOOD
+from core.llm.offline_when import Reading, parse_when
+from tests.core.llm.conversation import Conversation
+from tests.fakes import FakeClock
 
 START = datetime(2026, 8, 5, 8, 30, tzinfo=UTC)  # 10:30 in Berlin
 BERLIN = "Europe/Berlin"
@@ -35,7 +34,7 @@ TOOLS = tuple({"type": "function", "function": {"name": name, "parameters": {}}}
 @pytest.fixture(scope="module", autouse=True)
 def _warm_dateparser() -> None:
     """dateparser is imported lazily and loads its English data on first use: pay that once."""
-    assert parse_when("tomorrow", START, "UTC") is not None
+    assert parse_when("on 24 Dec", Reading(START, "UTC")) is not None
 
 
 def collect(assistant: OfflineAssistant, request: ModelRequest) -> list[StreamChunk]:
@@ -97,10 +96,7 @@ def test_a_create_request_is_one_real_tool_call_then_a_streamed_confirmation() -
     done = finish(second)
     assert done.reason == "stop"
     assert done.tool_calls == ()
-    assert (
-        done.text
-        == "I'll remind you to stretch at 10:45 (Europe/Berlin), in 15 minutes — schedule-3."
-    )
+    assert done.text == "I'll remind you to stretch at 10:45, in 15 minutes *(schedule-3)*."
     deltas = [c.text for c in second if isinstance(c, TextDelta)]
     assert len(deltas) >= 2
     assert "".join(deltas) == done.text
@@ -112,8 +108,8 @@ def test_a_time_that_has_passed_today_is_confirmed_for_tomorrow_with_a_note() ->
     history = answer_step([user("remind me at 9am to leave")], result)
     text = finish(collect(OfflineAssistant(FakeClock(START)), request(history))).text
     assert text == (
-        "I'll remind you to leave at 09:00 tomorrow (Europe/Berlin), in 22 hours 30 minutes — "
-        "schedule-1. 09:00 had already passed today, so I set it for tomorrow."
+        "I'll remind you to leave at 09:00 tomorrow, in 22 hours 30 minutes *(schedule-1)*.\n\n"
+        "09:00 had already passed today, so I set it for tomorrow."
     )
 
 
@@ -183,158 +179,134 @@ def test_chunks_rejoin_to_the_exact_text() -> None:
 # --- round trips through the real reminder tools -------------------------------------------------
 
 
-class Harness:
-    """Runs turns like the agent does: stream, run each tool call through the registry, repeat."""
-
-    def __init__(self, zone: str | None = BERLIN) -> None:
-        self.clock = FakeClock(START)
-        self.log = MemoryLog()
-        self.tools = ScheduleTools(self.log, self.clock)
-        self.registry = ToolRegistry([self.tools])
-        self.assistant = OfflineAssistant(self.clock)
-        self.history: list[Message] = []
-        self.zone = zone
-        self.calls: list[tuple[str, Any]] = []
-
-    def turn(self, text: str, *, source_kind: str = "user") -> str:
-        return asyncio.run(self._turn(Message(role="user", text=text, source_kind=source_kind)))  # type: ignore[arg-type]  # the test passes only "user" or "plugin"
-
-    async def _turn(self, message: Message) -> str:
-        self.history.append(message)
-        for _ in range(8):
-            req = ModelRequest(
-                "s", tuple(self.history), self.registry.definitions(), time_zone=self.zone
-            )
-            step = finish([chunk async for chunk in self.assistant.stream(req)])
-            self.history.append(
-                Message(role="assistant", text=step.text, tool_calls=step.tool_calls)
-            )
-            if step.reason == "stop":
-                return step.text
-            for call in step.tool_calls:
-                self.calls.append((call.name, json.loads(call.arguments)))
-                outcome = await self.registry.run(call.name, call.arguments)
-                self.history.append(
-                    Message(
-                        role="tool",
-                        text=outcome.content,
-                        tool_call_id=call.id,
-                        name=call.name,
-                        is_error=outcome.is_error,
-                    )
-                )
-        raise AssertionError("the offline assistant did not finish within 8 steps")
-
-    def deliver_due(self) -> str:
-        delivery = plan_delivery(fold_schedule(self.log.events), self.clock())
-        assert delivery.framing is not None
-        for change in delivery.changes:
-            self.log.append("schedule/change", change)
-        return self.turn(delivery.framing, source_kind="plugin")
-
-
 def test_round_trip_create_list_reminder_and_late_delivery_with_the_real_tools() -> None:
-    h = Harness()
-    assert h.turn("remind me in 15 minutes to stretch") == (
-        "I'll remind you to stretch at 10:45 (Europe/Berlin), in 15 minutes — schedule-1."
+    h = Conversation(START)
+    assert h.say("remind me in 15 minutes to stretch") == (
+        "I'll remind you to stretch at 10:45, in 15 minutes *(schedule-1)*."
     )
-    assert h.turn("every 30 minutes remind me to drink water") == (
-        "I'll remind you to drink water every 30 minutes, first at 11:00 (Europe/Berlin), in 30 "
-        "minutes — schedule-2."
+    assert h.say("every 30 minutes remind me to drink water") == (
+        "I'll remind you to drink water every 30 minutes, starting at 11:00 (in 30 minutes) "
+        "*(schedule-2)*."
     )
-    assert h.turn("what reminders do I have?") == (
-        "You have 2 reminders in this conversation (times in Europe/Berlin):\n\n"
-        "- schedule-1: stretch — at 10:45, in 15 minutes\n"
-        "- schedule-2: drink water — every 30 minutes, next at 11:00, in 30 minutes"
+    assert h.say("what reminders do I have?") == (
+        "You have 2 reminders in this conversation:\n\n"
+        "- stretch — 10:45, in 15 minutes *(schedule-1)*\n"
+        "- drink water — every 30 minutes, next at 11:00, in 30 minutes *(schedule-2)*"
     )
     h.clock.advance(timedelta(minutes=15))
     assert h.deliver_due() == "⏰ Reminder: stretch"
-    assert h.turn("snooze 5 minutes") == (
-        "I'll remind you to stretch at 10:50 (Europe/Berlin), in 5 minutes — schedule-3."
+    assert h.say("snooze 5 minutes") == (
+        "I'll remind you to stretch at 10:50, in 5 minutes *(schedule-3)*."
     )
-    assert h.turn("snooze 5 minutes") == HELP  # only right after the reminder was delivered
-    assert h.turn("delete schedule-3") == "Deleted schedule-3."
+    assert h.calls == [("schedule_create", {"prompt": "stretch", "after_seconds": 300})]
+    assert h.say("delete schedule-3") == "Deleted “stretch” *(schedule-3)*."
     h.clock.advance(timedelta(hours=2))
     assert h.deliver_due() == (  # anchor 11:00, every 30 min: the latest occurrence is 12:30
-        "⏰ Reminder: drink water (due 12:30 Europe/Berlin, 15 minutes ago — delivered late "
-        "because this conversation wasn't open then)"
+        "⏰ Reminder: drink water (due 12:30, 15 minutes ago; this conversation wasn't open then; "
+        "missed 3 times while this conversation was closed)"
     )
+
+
+def test_a_snooze_is_understood_only_right_after_the_reminder_arrived() -> None:
+    h = Conversation(START)
+    h.seed("remind me in 1 minute to stretch")
+    h.clock.advance(timedelta(minutes=1))
+    h.deliver_due()
+    h.say("thanks")
+    assert h.say("snooze 5 minutes") == NOT_UNDERSTOOD
+    assert h.calls == []
 
 
 def test_round_trip_delete_by_description_lists_then_deletes_the_single_match() -> None:
-    h = Harness()
-    h.turn("remind me in 1 hour to water the plants")
-    h.turn("remind me in 2 hours to call Ana")
-    assert h.turn("delete the water reminder") == "Deleted schedule-1 (“water the plants”)."
-    assert [name for name, _ in h.calls][-2:] == ["schedule_list", "schedule_delete"]
-    assert h.calls[-1] == ("schedule_delete", {"id": "schedule-1"})
-    assert "schedule-1" not in h.turn("list my reminders")
+    h = Conversation(START)
+    h.seed("remind me in 1 hour to water the plants", "remind me in 2 hours to call Ana")
+    assert h.say("delete the water reminder") == "Deleted “water the plants” *(schedule-1)*."
+    assert h.calls == [("schedule_list", {}), ("schedule_delete", {"id": "schedule-1"})]
+    assert "schedule-1" not in h.say("list my reminders")
 
 
-def test_round_trip_delete_by_description_asks_when_several_match_and_says_when_none_do() -> None:
-    h = Harness()
-    h.turn("remind me in 1 hour to water the plants")
-    h.turn("remind me in 2 hours to drink water")
-    assert h.turn("delete the water reminder") == (
-        "Several reminders match: schedule-1 (“water the plants”), schedule-2 (“drink water”). "
-        "Which one should I delete? Say for example “delete schedule-1”."
+def test_round_trip_delete_by_description_asks_which_and_reads_the_answer() -> None:
+    h = Conversation(START)
+    h.seed("remind me in 1 hour to water the plants", "remind me in 2 hours to drink water")
+    assert h.say("delete the water reminder") == (
+        "Several reminders match:\n\n"
+        "1. “water the plants” *(schedule-1)*\n"
+        "2. “drink water” *(schedule-2)*\n\n"
+        "Which one should I delete? Say “the first one”, describe it, or say “both”."
     )
-    assert h.turn("cancel the piano reminder") == (
-        "I couldn't find a reminder matching “piano”. Your reminders are: schedule-1 (“water the "
-        "plants”), schedule-2 (“drink water”)."
+    assert h.calls == [("schedule_list", {})]
+    assert h.say("the second one") == "Deleted “drink water” *(schedule-2)*."
+    assert h.calls == [("schedule_list", {}), ("schedule_delete", {"id": "schedule-2"})]
+    assert h.say("cancel the piano reminder") == (
+        "I couldn't find a reminder matching “piano”. Your reminders are: “water the plants” "
+        "*(schedule-1)*."
     )
-    assert h.turn("cancel reminder schedule-2") == "Deleted schedule-2."
-    assert h.turn("delete schedule-2").startswith("There is no active reminder schedule-2")
+    assert h.say("cancel reminder schedule-1") == "Deleted “water the plants” *(schedule-1)*."
+    assert h.say("delete schedule-1").startswith("There is no active reminder schedule-1")
 
 
-def test_round_trip_delete_all_deletes_each_reminder() -> None:
-    h = Harness()
-    h.turn("remind me in 1 hour to a")
-    h.turn("remind me in 2 hours to b")
-    assert (
-        h.turn("cancel all reminders") == "Deleted schedule-1 (“a”).\n\nDeleted schedule-2 (“b”)."
+def test_round_trip_clear_all_asks_first_then_deletes_exactly_what_it_named() -> None:
+    h = Conversation(START)
+    h.seed("remind me in 1 hour to a", "remind me in 2 hours to b")
+    assert h.say("cancel all reminders") == (
+        "Delete all 2 reminders? That is “a” and “b”. Say “yes” to delete them, or “no” to keep "
+        "them."
     )
-    assert h.turn("list reminders") == "You have no reminders in this conversation."
+    assert h.calls == [("schedule_list", {})]
+    h.seed("remind me in 3 hours to c")  # set after the question: not among those it named
+    h.say("cancel all reminders")
+    assert h.say("yes") == "Deleted all 3 reminders: “a”, “b” and “c”."
+    assert h.say("list reminders") == "You have no reminders in this conversation."
+
+
+def test_round_trip_no_to_clear_all_keeps_them() -> None:
+    h = Conversation(START)
+    h.seed("remind me in 1 hour to a", "remind me in 2 hours to b")
+    h.say("delete everything")
+    assert h.say("no") == "Okay, I kept them all."
+    assert h.calls == []
+    assert h.say("list reminders").startswith("You have 2 reminders")
 
 
 def test_round_trip_errors_come_back_in_plain_words() -> None:
-    h = Harness(zone="America/New_York")
+    h = Conversation(START, "America/New_York")
     h.clock.set(datetime(2026, 3, 7, 15, 0, tzinfo=UTC))
-    assert h.turn("remind me tomorrow at 2:30am to jog") == (
-        "02:30 on Sun 8 Mar 2026 doesn't exist in America/New_York because the clocks skip it; "
+    assert h.say("remind me tomorrow at 2:30am to jog") == (
+        "02:30 on Sun 8 Mar 2026 doesn't exist in New York time because the clocks skip it; "
         "pick another time."
     )
-    assert h.turn("remind me every minute to blink") == (
+    assert h.say("remind me every minute to blink") == (
         "I can repeat a reminder at most every 5 minutes, so every minute is too often; nothing was set."
     )
-    assert h.turn("remind me today at 9am to jog") == (
-        "09:00 on 2026-03-07 (America/New_York) is already in the past, so nothing was set; pick "
-        "a time in the future."
+    assert h.say("remind me today at 9am to jog") == (
+        "09:00 today has already passed (1 hour ago); pick a time in the future. When should I "
+        "remind you?"
     )
     assert h.log.appended == []
 
 
 def test_round_trip_persistence_failure_is_not_a_confirmation() -> None:
-    h = Harness()
+    h = Conversation(START)
     h.log.default_outcome = False
-    assert h.turn("remind me in 10 minutes to stretch") == (
+    assert h.say("remind me in 10 minutes to stretch") == (
         "I couldn't confirm it was saved; ask me to list reminders to check."
     )
 
 
 def test_round_trip_without_a_zone_asks_for_it_and_relative_delays_still_work() -> None:
-    h = Harness(zone=None)
-    assert "Which time zone are you in?" in h.turn("remind me at 5pm to leave")
+    h = Conversation(START, None)
+    assert "Which time zone are you in?" in h.say("remind me at 5pm to leave")
     assert h.calls == []
-    assert h.turn("remind me at 17:00 Europe/Berlin to leave") == (
-        "I'll remind you to leave at 17:00 (Europe/Berlin), in 6 hours 30 minutes — schedule-1."
+    assert h.say("remind me at 17:00 Europe/Berlin to leave") == (
+        "I'll remind you to leave at 17:00 Berlin time, in 6 hours 30 minutes *(schedule-1)*."
     )
-    assert h.turn("remind me in 20 minutes to stretch") == (
-        "I'll remind you to stretch at 08:50 (UTC), in 20 minutes — schedule-2."
+    assert h.say("remind me in 20 minutes to stretch") == (
+        "I'll remind you to stretch at 08:50 UTC, in 20 minutes *(schedule-2)*."
     )
-    assert "Which time zone are you in?" in h.turn("remind me tomorrow at 7:15 to run")
-    assert h.turn("I'm in America/New_York") == (
-        "I'll remind you to run at 07:15 tomorrow (America/New_York), in 26 hours 45 minutes — schedule-3."
+    assert "Which time zone are you in?" in h.say("remind me tomorrow at 7:15 to run")
+    assert h.say("I'm in New York") == (
+        "I'll remind you to run at 07:15 tomorrow New York time, in 26 hours 45 minutes "
+        "*(schedule-3)*."
     )
 
 
@@ -383,10 +355,7 @@ def test_a_create_result_is_confirmed_even_when_the_recorded_arguments_are_not_j
         call_message("schedule_create", "{oops"),
         result_message(json.dumps(value)),
     ]
-    assert (
-        answer(history)
-        == "I'll remind you to stretch at 10:31 (Europe/Berlin), in 1 minute — schedule-1."
-    )
+    assert answer(history) == "I'll remind you to stretch at 10:31, in 1 minute *(schedule-1)*."
 
 
 def test_a_delete_by_description_explains_a_failed_list() -> None:
@@ -414,8 +383,8 @@ def test_malformed_tool_definitions_are_ignored() -> None:
 
 
 def test_deleting_by_description_with_no_reminders_says_there_is_nothing() -> None:
-    h = Harness()
-    assert h.turn("delete the water reminder") == (
+    h = Conversation(START)
+    assert h.say("delete the water reminder") == (
         "You have no reminders in this conversation, so there is nothing to delete."
     )
 
@@ -427,10 +396,13 @@ def test_dateparser_is_loaded_only_when_a_date_phrase_needs_it() -> None:
         "import sys\n"
         "from datetime import UTC, datetime\n"
         "from core.llm.offline_intent import parse_intent\n"
-        "now = datetime(2026, 8, 5, tzinfo=UTC)\n"
-        "parse_intent('remind me in 5 minutes to go', now, 'UTC')\n"
+        "from core.llm.offline_when import Reading\n"
+        "now = Reading(datetime(2026, 8, 5, tzinfo=UTC), 'UTC')\n"
+        "parse_intent('remind me in 5 minutes to go', now)\n"
+        "parse_intent('remind me tomorrow at 9 to go', now)\n"
+        "parse_intent('remind me on friday at 9 to go', now)\n"
         "before = 'dateparser' in sys.modules\n"
-        "parse_intent('remind me tomorrow at 9 to go', now, 'UTC')\n"
+        "parse_intent('remind me on 24 Dec at 9 to go', now)\n"
         "print(before, 'dateparser' in sys.modules)\n"
     )
     root = Path(__file__).resolve().parents[3]
@@ -441,14 +413,14 @@ def test_dateparser_is_loaded_only_when_a_date_phrase_needs_it() -> None:
 
 
 def test_tool_call_ids_never_repeat_in_a_session_even_with_a_windowed_history() -> None:
-    h = Harness()
+    h = Conversation(START)
     for text in (
         "remind me in 1 hour to a",
         "list reminders",
         "delete the a reminder",
         "list reminders",
     ):
-        h.turn(text)
+        h.say(text)
     ids = [call.id for m in h.history for call in m.tool_calls]
     assert len(ids) == 5
     assert len(set(ids)) == len(ids)

@@ -53,15 +53,14 @@ def test_a_reminder_delivered_on_time_is_just_the_reminder() -> None:
 def test_a_late_reminder_says_when_it_was_due_and_how_long_ago() -> None:
     text = one_shot("schedule-3", "2026-08-05T08:45:00.000Z", "stretch")
     assert present_reminders(text, DUE + timedelta(hours=2), "Europe/Berlin") == (
-        "⏰ Reminder: stretch (due 10:45 Europe/Berlin, 2 hours ago — delivered late because this "
-        "conversation wasn't open then)"
+        "⏰ Reminder: stretch (due 10:45, 2 hours ago; this conversation wasn't open then)"
     )
 
 
 def test_a_reminder_due_on_an_earlier_day_names_that_day() -> None:
     text = one_shot("schedule-3", "2026-08-05T08:45:00.000Z", "stretch")
     answer = present_reminders(text, DUE + timedelta(days=3), None)
-    assert "(due 08:45 on Wed 5 Aug UTC, 3 days ago" in answer
+    assert "(due 08:45 on Wed 5 Aug UTC, 3 days ago;" in answer
 
 
 def test_a_batch_gives_one_line_per_reminder_each_with_its_lateness() -> None:
@@ -72,8 +71,21 @@ def test_a_batch_gives_one_line_per_reminder_each_with_its_lateness() -> None:
     answer = present_reminders(text, datetime(2026, 8, 5, 12, 0, 5, tzinfo=UTC), "UTC")
     assert answer.split("\n\n") == [
         "⏰ Reminder: fast",
-        "⏰ Reminder: slow (due 11:59 UTC, 1 minute ago — delivered late because this conversation "
-        "wasn't open then)",
+        "⏰ Reminder: slow (due 11:59, 1 minute ago; this conversation wasn't open then)",
+    ]
+
+
+def test_a_recurring_reminder_says_how_many_times_it_was_missed_while_closed() -> None:
+    text = batch(
+        ("schedule-2", "2026-08-05T10:30:00.000Z", "drink water"),
+        ("schedule-5", "2026-08-05T10:44:30.000Z", "stand up"),
+    )
+    now = datetime(2026, 8, 5, 10, 45, tzinfo=UTC)
+    answer = present_reminders(text, now, "Europe/Berlin", {"schedule-2": 3, "schedule-5": 1})
+    assert answer.split("\n\n") == [
+        "⏰ Reminder: drink water (due 12:30, 15 minutes ago; this conversation wasn't open "
+        "then; missed 3 times while this conversation was closed)",
+        "⏰ Reminder: stand up (missed once while this conversation was closed)",
     ]
 
 

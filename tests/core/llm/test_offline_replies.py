@@ -29,22 +29,16 @@ def view(rid: str, kind: str, prompt: str, scheduled_at: str, **extra: Any) -> d
     return record
 
 
-def test_an_after_confirmation_shows_local_time_relative_time_and_id() -> None:
+def test_a_confirmation_shows_the_local_time_without_the_system_zone_and_the_id_last() -> None:
     value = view("schedule-3", "after", "stretch", "2026-08-05T08:45:00.000Z", afterSeconds=900)
-    text = confirm_create(
-        {"prompt": "stretch", "after_seconds": 900}, value, MORNING, BERLIN, about=False
-    )
-    assert (
-        text == "I'll remind you to stretch at 10:45 (Europe/Berlin), in 15 minutes — schedule-3."
-    )
+    text = confirm_create({"prompt": "stretch", "after_seconds": 900}, value, MORNING, BERLIN)
+    assert text == "I'll remind you to stretch at 10:45, in 15 minutes *(schedule-3)*."
 
 
 def test_the_confirmation_uses_the_stored_time_not_the_requested_one() -> None:
     value = view("schedule-1", "after", "stretch", "2026-08-05T09:00:00.000Z", afterSeconds=900)
-    text = confirm_create(
-        {"prompt": "stretch", "after_seconds": 900}, value, MORNING, BERLIN, about=False
-    )
-    assert "at 11:00 (Europe/Berlin), in 30 minutes" in text
+    text = confirm_create({"prompt": "stretch", "after_seconds": 900}, value, MORNING, BERLIN)
+    assert "at 11:00, in 30 minutes" in text
 
 
 def test_an_every_confirmation_names_the_interval_and_the_first_time() -> None:
@@ -52,21 +46,21 @@ def test_an_every_confirmation_names_the_interval_and_the_first_time() -> None:
         "schedule-2", "every", "drink water", "2026-08-05T09:00:00.000Z", everySeconds=1800
     )
     args = {"prompt": "drink water", "every_seconds": 1800}
-    assert confirm_create(args, value, MORNING, BERLIN, about=False) == (
-        "I'll remind you to drink water every 30 minutes, first at 11:00 (Europe/Berlin), "
-        "in 30 minutes — schedule-2."
+    assert confirm_create(args, value, MORNING, BERLIN) == (
+        "I'll remind you to drink water every 30 minutes, starting at 11:00 (in 30 minutes) "
+        "*(schedule-2)*."
     )
 
 
-def test_a_time_asked_for_in_another_zone_is_shown_there_and_in_the_local_zone() -> None:
+def test_a_time_asked_for_in_another_zone_is_shown_there_as_people_say_it_and_here() -> None:
     value = view("schedule-1", "at", "buy gifts", "2026-12-24T23:00:00.000Z")
     args = {
         "prompt": "buy gifts",
         "at": {"date": "2026-12-24", "time": "18:00:00", "time_zone": "America/New_York"},
     }
-    assert confirm_create(args, value, MORNING, BERLIN, about=False) == (
-        "I'll remind you to buy gifts at 18:00 on Thu 24 Dec (America/New_York; 00:00 on Fri 25 "
-        "Dec in Europe/Berlin), in 141 days 14 hours — schedule-1."
+    assert confirm_create(args, value, MORNING, BERLIN) == (
+        "I'll remind you to buy gifts at 18:00 on Thu 24 Dec New York time (00:00 on Fri 25 Dec "
+        "here), in 141 days 14 hours *(schedule-1)*."
     )
 
 
@@ -77,17 +71,17 @@ def test_a_confirmation_across_a_dst_change_shows_the_new_local_offset() -> None
         "prompt": "jog",
         "at": {"date": "2026-03-08", "time": "09:30:00", "time_zone": "America/New_York"},
     }
-    assert confirm_create(args, value, saturday, "America/New_York", about=False) == (
-        "I'll remind you to jog at 09:30 tomorrow (America/New_York), in 22 hours 30 minutes — schedule-1."
+    assert confirm_create(args, value, saturday, "America/New_York") == (
+        "I'll remind you to jog at 09:30 tomorrow, in 22 hours 30 minutes *(schedule-1)*."
     )
 
 
 def test_without_a_zone_times_are_shown_in_utc_and_about_is_kept() -> None:
     value = view("schedule-4", "after", "the meeting", "2026-08-05T08:35:00.000Z", afterSeconds=300)
     text = confirm_create(
-        {"prompt": "the meeting", "after_seconds": 300}, value, MORNING, None, about=True
+        {"prompt": "the meeting", "after_seconds": 300}, value, MORNING, None, link="about"
     )
-    assert text == "I'll remind you about the meeting at 08:35 (UTC), in 5 minutes — schedule-4."
+    assert text == "I'll remind you about the meeting at 08:35 UTC, in 5 minutes *(schedule-4)*."
 
 
 def at_args(day: str, clock: str, zone: str) -> dict[str, Any]:
@@ -96,11 +90,11 @@ def at_args(day: str, clock: str, zone: str) -> dict[str, Any]:
 
 ERROR_CASES = [
     ("invalid_rule", at_args("2026-03-08", "02:30:00", "America/New_York"),
-     "02:30 on Sun 8 Mar 2026 doesn't exist in America/New_York because the clocks skip it; pick another time."),
+     "02:30 on Sun 8 Mar 2026 doesn't exist in New York time because the clocks skip it; pick another time."),
     ("invalid_rule", at_args("2026-02-30", "09:00:00", BERLIN), "isn't a real calendar date and time"),
     ("invalid_rule", {"prompt": "x", "after_seconds": 0.5}, "positive whole number of seconds"),
     ("invalid_rule", {"prompt": "x", "every_seconds": 300.5}, "whole number of seconds"),
-    ("not_future", at_args("2026-08-05", "09:00:00", BERLIN), "09:00 on 2026-08-05 (Europe/Berlin) is already in the past"),
+    ("not_future", at_args("2026-08-05", "09:00:00", BERLIN), "09:00 on 2026-08-05 (Berlin time) has already passed"),
     ("time_out_of_range", {"prompt": "x", "after_seconds": 10**15}, "up to the end of the year 9999"),
     ("invalid_rule", {"prompt": "x", "after_seconds": 2**60}, "up to the end of the year 9999"),
     ("frequency_too_high", {"prompt": "x", "every_seconds": 30},
@@ -122,7 +116,7 @@ ERROR_CASES = [
 def test_every_error_code_is_explained_in_plain_words(
     code: str, args: dict[str, Any], says: str
 ) -> None:
-    text = confirm_create(args, {"code": code, "message": "ignored"}, MORNING, BERLIN, about=False)
+    text = confirm_create(args, {"code": code, "message": "ignored"}, MORNING, BERLIN)
     assert says in text
     assert "ignored" not in text
 
@@ -144,7 +138,7 @@ def test_a_persistence_error_after_the_append_names_the_id_it_would_have() -> No
 def test_an_unreadable_create_result_is_not_confirmed() -> None:
     values: tuple[object, ...] = (None, [], {"id": "schedule-1", "scheduledAt": "tomorrow"})
     for value in values:
-        text = confirm_create({"prompt": "x"}, value, MORNING, BERLIN, about=False)
+        text = confirm_create({"prompt": "x"}, value, MORNING, BERLIN)
         assert "can't say whether it was set" in text
 
 
@@ -152,17 +146,17 @@ def test_an_empty_list_says_there_are_none() -> None:
     assert list_text([], MORNING, BERLIN) == "You have no reminders in this conversation."
 
 
-def test_a_list_shows_each_reminder_with_id_local_time_and_state() -> None:
+def test_a_list_shows_each_reminder_with_its_local_time_state_and_id_last() -> None:
     views = [
         view("schedule-1", "after", "stretch", "2026-08-05T08:45:00.000Z", afterSeconds=900),
         view("schedule-2", "every", "drink water", "2026-08-05T09:00:00.000Z", everySeconds=1800),
         {**view("schedule-4", "at", "call *Ana*", "2026-08-05T06:30:00.000Z"), "state": "overdue"},
     ]
     assert list_text(views, MORNING, BERLIN) == (
-        "You have 3 reminders in this conversation (times in Europe/Berlin):\n\n"
-        "- schedule-1: stretch — at 10:45, in 15 minutes\n"
-        "- schedule-2: drink water — every 30 minutes, next at 11:00, in 30 minutes\n"
-        "- schedule-4: call \\*Ana\\* — was due at 08:30, 2 hours ago (it will be delivered shortly)"
+        "You have 3 reminders in this conversation:\n\n"
+        "- stretch — 10:45, in 15 minutes *(schedule-1)*\n"
+        "- drink water — every 30 minutes, next at 11:00, in 30 minutes *(schedule-2)*\n"
+        "- call \\*Ana\\* — was due at 08:30, 2 hours ago; it will arrive shortly *(schedule-4)*"
     )
 
 
@@ -184,9 +178,9 @@ def test_list_errors_are_explained(value: object, says: str) -> None:
         (
             {"id": "schedule-3", "deleted": True},
             "water the plants",
-            "Deleted schedule-3 (“water the plants”).",
+            "Deleted “water the plants” *(schedule-3)*.",
         ),
-        ({"id": "schedule-3", "deleted": True}, None, "Deleted schedule-3."),
+        ({"id": "schedule-3", "deleted": True}, None, "Deleted reminder schedule-3."),
         (
             {"id": "schedule-9", "deleted": False, "code": "schedule_not_found"},
             None,
@@ -252,12 +246,13 @@ def test_rendered_reminder_text_is_one_line_without_raw_markdown_or_controls(pro
 
 
 def test_odd_values_are_described_without_crashing() -> None:
-    from core.llm.offline_replies import matching, view_line
+    from core.llm.offline_matching import matching
+    from core.llm.offline_replies import view_line
     from core.llm.offline_text import local_time_text, relative_text
 
     assert view_line("junk", MORNING, "UTC") == "(a reminder I couldn't read)"
-    assert view_line({"id": "schedule-1", "prompt": "p"}, MORNING, "UTC") == "schedule-1: p"
-    assert matching(["junk", {"id": 3}, {"id": "schedule-1", "prompt": "Water"}], ["water"]) == [
+    assert view_line({"id": "schedule-1", "prompt": "p"}, MORNING, "UTC") == "p *(schedule-1)*"
+    assert matching([{"id": 3}, {"id": "schedule-1", "prompt": "Water"}], ["water"]) == [
         {"id": "schedule-1", "prompt": "Water"}
     ]
     assert delete_text("junk", None) == "The reminder tool gave an answer I couldn't read."
@@ -281,9 +276,7 @@ def test_odd_values_are_described_without_crashing() -> None:
 def test_invalid_local_times_outside_a_gap_are_not_called_a_gap(
     args: dict[str, Any], says: str
 ) -> None:
-    text = confirm_create(
-        args, {"code": "invalid_rule", "message": "m"}, MORNING, BERLIN, about=False
-    )
+    text = confirm_create(args, {"code": "invalid_rule", "message": "m"}, MORNING, BERLIN)
     assert says in text
     assert "clocks skip" not in text
 
@@ -294,6 +287,103 @@ def test_a_past_delay_is_reported_without_a_local_time() -> None:
         {"code": "not_future", "message": "m"},
         MORNING,
         BERLIN,
-        about=False,
     )
-    assert text.startswith("That time is already in the past")
+    assert text.startswith("That time has already passed")
+
+
+# --- the wording of the new answers ---------------------------------------------------------
+
+
+def test_seconds_are_shown_only_when_the_time_is_less_than_a_minute_away() -> None:
+    near = view("schedule-1", "after", "tea", "2026-08-05T08:30:45.000Z", afterSeconds=45)
+    far = view("schedule-2", "after", "tea", "2026-08-05T08:51:18.000Z", afterSeconds=1278)
+    args = {"prompt": "tea", "after_seconds": 45}
+    assert confirm_create(args, near, MORNING, BERLIN) == (
+        "I'll remind you to tea at 10:30:45, in 45 seconds *(schedule-1)*."
+    )
+    assert "at 10:51, in 21 minutes" in confirm_create(args, far, MORNING, BERLIN)
+
+
+def test_the_task_is_said_back_in_the_second_person_and_notes_follow() -> None:
+    value = view("schedule-1", "at", "take my pills", "2026-08-05T19:00:00.000Z")
+    args = at_args("2026-08-05", "21:00:00", BERLIN)
+    note = "I took “9” as 21:00, the next 9 o'clock; say “9am” or “9pm” to choose."
+    assert confirm_create(args, value, MORNING, BERLIN, notes=(note,)) == (
+        "I'll remind you to take your pills at 21:00, in 10 hours 30 minutes *(schedule-1)*."
+        f"\n\n{note}"
+    )
+    that = view("schedule-2", "after", "I left the oven on", "2026-08-05T08:40:00.000Z")
+    assert confirm_create({}, that, MORNING, BERLIN, link="that").startswith(
+        "I'll remind you that you left the oven on at 10:40"
+    )
+
+
+def test_timers_and_alarms_are_confirmed_as_such() -> None:
+    timer = view(
+        "schedule-1", "after", "Timer for 10 minutes", "2026-08-05T08:40:00.000Z", afterSeconds=600
+    )
+    pasta = view("schedule-2", "after", "the pasta", "2026-08-05T08:38:00.000Z", afterSeconds=480)
+    alarm = view("schedule-3", "at", "Wake up", "2026-08-06T05:00:00.000Z")
+    assert confirm_create({}, timer, MORNING, BERLIN, link="timer") == (
+        "Timer set for 10 minutes: I'll tell you at 10:40 *(schedule-1)*."
+    )
+    assert confirm_create({}, pasta, MORNING, BERLIN, link="timer") == (
+        "Timer set for 8 minutes for the pasta: I'll tell you at 10:38 *(schedule-2)*."
+    )
+    assert confirm_create({}, alarm, MORNING, BERLIN, link="alarm") == (
+        "Alarm set for 07:00 tomorrow, in 20 hours 30 minutes: “Wake up” *(schedule-3)*."
+    )
+
+
+def test_a_time_in_a_zone_with_the_same_offset_here_is_not_repeated() -> None:
+    value = view("schedule-1", "at", "call", "2026-08-05T15:00:00.000Z")
+    paris = {
+        "prompt": "call",
+        "at": {"date": "2026-08-05", "time": "17:00:00", "time_zone": "Europe/Paris"},
+    }
+    fixed = {"prompt": "call", "at": "2026-08-05T17:00:00+02:00"}
+    utc = {"prompt": "call", "at": "2026-08-05T15:00:00Z"}
+    assert "at 17:00 Paris time, in 6 hours 30 minutes" in confirm_create(
+        paris, value, MORNING, BERLIN
+    )
+    assert "at 17:00 UTC+02:00, in" in confirm_create(fixed, value, MORNING, BERLIN)
+    assert "at 15:00 UTC (17:00 here)" in confirm_create(utc, value, MORNING, BERLIN)
+
+
+def test_asking_before_deleting_many_names_them_and_says_how_many_more() -> None:
+    from core.llm.offline_replies import ambiguous_text, confirm_all_text, deleted_many_text
+
+    views = [
+        view(f"schedule-{n}", "after", f"task {n}", "2026-08-05T09:00:00.000Z")
+        for n in range(1, 24)
+    ]
+    text = confirm_all_text(views)
+    assert text.startswith("Delete all 23 reminders? That is “task 1”, “task 2”,")
+    assert "“task 20” and 3 more. Say “yes” to delete them, or “no” to keep them." in text
+    assert deleted_many_text(views[:2], []) == "Deleted all 2 reminders: “task 1” and “task 2”."
+    assert (
+        deleted_many_text(views[:1], ["It failed."])
+        == "Deleted 1 reminder: “task 1”.\n\nIt failed."
+    )
+    assert ambiguous_text(views[:3]).endswith("describe it, or say “all of them”.")
+
+
+def test_the_time_is_told_with_its_zone() -> None:
+    from core.llm.offline_replies import time_text
+    from core.llm.offline_zones import Offset
+
+    assert time_text(MORNING, BERLIN) == "It's 10:30 on Wednesday 5 August 2026 (Europe/Berlin)."
+    assert time_text(MORNING, BERLIN, "Asia/Tokyo") == (
+        "In Tokyo it's 17:30 on Wednesday 5 August 2026 (Asia/Tokyo)."
+    )
+    assert time_text(MORNING, None) == (
+        "It's 08:30 UTC on Wednesday 5 August 2026. I don't know your time zone (the status bar says so)."
+    )
+    assert time_text(MORNING, BERLIN, Offset(120)).startswith("In UTC+02:00 it's 10:30")
+
+
+def test_list_times_are_in_utc_when_the_zone_is_unknown() -> None:
+    views = [view("schedule-1", "after", "stretch", "2026-08-05T08:45:00.000Z", afterSeconds=900)]
+    assert list_text(views, MORNING, None).startswith(
+        "You have 1 reminder in this conversation (times in UTC):"
+    )

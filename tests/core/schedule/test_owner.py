@@ -23,11 +23,13 @@ class FakeClaim:
     def __init__(self, agent: FakeAgent) -> None:
         self.agent = agent
 
-    def admit_reminder(self, text: str, changes: Sequence[Mapping[str, Any]]) -> None:
+    def admit_reminder(
+        self, text: str, changes: Sequence[Mapping[str, Any]], skipped: Mapping[str, int]
+    ) -> None:
         self.agent.trace.append("admit")
         if self.agent.refuse_admit:
             raise OSError("refused")
-        message = UserMessage("r", text, SCHEDULE_SOURCE)
+        message = UserMessage("r", text, SCHEDULE_SOURCE, tuple(skipped.items()))
         self.agent.log.append_events([message, *(ScheduleChanged(dict(c)) for c in changes)])
         self.agent.admitted.append(text)
 

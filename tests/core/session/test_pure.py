@@ -369,5 +369,5 @@ def test_markdown_lists_a_batch_of_reminders_and_survives_odd_times_zones_and_re
     assert "Exported from Chime: session `s`. Times are Not/AZone." in text  # no creation time
     assert "### ⏰ 2 reminders · delivered 12:00" in text  # an unknown zone reads as UTC
     assert "- ⏰ Reminder: water (due 11:00)\n- ⏰ Reminder: stretch (due 11:30)" in text
-    assert "### Assistant · \n\nBoth due.\n\n- 🛠 Delete reminder — failed (error)" in text
+    assert "### Assistant · \n\nBoth due.\n\n- 🛠 Delete reminder — not done: it was refused" in text
     assert text.count("### Assistant") == 1
