@@ -30,6 +30,7 @@ KEY_FILE = "api-key"
 PROVIDERS = ("offline", "openai-compatible")
 THEMES = ("system", "light", "dark")
 TEXT_SIZES = range(8, 25)
+MAX_CONTEXT_TOKENS = 10_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,8 @@ class Settings:
     model: str = ""
     theme: str = "system"
     text_size: int = 11
+    context_tokens: int = 0
+    """The model's context length in tokens; 0: ask the server, else the preset's default."""
 
     def __post_init__(self) -> None:
         for name in ("provider", "preset", "base_url", "model", "theme"):
@@ -55,6 +58,10 @@ class Settings:
             raise ValueError("text_size must be an integer")
         if self.text_size not in TEXT_SIZES:
             raise ValueError("text_size must be between 8 and 24")
+        if isinstance(self.context_tokens, bool) or not isinstance(self.context_tokens, int):
+            raise ValueError("context_tokens must be an integer")
+        if not 0 <= self.context_tokens <= MAX_CONTEXT_TOKENS:
+            raise ValueError(f"context_tokens must be between 0 and {MAX_CONTEXT_TOKENS}")
 
     @classmethod
     def from_json(cls, value: object) -> Settings:
@@ -82,10 +89,13 @@ class Offline:
 
 @dataclass(frozen=True, slots=True)
 class Endpoint:
-    """An OpenAI-compatible endpoint answers (the API key is kept apart, in the ``KeyStore``)."""
+    """An OpenAI-compatible endpoint answers (the API key is kept apart, in the ``KeyStore``).
+    ``preset`` names the server family first guessed; ``context_tokens`` 0 asks the server."""
 
     base_url: str
     model: str
+    preset: str = "custom"
+    context_tokens: int = 0
 
     def label(self, _tr: Callable[[str], str]) -> str:
         """The status bar's name for it: ``model @ base URL`` (``?`` while no model is named)."""
@@ -97,7 +107,7 @@ def effective_provider(settings: Settings) -> Offline | Endpoint:
     offline assistant (and the status bar says so)."""
     if settings.provider == "offline" or not settings.base_url:
         return Offline()
-    return Endpoint(settings.base_url, settings.model)
+    return Endpoint(settings.base_url, settings.model, settings.preset, settings.context_tokens)
 
 
 def load_settings(data_dir: Path) -> Settings:

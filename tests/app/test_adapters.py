@@ -117,12 +117,12 @@ def test_a_second_bad_settings_file_is_set_aside_beside_the_first_and_an_unreada
         ),
         (
             Settings(provider="openai-compatible", base_url="http://h:1/v1", model=""),
-            Endpoint("http://h:1/v1", ""),
+            Endpoint("http://h:1/v1", "", "ollama"),  # the default preset
             "? @ http://h:1/v1",
         ),
         (
             Settings(provider="openai-compatible", base_url="http://h:1/v1", model="qwen"),
-            Endpoint("http://h:1/v1", "qwen"),
+            Endpoint("http://h:1/v1", "qwen", "ollama"),
             "qwen @ http://h:1/v1",
         ),
     ],

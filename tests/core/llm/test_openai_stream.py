@@ -128,12 +128,14 @@ def test_the_request_body_carries_model_messages_tools_and_the_stream_flag() -> 
     assert body["stream"] is True
     assert body["stream_options"] == {"include_usage": True}
     assert body["tools"] == [TOOL]
+    assert body["tool_choice"] == "auto"  # llama-cpp-python hides the tools without it
+    assert body["max_tokens"] == 1024  # a quarter of the 4096 tokens assumed for a custom server
     assert body["messages"] == [
         {"role": "system", "content": "You are Chime."},
         {"role": "user", "content": "remind me"},
         {
             "role": "assistant",
-            "content": None,
+            "content": "",  # llama-cpp-python refuses null here; every family takes ""
             "tool_calls": [
                 {
                     "id": "call_1",
@@ -156,6 +158,7 @@ def test_a_request_without_tools_sends_no_tools_field() -> None:
 
     body = server.received[0].json()
     assert "tools" not in body
+    assert "tool_choice" not in body  # a choice without tools is refused by OpenAI
     assert body["messages"] == [{"role": "user", "content": "hi"}]
 
 
