@@ -22,10 +22,15 @@ the form every known family accepts):
 - ``tool_choice``: ``"auto"`` is sent with every request that has tools, for every family:
   llama-cpp-python takes a missing ``tool_choice`` as ``"none"`` and leaves the tools out of the
   prompt; elsewhere ``"auto"`` is the documented default, so saying it changes nothing.
+- ``streams_tools``: whether a request with tools may be streamed. llama-cpp-python's
+  function-calling chat format raises "Automatic streaming tool choice is not supported" as soon
+  as the model picks a tool under ``"auto"`` (after its 200: the answer is empty), so a step with
+  tools is asked unstreamed there and its text arrives whole; every other family streams.
 - ``forced_tool``: how Test connection makes the model call a tool: ``named`` (a
-  ``{"type": "function", ...}`` choice: OpenAI, DeepSeek, vLLM, llama-cpp-python), ``required``
-  (llama.cpp C++, LM Studio), or ``asked`` (Ollama ignores ``tool_choice``: the probe asks in
-  words and sends ``"auto"``).
+  ``{"type": "function", ...}`` choice: OpenAI, DeepSeek, vLLM), ``required`` (llama.cpp C++,
+  LM Studio), or ``asked`` (the probe asks in words and sends ``"auto"``: Ollama ignores
+  ``tool_choice``; llama-cpp-python forces a named tool by grammar even with a chat format that
+  never offers tools under ``"auto"``, so only an ``"auto"`` probe says whether reminders work).
 - ``max_tokens_field``: OpenAI's reasoning models refuse ``max_tokens`` and take
   ``max_completion_tokens``; every other family reads ``max_tokens``.
 - ``context_source``: where the server reports its context length in tokens: ``props``
@@ -62,6 +67,7 @@ class Quirks:
     family: Family
     label: str
     tool_content: ToolContent
+    streams_tools: bool
     forced_tool: ForcedTool
     max_tokens_field: str
     context_source: ContextSource
@@ -69,16 +75,29 @@ class Quirks:
 
 
 _TABLE: tuple[Quirks, ...] = (
-    Quirks("openai", "OpenAI", "null", "named", "max_completion_tokens", "none", 128_000),
-    Quirks("deepseek", "DeepSeek", "empty", "named", "max_tokens", "none", 64_000),
-    Quirks("ollama", "Ollama", "empty", "asked", "max_tokens", "ollama_show", 4096),
-    Quirks("lmstudio", "LM Studio", "empty", "required", "max_tokens", "lmstudio_models", 4096),
-    Quirks("llamacpp", "llama.cpp server (C++)", "empty", "required", "max_tokens", "props", 4096),
+    Quirks("openai", "OpenAI", "null", True, "named", "max_completion_tokens", "none", 128_000),
+    Quirks("deepseek", "DeepSeek", "empty", True, "named", "max_tokens", "none", 64_000),
+    Quirks("ollama", "Ollama", "empty", True, "asked", "max_tokens", "ollama_show", 4096),
     Quirks(
-        "llamacpp-python", "llama-cpp-python server", "empty", "named", "max_tokens", "none", 2048
+        "lmstudio", "LM Studio", "empty", True, "required", "max_tokens", "lmstudio_models", 4096
     ),
-    Quirks("vllm", "vLLM", "empty", "named", "max_tokens", "models", 8192),
-    Quirks("generic", "OpenAI-compatible server", "empty", "asked", "max_tokens", "none", 4096),
+    Quirks(
+        "llamacpp", "llama.cpp server (C++)", "empty", True, "required", "max_tokens", "props", 4096
+    ),
+    Quirks(
+        "llamacpp-python",
+        "llama-cpp-python server",
+        "empty",
+        False,
+        "asked",
+        "max_tokens",
+        "none",
+        2048,
+    ),
+    Quirks("vllm", "vLLM", "empty", True, "named", "max_tokens", "models", 8192),
+    Quirks(
+        "generic", "OpenAI-compatible server", "empty", True, "asked", "max_tokens", "none", 4096
+    ),
 )
 QUIRKS: Mapping[Family, Quirks] = MappingProxyType({q.family: q for q in _TABLE})
 """Every family's quirks, in the order of the compatibility matrix."""

@@ -67,7 +67,7 @@ from openai import AsyncOpenAI
 from core.errors import ProviderError
 from core.frozen import frozen
 from core.llm.budget import TokenBudget, budget_for, fixed_tokens, messages_tokens
-from core.llm.compat import Quirks, quirks_for_preset
+from core.llm.compat import ForcedTool, Quirks, quirks_for_preset
 from core.llm.messages import Finish, Message, ModelInfo, ModelRequest, StreamChunk, TextDelta
 from core.llm.openai_errors import (
     closed_sentence,
@@ -82,8 +82,14 @@ from core.llm.openai_errors import (
     server_text,
     unreachable_sentence,
 )
-from core.llm.openai_wire import StreamGap, StreamMerge, ToolChoice, chat_body
-from core.llm.server_probe import ServerProfile, models_state, probe_server
+from core.llm.openai_wire import (
+    StreamGap,
+    StreamMerge,
+    ToolChoice,
+    chat_body,
+    completion_as_chunk,
+)
+from core.llm.server_probe import PROBE_TIMEOUT, ServerProfile, models_state, probe_server
 
 NO_KEY = "no-key"
 """Sent as the bearer token when the user configured no key; local servers ignore it."""
@@ -185,6 +191,7 @@ class OpenAICompatProvider:
         preset: str = "custom",
         context_tokens: int | None = None,
         ask_server: bool = True,
+        probe_timeout: float = PROBE_TIMEOUT,
     ) -> None:
         self._base_url = base_url.strip().rstrip("/")
         self._shown_url = shown_url(self._base_url)
@@ -203,6 +210,7 @@ class OpenAICompatProvider:
         self._context_setting = context_tokens
         self._server: ServerProfile | None = None
         self._ask_server = ask_server
+        self._probe_timeout = probe_timeout
 
     def __repr__(self) -> str:
         key = "set" if self._secret.value else "none"
@@ -244,17 +252,18 @@ class OpenAICompatProvider:
             async for chunk in step:
                 yield chunk
 
-    async def check_tools(self) -> ToolCheck:
+    async def check_tools(self, force: ForcedTool | None = None) -> ToolCheck:
         """Test connection: a streamed one-word chat (its failure raises), then a tool probe
-        forced the way the family allows (a one-token answer where a named tool can be forced).
-        A server that refuses tools (a 4xx naming them) gives ``calls_tools=False``."""
+        forced the way the family allows (``force`` overrides it): a one-token answer where a
+        named tool can be forced. A server that refuses tools (a 4xx) gives ``calls_tools=False``."""
         budget = await self.budget()
         await self._run(ModelRequest("", (Message("user", CHAT_ASK),)), 1)
         quirks = self.quirks
-        choice = _probe_choice(quirks)
+        way = force or quirks.forced_tool
+        choice = _probe_choice(way)
         probe = ModelRequest("", (Message("user", PROBE_ASK),), tools=(PROBE_TOOL,))
         try:
-            finish = await self._run(probe, 1 if quirks.forced_tool == "named" else 64, choice)
+            finish = await self._run(probe, 1 if way == "named" else 64, choice)
         except ProviderError as error:
             if error.kind != "bad_response":
                 raise
@@ -277,7 +286,12 @@ class OpenAICompatProvider:
             self._sdk()
             assert self._http is not None
             self._server = await probe_server(
-                self._http, self._base_url, self._auth_headers(), self._model, self._guess
+                self._http,
+                self._base_url,
+                self._auth_headers(),
+                self._model,
+                self._guess,
+                bound=self._probe_timeout,
             )
         return self._server
 
@@ -346,7 +360,7 @@ class OpenAICompatProvider:
 
     async def _open(
         self, request: ModelRequest, max_tokens: int | None, tool_choice: ToolChoice
-    ) -> openai.AsyncStream[Any]:
+    ) -> openai.AsyncStream[Any] | _Whole:
         try:
             return await self._create(request, max_tokens, tool_choice)
         except openai.BadRequestError as exc:
@@ -357,7 +371,7 @@ class OpenAICompatProvider:
 
     async def _create(
         self, request: ModelRequest, max_tokens: int | None, tool_choice: ToolChoice
-    ) -> openai.AsyncStream[Any]:
+    ) -> openai.AsyncStream[Any] | _Whole:
         body = chat_body(
             request,
             self.quirks,
@@ -368,8 +382,8 @@ class OpenAICompatProvider:
         )
         # The body holds the documented shapes under the SDK's own parameter names.
         create: Any = self._sdk().chat.completions.create
-        stream: openai.AsyncStream[Any] = await create(**body)
-        return stream
+        answer = await create(**body)
+        return answer if body["stream"] else _Whole(answer)
 
     async def _finish(self, merge: StreamMerge, request: ModelRequest) -> Finish:
         outcome = merge.finish(self._model)
@@ -385,7 +399,9 @@ class OpenAICompatProvider:
         context this way), no connection means it stopped after accepting the request, anything
         else that the base URL is not an OpenAI-compatible API."""
         assert self._http is not None
-        state = await models_state(self._http, self._base_url, self._auth_headers())
+        state = await models_state(
+            self._http, self._base_url, self._auth_headers(), self._probe_timeout
+        )
         if state == "unreachable":
             return ProviderError("connection", crashed_sentence(self._shown_url), retryable=True)
         if state == "other":
@@ -435,11 +451,11 @@ class OpenAICompatProvider:
         )
 
 
-def _probe_choice(quirks: Quirks) -> ToolChoice:
+def _probe_choice(way: ForcedTool) -> ToolChoice:
     """The ``tool_choice`` that makes the model call the probe tool, as the family allows."""
-    if quirks.forced_tool == "named":
+    if way == "named":
         return {"type": "function", "function": {"name": PROBE_TOOL["function"]["name"]}}
-    return "required" if quirks.forced_tool == "required" else "auto"
+    return "required" if way == "required" else "auto"
 
 
 def _incomplete(gap: StreamGap) -> ProviderError:
@@ -449,6 +465,22 @@ def _incomplete(gap: StreamGap) -> ProviderError:
     if gap == "empty":  # a 200 that held no event: e.g. a web page, not an API
         return ProviderError("bad_response", malformed_sentence("no answer in it"))
     return ProviderError("connection", ended_early_sentence(), retryable=True)
+
+
+class _Whole:
+    """An unstreamed answer read like a stream of one chunk (``completion_as_chunk``)."""
+
+    def __init__(self, completion: Any) -> None:
+        self._completion = completion
+
+    async def __aenter__(self) -> _Whole:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        return None
+
+    async def __aiter__(self) -> AsyncIterator[Any]:
+        yield completion_as_chunk(self._completion)
 
 
 class _EventBound(httpx2.AsyncByteStream):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
+from types import MappingProxyType, SimpleNamespace
 from typing import Any, Literal
 
 from core.events import FinishReason, TokenUsage, ToolCall
@@ -54,17 +54,20 @@ def chat_body(
 ) -> dict[str, Any]:
     """The whole streamed ``/chat/completions`` body for ``request`` on a server of ``quirks``'s
     family. With tools, ``tool_choice`` is always sent (``"auto"`` unless told otherwise: a
-    missing one is ``"none"`` to llama-cpp-python, which then hides the tools from the model)."""
+    missing one is ``"none"`` to llama-cpp-python, which then hides the tools from the model),
+    and the body is unstreamed where the family cannot stream a tool choice (read the answer
+    with ``completion_as_chunk``)."""
+    tools = to_openai_tools(request)
+    streamed = quirks.streams_tools or not tools
     body: dict[str, Any] = {
         "model": model,
         "messages": to_openai_messages(request, tool_content=quirks.tool_content),
-        "stream": True,
+        "stream": streamed,
     }
-    tools = to_openai_tools(request)
     if tools:
         body["tools"] = tools
         body["tool_choice"] = tool_choice
-    if include_usage:
+    if include_usage and streamed:
         body["stream_options"] = {"include_usage": True}
     if max_tokens is not None:
         body[quirks.max_tokens_field] = max_tokens
@@ -94,6 +97,26 @@ def to_openai_tools(request: ModelRequest) -> list[dict[str, Any]]:
         definition if "type" in definition else {"type": "function", "function": definition}
         for definition in request.tools
     ]
+
+
+def completion_as_chunk(completion: Any) -> Any:
+    """A whole (unstreamed) ``chat.completion`` as the one chunk ``StreamMerge`` reads: each
+    choice's ``message`` becomes its ``delta``. Read by attribute, never trusted, like a chunk."""
+    choices = getattr(completion, "choices", None)
+    return SimpleNamespace(
+        model=getattr(completion, "model", None),
+        usage=getattr(completion, "usage", None),
+        choices=[
+            SimpleNamespace(
+                index=getattr(c, "index", 0),
+                delta=getattr(c, "message", None),
+                finish_reason=getattr(c, "finish_reason", None),
+            )
+            for c in choices
+        ]
+        if isinstance(choices, list)
+        else None,
+    )
 
 
 def wire_text(text: str) -> str:

@@ -2,7 +2,7 @@
 
 Called by ``core.llm.openai_compat`` (which owns the HTTP client) once per provider, before its
 first request; the answers are read by the pure ``core.llm.compat``. Every probe is a short GET
-(or Ollama's POST ``/api/show``) bounded by ``PROBE_TIMEOUT``; any failure (refused, 404, not
+(or Ollama's POST ``/api/show``), all of them together bounded by ``PROBE_TIMEOUT``; any failure (refused, 404, not
 JSON, too slow) only means "this server does not say", never an error: the preset's family and
 the default context then apply. Must not: raise anything but cancellation, log the key, or probe
 the hosted services (OpenAI, DeepSeek: their family is known and they report no context).
@@ -49,15 +49,18 @@ class ServerProfile:
 class _Asker:
     """GETs (and one POST) relative to a base URL, answering the JSON body or None."""
 
-    def __init__(self, http: httpx2.AsyncClient, base_url: str, headers: dict[str, str]) -> None:
+    def __init__(
+        self, http: httpx2.AsyncClient, base_url: str, headers: dict[str, str], bound: float
+    ) -> None:
         self._http = http
+        self._bound = bound
         self.base = base_url.rstrip("/")
         self.root = self.base[: -len("/v1")] if self.base.endswith("/v1") else self.base
         self._headers = headers
 
     async def json(self, url: str, body: dict[str, Any] | None = None) -> Any:
         try:
-            async with asyncio.timeout(PROBE_TIMEOUT):
+            async with asyncio.timeout(self._bound):
                 if body is None:
                     response = await self._http.get(url, headers=self._headers)
                 else:
@@ -70,13 +73,27 @@ class _Asker:
 
 
 async def probe_server(
-    http: httpx2.AsyncClient, base_url: str, headers: dict[str, str], model: str, guess: Quirks
+    http: httpx2.AsyncClient,
+    base_url: str,
+    headers: dict[str, str],
+    model: str,
+    guess: Quirks,
+    *,
+    bound: float = PROBE_TIMEOUT,
 ) -> ServerProfile:
     """The server's family and context length; ``guess`` (the preset's family) where it does
-    not say. Hosted services are not asked."""
+    not say. Hosted services are not asked. All the probes together take at most ``bound``
+    seconds: a frozen server delays the first step by that much, not once per probe."""
     if guess.family in _HOSTED:
         return ServerProfile(guess, None, probed=False)
-    asker = _Asker(http, base_url, headers)
+    try:
+        async with asyncio.timeout(bound):
+            return await _ask(_Asker(http, base_url, headers, bound), model, guess)
+    except TimeoutError:
+        return ServerProfile(guess, None, probed=False)
+
+
+async def _ask(asker: _Asker, model: str, guess: Quirks) -> ServerProfile:
     listing = await asker.json(asker.base + "/models")
     entries = listing.get("data") if isinstance(listing, dict) else None
     entries = entries if isinstance(entries, list) else []
@@ -115,18 +132,24 @@ ModelsState = Literal["listed", "unreachable", "other"]
 
 
 async def models_state(
-    http: httpx2.AsyncClient, base_url: str, headers: dict[str, str]
+    http: httpx2.AsyncClient, base_url: str, headers: dict[str, str], bound: float = PROBE_TIMEOUT
 ) -> ModelsState:
     """Whether ``GET <base>/models`` answers a model list now, cannot connect, or answers
     something else (a web page, an error): tells a server that is up from one that stopped,
     and both from a base URL that is no OpenAI-compatible API."""
-    try:
-        async with asyncio.timeout(PROBE_TIMEOUT):
-            response = await http.get(base_url.rstrip("/") + "/models", headers=headers)
-            listing = response.json() if response.status_code == 200 else None
-    except (httpx2.ConnectError, httpx2.RemoteProtocolError, httpx2.ReadError):
-        return "unreachable"
-    except Exception:  # too slow, not JSON: up, but not answering as an API
-        return "other"
+    listing: Any = None
+    for attempt in range(2):  # a pooled connection the server dropped fails once: ask anew
+        try:
+            async with asyncio.timeout(bound):
+                response = await http.get(base_url.rstrip("/") + "/models", headers=headers)
+                listing = response.json() if response.status_code == 200 else None
+            break
+        except httpx2.ConnectError:
+            return "unreachable"
+        except httpx2.TransportError:
+            if attempt:
+                return "unreachable"
+        except Exception:  # too slow, not JSON: up, but not answering as an API
+            return "other"
     listed = isinstance(listing, dict) and isinstance(listing.get("data"), list)
     return "listed" if listed else "other"
