@@ -3,11 +3,14 @@
 No tokenizer library is used: the model behind an OpenAI-compatible endpoint can be any model, and
 the maintained tokenizer libraries either load the model's own tokenizer file from a hub at run
 time (``tokenizers``) or know only OpenAI's encodings and download those (``tiktoken``). The
-estimate is conservative instead: one token per ``BYTES_PER_TOKEN`` bytes of UTF-8, rounded up,
-plus ``MESSAGE_OVERHEAD`` tokens per message for the chat template's role markers. Current
-tokenizers average about 4 bytes per token on English prose and code (Gemma's, Llama 3's,
-Qwen's, OpenAI's), so the estimate errs long by about a third there; scripts that a tokenizer
-splits finely (one token per CJK character: three bytes) are still not under-counted.
+estimate is conservative instead: one token per 2.7 bytes of UTF-8 (``BYTES_PER_TOKEN_X10`` / 10),
+rounded up, plus ``MESSAGE_OVERHEAD`` tokens per message for the chat template's role markers, plus
+``TOOLS_OVERHEAD`` tokens when tools are sent (chat templates wrap the definitions in
+instructions of their own). Measured on a real llama-cpp-python server (Gemma 3's tokenizer,
+``chatml-function-calling``): Chime's system prompt and reading came to 653 tokens (estimate 756),
+the same with the three reminder tools to 1,684 (estimate 1,886), English prose to 744 (estimate
+1,223). Scripts that a tokenizer splits finely (one token per CJK character: three bytes) are
+still counted in full.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from typing import Any
 from core.frozen import frozen
 from core.llm.messages import Message
 
-BYTES_PER_TOKEN = 3
+BYTES_PER_TOKEN_X10 = 27
 MESSAGE_OVERHEAD = 8
+TOOLS_OVERHEAD = 256
 MIN_ANSWER_TOKENS = 256
 MAX_ANSWER_TOKENS = 4096
 
@@ -53,7 +57,7 @@ def budget_for(context_tokens: int, source: str) -> TokenBudget:
 def text_tokens(text: str) -> int:
     """The conservative token estimate of ``text``."""
     size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
-    return -(-size // BYTES_PER_TOKEN)
+    return -(-size * 10 // BYTES_PER_TOKEN_X10)
 
 
 def message_tokens(message: Message) -> int:
@@ -71,4 +75,5 @@ def fixed_tokens(system: str, tools: Sequence[dict[str, Any]], reading: str | No
     tool definitions and the time-context reading."""
     tools_text = json.dumps(list(tools), ensure_ascii=False, separators=(",", ":")) if tools else ""
     readings = MESSAGE_OVERHEAD + text_tokens(reading) if reading else 0
-    return MESSAGE_OVERHEAD + text_tokens(system) + text_tokens(tools_text) + readings
+    tooling = TOOLS_OVERHEAD + text_tokens(tools_text) if tools else 0
+    return MESSAGE_OVERHEAD + text_tokens(system) + tooling + readings

@@ -56,8 +56,13 @@ def routes_of(record: dict[str, Any]) -> dict[str, Reply]:
     return {"/props": NOT_THERE, "/api/": NOT_THERE, "/v1/models": NOT_THERE, **fixed}
 
 
+def reply_of(record: dict[str, Any]) -> Reply:
+    """The recorded answer: a stream, or a whole completion where the family is asked unstreamed."""
+    return Json(200, record["completion"]) if "completion" in record else Sse(record["stream"])
+
+
 async def _exchange(record: dict[str, Any]) -> tuple[Any, LoopbackServer, OpenAICompatProvider]:
-    async with LoopbackServer([Sse(record["stream"])], routes_of(record)) as server:
+    async with LoopbackServer([reply_of(record)], routes_of(record)) as server:
         provider = OpenAICompatProvider(
             server.base_url, record["model"], preset=record["preset"], max_retries=0
         )
