@@ -10,7 +10,9 @@ Unexpected exceptions are logged to a rotating file in the data directory and sh
 sentence, never a traceback. A data directory that cannot be written (read-only, no permission, a
 path under a file) does not stop the start: logging goes to stderr and the window says why nothing
 can be saved (existing sessions open read-only). SIGTERM/SIGINT (logout, terminal), Ctrl+Q and
-closing the window all flush every session before exiting.
+closing the window all flush every session before exiting. A second start on the same data
+folder hands its ``--session`` to the running instance, which raises its window
+(``app.single_instance``), and exits.
 """
 
 from __future__ import annotations
@@ -33,10 +35,12 @@ from PySide6.QtCore import QByteArray, QSocketNotifier, Qt
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from app import __version__
 from app.appearance import apply_appearance, load_style, make_application
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
 from app.settings import KeyStore, effective_provider, load_settings
+from app.single_instance import claim
 from app.state import read_state
 from app.system import local_zone_name, monotonic_seconds, system_clock
 from core.clock import Clock, NewId, ZoneSource
@@ -56,6 +60,15 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="chime", description="Chime: chat with reminders.")
     parser.add_argument("--data-dir", help="data directory (default: CHIME_DATA_DIR or per-user)")
     parser.add_argument("--session", help="open this session id")
+    parser.add_argument("--version", action="version", version=f"Chime {__version__}")
+    parser.add_argument(
+        "--install-desktop-entry",
+        action="store_true",
+        help="put Chime in the desktop's app launcher (a .desktop file and the icon), then exit",
+    )
+    parser.add_argument(
+        "--uninstall-desktop-entry", action="store_true", help="remove that entry, then exit"
+    )
     return parser.parse_args(list(argv))
 
 
@@ -289,6 +302,21 @@ class Application:
         self._done.append(done.set)
         await done.wait()
 
+    def bring_forward(self, session_id: str | None) -> None:
+        """Chime was started again on this data folder (``app.single_instance``): raise the
+        window and open the session it asked for (once the engine runs)."""
+        if self.window.isMinimized():
+            self.window.showNormal()
+        self.window.raise_()
+        self.window.activateWindow()
+        QApplication.alert(self.window)
+        if not session_id:
+            return
+        if self.started is None:
+            self.session_arg = session_id  # ``start`` opens it
+        else:
+            self.started.tasks.spawn(self.started.controller.open_session(session_id))
+
     def _on_application_state_changed(self, state: Qt.ApplicationState) -> None:
         if state == Qt.ApplicationState.ApplicationActive and self.started is not None:
             self.started.controller.redrive_all()
@@ -310,8 +338,15 @@ def run(argv: Sequence[str] | None = None) -> int:
     writable_problem(folder)  # creates it when it can; AppController.start shows a failure
     logged_to_file = setup_logging(folder)
     app = make_application(sys.argv[:1])
+    app.setApplicationVersion(__version__)  # the About box shows it
+    app.setDesktopFileName("chime")  # the launcher entry of app.desktop_entry
+    guard = claim(folder, args.session)
+    if guard is None:  # the running Chime of this data folder raised its window
+        print(f"Chime is already running for {folder}: its window was brought forward.")
+        return 0
     load_style(app)
     chime = Application(app, folder, args.session)
+    guard.requested.connect(chime.bring_forward)
     apply_appearance(app, chime.first_settings)
     install_excepthook([chime.window], logged_to_file=logged_to_file)
     chime.show_window()
@@ -330,5 +365,6 @@ def run(argv: Sequence[str] | None = None) -> int:
         # fail with "no running event loop".
         loop.run_until_complete(_lifetime(chime))
     notifier.setEnabled(False)
+    guard.close()
     _log.info("Chime exited cleanly")
     return 0

@@ -407,7 +407,9 @@ class MainWindow(QMainWindow):
         QMessageBox.about(
             self,
             self.tr("About Chime"),
-            self.tr(
+            self.tr("Chime %1").replace("%1", QApplication.applicationVersion())
+            + "\n\n"
+            + self.tr(
                 "Chime — a chat app whose assistant can set reminders that come back as turns of "
                 "the same conversation, while that conversation is open."
             ),
