@@ -49,7 +49,7 @@ def launch_command(argv0: str = sys.argv[0], executable: str = sys.executable) -
     """The command that starts this Chime: its own executable when it was started as one."""
     started_as = Path(argv0)
     if started_as.name != "__main__.py" and started_as.suffix != ".py" and started_as.exists():
-        return [str(started_as.resolve())]
+        return [str(started_as.absolute())]
     if getattr(sys, "frozen", False):  # a bundle: the executable is Chime
         return [executable]
     return [executable, "-m", "app"]
