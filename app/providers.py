@@ -68,6 +68,14 @@ def endpoint_provider(endpoint: Endpoint, api_key: str, **options: Any) -> OpenA
     )
 
 
+async def close_provider(provider: ModelProvider) -> None:
+    """Closes a provider that holds connections (an endpoint's HTTP client); the offline
+    assistant holds none."""
+    aclose = getattr(provider, "aclose", None)
+    if aclose is not None:
+        await aclose()
+
+
 def preset_choices() -> list[PresetChoice]:
     """The core's presets, as the settings dialog lists them."""
     return [PresetChoice(p.key, p.label, p.base_url, "", p.needs_api_key) for p in PRESETS]

@@ -166,6 +166,9 @@ def test_settings_switch_to_an_endpoint_list_its_models_test_it_and_the_next_tur
         assert (request.method, request.path) == ("POST", "/v1/chat/completions")
         assert request.json()["model"] == "qwen3:8b"
         assert request.headers["authorization"] == f"Bearer {KEY}"
+        assert server.open_connections > 0  # the endpoint's keep-alive connection
+        chime.run(chime.controller.close_session())
+        chime.until(lambda: server.open_connections == 0)  # closing the session closed it
 
 
 def test_a_model_list_from_an_endpoint_that_is_not_there_says_so(open_app: Opener) -> None:

@@ -137,6 +137,11 @@ class LoopbackServer:
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
+    def open_connections(self) -> int:
+        """Connections the client still holds open (idle keep-alive ones included)."""
+        return len(self._tasks)
+
+    @property
     def base_url(self) -> str:
         assert self._server is not None
         port = self._server.sockets[0].getsockname()[1]
