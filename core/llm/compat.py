@@ -40,8 +40,8 @@ the form every known family accepts):
   ``max_model_len`` in ``GET /models``), or ``none`` (llama-cpp-python, OpenAI, DeepSeek).
 - ``default_context``: the context length assumed when the server does not report one and the
   settings do not name one: the server's own default where it has one (llama-cpp-python's
-  ``--n_ctx`` is 2048, Ollama's ``num_ctx`` 4096 on current releases, llama.cpp's is the model's
-  when started without ``-c``), else a figure below the smallest current model of the service.
+  ``--n_ctx`` is 2048, Ollama's ``num_ctx`` and llama.cpp's ``-c`` 4096 on current releases),
+  else a figure below the smallest current model of the service.
 """
 
 from __future__ import annotations
