@@ -4,7 +4,7 @@ Writes ``$XDG_DATA_HOME/applications/chime.desktop`` (default ``~/.local/share``
 ``$XDG_DATA_HOME/icons/hicolor/scalable/apps/chime.svg``, so Chime appears in the desktop's app
 launcher; ``Exec`` is the command that is running now (the ``chime`` script of a pipx or uv tool
 install, a bundle's executable, else this python with ``-m app``), so the entry starts the same
-Chime. The application sets the same desktop file name (``app.main.run``), so the desktop groups it
+Chime. The application sets the same desktop file name (``app.appearance``), so the desktop groups it
 under the entry. Must not need Qt or a display: it runs before Qt is loaded.
 """
 

@@ -339,7 +339,6 @@ def run(argv: Sequence[str] | None = None) -> int:
     logged_to_file = setup_logging(folder)
     app = make_application(sys.argv[:1])
     app.setApplicationVersion(__version__)  # the About box shows it
-    app.setDesktopFileName("chime")  # the launcher entry of app.desktop_entry
     guard = claim(folder, args.session)
     if guard is None:  # the running Chime of this data folder raised its window
         print(f"Chime is already running for {folder}: its window was brought forward.")

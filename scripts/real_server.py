@@ -242,13 +242,22 @@ async def check_over_context(server: Server) -> str:
     provider = door(server, context_tokens=CONTEXT)
     long_text = "Please remember this sentence about nothing in particular. " * 900
     try:
-        await answer(provider, ask(long_text))
-    except ProviderError as error:
-        expect("longer than the model's context" in error.message, error.message)
-        return f"{error.kind}: {error.message[:110]}…"
+        error = await failure_of(provider, ask(long_text), "a prompt over the context")
     finally:
         await provider.aclose()
-    raise CheckFailedError("the server answered a prompt over its context")
+    expect("longer than the model's context" in error.message, error.message)
+    return f"{error.kind}: {error.message[:110]}…"
+
+
+async def failure_of(
+    provider: OpenAICompatProvider, request: ModelRequest, what: str
+) -> ProviderError:
+    """The ``ProviderError`` that ``request`` ends in; the check fails when it is answered."""
+    try:
+        await answer(provider, request)
+    except ProviderError as error:
+        return error
+    raise CheckFailedError(f"{what} was answered")
 
 
 async def check_stop(server: Server) -> str:
@@ -296,13 +305,11 @@ async def check_killed(server: Server) -> str:
         error = failure
     expect(error is not None and error.kind == "connection", error)
     try:
-        await answer(provider, ask("Are you there?"))
-    except ProviderError as down:
-        expect("Could not connect" in down.message, down.message)
-        return f"mid-answer: {error}; then: {down.message[:60]}…"
+        down = await failure_of(provider, ask("Are you there?"), "a killed server")
     finally:
         await provider.aclose()
-    raise CheckFailedError("a killed server answered")
+    expect("Could not connect" in down.message, down.message)
+    return f"mid-answer: {error}; then: {down.message[:60]}…"
 
 
 CHECKS: tuple[tuple[str, Callable[[Server], Awaitable[str]]], ...] = (

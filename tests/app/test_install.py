@@ -8,6 +8,8 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from PySide6.QtWidgets import QMessageBox
 import app.__main__ as entry_point
 from app import __version__, qt_libraries
 from app.desktop_entry import data_home, entry_text, launch_command, uninstall
-from app.single_instance import InstanceGuard, server_name
+from app.single_instance import InstanceGuard, claim, hand_over, server_name
 from tests.app.window import running
 from tests.fakes import FakeClock
 
@@ -172,7 +174,7 @@ def test_two_data_folders_get_two_names_and_one_folder_one_name(tmp_path: Path) 
     assert server_name(one) == server_name(tmp_path / "x" / ".." / "one")
 
 
-@pytest.mark.slow  # a second python process (it imports Qt)
+@pytest.mark.slow  # a second python process (it imports Qt): a start is another process
 def test_a_second_start_on_the_folder_hands_its_session_to_the_running_one(
     qtbot, qapp, tmp_path: Path
 ) -> None:
@@ -199,11 +201,33 @@ HAND_OVER = (
 )
 
 
+def test_a_start_that_sends_nonsense_is_answered_and_asks_for_no_session(
+    qtbot, qapp, tmp_path: Path
+) -> None:
+    guard = InstanceGuard(tmp_path)
+    sent = threading.Thread(target=lambda: _send_raw(tmp_path, [b"not js", b"on\n"]))
+    try:
+        with qtbot.waitSignal(guard.requested, timeout=10_000) as handed:
+            sent.start()
+    finally:
+        sent.join(timeout=10)
+        guard.close()
+    assert handed.args == [None]
+
+
+def _send_raw(folder: Path, pieces: list[bytes]) -> None:
+    """A client that sends a line in pieces (the guard waits for the whole line)."""
+    with socket.socket(socket.AF_UNIX) as client:
+        client.connect(str(Path("/tmp") / server_name(folder)))
+        for piece in pieces:
+            client.sendall(piece)
+            time.sleep(0.05)
+        client.recv(16)
+
+
 def test_nobody_listening_means_no_hand_over_and_a_dead_socket_is_taken_over(
     qapp, tmp_path: Path
 ) -> None:
-    from app.single_instance import hand_over
-
     assert hand_over(tmp_path, None) is False
     stale = Path("/tmp") / server_name(tmp_path)  # what a crashed instance leaves on Linux
     left = socket.socket(socket.AF_UNIX)
@@ -231,3 +255,27 @@ def test_bring_forward_opens_the_asked_session_in_the_running_window(
         chime.inside(lambda: chime.chime.bring_forward(None))  # only raises
 
         assert chime.controller.current == first
+
+
+def test_claim_listens_when_no_chime_runs_on_the_folder(qapp, tmp_path: Path) -> None:
+    guard = claim(tmp_path, None)
+
+    assert guard is not None
+    try:
+        assert guard.listening
+    finally:
+        guard.close()
+
+
+def test_the_check_judges_only_linux_and_only_what_it_can_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lacking = ldd_lacking("libxcb-cursor.so.0")
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert qt_libraries.start_problem({}, ldd=lacking) is None
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setattr(qt_libraries, "_platform_plugins", lambda: None)
+    assert qt_libraries.start_problem({}, ldd=lacking) is None
+    assert qt_libraries.missing_libraries(tmp_path / "libqnothing.so", lacking) == []
+    monkeypatch.setenv("PATH", str(tmp_path))  # no ldd on it
+    assert qt_libraries.run_ldd(tmp_path / "x.so") == ""
