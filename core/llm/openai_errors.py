@@ -239,7 +239,20 @@ def _server_failed(code: int, retries: int, detail: str) -> str:
     )
 
 
+_OVER_CONTEXT = ("context size", "context length", "context window", "maximum context", "n_ctx")
+"""What servers say when a request is over the model's context (llama.cpp: "exceeds the
+available context size"; OpenAI, vLLM: "maximum context length"; llama-cpp-python: "context
+window")."""
+
+
 def _refused(code: int, detail: str) -> str:
+    if any(words in detail.lower() for words in _OVER_CONTEXT):
+        return _with_detail(
+            f"The conversation is longer than the model's context ({code}). Start a new session, "
+            "or give the server a bigger context (llama.cpp: -c 8192; llama-cpp-python: "
+            "--n_ctx 8192) and enter it in Settings.",
+            detail,
+        )
     return _with_detail(
         f"The endpoint refused the request ({code}). Check that the model supports tool calls and "
         "that the settings are right.",

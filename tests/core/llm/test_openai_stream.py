@@ -314,6 +314,24 @@ def test_a_400_is_reported_with_the_server_reason() -> None:
     assert "does not support tools" in error.message
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "request (8144 tokens) exceeds the available context size (2048 tokens), try increasing it",
+        "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000",
+    ],
+    ids=["llama.cpp", "openai-vllm"],
+)
+def test_a_400_over_the_context_says_so_and_what_to_do(said: str) -> None:
+    _, error, _ = exchange([Json(400, error_body(said))])
+
+    assert error is not None
+    assert error.kind == "bad_response"
+    assert error.message.startswith("The conversation is longer than the model's context (400).")
+    assert "supports tool calls" not in error.message
+    assert said[:40] in error.message
+
+
 def test_a_long_multiline_server_message_is_shortened_to_one_line() -> None:
     _, error, _ = exchange([Json(400, error_body("line one\nline two " + "x" * 500))])
 
