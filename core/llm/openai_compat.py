@@ -10,6 +10,19 @@ know about sessions, tools' meaning or Qt; log, print or embed the API key anywh
 
 Choices the spec leaves open (written down here):
 
+- The server is asked once what it is and how long its context is (``core.llm.server_probe``,
+  bounded by ``probe_timeout``), before the provider's first step; the request is then shaped for
+  its family (``core.llm.compat``) and bounded by ``budget()``: ``max_tokens`` is the budget's
+  answer share. Where the family cannot stream a tool choice, a step with tools is asked
+  unstreamed and its answer read as one chunk.
+- A 200 answer without any event is told apart by asking ``GET /models`` at once: a model list
+  (``bad_response``: the conversation is probably over the context, the sentence names both
+  sizes), no connection (``connection``: the server stopped after accepting the request), or
+  anything else (``bad_response``: the base URL is no OpenAI-compatible API).
+- ``check_tools`` (Test connection) streams a one-word chat, then asks for a call of
+  ``PROBE_TOOL`` as the family allows (forced by name with a one-token answer, ``"required"``, or
+  in words under ``"auto"``).
+
 - The time-context reading is a second system message placed just before the latest user
   message (``openai_wire.to_openai_messages``), so everything before the current turn stays a
   stable prefix for the server's cache.
@@ -19,8 +32,7 @@ Choices the spec leaves open (written down here):
   has started streaming: the agent's Retry starts a clean turn instead.
 - The stream must carry a ``finish_reason``; a stream that ends without one (connection closed
   early, even cleanly) is a failure, never a silently truncated answer. A 200 answer that held no
-  event at all (an HTML page from a wrong base URL, or a server that ignored ``stream``) is
-  ``bad_response``: retrying cannot help, the settings can.
+  event at all is one of the three cases above.
 - A server that rejects ``stream_options`` (usage reporting) with a 400 is asked again once
   without it, and never again by this provider.
 - Endpoints without a key get a fixed placeholder key: the SDK would otherwise fall back to
