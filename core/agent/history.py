@@ -7,6 +7,11 @@ a ``turn/start``, so no turn is cut in half; the running turn is always in, whol
 the running one, a message longer than ``MAX_OLD_MESSAGE_CHARS`` is shortened to its head and tail
 with a note saying how much was left out: one multi-megabyte answer must not make every later
 request too large for the endpoint.
+
+Given a token budget (``max_tokens``: what the model's context leaves for the history once the
+system prompt, tools, reading and answer are counted; ``core.llm.budget``), whole older turns are
+dropped, oldest first, until the estimate fits. The running turn is never dropped, even when it
+alone is over the budget: the endpoint then says so, and the window shows its sentence.
 History reads the whole log, including a fork's inherited prefix (session-log.md §6).
 
 Mapping, per turn in log order: its input ``user/message`` (looked up by seq; a plugin source
@@ -33,6 +38,7 @@ from core.events import (
     TurnStart,
     UserMessage,
 )
+from core.llm.budget import messages_tokens
 from core.llm.messages import Message
 
 MAX_TURNS = 40
@@ -73,8 +79,10 @@ def fold_history(
     max_turns: int = MAX_TURNS,
     max_events: int = MAX_EVENTS,
     max_chars: int = MAX_CHARS,
+    max_tokens: int | None = None,
 ) -> tuple[Message, ...]:
-    """The messages of the recent window, ready for a ``ModelRequest``."""
+    """The messages of the recent window, ready for a ``ModelRequest`` (within ``max_tokens``
+    estimated tokens, whole turns dropped oldest first, when given)."""
     start = window_start(entries, max_turns=max_turns, max_events=max_events, max_chars=max_chars)
     messages: list[Message] = []
     in_turn = False
@@ -95,7 +103,26 @@ def fold_history(
                 messages.append(tool_message(result))
             case _:
                 pass  # input is taken at its turn/start; the rest is not history
-    return _clip_older_turns(messages)
+    clipped = _clip_older_turns(messages)
+    return clipped if max_tokens is None else fit_tokens(clipped, max_tokens)
+
+
+def fit_tokens(messages: Sequence[Message], max_tokens: int) -> tuple[Message, ...]:
+    """``messages`` without their oldest whole turns (a turn starts at a user message) while
+    their estimate exceeds ``max_tokens``; the last turn always stays."""
+    starts = [i for i, m in enumerate(messages) if m.role == "user"] or [0]
+    if starts[0] != 0:
+        starts.insert(0, 0)  # messages before the first input (a fork's tail) are a turn too
+    ends = [*starts[1:], len(messages)]
+    kept = len(starts) - 1
+    total = messages_tokens(messages[starts[kept] :])
+    while kept > 0:
+        size = messages_tokens(messages[starts[kept - 1] : ends[kept - 1]])
+        if total + size > max_tokens:
+            break
+        total += size
+        kept -= 1
+    return tuple(messages[starts[kept] :])
 
 
 def _text_size(event: Event) -> int:

@@ -8,6 +8,11 @@ and for each tool call in order: validate (known name, JSON arguments), barrier,
 step's message is then recorded with ``finish: "length"`` and its calls get error results without
 running (the model will not see them, so running them would act behind its back). ``TurnState``
 is what the pump needs to close a cancelled turn.
+
+A provider with a bounded context (``BudgetedProvider``: an endpoint) is asked its token budget
+at every step; the history is then fitted to what the budget leaves once the system prompt, the
+tool definitions and the reading are counted (``core.llm.budget`` estimates), whole older turns
+dropped first. The answer's share of the budget is the provider's ``max_tokens``.
 """
 
 from __future__ import annotations
@@ -32,8 +37,9 @@ from core.events import (
     TurnError,
     TurnStatus,
 )
+from core.llm.budget import fixed_tokens
 from core.llm.messages import Finish, ModelRequest, TextDelta
-from core.llm.provider import ModelProvider
+from core.llm.provider import BudgetedProvider, ModelProvider
 from core.time_context import TimeReading
 
 MAX_STEPS = 8
@@ -88,7 +94,7 @@ async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) ->
     try:
         for step in range(MAX_STEPS):
             await ctx.barrier()
-            finish = await _stream(ctx, state, _request(ctx, reading))
+            finish = await _stream(ctx, state, await _request(ctx, reading))
             last = step == MAX_STEPS - 1
             _record_answer(ctx, state, finish, last=last)
             if not finish.tool_calls:
@@ -100,11 +106,16 @@ async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) ->
     return TurnOutcome("completed")
 
 
-def _request(ctx: TurnContext, reading: TimeReading) -> ModelRequest:
+async def _request(ctx: TurnContext, reading: TimeReading) -> ModelRequest:
+    tools = ctx.tools.definitions()
+    room: int | None = None
+    if isinstance(ctx.provider, BudgetedProvider):
+        budget = await ctx.provider.budget()
+        room = budget.prompt_tokens - fixed_tokens(ctx.system_prompt, tools, reading.text)
     return ModelRequest(
         system=ctx.system_prompt,
-        messages=fold_history(ctx.entries()),
-        tools=ctx.tools.definitions(),
+        messages=fold_history(ctx.entries(), max_tokens=room),
+        tools=tools,
         time_context=reading.text,
         time_zone=reading.zone_name,
     )

@@ -13,6 +13,14 @@ from dataclasses import dataclass
 
 import openai
 
+from core.llm.budget import TokenBudget
+
+_CONTEXT_SOURCES = {
+    "server": "as the server reports it",
+    "settings": "as set in Settings",
+    "default": "assumed: the server does not report it",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class _Described:
@@ -136,6 +144,26 @@ def ended_early_sentence() -> str:
     )
 
 
+def no_answer_sentence(prompt_tokens: int, budget: TokenBudget) -> str:
+    """A server that is up accepted the request and sent no answer at all."""
+    source = _CONTEXT_SOURCES.get(budget.source, budget.source)
+    return (
+        "The model endpoint accepted the request but sent no answer. Most often the conversation "
+        f"is longer than the model's context (the request is about {prompt_tokens:,} tokens; "
+        f"the context is {budget.context_tokens:,} tokens, {source}). Start a new session, or "
+        "give the server a bigger context (llama.cpp: -c 8192; llama-cpp-python: --n_ctx 8192) "
+        "and enter it in Settings. If that is not it, the server's log says what went wrong."
+    )
+
+
+def crashed_sentence(base_url: str) -> str:
+    """A server that accepted the request, sent nothing, and no longer answers at all."""
+    return (
+        f"The model endpoint at {base_url} accepted the request, then stopped answering: the "
+        "server seems to have stopped or crashed. Restart it, then retry; its log says why."
+    )
+
+
 def malformed_sentence(what: str) -> str:
     return (
         f"The model endpoint sent a stream this app cannot read ({what}). Check that the base URL "
@@ -211,7 +239,20 @@ def _server_failed(code: int, retries: int, detail: str) -> str:
     )
 
 
+_OVER_CONTEXT = ("context size", "context length", "context window", "maximum context", "n_ctx")
+"""What servers say when a request is over the model's context (llama.cpp: "exceeds the
+available context size"; OpenAI, vLLM: "maximum context length"; llama-cpp-python: "context
+window")."""
+
+
 def _refused(code: int, detail: str) -> str:
+    if any(words in detail.lower() for words in _OVER_CONTEXT):
+        return _with_detail(
+            f"The conversation is longer than the model's context ({code}). Start a new session, "
+            "or give the server a bigger context (llama.cpp: -c 8192; llama-cpp-python: "
+            "--n_ctx 8192) and enter it in Settings.",
+            detail,
+        )
     return _with_detail(
         f"The endpoint refused the request ({code}). Check that the model supports tool calls and "
         "that the settings are right.",

@@ -128,12 +128,14 @@ def test_the_request_body_carries_model_messages_tools_and_the_stream_flag() -> 
     assert body["stream"] is True
     assert body["stream_options"] == {"include_usage": True}
     assert body["tools"] == [TOOL]
+    assert body["tool_choice"] == "auto"  # llama-cpp-python hides the tools without it
+    assert body["max_tokens"] == 1024  # a quarter of the 4096 tokens assumed for a custom server
     assert body["messages"] == [
         {"role": "system", "content": "You are Chime."},
         {"role": "user", "content": "remind me"},
         {
             "role": "assistant",
-            "content": None,
+            "content": "",  # llama-cpp-python refuses null here; every family takes ""
             "tool_calls": [
                 {
                     "id": "call_1",
@@ -156,6 +158,7 @@ def test_a_request_without_tools_sends_no_tools_field() -> None:
 
     body = server.received[0].json()
     assert "tools" not in body
+    assert "tool_choice" not in body  # a choice without tools is refused by OpenAI
     assert body["messages"] == [{"role": "user", "content": "hi"}]
 
 
@@ -309,6 +312,24 @@ def test_a_400_is_reported_with_the_server_reason() -> None:
     assert error.kind == "bad_response"
     assert "(400)" in error.message
     assert "does not support tools" in error.message
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "request (8144 tokens) exceeds the available context size (2048 tokens), try increasing it",
+        "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000",
+    ],
+    ids=["llama.cpp", "openai-vllm"],
+)
+def test_a_400_over_the_context_says_so_and_what_to_do(said: str) -> None:
+    _, error, _ = exchange([Json(400, error_body(said))])
+
+    assert error is not None
+    assert error.kind == "bad_response"
+    assert error.message.startswith("The conversation is longer than the model's context (400).")
+    assert "supports tool calls" not in error.message
+    assert said[:40] in error.message
 
 
 def test_a_long_multiline_server_message_is_shortened_to_one_line() -> None:
