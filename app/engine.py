@@ -8,11 +8,12 @@ owner and appends nothing. Composed on the Qt loop by ``compose`` and started by
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject
 
 from app.owner_timer import QtWaker
+from app.providers import close_provider
 from app.session_bridge import SessionBridge
 from core.agent import Agent
 from core.clock import Clock, NewId, ZoneSource
@@ -41,6 +42,8 @@ class OpenSession:
     host: SessionHost | None = None
     waker: QtWaker | None = None
     unread: bool = False
+    retired: list[ModelProvider] = field(default_factory=list)
+    """Providers replaced while a turn may still use them: closed with the session."""
 
     @property
     def id(self) -> str:
@@ -60,8 +63,10 @@ class OpenSession:
             self.host.request_drive()
 
     def set_provider(self, provider: ModelProvider) -> None:
-        """Use ``provider`` from the next turn on (agent.md §5)."""
+        """Use ``provider`` from the next turn on (agent.md §5); the one it replaces is closed
+        with the session (a running turn may still be using it), so its sockets do not linger."""
         if self.host is not None:
+            self.retired.append(self.host.agent.provider)
             self.host.set_provider(provider)
 
     async def demote(self) -> None:
@@ -71,14 +76,23 @@ class OpenSession:
         if host is None:
             return
         self.bridge.drop_agent()
-        await host.dispose()  # owner, agent (a running turn just stops), a flush that says False
+        await self._stop(host)
 
     async def close(self) -> None:
         """Make the session cold: stop the owner and the agent, flush, release the lock."""
         self.bridge.detach()
         if self.host is not None:
-            await self.host.dispose()
+            await self._stop(self.host)
         await self.session.close()
+
+    async def _stop(self, host: SessionHost) -> None:
+        """Dispose ``host`` (owner, agent: a running turn just stops; a final flush), then close
+        its providers: an endpoint's idle keep-alive sockets close here, not at exit."""
+        providers = [*self.retired, host.agent.provider]
+        await host.dispose()
+        self.retired.clear()
+        for provider in providers:
+            await close_provider(provider)
 
 
 def compose(session: LiveSession, parts: EngineParts, parent: QObject | None) -> OpenSession:

@@ -10,7 +10,9 @@ Unexpected exceptions are logged to a rotating file in the data directory and sh
 sentence, never a traceback. A data directory that cannot be written (read-only, no permission, a
 path under a file) does not stop the start: logging goes to stderr and the window says why nothing
 can be saved (existing sessions open read-only). SIGTERM/SIGINT (logout, terminal), Ctrl+Q and
-closing the window all flush every session before exiting.
+closing the window all flush every session before exiting. A second start on the same data
+folder hands its ``--session`` to the running instance, which raises its window
+(``app.single_instance``), and exits.
 """
 
 from __future__ import annotations
@@ -33,10 +35,12 @@ from PySide6.QtCore import QSocketNotifier, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from app import __version__
 from app.appearance import apply_appearance, load_style, make_application
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
 from app.settings import KeyStore, Settings, effective_provider, load_settings
+from app.single_instance import claim
 from app.state import read_state
 from app.system import local_zone_name, monotonic_seconds, system_clock
 from core.clock import Clock, NewId, ZoneSource
@@ -54,28 +58,19 @@ FRAMED_AFTER_MS = 150
 _log = logging.getLogger("app")
 
 
-def app_version() -> str:
-    """Chime's version: the installed package's, else the source tree's pyproject.toml ("" when
-    neither can be read)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("chime")
-    except PackageNotFoundError:
-        pass
-    import tomllib
-
-    try:
-        with (Path(__file__).resolve().parent.parent / "pyproject.toml").open("rb") as file:
-            return str(tomllib.load(file)["project"]["version"])
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
-        return ""
-
-
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="chime", description="Chime: chat with reminders.")
     parser.add_argument("--data-dir", help="data directory (default: CHIME_DATA_DIR or per-user)")
     parser.add_argument("--session", help="open this session id")
+    parser.add_argument("--version", action="version", version=f"Chime {__version__}")
+    parser.add_argument(
+        "--install-desktop-entry",
+        action="store_true",
+        help="put Chime in the desktop's app launcher (a .desktop file and the icon), then exit",
+    )
+    parser.add_argument(
+        "--uninstall-desktop-entry", action="store_true", help="remove that entry, then exit"
+    )
     return parser.parse_args(list(argv))
 
 
@@ -200,7 +195,7 @@ class Application:
         self.questions = questions
         """None: the real modal dialogs (``app.actions_wiring.Questions``)."""
         self.window = MainWindow(clock, QIcon(str(resource("icons", "bell.svg"))))
-        self.window.version_of = app_version  # read when About opens: importlib.metadata is slow
+        self.window.version_of = lambda: __version__  # app/__init__.py: the one source
         self.started: Started | None = None
         self.jumps = ClockJumpWatch(clock, monotonic_seconds, parent=self.window)
         self._quitting = False
@@ -313,6 +308,21 @@ class Application:
         self._done.append(done.set)
         await done.wait()
 
+    def bring_forward(self, session_id: str | None) -> None:
+        """Chime was started again on this data folder (``app.single_instance``): raise the
+        window and open the session it asked for (once the engine runs)."""
+        if self.window.isMinimized():
+            self.window.showNormal()
+        self.window.raise_()
+        self.window.activateWindow()
+        QApplication.alert(self.window)
+        if not session_id:
+            return
+        if self.started is None:
+            self.session_arg = session_id  # ``start`` opens it
+        else:
+            self.started.tasks.spawn(self.started.controller.open_session(session_id))
+
     def _on_application_state_changed(self, state: Qt.ApplicationState) -> None:
         if state == Qt.ApplicationState.ApplicationActive and self.started is not None:
             self.started.controller.redrive_all()
@@ -334,10 +344,16 @@ def run(argv: Sequence[str] | None = None) -> int:
     writable_problem(folder)  # creates it when it can; AppController.start shows a failure
     logged_to_file = setup_logging(folder)
     app = make_application(sys.argv[:1])
+    app.setApplicationVersion(__version__)  # the About box shows it
+    guard = claim(folder, args.session)
+    if guard is None:  # the running Chime of this data folder raised its window
+        print(f"Chime is already running for {folder}: its window was brought forward.")
+        return 0
     load_style(app)
     settings = load_settings(folder)
     apply_appearance(app, settings)  # before the window is built: it is polished once
     chime = Application(app, folder, args.session, settings=settings)
+    guard.requested.connect(chime.bring_forward)
     install_excepthook([chime.window], logged_to_file=logged_to_file)
     chime.show_window()
     app.processEvents()  # first paint before asyncio, qasync and the engine are imported
@@ -355,5 +371,6 @@ def run(argv: Sequence[str] | None = None) -> int:
         # fail with "no running event loop".
         loop.run_until_complete(_lifetime(chime))
     notifier.setEnabled(False)
+    guard.close()
     _log.info("Chime exited cleanly")
     return 0

@@ -3,13 +3,19 @@
 The provider modules are imported on first use: the ``openai`` SDK alone costs half a second
 of start-up. What answers is decided by ``app.settings.effective_provider``: ``Offline`` →
 ``OfflineAssistant`` (the default; no network), ``Endpoint`` → ``OpenAICompatProvider`` with the
-base URL, model and API key. Listing models and "Test connection" use a throwaway provider and
-report failures as the provider's own readable message.
+base URL, model, API key, the preset (the server family first guessed) and the context length
+the settings name (0: the server's own, else the family's default). Listing models and "Test
+connection" use a throwaway provider and report failures as the provider's own readable message.
+
+"Test connection" checks what Chime needs, in order: the model list (the URL and key are right,
+the model is there), a streamed one-word chat, and a tool probe; a model that answers the probe
+without a tool call is named plainly: reminders will not work with it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from app.settings import Endpoint, Settings, effective_provider
 from core.clock import Clock
@@ -18,7 +24,16 @@ from core.llm.presets import PRESETS
 from core.llm.provider import ModelProvider
 from ui.settings_dialog import PresetChoice
 
+if TYPE_CHECKING:
+    from core.llm.openai_compat import OpenAICompatProvider, ToolCheck
+
 ProviderFactory = Callable[[], ModelProvider]
+NO_TOOLS = "Connected, but this model does not call tools: reminders will not work with it."
+_SOURCES = {
+    "server": "reported by the server",
+    "settings": "as set here",
+    "default": "the server does not say; assumed",
+}
 
 
 def provider_factory(
@@ -31,13 +46,34 @@ def provider_factory(
         from core.llm.offline import OfflineAssistant
 
         return lambda: OfflineAssistant(clock)
-    from core.llm.openai_compat import OpenAICompatProvider  # the openai SDK: import only when used
 
     def make() -> ModelProvider:
         key = api_key() if callable(api_key) else api_key
-        return OpenAICompatProvider(provider.base_url, provider.model, key or None)
+        return endpoint_provider(provider, key)
 
     return make
+
+
+def endpoint_provider(endpoint: Endpoint, api_key: str, **options: Any) -> OpenAICompatProvider:
+    """The network door for ``endpoint`` (the openai SDK is imported here, on first use)."""
+    from core.llm.openai_compat import OpenAICompatProvider
+
+    return OpenAICompatProvider(
+        endpoint.base_url,
+        endpoint.model,
+        api_key or None,
+        preset=endpoint.preset,
+        context_tokens=endpoint.context_tokens or None,
+        **options,
+    )
+
+
+async def close_provider(provider: ModelProvider) -> None:
+    """Closes a provider that holds connections (an endpoint's HTTP client); the offline
+    assistant holds none."""
+    aclose = getattr(provider, "aclose", None)
+    if aclose is not None:
+        await aclose()
 
 
 def preset_choices() -> list[PresetChoice]:
@@ -47,9 +83,7 @@ def preset_choices() -> list[PresetChoice]:
 
 async def list_models(base_url: str, api_key: str) -> tuple[list[str], str]:
     """(model names, "") or ([], why it failed in words)."""
-    from core.llm.openai_compat import OpenAICompatProvider
-
-    provider = OpenAICompatProvider(base_url, "", api_key or None, timeout=10.0, max_retries=0)
+    provider = endpoint_provider(Endpoint(base_url, ""), api_key, timeout=10.0, max_retries=0)
     try:
         return await provider.list_models(), ""
     except ProviderError as error:
@@ -58,11 +92,29 @@ async def list_models(base_url: str, api_key: str) -> tuple[list[str], str]:
         await provider.aclose()
 
 
-async def test_connection(base_url: str, model: str, api_key: str) -> tuple[bool, str]:
-    """Whether the endpoint answers and offers ``model``, in words."""
-    names, error = await list_models(base_url, api_key)
+async def test_connection(endpoint: Endpoint, api_key: str) -> tuple[bool, str]:
+    """Whether the endpoint offers the model, streams a chat and the model calls tools, in words."""
+    names, error = await list_models(endpoint.base_url, api_key)
     if error:
         return False, error
-    if model and model not in names:
-        return False, f"Connected, but the endpoint has no model named {model!r}."
-    return True, f"Connected: {len(names)} model(s) available."
+    if not endpoint.model:
+        return True, f"Connected: {len(names)} model(s) available. Choose one to test it."
+    if endpoint.model not in names:
+        return False, f"Connected, but the endpoint has no model named {endpoint.model!r}."
+    provider = endpoint_provider(endpoint, api_key, timeout=30.0, max_retries=0)
+    try:
+        check = await provider.check_tools()
+    except ProviderError as failure:
+        return False, failure.message
+    finally:
+        await provider.aclose()
+    return check.calls_tools, _checked(check)
+
+
+def _checked(check: ToolCheck) -> str:
+    budget = check.budget
+    context = f"Context: {budget.context_tokens:,} tokens ({_SOURCES[budget.source]})."
+    if not check.calls_tools:
+        refusal = f" {check.refusal}" if check.refusal else ""
+        return f"{NO_TOOLS}{refusal} {context}"
+    return f"Connected to {check.family}: the model streams answers and calls tools. {context}"

@@ -31,6 +31,7 @@ KEY_FILE = "api-key"
 PROVIDERS = ("offline", "openai-compatible")
 THEMES = ("system", "light", "dark")
 TEXT_SIZES = range(8, 25)
+MAX_CONTEXT_TOKENS = 10_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,8 @@ class Settings:
     warn_waiting_reminders: bool = True
     """Ask before closing, quitting or deleting leaves active reminders waiting ("Don't ask
     again" in that question turns it off)."""
+    context_tokens: int = 0
+    """The model's context length in tokens; 0: ask the server, else the preset's default."""
 
     def __post_init__(self) -> None:
         for name in ("provider", "preset", "base_url", "model", "theme"):
@@ -61,6 +64,10 @@ class Settings:
             raise ValueError("text_size must be between 8 and 24")
         if not isinstance(self.warn_waiting_reminders, bool):
             raise ValueError("warn_waiting_reminders must be true or false")
+        if isinstance(self.context_tokens, bool) or not isinstance(self.context_tokens, int):
+            raise ValueError("context_tokens must be an integer")
+        if not 0 <= self.context_tokens <= MAX_CONTEXT_TOKENS:
+            raise ValueError(f"context_tokens must be between 0 and {MAX_CONTEXT_TOKENS}")
 
     @classmethod
     def from_json(cls, value: object) -> Settings:
@@ -88,10 +95,13 @@ class Offline:
 
 @dataclass(frozen=True, slots=True)
 class Endpoint:
-    """An OpenAI-compatible endpoint answers (the API key is kept apart, in the ``KeyStore``)."""
+    """An OpenAI-compatible endpoint answers (the API key is kept apart, in the ``KeyStore``).
+    ``preset`` names the server family first guessed; ``context_tokens`` 0 asks the server."""
 
     base_url: str
     model: str
+    preset: str = "custom"
+    context_tokens: int = 0
 
     def label(self, _tr: Callable[[str], str]) -> str:
         """The status bar's name for it: ``model @ base URL`` (``?`` while no model is named)."""
@@ -103,7 +113,7 @@ def effective_provider(settings: Settings) -> Offline | Endpoint:
     offline assistant (and the status bar says so)."""
     if settings.provider == "offline" or not settings.base_url:
         return Offline()
-    return Endpoint(settings.base_url, settings.model)
+    return Endpoint(settings.base_url, settings.model, settings.preset, settings.context_tokens)
 
 
 def load_settings(data_dir: Path) -> Settings:

@@ -31,7 +31,14 @@ from app.providers import (
     test_connection,
 )
 from app.qtasync import TaskRunner
-from app.settings import KeyStore, Settings, effective_provider, save_settings
+from app.settings import (
+    MAX_CONTEXT_TOKENS,
+    Endpoint,
+    KeyStore,
+    Settings,
+    effective_provider,
+    save_settings,
+)
 from core.clock import Clock
 from ui.main_window import MainWindow
 from ui.settings_dialog import SettingsDialog, SettingsDraft
@@ -134,6 +141,7 @@ def settings_draft(settings: Settings, api_key: str, note: str) -> SettingsDraft
         settings.theme,
         settings.text_size,
         note,
+        settings.context_tokens,
     )
 
 
@@ -147,6 +155,7 @@ def settings_from_draft(draft: SettingsDraft) -> Settings:
             "model": draft.model,
             "theme": draft.theme,
             "text_size": min(24, max(8, draft.text_size)),
+            "context_tokens": min(MAX_CONTEXT_TOKENS, max(0, draft.context_tokens)),
         }
     )
 
@@ -157,5 +166,6 @@ async def _list_into(dialog: SettingsDialog, draft: SettingsDraft) -> None:
 
 
 async def _test_into(dialog: SettingsDialog, draft: SettingsDraft) -> None:
-    ok, message = await test_connection(draft.base_url, draft.model, draft.api_key)
+    endpoint = Endpoint(draft.base_url, draft.model, draft.preset, draft.context_tokens)
+    ok, message = await test_connection(endpoint, draft.api_key)
     dialog.set_test_result(ok, message)

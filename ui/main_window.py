@@ -174,8 +174,8 @@ class MainWindow(QMainWindow):
         self.reminders = RemindersPanel(clock, bell, self)
         self.banner = Banner(self)
         self.message_bar = MessageBar(self)
-        self.version_of: Callable[[], str] = lambda: ""
-        """Chime's version, asked for when About opens (the app hands in its reader)."""
+        self.version_of: Callable[[], str] = QApplication.applicationVersion
+        """Chime's version, asked for when About opens (the application's, set at start)."""
         self._allow_close = False
         self._build_center()
         self._build_dock()

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QRadioButton,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -57,6 +58,8 @@ class SettingsDraft:
     theme: str = "system"
     text_size: int = 11
     key_note: str = ""
+    context_tokens: int = 0
+    """The model's context length in tokens; 0 asks the server (else the preset's default)."""
 
 
 class SettingsDialog(QDialog):
@@ -139,12 +142,26 @@ class SettingsDialog(QDialog):
         self.key_note.setObjectName("settings-key-note")
         self.key_note.setWordWrap(True)
         self.key_note.setMinimumHeight(self.key_note.fontMetrics().lineSpacing() * 3)
+        self.context_spin = QSpinBox(self.endpoint_box)
+        self.context_spin.setObjectName("settings-context")
+        self.context_spin.setAccessibleName(self.tr("Context length in tokens"))
+        self.context_spin.setRange(0, 10_000_000)
+        self.context_spin.setSingleStep(1024)
+        self.context_spin.setSpecialValueText(self.tr("Ask the server"))
+        self.context_spin.setSuffix(self.tr(" tokens"))
+        self.context_spin.setToolTip(
+            self.tr(
+                "How many tokens the model's context holds. Ask the server: the size it reports, "
+                "or the usual one of its kind when it does not say."
+            )
+        )
         self.test_button = QPushButton(self.tr("Test connection"), self.endpoint_box)
         self.test_button.setObjectName("settings-test")
         self.test_result = QLabel(self.endpoint_box)
         self.test_result.setObjectName("settings-test-result")
         self.test_result.setWordWrap(True)
         self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.test_result.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         form.addRow(self.tr("&Preset"), self.preset_combo)
         form.addRow(self.tr("&Base URL"), self.base_url_edit)
         model_label = QLabel(self.tr("&Model"), self.endpoint_box)
@@ -152,7 +169,9 @@ class SettingsDialog(QDialog):
         form.addRow(model_label, model_row)
         form.addRow(self.tr("API &key"), self.key_edit)
         form.addRow(self.key_note)
-        form.addRow(self.test_button, self.test_result)
+        form.addRow(self.tr("&Context"), self.context_spin)
+        form.addRow(self.test_button)
+        form.addRow(self.test_result)  # the whole width: a sentence of three lines stays whole
         return self.endpoint_box
 
     def _build_appearance(self) -> QGroupBox:
@@ -191,6 +210,7 @@ class SettingsDialog(QDialog):
         self.key_edit.setText(draft.api_key)
         self.key_note.setText(draft.key_note)
         self.key_note.setVisible(bool(draft.key_note))
+        self.context_spin.setValue(draft.context_tokens)
         self.theme_combo.setCurrentIndex(max(0, self.theme_combo.findData(draft.theme)))
         self.size_spin.setValue(draft.text_size)
         self._update_enabled()
@@ -206,6 +226,7 @@ class SettingsDialog(QDialog):
             api_key=self.key_edit.text().strip(),
             theme=str(self.theme_combo.currentData() or "system"),
             text_size=self.size_spin.value(),
+            context_tokens=self.context_spin.value(),
         )
 
     def set_models(self, names: Sequence[str], error: str = "") -> None:
@@ -215,13 +236,20 @@ class SettingsDialog(QDialog):
         self.model_combo.addItems(list(names))
         self.model_combo.setEditText(typed or (names[0] if names else ""))
         self.refresh_button.setEnabled(True)
-        self.test_result.setText(error or self.tr("%n model(s) found.", "", len(names)))
+        self._show_result(error or self.tr("%n model(s) found.", "", len(names)))
 
     def set_test_result(self, ok: bool, message: str) -> None:
         """Show the outcome of "Test connection" in words."""
         self.test_button.setEnabled(True)
         prefix = "✓ " if ok else "✗ "
-        self.test_result.setText(prefix + message)
+        self._show_result(prefix + message)
+
+    def _show_result(self, text: str) -> None:
+        """Show ``text`` under Test connection, the label as tall as its wrapped lines (a
+        word-wrapped label does not grow the dialog by itself: its last lines were cut)."""
+        self.test_result.setText(text)
+        width = self.test_result.width() or self.endpoint_box.width()
+        self.test_result.setMinimumHeight(self.test_result.heightForWidth(max(1, width)))
 
     def _update_enabled(self) -> None:
         self.endpoint_box.setEnabled(self.remote_radio.isChecked())

@@ -399,7 +399,9 @@ class Agent:
             system = f"{system}\n\n{INSTRUCTIONS_HEADING}\n{choices.instructions.strip()}"
         model = choices.model
         return TurnContext(
-            history=lambda: fold_history(self._log.entries, self._log.conversation(), input_seq),
+            history=lambda room: fold_history(
+                self._log.entries, self._log.conversation(), input_seq, max_tokens=room
+            ),
             read_attachment=self._log.read_attachment,
             append=self._append,
             barrier=self._barrier,

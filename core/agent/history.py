@@ -7,6 +7,11 @@ exchanges whose answer failed (unless it is the running turn's own input), versi
 and inputs that never ran. A failed turn followed by a retry shows its input once, with the
 retry's answer.
 
+Given a token budget (``max_tokens``: what the model's context leaves for the history once the
+system prompt, tools, reading and answer are counted; ``core.llm.budget``), whole older
+exchanges are dropped, oldest first, until the estimate fits. The running turn is never dropped, even when it
+alone is over the budget: the endpoint then says so, and the window shows its sentence.
+
 Only a recent window is read so a session of 10^6 events stays cheap and a request stays within
 what endpoints accept: turns starting within ``max_events`` events of the end, the last
 ``max_turns`` exchanges, and older exchanges only while their text fits ``max_chars`` (exchanges are
@@ -38,6 +43,7 @@ from core.events import (
     TurnStart,
     UserMessage,
 )
+from core.llm.budget import messages_tokens
 from core.llm.messages import Message
 from core.session.conversation import Conversation
 
@@ -64,6 +70,7 @@ def fold_history(
     max_turns: int = MAX_TURNS,
     max_events: int = MAX_EVENTS,
     max_chars: int = MAX_CHARS,
+    max_tokens: int | None = None,
 ) -> tuple[Message, ...]:
     """The messages of the history of the turn on ``input_seq`` (default: the input of the last
     ``turn/start``, the running turn), ready for a ``ModelRequest``."""
@@ -94,7 +101,8 @@ def fold_history(
     for seq in kept:
         messages.extend(_input_message(entries, seq))
         messages.extend(map(_step_message, exchanges[seq].answer))
-    return clip_older_turns(messages)
+    clipped = clip_older_turns(messages)
+    return clipped if max_tokens is None else fit_tokens(clipped, max_tokens)
 
 
 def _within_bounds(
@@ -116,6 +124,24 @@ def _within_bounds(
             break
         kept.append(seq)
     return kept[::-1]
+
+
+def fit_tokens(messages: Sequence[Message], max_tokens: int) -> tuple[Message, ...]:
+    """``messages`` without their oldest whole turns (a turn starts at a user message) while
+    their estimate exceeds ``max_tokens``; the last turn always stays."""
+    starts = [i for i, m in enumerate(messages) if m.role == "user"] or [0]
+    if starts[0] != 0:
+        starts.insert(0, 0)  # messages before the first input (a fork's tail) are a turn too
+    ends = [*starts[1:], len(messages)]
+    kept = len(starts) - 1
+    total = messages_tokens(messages[starts[kept] :])
+    while kept > 0:
+        size = messages_tokens(messages[starts[kept - 1] : ends[kept - 1]])
+        if total + size > max_tokens:
+            break
+        total += size
+        kept -= 1
+    return tuple(messages[starts[kept] :])
 
 
 def _text_size(event: Event) -> int:

@@ -8,6 +8,11 @@ and for each tool call in order: validate (known name, JSON arguments), barrier,
 step's message is then recorded with ``finish: "length"`` and its calls get error results without
 running (the model will not see them, so running them would act behind its back). ``TurnState``
 is what the pump needs to close a cancelled turn.
+
+A provider with a bounded context (``BudgetedProvider``: an endpoint) is asked its token budget
+at every step; the history is then fitted to what the budget leaves once the system prompt, the
+tool definitions and the reading are counted (``core.llm.budget`` estimates), whole older turns
+dropped first. The answer's share of the budget is the provider's ``max_tokens``.
 """
 
 from __future__ import annotations
@@ -32,8 +37,9 @@ from core.events import (
     TurnError,
     TurnStatus,
 )
+from core.llm.budget import fixed_tokens
 from core.llm.messages import Finish, Message, ModelRequest, TextDelta
-from core.llm.provider import ModelProvider
+from core.llm.provider import BudgetedProvider, ModelProvider
 from core.time_context import TimeReading
 
 MAX_STEPS = 8
@@ -71,7 +77,8 @@ class TurnOutcome:
 class TurnContext:
     """What a turn reads and where it writes. ``append`` feeds the agent's folds too."""
 
-    history: Callable[[], tuple[Message, ...]]
+    history: Callable[[int | None], tuple[Message, ...]]
+    """The turn's history within the given token budget (None: unbounded)."""
     read_attachment: Callable[[str], Awaitable[bytes | None]]
     append: Callable[[Event], None]
     barrier: Callable[[], Any]
@@ -107,12 +114,17 @@ async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) ->
 
 
 async def _request(ctx: TurnContext, reading: TimeReading) -> ModelRequest:
-    messages = ctx.history()
+    tools = ctx.tools.definitions()
+    room: int | None = None
+    if isinstance(ctx.provider, BudgetedProvider):
+        budget = await ctx.provider.budget()
+        room = budget.prompt_tokens - fixed_tokens(ctx.system_prompt, tools, reading.text)
+    messages = ctx.history(room)
     files = {sha: await ctx.read_attachment(sha) for sha in needed(messages)}
     return ModelRequest(
         system=ctx.system_prompt,
         messages=with_files(messages, files),
-        tools=ctx.tools.definitions(),
+        tools=tools,
         time_context=reading.text,
         time_zone=reading.zone_name,
         temperature=ctx.temperature,

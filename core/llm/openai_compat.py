@@ -10,6 +10,19 @@ know about sessions, tools' meaning or Qt; log, print or embed the API key anywh
 
 Choices the spec leaves open (written down here):
 
+- The server is asked once what it is and how long its context is (``core.llm.server_probe``,
+  bounded by ``probe_timeout``), before the provider's first step; the request is then shaped for
+  its family (``core.llm.compat``) and bounded by ``budget()``: ``max_tokens`` is the budget's
+  answer share. Where the family cannot stream a tool choice, a step with tools is asked
+  unstreamed and its answer read as one chunk.
+- A 200 answer without any event is told apart by asking ``GET /models`` at once: a model list
+  (``bad_response``: the conversation is probably over the context, the sentence names both
+  sizes), no connection (``connection``: the server stopped after accepting the request), or
+  anything else (``bad_response``: the base URL is no OpenAI-compatible API).
+- ``check_tools`` (Test connection) streams a one-word chat, then asks for a call of
+  ``PROBE_TOOL`` as the family allows (forced by name with a one-token answer, ``"required"``, or
+  in words under ``"auto"``).
+
 - The time-context reading is a second system message placed just before the latest user
   message (``openai_wire.to_openai_messages``), so everything before the current turn stays a
   stable prefix for the server's cache.
@@ -19,8 +32,7 @@ Choices the spec leaves open (written down here):
   has started streaming: the agent's Retry starts a clean turn instead.
 - The stream must carry a ``finish_reason``; a stream that ends without one (connection closed
   early, even cleanly) is a failure, never a silently truncated answer. A 200 answer that held no
-  event at all (an HTML page from a wrong base URL, or a server that ignored ``stream``) is
-  ``bad_response``: retrying cannot help, the settings can.
+  event at all is one of the three cases above.
 - A server that rejects ``stream_options`` (usage reporting) with a 400 is asked again once
   without it, and never again by this provider.
 - Endpoints without a key get a fixed placeholder key: the SDK would otherwise fall back to
@@ -57,6 +69,7 @@ Choices the spec leaves open (written down here):
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -65,22 +78,33 @@ from urllib.parse import urlsplit
 import httpx2
 import openai
 from openai import AsyncOpenAI
-from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam
 
 from core.errors import ProviderError
-from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk, TextDelta
+from core.frozen import frozen
+from core.llm.budget import TokenBudget, budget_for, fixed_tokens, messages_tokens
+from core.llm.compat import ForcedTool, Quirks, quirks_for_preset
+from core.llm.messages import Finish, Message, ModelInfo, ModelRequest, StreamChunk, TextDelta
 from core.llm.openai_errors import (
     closed_sentence,
+    crashed_sentence,
     cut_off_sentence,
     describe_error,
     ended_early_sentence,
     malformed_sentence,
     models_malformed_sentence,
+    no_answer_sentence,
     oversized_sentence,
     server_text,
     unreachable_sentence,
 )
-from core.llm.openai_wire import StreamGap, StreamMerge, to_openai_messages, to_openai_tools
+from core.llm.openai_wire import (
+    StreamGap,
+    StreamMerge,
+    ToolChoice,
+    chat_body,
+    completion_as_chunk,
+)
+from core.llm.server_probe import PROBE_TIMEOUT, ServerProfile, models_state, probe_server
 
 NO_KEY = "no-key"
 """Sent as the bearer token when the user configured no key; local servers ignore it."""
@@ -89,6 +113,29 @@ MAX_ANSWER_CHARS = 4_000_000
 """The default bound of one streamed answer (about 1M tokens; real answers are far shorter)."""
 EVENT_BYTES_PER_CHAR = 12
 """The most bytes one answer character can take in an event: an escaped surrogate pair."""
+
+PROBE_TOOL: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "chime_probe",
+        "description": "Call this to answer Chime's connection test.",
+        "parameters": {"type": "object", "properties": {}},
+    },
+}
+"""The tool Test connection asks the model to call (no arguments: the call is the answer)."""
+PROBE_ASK = "This is a connection test. Call the chime_probe tool now."
+CHAT_ASK = "This is a connection test. Answer with one word."
+
+
+@frozen
+class ToolCheck:
+    """What Test connection learnt: the streamed chat worked; whether the model called the
+    probe tool (``refusal``: the server's sentence when it refused tools outright); the budget."""
+
+    calls_tools: bool
+    refusal: str
+    budget: TokenBudget
+    family: str
 
 
 class ChimeAsyncOpenAI(AsyncOpenAI):
@@ -156,6 +203,10 @@ class OpenAICompatProvider:
         max_retry_delay: float = 4.0,
         include_usage: bool = True,
         max_answer_chars: int = MAX_ANSWER_CHARS,
+        preset: str = "custom",
+        context_tokens: int | None = None,
+        ask_server: bool = True,
+        probe_timeout: float = PROBE_TIMEOUT,
     ) -> None:
         self._base_url = base_url.strip().rstrip("/")
         self._shown_url = shown_url(self._base_url)
@@ -167,8 +218,14 @@ class OpenAICompatProvider:
         self._include_usage = include_usage
         self._max_answer_chars = max_answer_chars
         self._http_client = http_client
+        self._http: httpx2.AsyncClient | None = None
         self._client: AsyncOpenAI | None = None
         self._closed = False
+        self._guess = quirks_for_preset(preset)
+        self._context_setting = context_tokens
+        self._server: ServerProfile | None = None
+        self._ask_server = ask_server
+        self._probe_timeout = probe_timeout
 
     def __repr__(self) -> str:
         key = "set" if self._secret.value else "none"
@@ -188,11 +245,80 @@ class OpenAICompatProvider:
         elif self._http_client is not None:
             await self._http_client.aclose()
 
+    async def budget(self) -> TokenBudget:
+        """The context budget: the context length the settings name, else the server's own
+        (asked once, ``core.llm.server_probe``), else the family's default."""
+        server = await self._profile()
+        if self._context_setting:
+            return budget_for(self._context_setting, "settings")
+        if server.context_tokens:
+            return budget_for(server.context_tokens, "server")
+        return budget_for(server.quirks.default_context, "default")
+
+    @property
+    def quirks(self) -> Quirks:
+        """The server family's quirks in use (the preset's until the server has been asked)."""
+        return self._server.quirks if self._server is not None else self._guess
+
     async def stream(self, request: ModelRequest) -> AsyncGenerator[StreamChunk, None]:
         """Streams one model step: ``TextDelta`` pieces, then exactly one ``Finish``."""
+        budget = await self.budget()
+        async with contextlib.aclosing(self._step(request, budget.answer_tokens)) as step:
+            async for chunk in step:
+                yield chunk
+
+    async def check_tools(self, force: ForcedTool | None = None) -> ToolCheck:
+        """Test connection: a streamed one-word chat (its failure raises), then a tool probe
+        forced the way the family allows (``force`` overrides it): a one-token answer where a
+        named tool can be forced. A server that refuses tools (a 4xx) gives ``calls_tools=False``."""
+        budget = await self.budget()
+        await self._run(ModelRequest("", (Message("user", CHAT_ASK),)), 1)
+        quirks = self.quirks
+        way = force or quirks.forced_tool
+        choice = _probe_choice(way)
+        probe = ModelRequest("", (Message("user", PROBE_ASK),), tools=(PROBE_TOOL,))
+        try:
+            finish = await self._run(probe, 1 if way == "named" else 64, choice)
+        except ProviderError as error:
+            if error.kind != "bad_response":
+                raise
+            return ToolCheck(False, error.message, budget, quirks.label)
+        return ToolCheck(bool(finish.tool_calls), "", budget, quirks.label)
+
+    async def _run(
+        self, request: ModelRequest, max_tokens: int, tool_choice: ToolChoice = "auto"
+    ) -> Finish:
+        async with contextlib.aclosing(self._step(request, max_tokens, tool_choice)) as step:
+            async for chunk in step:
+                if isinstance(chunk, Finish):
+                    return chunk
+        raise ProviderError("bad_response", malformed_sentence("no answer in it"))
+
+    async def _profile(self) -> ServerProfile:
+        if self._server is None and not self._ask_server:
+            self._server = ServerProfile(self._guess, None, probed=False)
+        if self._server is None:
+            self._sdk()
+            assert self._http is not None
+            self._server = await probe_server(
+                self._http,
+                self._base_url,
+                self._auth_headers(),
+                self._model,
+                self._guess,
+                bound=self._probe_timeout,
+            )
+        return self._server
+
+    def _auth_headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self._secret.value or NO_KEY}"}
+
+    async def _step(
+        self, request: ModelRequest, max_tokens: int | None, tool_choice: ToolChoice = "auto"
+    ) -> AsyncGenerator[StreamChunk, None]:
         merge = StreamMerge()
         try:
-            sdk_stream = await self._open(request)
+            sdk_stream = await self._open(request, max_tokens, tool_choice)
             async with sdk_stream:  # leaving it (also by the bound's break) closes the response
                 async for chunk in sdk_stream:
                     for piece in merge.feed(chunk):
@@ -206,7 +332,7 @@ class OpenAICompatProvider:
             yield TextDelta(note)
             yield merge.cut(note, self._model)
         else:
-            yield self._finish(merge)
+            yield await self._finish(merge, request)
 
     async def list_models(self) -> list[str]:
         """The model names ``GET /models`` offers, unique and sorted."""
@@ -226,7 +352,7 @@ class OpenAICompatProvider:
             problem = url_problem(self._base_url)
             if problem is not None:
                 raise ProviderError("connection", problem)
-            http_client = self._http_client or openai.DefaultAsyncHttpxClient()
+            http_client = self._http = self._http_client or openai.DefaultAsyncHttpxClient()
             # WORKAROUND(openai 3.57): the SDK's event decoder buffers an unfinished line or event
             # without limit and has no setting for it; an httpx2 response hook runs before the SDK
             # reads the body, so it can swap the body for one that counts. Without it an endless
@@ -247,33 +373,58 @@ class OpenAICompatProvider:
         limit = EVENT_BYTES_PER_CHAR * self._max_answer_chars + 65_536
         response.stream = _EventBound(cast("httpx2.AsyncByteStream", response.stream), limit)
 
-    async def _open(self, request: ModelRequest) -> openai.AsyncStream[Any]:
+    async def _open(
+        self, request: ModelRequest, max_tokens: int | None, tool_choice: ToolChoice
+    ) -> openai.AsyncStream[Any] | _Whole:
         try:
-            return await self._create(request)
+            return await self._create(request, max_tokens, tool_choice)
         except openai.BadRequestError as exc:
             if not (self._include_usage and "stream_options" in server_text(exc)):
                 raise
             self._include_usage = False
-            return await self._create(request)
+            return await self._create(request, max_tokens, tool_choice)
 
-    async def _create(self, request: ModelRequest) -> openai.AsyncStream[Any]:
-        # Plain dicts of the documented shapes; the casts only name them for the type checker.
-        messages = cast("list[ChatCompletionMessageParam]", to_openai_messages(request))
-        tools = cast("list[ChatCompletionToolParam]", to_openai_tools(request))
-        return await self._sdk().chat.completions.create(
+    async def _create(
+        self, request: ModelRequest, max_tokens: int | None, tool_choice: ToolChoice
+    ) -> openai.AsyncStream[Any] | _Whole:
+        body = chat_body(
+            request,
+            self.quirks,
             model=self._model,
-            messages=messages,
-            stream=True,
-            tools=tools if tools else openai.omit,
-            stream_options={"include_usage": True} if self._include_usage else openai.omit,
-            temperature=openai.omit if request.temperature is None else request.temperature,
+            max_tokens=max_tokens,
+            include_usage=self._include_usage,
+            tool_choice=tool_choice,
         )
+        # The body holds the documented shapes under the SDK's own parameter names.
+        create: Any = self._sdk().chat.completions.create
+        answer = await create(**body)
+        return answer if body["stream"] else _Whole(answer)
 
-    def _finish(self, merge: StreamMerge) -> Finish:
+    async def _finish(self, merge: StreamMerge, request: ModelRequest) -> Finish:
         outcome = merge.finish(self._model)
         if isinstance(outcome, Finish):
             return outcome
+        if outcome == "empty":
+            raise await self._no_answer(request)
         raise _incomplete(outcome)
+
+    async def _no_answer(self, request: ModelRequest) -> ProviderError:
+        """A 200 that held no event, told apart by asking ``GET /models`` at once: a model list
+        means the server is up and the URL right (llama-cpp-python answers a prompt over its
+        context this way), no connection means it stopped after accepting the request, anything
+        else that the base URL is not an OpenAI-compatible API."""
+        assert self._http is not None
+        state = await models_state(
+            self._http, self._base_url, self._auth_headers(), self._probe_timeout
+        )
+        if state == "unreachable":
+            return ProviderError("connection", crashed_sentence(self._shown_url), retryable=True)
+        if state == "other":
+            return _incomplete("empty")
+        budget = await self.budget()
+        prompt = fixed_tokens(request.system, request.tools, request.time_context)
+        prompt += messages_tokens(request.messages)
+        return ProviderError("bad_response", no_answer_sentence(prompt, budget))
 
     def _translate(self, exc: Exception, *, started: bool, listing: bool = False) -> ProviderError:
         """Any failure as a ``ProviderError`` whose message never contains the key."""
@@ -315,6 +466,13 @@ class OpenAICompatProvider:
         )
 
 
+def _probe_choice(way: ForcedTool) -> ToolChoice:
+    """The ``tool_choice`` that makes the model call the probe tool, as the family allows."""
+    if way == "named":
+        return {"type": "function", "function": {"name": PROBE_TOOL["function"]["name"]}}
+    return "required" if way == "required" else "auto"
+
+
 def _incomplete(gap: StreamGap) -> ProviderError:
     """The failure of a stream that ended without a finish reason."""
     if gap == "unreadable":
@@ -322,6 +480,22 @@ def _incomplete(gap: StreamGap) -> ProviderError:
     if gap == "empty":  # a 200 that held no event: e.g. a web page, not an API
         return ProviderError("bad_response", malformed_sentence("no answer in it"))
     return ProviderError("connection", ended_early_sentence(), retryable=True)
+
+
+class _Whole:
+    """An unstreamed answer read like a stream of one chunk (``completion_as_chunk``)."""
+
+    def __init__(self, completion: Any) -> None:
+        self._completion = completion
+
+    async def __aenter__(self) -> _Whole:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        return None
+
+    async def __aiter__(self) -> AsyncIterator[Any]:
+        yield completion_as_chunk(self._completion)
 
 
 class _EventBound(httpx2.AsyncByteStream):

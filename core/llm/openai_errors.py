@@ -13,6 +13,14 @@ from dataclasses import dataclass
 
 import openai
 
+from core.llm.budget import TokenBudget
+
+_CONTEXT_SOURCES = {
+    "server": "as the server reports it",
+    "settings": "as set in Settings",
+    "default": "assumed: the server does not report it",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class _Described:
@@ -90,9 +98,9 @@ def _says_no_images(detail: str) -> bool:
 
 
 _TOO_LONG_WORDS = (
-    "context length",
-    "context size",
-    "context window",
+    "context length",  # OpenAI, vLLM: "maximum context length"
+    "context size",  # llama.cpp: "exceeds the available context size"
+    "context window",  # llama-cpp-python
     "maximum context",
     "too many tokens",
     "prompt is too long",
@@ -158,6 +166,26 @@ def ended_early_sentence() -> str:
     return (
         "The model endpoint closed the stream before the answer was complete. Retry; if it keeps "
         "happening, check the server."
+    )
+
+
+def no_answer_sentence(prompt_tokens: int, budget: TokenBudget) -> str:
+    """A server that is up accepted the request and sent no answer at all."""
+    source = _CONTEXT_SOURCES.get(budget.source, budget.source)
+    return (
+        "The model endpoint accepted the request but sent no answer. Most often the conversation "
+        f"is longer than the model's context (the request is about {prompt_tokens:,} tokens; "
+        f"the context is {budget.context_tokens:,} tokens, {source}). Start a new session, or "
+        "give the server a bigger context (llama.cpp: -c 8192; llama-cpp-python: --n_ctx 8192) "
+        "and enter it in Settings. If that is not it, the server's log says what went wrong."
+    )
+
+
+def crashed_sentence(base_url: str) -> str:
+    """A server that accepted the request, sent nothing, and no longer answers at all."""
+    return (
+        f"The model endpoint at {base_url} accepted the request, then stopped answering: the "
+        "server seems to have stopped or crashed. Restart it, then retry; its log says why."
     )
 
 
@@ -239,7 +267,9 @@ def _server_failed(code: int, retries: int, detail: str) -> str:
 def _too_long(code: int, detail: str) -> str:
     return _with_detail(
         f"The conversation is too long for this model's context ({code}). Hide or edit earlier "
-        "messages, start a new session, or choose a model with a bigger context.",
+        "messages, start a new session, or choose a model with a bigger context; a local server "
+        "can be given a bigger one (llama.cpp: -c 8192; llama-cpp-python: --n_ctx 8192), then "
+        "enter it in Settings.",
         detail,
     )
 

@@ -1,7 +1,7 @@
 """The OpenAI chat wire format, both ways. Pure: no I/O, no asyncio, no SDK or HTTP client.
 
-A ``ModelRequest`` becomes the ``messages`` and ``tools`` dicts of a ``/chat/completions`` body;
-streamed ``chat.completion.chunk`` objects merge into text pieces and one ``Finish``.
+A ``ModelRequest`` becomes a ``/chat/completions`` body (``chat_body``), shaped for the server
+family's ``Quirks`` (``core.llm.compat``: the one place the families' differences live); streamed ``chat.completion.chunk`` objects merge into text pieces and one ``Finish``.
 ``core.llm.openai_compat`` (the network door) sends what this builds and feeds this what arrives.
 Chunks are read by attribute and never trusted: anything missing or of the wrong type is skipped,
 so the SDK's unvalidated chunk objects and plain test objects merge alike.
@@ -13,10 +13,11 @@ import base64
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
+from types import MappingProxyType, SimpleNamespace
 from typing import Any, Literal
 
 from core.events import FinishReason, TokenUsage, ToolCall
+from core.llm.compat import Quirks, ToolContent
 from core.llm.messages import Finish, Image, Message, ModelRequest
 
 FINISH_REASONS: Mapping[str, FinishReason] = MappingProxyType(
@@ -39,11 +40,50 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 # ---------------------------------------------------------------- request mapping
 
+ToolChoice = str | dict[str, Any]
+"""``"auto"``, ``"required"``, or ``{"type": "function", "function": {"name": ...}}``."""
 
-def to_openai_messages(request: ModelRequest) -> list[dict[str, Any]]:
+
+def chat_body(
+    request: ModelRequest,
+    quirks: Quirks,
+    *,
+    model: str,
+    max_tokens: int | None,
+    include_usage: bool,
+    tool_choice: ToolChoice = "auto",
+) -> dict[str, Any]:
+    """The whole streamed ``/chat/completions`` body for ``request`` on a server of ``quirks``'s
+    family. With tools, ``tool_choice`` is always sent (``"auto"`` unless told otherwise: a
+    missing one is ``"none"`` to llama-cpp-python, which then hides the tools from the model),
+    and the body is unstreamed where the family cannot stream a tool choice (read the answer
+    with ``completion_as_chunk``)."""
+    tools = to_openai_tools(request)
+    streamed = quirks.streams_tools or not tools
+    body: dict[str, Any] = {
+        "model": model,
+        "messages": to_openai_messages(request, tool_content=quirks.tool_content),
+        "stream": streamed,
+    }
+    if tools:
+        body["tools"] = tools
+        body["tool_choice"] = tool_choice
+    if include_usage and streamed:
+        body["stream_options"] = {"include_usage": True}
+    if max_tokens is not None:
+        body[quirks.max_tokens_field] = max_tokens
+    if request.temperature is not None:
+        body["temperature"] = request.temperature
+    return body
+
+
+def to_openai_messages(
+    request: ModelRequest, *, tool_content: ToolContent = "empty"
+) -> list[dict[str, Any]]:
     """The ``messages`` array: system prompt, history, and the reading before the last user turn.
-    Every text is made UTF-8-safe (``wire_text``)."""
-    history = [_message(m) for m in request.messages]
+    Every text is made UTF-8-safe (``wire_text``). An assistant message with tool calls and no
+    text carries ``tool_content`` (``""``, or ``null`` where the family documents it)."""
+    history = [_message(m, tool_content) for m in request.messages]
     if request.time_context:
         reading = {"role": "system", "content": request.time_context}
         last_user = max(
@@ -60,6 +100,26 @@ def to_openai_tools(request: ModelRequest) -> list[dict[str, Any]]:
         definition if "type" in definition else {"type": "function", "function": definition}
         for definition in request.tools
     ]
+
+
+def completion_as_chunk(completion: Any) -> Any:
+    """A whole (unstreamed) ``chat.completion`` as the one chunk ``StreamMerge`` reads: each
+    choice's ``message`` becomes its ``delta``. Read by attribute, never trusted, like a chunk."""
+    choices = getattr(completion, "choices", None)
+    return SimpleNamespace(
+        model=getattr(completion, "model", None),
+        usage=getattr(completion, "usage", None),
+        choices=[
+            SimpleNamespace(
+                index=getattr(c, "index", 0),
+                delta=getattr(c, "message", None),
+                finish_reason=getattr(c, "finish_reason", None),
+            )
+            for c in choices
+        ]
+        if isinstance(choices, list)
+        else None,
+    )
 
 
 def wire_text(text: str) -> str:
@@ -80,13 +140,12 @@ def _wired(value: Any) -> Any:
     return value
 
 
-def _message(message: Message) -> dict[str, Any]:
+def _message(message: Message, tool_content: ToolContent) -> dict[str, Any]:
     if message.role == "assistant":
-        out: dict[str, Any] = {"role": "assistant", "content": message.text or None}
+        empty = None if message.tool_calls and tool_content == "null" else ""
+        out: dict[str, Any] = {"role": "assistant", "content": message.text or empty}
         if message.tool_calls:
             out["tool_calls"] = [_tool_call(c) for c in message.tool_calls]
-        elif not message.text:
-            out["content"] = ""
         return out
     if message.role == "tool":
         return {"role": "tool", "tool_call_id": message.tool_call_id or "", "content": message.text}

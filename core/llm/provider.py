@@ -1,10 +1,11 @@
-"""ModelProvider: the one interface every model backend implements. Pure: a Protocol only."""
+"""ModelProvider: the one interface every model backend implements. Pure: Protocols only."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
+from core.llm.budget import TokenBudget
 from core.llm.messages import ModelInfo, ModelRequest, StreamChunk
 
 
@@ -20,3 +21,11 @@ class ModelProvider(Protocol):
     def info(self) -> ModelInfo: ...
 
     def stream(self, request: ModelRequest) -> AsyncGenerator[StreamChunk, None]: ...
+
+
+@runtime_checkable
+class BudgetedProvider(Protocol):
+    """A provider whose model has a bounded context (an endpoint; the offline assistant has
+    none). ``budget()`` never fails: a server that does not say gets a default."""
+
+    async def budget(self) -> TokenBudget: ...

@@ -14,8 +14,9 @@ that ran more than once. Everything in it grows with edits, hides and retries, n
 so it rides in the checkpoint whole. ``Conversation`` is a snapshot of it for the agent and the
 window.
 
-Choices where the spec is silent: a ``path/select`` naming a seq that is not an earlier input is
-ignored; an ``exchange/hide`` of a seq that is not an input is kept (it hides nothing); a version
+Choices where the spec is silent: a ``path/select`` naming a seq that is not earlier than itself
+is ignored, and one naming an earlier seq that is not an input shows the same path as the newest
+input before that seq (a run holds every input up to its end); an ``exchange/hide`` of a seq that is not an input is kept (it hides nothing); a version
 switch shows the end of that version's branch: the newest input whose path goes through it (the
 conversation continues where it was left), else the version itself. That input is always a
 *tip*: the input just before one with an explicit parent, or the last input of the log, so the

@@ -24,6 +24,19 @@ ZONE = "Europe/Berlin"
 WAIT_S = 10.0
 
 
+def run_loop(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, Any]) -> Any:
+    """Run ``loop`` until ``coro`` is done (within ``WAIT_S``) and return its result.
+
+    WORKAROUND(qasync 0.28): its ``run_until_complete`` processes Qt events once more after the
+    loop stopped, with no running loop: a task stepped then (a turn's barrier, an HTTP request's
+    anyio internals) fails with "no running event loop", which a slow machine hits now and then.
+    ``run_forever`` leaves such steps queued for the next run instead."""
+    task = asyncio.ensure_future(asyncio.wait_for(coro, WAIT_S), loop=loop)
+    task.add_done_callback(lambda _task: loop.stop())
+    loop.run_forever()
+    return task.result()
+
+
 class Chime:
     """One in-process app: window + controller over ``data_dir``."""
 
@@ -49,7 +62,7 @@ class Chime:
         wire_controller(self.window, self.controller, self.tasks)
 
     def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
-        return self.loop.run_until_complete(asyncio.wait_for(coro, WAIT_S))
+        return run_loop(self.loop, coro)
 
     def until(self, condition: Callable[[], bool]) -> None:
         """Run the loop until ``condition()`` holds (disk work runs in threads, so poll)."""

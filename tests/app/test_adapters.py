@@ -117,12 +117,12 @@ def test_a_second_bad_settings_file_is_set_aside_beside_the_first_and_an_unreada
         ),
         (
             Settings(provider="openai-compatible", base_url="http://h:1/v1", model=""),
-            Endpoint("http://h:1/v1", ""),
+            Endpoint("http://h:1/v1", "", "ollama"),  # the default preset
             "? @ http://h:1/v1",
         ),
         (
             Settings(provider="openai-compatible", base_url="http://h:1/v1", model="qwen"),
-            Endpoint("http://h:1/v1", "qwen"),
+            Endpoint("http://h:1/v1", "qwen", "ollama"),
             "qwen @ http://h:1/v1",
         ),
     ],
@@ -270,3 +270,27 @@ def test_an_interrupt_reaching_the_hook_is_logged_and_shows_no_message(
     sys.excepthook(KeyboardInterrupt, KeyboardInterrupt(), None)  # Ctrl+C: not a crash to show
     assert "unexpected error" in caplog.text
     assert window.findChildren(QMessageBox) == []
+
+
+@pytest.mark.parametrize("context", [-1, True, "8192", 10_000_001])
+def test_a_context_length_that_is_not_a_token_count_is_refused(context: object) -> None:
+    with pytest.raises(ValueError, match="context_tokens"):
+        Settings.from_json({"context_tokens": context})
+
+
+def test_test_connection_without_a_model_only_lists_and_asks_for_one() -> None:
+    import asyncio
+
+    from app.providers import test_connection
+    from tests.core.llm.loopback import Json, LoopbackServer
+
+    listing = {"object": "list", "data": [{"id": "a", "object": "model"}]}
+
+    async def scenario() -> tuple[bool, str]:
+        async with LoopbackServer([], {"/v1/models": Json(200, listing)}) as server:
+            return await test_connection(Endpoint(server.base_url, ""), "")
+
+    assert asyncio.run(scenario()) == (
+        True,
+        "Connected: 1 model(s) available. Choose one to test it.",
+    )

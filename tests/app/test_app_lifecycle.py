@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import signal
+import subprocess
 import sys
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
@@ -19,9 +21,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QMessageBox
 
+import app.__main__ as entry_point
 from app import settings as settings_module
 from app.main import LOG_FILE, Application, run
 from app.settings import KeyStore, Settings
+from app.single_instance import server_name
 from app.state import read_state
 from tests.app.window import Opener, RealApp, disconnect_application, running
 from tests.fakes import FakeClock
@@ -396,3 +400,45 @@ def test_quitting_while_a_session_is_closing_waits_for_that_close_to_finish(
         lock = try_lock(tmp_path / "sessions" / first)  # the loop is not run again: as at exit
         assert lock is not None  # the close finished: flushed and its lock released
         lock.release()
+
+
+@pytest.mark.slow  # a second process plays the running instance
+def test_a_start_on_a_folder_whose_chime_runs_hands_over_and_exits_0_without_a_window(
+    qapp, loop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The running instance is a plain socket at Qt's local-socket path that answers ok, in a
+    process of its own (a start blocks on its socket while it waits for the answer)."""
+    monkeypatch.delenv("TMPDIR", raising=False)
+    path = Path("/tmp") / server_name(tmp_path)
+    instance = subprocess.Popen(
+        [sys.executable, "-c", RUNNING_INSTANCE, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    assert instance.stdout is not None
+    assert instance.stdout.readline().strip() == "listening"
+    monkeypatch.setattr(sys, "argv", ["chime", "--data-dir", str(tmp_path), "--session", "s-1"])
+    restore = Restore(qapp, loop)
+    try:
+        code = entry_point.main()
+    finally:
+        restore.undo()
+        heard, _ = instance.communicate(timeout=10)
+        path.unlink(missing_ok=True)
+
+    assert code == 0
+    assert json.loads(heard) == {"session": "s-1"}
+    assert "its window was brought forward" in capsys.readouterr().out
+    assert not (tmp_path / "sessions").exists()  # nothing was opened here
+
+
+RUNNING_INSTANCE = """
+import socket, sys
+listener = socket.socket(socket.AF_UNIX)
+listener.bind(sys.argv[1])
+listener.listen(1)
+print("listening", flush=True)
+client, _ = listener.accept()
+line = client.recv(4096)
+client.sendall(b"ok\\n")
+client.close()
+print(line.decode().strip(), flush=True)
+"""

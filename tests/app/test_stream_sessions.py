@@ -67,19 +67,3 @@ def test_a_session_shown_while_it_answers_shows_the_answer_so_far_in_its_row(
         assert chime.transcript_texts()[-1] == "Thinking more"
         chime.inside(opened.bridge.drop_agent)  # it turned read-only mid-answer
         assert "streaming" not in chime.kinds()
-
-
-def test_the_version_comes_from_the_package_else_from_pyproject_else_nothing(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    import importlib.metadata
-
-    from app import main
-
-    def not_installed(_name: str) -> str:
-        raise importlib.metadata.PackageNotFoundError("chime")
-
-    monkeypatch.setattr(importlib.metadata, "version", not_installed)
-    assert main.app_version() == "0.1.0"  # the source tree's pyproject.toml
-    monkeypatch.setattr(main, "__file__", str(tmp_path / "app" / "main.py"))
-    assert main.app_version() == ""  # neither: About says the version is unknown

@@ -211,11 +211,10 @@ def test_the_undo_button_in_the_message_restores_the_deleted_session(open_app: O
 def test_about_names_the_version_and_a_confirmed_link_opens_in_the_browser(
     open_app: Opener,
 ) -> None:
-    from app.main import app_version
+    from app import __version__
 
     with open_app() as chime:
-        assert app_version() == "0.1.0"  # pyproject.toml's version
-        assert chime.window.about_text().startswith("Chime 0.1.0\n")
+        assert chime.window.about_text().startswith(f"Chime {__version__}\n")
         assert "Qt 6." in chime.window.about_text()
         chime.inside(lambda: chime.window.open_url_requested.emit("https://example.com"))
         assert chime.answers.opened == ["https://example.com"]

@@ -64,9 +64,11 @@ def open_settings(chime: RealApp) -> SettingsDialog:
 
 
 @contextlib.contextmanager
-def serving(chime: RealApp, script: list[Reply]) -> Iterator[LoopbackServer]:
+def serving(
+    chime: RealApp, script: list[Reply], paths: dict[str, Reply] | None = None
+) -> Iterator[LoopbackServer]:
     """A LoopbackServer running on the app's own loop for one block."""
-    server = LoopbackServer(script)
+    server = LoopbackServer(script, paths)
     chime.run(server.__aenter__())
     try:
         yield server
@@ -75,17 +77,23 @@ def serving(chime: RealApp, script: list[Reply]) -> Iterator[LoopbackServer]:
 
 
 def settings_visit_script() -> list[Reply]:
-    """One Settings visit: load models, a test that passes, one whose model is missing, one
-    whose key is refused; then the next turn's streamed answer."""
-    names = models_body("qwen3:8b", "llama3.2")
+    """The chat steps of one Settings visit (the model list and the probes are ``SERVER_ROUTES``):
+    a test whose model calls the probe tool, one whose model only talks, one whose key is
+    refused; then the next turn's streamed answer."""
+    said = Sse([chunk("OK"), chunk(finish="length")])
+    probe_call = [{"index": 0, "id": "p1", "function": {"name": "chime_probe", "arguments": ""}}]
+    called = Sse([chunk(tool_calls=probe_call), chunk(finish="length")])
+    talked = Sse([chunk("I cannot call tools."), chunk(finish="stop")])
     answer = Sse([chunk("Hello from "), chunk("the loopback server."), chunk(finish="stop")])
-    return [
-        Json(200, names),
-        Json(200, names),
-        Json(200, names),
-        Json(401, error_body("no")),
-        answer,
-    ]
+    return [said, called, said, talked, Json(401, error_body("no")), answer]
+
+
+SERVER_ROUTES: dict[str, Reply] = {
+    "/v1/models": Json(200, models_body("qwen3:8b", "llama3.2")),
+    "/props": Json(404, {}),
+    "/api/": Json(404, {}),
+}
+"""What the server answers to its fixed routes: two models; no /props, no LM Studio API."""
 
 
 def choose_openai_compatible(dialog: SettingsDialog, preset: str) -> None:
@@ -106,7 +114,7 @@ def click_and_wait(chime: RealApp, button, label, changed_from: str) -> str:  # 
 def test_settings_switch_to_an_endpoint_list_its_models_test_it_and_the_next_turn_uses_it(
     open_app: Opener, tmp_path: Path
 ) -> None:
-    with open_app() as chime, serving(chime, settings_visit_script()) as server:
+    with open_app() as chime, serving(chime, settings_visit_script(), SERVER_ROUTES) as server:
         dialog = open_settings(chime)
         assert not dialog.endpoint_box.isEnabled()  # the offline assistant needs no endpoint
         choose_openai_compatible(dialog, "lmstudio")
@@ -121,7 +129,18 @@ def test_settings_switch_to_an_endpoint_list_its_models_test_it_and_the_next_tur
         assert models == ["llama3.2", "qwen3:8b"]
         dialog.model_combo.setEditText("qwen3:8b")
         shown = click_and_wait(chime, dialog.test_button, result, shown)
-        assert shown == "✓ Connected: 2 model(s) available."
+        assert shown == (
+            "✓ Connected to LM Studio: the model streams answers and calls tools. Context: 4,096 "
+            "tokens (the server does not say; assumed)."
+        )
+        dialog.model_combo.setEditText("llama3.2")
+        shown = click_and_wait(chime, dialog.test_button, result, shown)
+        assert shown.startswith(
+            "✗ Connected, but this model does not call tools: reminders will not work with it."
+        )
+        tool_probe = server.received[-1].json()
+        assert tool_probe["tool_choice"] == "required"  # LM Studio forces a tool this way
+        assert [t["function"]["name"] for t in tool_probe["tools"]] == ["chime_probe"]
         dialog.model_combo.setEditText("mistral")
         shown = click_and_wait(chime, dialog.test_button, result, shown)
         assert shown == "✗ Connected, but the endpoint has no model named 'mistral'."
@@ -148,6 +167,9 @@ def test_settings_switch_to_an_endpoint_list_its_models_test_it_and_the_next_tur
         assert (request.method, request.path) == ("POST", "/v1/chat/completions")
         assert request.json()["model"] == "qwen3:8b"
         assert request.headers["authorization"] == f"Bearer {KEY}"
+        assert server.open_connections > 0  # the endpoint's keep-alive connection
+        chime.run(chime.controller.close_session())
+        chime.until(lambda: server.open_connections == 0)  # closing the session closed it
 
 
 def test_a_model_list_from_an_endpoint_that_is_not_there_says_so(open_app: Opener) -> None:

@@ -22,6 +22,7 @@ from app.main import Application, Started
 from app.qtasync import TaskRunner
 from app.settings import KeyStore
 from app.settings_flow import SettingsFlow
+from tests.app.harness import run_loop
 from tests.fakes import FakeClock
 from ui.dialogs import LeaveAnswer, LeaveWarning
 
@@ -119,16 +120,8 @@ class RealApp:
         return self.started.tasks
 
     def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
-        """Run the loop until ``coro`` is done.
-
-        WORKAROUND(qasync 0.28): its ``run_until_complete`` processes Qt events once more after
-        the loop stopped, with no running loop: a task stepped then (an HTTP request's anyio
-        internals) fails with "no running event loop". ``run_forever`` leaves them queued for
-        the next run instead."""
-        task = asyncio.ensure_future(asyncio.wait_for(coro, WAIT_S), loop=self.loop)
-        task.add_done_callback(lambda _task: self.loop.stop())
-        self.loop.run_forever()
-        return task.result()
+        """Run the loop until ``coro`` is done (``tests.app.harness.run_loop``)."""
+        return run_loop(self.loop, coro)
 
     def until(self, condition: Callable[[], bool]) -> None:
         """Run the loop until ``condition()`` holds (disk work runs in threads, so poll)."""

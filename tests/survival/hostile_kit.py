@@ -101,7 +101,7 @@ async def open_rig(
         timeout=read_timeout,
         max_retries=0,
         max_retry_delay=0.0,
-        **provider_options,
+        **{"ask_server": False, **provider_options},  # every scripted reply answers a chat step
     )
     wakers: list[FakeWaker] = []
 

@@ -79,6 +79,9 @@ BROKEN: dict[str, HostileReply] = {
 }
 
 
+ANSWERS_NOTHING = {"lines without data: prefix", "HTML page", "empty stream"}
+
+
 @pytest.mark.parametrize("name", list(BROKEN))
 def test_a_broken_stream_fails_the_turn_readably_and_retry_answers_the_same_input(
     name: str, tmp_path: Path
@@ -89,7 +92,10 @@ def test_a_broken_stream_fails_the_turn_readably_and_retry_answers_the_same_inpu
         await rig.retry()
         return rig.events()
 
-    events = hosted([BROKEN[name], GOOD], tmp_path, body)
+    # An answer without any event makes the door ask GET /models at once (to tell a wrong URL
+    # from a server that is up or one that stopped): here it answers a web page.
+    asked = [Raw(b"<html>not an API</html>")] if name in ANSWERS_NOTHING else []
+    events = hosted([BROKEN[name], *asked, GOOD], tmp_path, body)
 
     error = assert_readable_failure(turn_end(events, 1))
     assert error["kind"] in {"bad_response", "connection", "server"}, error

@@ -204,6 +204,35 @@ def test_the_settings_dialog_edits_a_copy_and_fills_presets(qtbot) -> None:
     assert dialog.test_result.text() == "✗ Could not connect"
 
 
+@pytest.mark.qt_log_ignore("propagateSizeHints")  # the offscreen platform, showing a dialog
+def test_a_test_result_of_three_lines_is_shown_whole_and_the_context_is_edited(qtbot) -> None:
+    dialog = SettingsDialog(SettingsDraft(provider="openai-compatible", context_tokens=8192), [])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    sentence = (
+        "Connected, but this model does not call tools: reminders will not work with it. "
+        "Context: 2,048 tokens (the server does not say; assumed). " * 2
+    )
+
+    dialog.set_test_result(False, sentence)
+
+    lines = dialog.test_result.fontMetrics().lineSpacing()
+    assert _wrapped_height(dialog.test_result) >= 3 * lines
+    # The label asks for its whole wrapped height: under a window manager a shown dialog keeps its
+    # size, and a word-wrapped label that asks for none was cut after its second line (seen on
+    # X11 with openbox; the offscreen platform lays it out whole either way).
+    assert dialog.test_result.minimumHeight() >= _wrapped_height(dialog.test_result)
+    assert dialog.context_spin.value() == 8192
+    dialog.context_spin.setValue(0)
+    assert dialog.context_spin.text() == "Ask the server"
+    assert dialog.draft().context_tokens == 0
+
+
+def _wrapped_height(label) -> int:  # type: ignore[no-untyped-def]  # a QLabel
+    return int(label.heightForWidth(label.width()))
+
+
 def test_the_window_title_menus_and_ask_to_delete(qtbot, clock: FakeClock) -> None:
     window = MainWindow(clock, QIcon())
     qtbot.addWidget(window)

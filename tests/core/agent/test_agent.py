@@ -9,6 +9,7 @@ from typing import Any
 
 from core.agent import Agent, ToolRegistry
 from core.errors import ProviderError
+from core.llm.budget import TokenBudget, budget_for, fixed_tokens, messages_tokens
 from core.llm.messages import ModelRequest, TextDelta
 from tests import wire as v
 from tests.core.agent.fakes import EchoTools, Reply, ScriptedModel, counter_ids, settle
@@ -94,6 +95,45 @@ def test_the_request_carries_system_prompt_history_reading_and_tools() -> None:
     assert request.time_context is not None
     assert "2026-08-05T14:00:00+02:00" in request.time_context
     assert [t["function"]["name"] for t in request.tools] == ["echo"]
+
+
+class BudgetedModel(ScriptedModel):
+    """A scripted model with a bounded context (as an endpoint has)."""
+
+    def __init__(self, context_tokens: int) -> None:
+        super().__init__()
+        self.context_tokens = context_tokens
+
+    async def budget(self) -> TokenBudget:
+        return budget_for(self.context_tokens, "server")
+
+
+def test_a_model_with_a_bounded_context_is_sent_only_the_turns_that_fit() -> None:
+    async def main(context_tokens: int) -> ModelRequest:
+        model = BudgetedModel(context_tokens)
+        agent = Agent(
+            MemoryLog(),
+            model,
+            ToolRegistry([EchoTools()]),
+            FakeClock(START),
+            lambda: "Europe/Berlin",
+            system_prompt="You are Chime.",
+            new_id=counter_ids(),
+        )
+        for n in range(6):
+            agent.submit(f"message {n} " + "x" * 600, "Europe/Berlin")
+            await agent.when_idle()
+        return model.requests[-1]
+
+    roomy = asyncio.run(main(100_000))
+    tight = asyncio.run(main(1500))
+
+    assert len([m for m in roomy.messages if m.role == "user"]) == 6
+    kept = [m.text[:9] for m in tight.messages if m.role == "user"]
+    assert 1 <= len(kept) < 6
+    assert kept[-1] == "message 5"  # the running turn is always sent
+    fixed = fixed_tokens(tight.system, tight.tools, tight.time_context)
+    assert fixed + messages_tokens(tight.messages) <= budget_for(1500, "server").prompt_tokens
 
 
 def test_input_typed_while_a_turn_runs_waits_for_it_and_runs_next() -> None:

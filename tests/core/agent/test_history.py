@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from core.agent.history import MAX_OLD_MESSAGE_CHARS, fold_history
 from core.events import (
     SCHEDULE_SOURCE,
     AssistantMessage,
+    Attachment,
     Entry,
     Event,
     ModelRef,
@@ -14,6 +18,16 @@ from core.events import (
     UserMessage,
     UserSource,
 )
+from core.llm.budget import (
+    IMAGE_TOKENS,
+    TOOLS_OVERHEAD,
+    budget_for,
+    fixed_tokens,
+    message_tokens,
+    messages_tokens,
+    text_tokens,
+)
+from core.llm.messages import Message
 
 AT = "2026-08-05T12:00:00.000Z"
 MODEL = ModelRef("scripted", "m")
@@ -87,3 +101,72 @@ def test_a_huge_earlier_answer_is_shortened_to_head_and_tail_with_a_note() -> No
     assert first_answer.text.endswith("b" * 1000)
     assert "MIDDLE" not in first_answer.text
     assert "characters of this earlier message left out" in first_answer.text
+
+
+# ---------------------------------------------------------------- the token budget
+
+
+def test_a_token_budget_drops_whole_older_turns_oldest_first() -> None:
+    log = turns(["a" * 270] * 6)  # each turn: ~2 x (8 + 100) estimated tokens
+    whole = fold_history(log)
+    per_turn = messages_tokens(whole[:2])
+
+    fitted = fold_history(log, max_tokens=3 * per_turn)
+
+    assert fitted == whole[-6:]  # the three newest turns, each whole
+    assert messages_tokens(fitted) <= 3 * per_turn
+
+
+def test_the_running_turn_stays_even_when_it_alone_is_over_the_budget() -> None:
+    log = turns([None, None, "z" * 5000])
+
+    fitted = fold_history(log, max_tokens=-40)
+
+    assert [m.text for m in fitted] == ["m3", "z" * 5000]
+
+
+@given(
+    sizes=st.lists(st.integers(0, 400), min_size=1, max_size=12),
+    budget=st.integers(-10, 4000),
+)
+def test_any_budget_keeps_a_suffix_of_whole_turns_that_fits_or_only_the_last(
+    sizes: list[int], budget: int
+) -> None:
+    whole = fold_history(turns(["x" * n for n in sizes]))
+
+    fitted = fold_history(turns(["x" * n for n in sizes]), max_tokens=budget)
+
+    assert whole[len(whole) - len(fitted) :] == fitted
+    assert fitted[0].role == "user"
+    assert len(fitted) == 2 or messages_tokens(fitted) <= budget
+    if len(fitted) < len(whole):  # one more turn would not have fitted
+        assert messages_tokens(whole[len(whole) - len(fitted) - 2 :]) > budget
+
+
+def test_the_token_estimate_is_conservative_per_byte_and_counts_tools() -> None:
+    assert text_tokens("") == 0
+    assert text_tokens("abc") == 2  # 3 bytes / 2.7, rounded up
+    assert text_tokens("日本語") == 4  # 9 bytes: CJK counted in full
+    bare = fixed_tokens("system", [], None)
+    with_tools = fixed_tokens("system", [{"type": "function", "function": {"name": "f"}}], "R")
+    assert with_tools > bare + TOOLS_OVERHEAD
+
+
+def test_attached_files_count_by_their_bytes_and_an_image_as_a_fixed_share() -> None:
+    notes = Attachment("notes.md", "text/markdown", "a" * 64, 2700)
+    photo = Attachment("photo.png", "image/png", "b" * 64, 4_000_000)
+    bare = message_tokens(Message(role="user", text="see"))
+
+    assert message_tokens(Message(role="user", text="see", attachments=(notes,))) == bare + 1000
+    assert message_tokens(Message(role="user", text="see", attachments=(photo,))) == (
+        bare + IMAGE_TOKENS
+    )
+
+
+def test_a_budget_keeps_a_quarter_for_the_answer_within_bounds() -> None:
+    assert (budget_for(2048, "default").answer_tokens, budget_for(2048, "x").prompt_tokens) == (
+        512,
+        1536,
+    )
+    assert budget_for(1_000_000, "server").answer_tokens == 4096
+    assert budget_for(300, "settings").answer_tokens == 150  # never more than half

@@ -120,16 +120,26 @@ class LoopbackServer:
 
     ``hung_up`` is set when the client closes a connection while an ``Endless`` or ``Silent``
     reply was still open: the proof that cancelling closed the stream.
+
+    ``paths`` answer every request whose path starts with one of its keys (the longest that
+    matches) with the same reply, without taking a step of the script: what a real server
+    answers to its fixed routes (``/v1/models``, ``/props``) while the script plays the chat.
     """
 
-    def __init__(self, script: Sequence[Reply]) -> None:
+    def __init__(self, script: Sequence[Reply], paths: Mapping[str, Reply] | None = None) -> None:
         self._script = list(script)
+        self._paths = dict(paths or {})
         self.received: list[Received] = []
         self.hung_up = asyncio.Event()
         self.request_seen = asyncio.Event()
         self._server: asyncio.Server | None = None
         self._writers: list[asyncio.StreamWriter] = []
         self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def open_connections(self) -> int:
+        """Connections the client still holds open (idle keep-alive ones included)."""
+        return len(self._tasks)
 
     @property
     def base_url(self) -> str:
@@ -175,7 +185,7 @@ class LoopbackServer:
             return False
         self.received.append(request)
         self.request_seen.set()
-        reply = self._script.pop(0) if self._script else Json(599, error_body("unscripted"))
+        reply = self._reply_to(request.path)
         if isinstance(reply, Json):
             await _send_json(writer, reply)
             return True
@@ -188,6 +198,12 @@ class LoopbackServer:
         await _wait_for_hangup(reader)
         self.hung_up.set()
         return False
+
+    def _reply_to(self, path: str) -> Reply:
+        routes = sorted((k for k in self._paths if path.startswith(k)), key=len)
+        if routes:
+            return self._paths[routes[-1]]
+        return self._script.pop(0) if self._script else Json(599, error_body("unscripted"))
 
 
 async def _read_request(reader: asyncio.StreamReader) -> Received | None:

@@ -46,6 +46,7 @@ def provider_for(
 ) -> OpenAICompatProvider:
     options.setdefault("max_retries", 2)
     options.setdefault("max_retry_delay", 0.0)
+    options.setdefault("ask_server", False)  # the probes have their own tests (test_openai_servers)
     return OpenAICompatProvider(server_url, "test-model", api_key, **options)
 
 

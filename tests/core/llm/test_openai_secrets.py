@@ -26,6 +26,7 @@ def test_the_key_appears_in_no_log_record_message_or_repr_during_a_whole_exchang
         Sse([chunk("hi", finish="stop")]),
         Json(500, error_body("boom")),
         Json(200, {"object": "list", "data": [{"id": "m", "object": "model"}]}),
+        Json(404, {}),  # the door's GET /models after that answer without events
         Json(400, echo),
         Json(401, echo),
     ]

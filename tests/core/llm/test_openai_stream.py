@@ -128,12 +128,14 @@ def test_the_request_body_carries_model_messages_tools_and_the_stream_flag() -> 
     assert body["stream"] is True
     assert body["stream_options"] == {"include_usage": True}
     assert body["tools"] == [TOOL]
+    assert body["tool_choice"] == "auto"  # llama-cpp-python hides the tools without it
+    assert body["max_tokens"] == 1024  # a quarter of the 4096 tokens assumed for a custom server
     assert body["messages"] == [
         {"role": "system", "content": "You are Chime."},
         {"role": "user", "content": "remind me"},
         {
             "role": "assistant",
-            "content": None,
+            "content": "",  # llama-cpp-python refuses null here; every family takes ""
             "tool_calls": [
                 {
                     "id": "call_1",
@@ -156,6 +158,7 @@ def test_a_request_without_tools_sends_no_tools_field() -> None:
 
     body = server.received[0].json()
     assert "tools" not in body
+    assert "tool_choice" not in body  # a choice without tools is refused by OpenAI
     assert body["messages"] == [{"role": "user", "content": "hi"}]
 
 
@@ -312,20 +315,23 @@ def test_a_400_is_reported_with_the_server_reason() -> None:
 
 
 @pytest.mark.parametrize(
-    "reason",
+    "said",
     [
-        "This model's maximum context length is 4096 tokens. However, you requested 9000 tokens.",
-        "the request exceeds the available context size, try increasing it",
+        "request (8144 tokens) exceeds the available context size (2048 tokens), try increasing it",
+        "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000",
         "Requested tokens (5000) exceed context window of 2048",
     ],
+    ids=["llama.cpp", "openai-vllm", "llama-cpp-python"],
 )
-def test_a_400_for_context_length_says_the_conversation_is_too_long(reason: str) -> None:
-    _, error, _ = exchange([Json(400, error_body(reason))])
+def test_a_400_over_the_context_says_the_conversation_is_too_long_and_what_to_do(said: str) -> None:
+    _, error, _ = exchange([Json(400, error_body(said))])
 
     assert error is not None
     assert error.kind == "too_long"
-    assert "too long for this model's context" in error.message
+    assert error.message.startswith("The conversation is too long for this model's context (400).")
+    assert "--n_ctx 8192" in error.message
     assert "tool calls" not in error.message
+    assert said[:40] in error.message
 
 
 def test_a_long_multiline_server_message_is_shortened_to_one_line() -> None:

@@ -295,7 +295,7 @@ def test_every_text_of_the_request_is_sent_wire_safe_and_in_place(
         ["system", "user", "assistant", "tool"] + (["system"] if reading else []) + ["user"]
     )
     assert sent[1]["content"] == wire_text(user)
-    assert sent[2]["content"] == (wire_text(reply) or None)
+    assert sent[2]["content"] == wire_text(reply)
     assert sent[2]["tool_calls"][0]["function"]["arguments"] == wire_text(arguments)
     assert sent[3]["content"] == wire_text(result)
     json.dumps(sent, ensure_ascii=False).encode("utf-8")  # as the SDK writes it: no lone surrogate

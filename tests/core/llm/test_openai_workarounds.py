@@ -55,6 +55,7 @@ def exchange(
     async def scenario() -> tuple[list[StreamChunk], ProviderError | None]:
         client = httpx2.AsyncClient(transport=httpx2.MockTransport(endpoint))
         options.setdefault("max_retry_delay", 0.0)
+        options.setdefault("ask_server", False)  # every reply below answers a chat request
         provider = OpenAICompatProvider(
             "http://model.test/v1", "m", KEY, http_client=client, **options
         )

@@ -191,6 +191,17 @@ def test_a_path_is_a_few_runs_of_consecutive_inputs() -> None:
     assert path_of(ROOT, parents, [3]).runs == ()
 
 
+def test_a_select_of_a_later_seq_is_ignored_and_of_a_non_input_shows_the_input_before() -> None:
+    folder = ConversationFolder()
+    for seq in (0, 3, 6):  # inputs; answers in between
+        folder.user_message(seq, None, None)
+    folder.select(7, 9)
+    assert folder.leaf == 6
+    folder.select(7, 4)  # an answer's seq: the path is that of input 3
+    path = folder.snapshot(frozenset()).path
+    assert [s for s in (0, 3, 6) if s in path] == [0, 3]
+
+
 def test_a_parent_that_does_not_come_first_ends_the_path() -> None:
     assert path_of(5, {5: 7}, [5]).runs == ((5, 5),)
 

@@ -21,6 +21,8 @@ from core.errors import (
     SessionNotFoundError,
 )
 from core.schedule import fold_schedule
+from core.session.checkpoint import Checkpoint
+from core.session.checkpointer import Checkpointer
 from core.session.live import LiveSession
 from core.session.repair import OUTCOME_UNKNOWN
 from core.session.store import SessionStore
@@ -752,15 +754,24 @@ def test_a_bad_header_read_only_is_refused_too(tmp_path: Path, clock: FakeClock)
         run(make_store(tmp_path, clock).open("s0001", read_only=True))
 
 
-def test_a_periodic_checkpoint_is_skipped_while_newer_events_wait(
-    tmp_path: Path, clock: FakeClock
+def test_a_periodic_checkpoint_covers_the_durable_events_only_while_newer_ones_wait(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    started: list[asyncio.Future[None]] = []
+    start = Checkpointer.start
+
+    def recording(self: Checkpointer, state: Checkpoint, offsets: bytes) -> asyncio.Future[None]:
+        started.append(start(self, state, offsets))
+        return started[-1]
+
+    monkeypatch.setattr(Checkpointer, "start", recording)
+
     async def scenario() -> None:
         store = make_store(tmp_path, clock, checkpoint_every=2)
         session = await store.create()
         loop = asyncio.get_running_loop()
 
-        # runs after the write that schedules the checkpoint, before the checkpoint task starts
+        # runs after the write that starts the checkpoint, before its task has run
         def on_written(ok: bool) -> None:
             if ok:
                 loop.call_soon(session.append, v.USER_MESSAGE, user("c"))
@@ -769,9 +780,10 @@ def test_a_periodic_checkpoint_is_skipped_while_newer_events_wait(
         session.append(v.USER_MESSAGE, user("a"))
         session.append(v.USER_MESSAGE, user("b"))
         await session.flush()
-        await asyncio.sleep(0)
+        await asyncio.gather(*started)
         folder = log_path(tmp_path, session.id).parent
-        assert not (folder / "checkpoint.json").exists()
+        written = json.loads((folder / "checkpoint.json").read_bytes())
+        assert (written["count"], written["folds"]["count"]) == (2, 2)  # c is not in it
         assert len(session.events) == 3
         unsubscribe()
         await session.close()
