@@ -36,8 +36,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from app.appearance import apply_appearance, load_style, make_application
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
-from app.settings import KeyStore, Settings, effective_provider, load_settings
-from app.state import read_state
+from app.settings import KeyStore, ReadSettings, effective_provider, read_settings
+from app.state import read_state_checked
 from app.system import local_zone_name, monotonic_seconds, system_clock
 from core.clock import Clock, NewId, ZoneSource
 from ui.main_window import MainWindow
@@ -182,7 +182,7 @@ class Application:
         new_id: NewId = lambda: uuid.uuid4().hex,
         keys: KeyStore | None = None,
         questions: Questions | None = None,
-        settings: Settings | None = None,
+        settings: ReadSettings | None = None,
     ) -> None:
         """The keyword arguments are seams for in-process tests (a fake clock, a key file, scripted
         answers to the rename and export questions); ``run`` uses the defaults and hands in the
@@ -190,7 +190,8 @@ class Application:
         self.app = app
         self.folder = folder
         self.session_arg = session_arg
-        self.first_settings = settings if settings is not None else load_settings(folder)
+        read = settings if settings is not None else read_settings(folder)
+        self.first_settings = read.settings
         """The settings read at start: the first paint's look and status bar. From ``start`` on,
         ``started.settings_flow`` holds the settings in effect."""
         self.keys = keys if keys is not None else KeyStore(config_dir())
@@ -207,7 +208,9 @@ class Application:
         self._starting = False
         self._quit_asked = False
         self._finished = False
-        self._state = read_state(folder)
+        self._state, state_problem = read_state_checked(folder)
+        self._problems = " ".join(p for p in (read.problem, state_problem) if p)
+        """What could not be used of settings.json and state.json, said once the window is up."""
         self._done: list[Callable[[], None]] = []
 
     def _compose(self) -> Started:
@@ -274,6 +277,8 @@ class Application:
             current = self.session_arg or state.current
             await started.controller.start(wanted, current)
             await started.controller.refresh_sessions()
+            if self._problems:
+                self.window.notify(self._problems, 30000)
             self.app.applicationStateChanged.connect(self._on_application_state_changed)
             self.app.styleHints().colorSchemeChanged.connect(
                 started.settings_flow.follow_system_scheme
@@ -335,8 +340,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     logged_to_file = setup_logging(folder)
     app = make_application(sys.argv[:1])
     load_style(app)
-    settings = load_settings(folder)
-    apply_appearance(app, settings)  # before the window is built: it is polished once
+    settings = read_settings(folder)
+    apply_appearance(app, settings.settings)  # before the window is built: it is polished once
     chime = Application(app, folder, args.session, settings=settings)
     install_excepthook([chime.window], logged_to_file=logged_to_file)
     chime.show_window()

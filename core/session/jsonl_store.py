@@ -215,25 +215,30 @@ def load_offsets(folder: Path, count: int, expected_digest: str) -> MappedOffset
     return offsets
 
 
-def read_file(path: Path) -> bytes | None:
-    """The whole file, or None if it cannot be read."""
+def read_file(path: Path, limit: int) -> bytes | None:
+    """The file's first ``limit + 1`` bytes at most (more than ``limit`` says it is too large
+    to be read), or None if it cannot be read."""
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            return handle.read(limit + 1)
     except OSError:
         return None
 
 
-def read_head(path: Path) -> bytes:
-    """The first line of ``path`` without its ``\\n`` (the whole file if it has none)."""
+def read_head(path: Path, limit: int) -> bytes:
+    """The first line of ``path`` without its ``\\n`` (the whole file if it has none), cut after
+    ``limit + 1`` bytes (more than ``limit`` says it is too long to be a header)."""
     chunks: list[bytes] = []
+    size = 0
     with _open_read(path) as handle:
-        while chunk := handle.read(65536):
+        while size <= limit and (chunk := handle.read(65536)):
             newline = chunk.find(b"\n")
             if newline >= 0:
                 chunks.append(chunk[:newline])
                 break
             chunks.append(chunk)
-    return b"".join(chunks)
+            size += len(chunk)
+    return b"".join(chunks)[: limit + 1]
 
 
 def read_range(path: Path, start: int, end: int | None = None) -> bytes:

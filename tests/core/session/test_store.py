@@ -172,7 +172,9 @@ def test_unknown_types_and_extra_keys_survive_a_restart(tmp_path: Path, clock: F
             "invalid seedLength",
         ),
         (b'{"type":"session","version":1', "no complete header line"),
-        (b"\xff\n", "not JSON"),
+        (b"\xff\n", "header cannot be read: not valid UTF-8"),
+        (b"[" * 10_000 + b"\n", "header cannot be read: nested too deeply"),
+        (b" " * 70_000 + b"{}\n", "header cannot be read: too large"),
     ],
 )
 def test_a_bad_header_is_refused_and_the_file_left_untouched(
