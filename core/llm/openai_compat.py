@@ -65,6 +65,7 @@ from openai import AsyncOpenAI
 from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam
 
 from core.errors import ProviderError
+from core.jsonread import foreign_failure
 from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk, TextDelta
 from core.llm.openai_errors import (
     closed_sentence,
@@ -287,9 +288,9 @@ class OpenAICompatProvider:
         # on unwrapped. Without the match that is reported as an unreadable stream.
         if isinstance(exc, RuntimeError) and "closed" in str(exc).lower():
             return ProviderError("cancelled", closed_sentence())
-        sentence = (
-            models_malformed_sentence() if listing else malformed_sentence(type(exc).__name__)
-        )
+        # An event the SDK's own JSON decode refused is said in the bounded decode's words.
+        what = foreign_failure(exc) or type(exc).__name__
+        sentence = models_malformed_sentence() if listing else malformed_sentence(what)
         return ProviderError("bad_response", sentence)
 
     def _from_sdk(
