@@ -4,6 +4,7 @@ the appearance it applies, Help's shortcut list, and the in-process pieces of ``
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import json
 import logging
@@ -12,6 +13,7 @@ import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
@@ -342,3 +344,49 @@ def test_closing_settings_while_the_model_list_loads_abandons_the_request_quietl
         chime.until(lambda: chime.tasks.pending == 0)
         assert unexpected == []
         assert chime.window.findChildren(QMessageBox) == []
+
+
+class FullDisk:
+    """A log file's stream on a disk that is full while ``full`` is set."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream, self.full = stream, True
+
+    def write(self, text: str) -> int:
+        if self.full:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return int(self.stream.write(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def test_a_log_file_on_a_full_disk_drops_records_quietly_says_so_once_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = logging.getLogger()
+    before, level = list(root.handlers), root.level
+    try:
+        assert setup_logging(tmp_path) is True
+        (handler,) = root.handlers[len(before) :]
+        assert isinstance(handler, logging.StreamHandler)
+        disk = FullDisk(handler.stream)
+        handler.stream = disk
+        for n in range(300):
+            logging.getLogger("core.session.writer").warning("write failed %d", n)
+        disk.full = False
+        logging.getLogger("app.test").info("the disk has room again")
+        handler.flush()
+    finally:
+        for added in root.handlers[len(before) :]:
+            added.close()
+            root.removeHandler(added)
+        root.setLevel(level)
+    errors = capsys.readouterr().err
+    assert "Logging error" not in errors
+    assert "Traceback" not in errors
+    assert errors.count("\n") == 1
+    assert "cannot write chime.log (No space left on device)" in errors
+    text = (tmp_path / LOG_FILE).read_text(encoding="utf-8")
+    assert "the disk has room again" in text
+    assert "300 log messages were lost while chime.log could not be written" in text
