@@ -218,14 +218,22 @@ def test_a_session_created_by_one_instance_is_read_only_in_the_other(
     second.quit()
 
 
-def test_a_session_shown_read_only_is_taken_over_live_once_the_other_instance_lets_it_go(
+def shown_in_two(
     qtbot: Any, loop: asyncio.AbstractEventLoop, tmp_path: Path, clock: FakeClock
-) -> None:
+) -> tuple[Chime, Chime, str]:
+    """One session opened by a first instance (live), then by a second one (read-only)."""
     first = Chime(qtbot, loop, tmp_path, clock)
     second = Chime(qtbot, loop, tmp_path, clock)
     sid = make_session(first)
     first.run(first.controller.start([sid], sid))
     second.run(second.controller.start([sid], sid))
+    return first, second, sid
+
+
+def test_a_session_shown_read_only_is_taken_over_live_once_the_other_instance_lets_it_go(
+    qtbot: Any, loop: asyncio.AbstractEventLoop, tmp_path: Path, clock: FakeClock
+) -> None:
+    first, second, sid = shown_in_two(qtbot, loop, tmp_path, clock)
     assert second.controller.open[sid].session.read_only
     assert second.run(second.controller.take_over_released()) == []  # still held: stays so
     first.run(first.controller.submit("written while the other looked"))
@@ -248,11 +256,7 @@ def test_a_session_shown_read_only_is_taken_over_live_once_the_other_instance_le
 def test_the_read_only_banner_says_the_session_opens_here_once_the_other_one_closes_it(
     qtbot: Any, loop: asyncio.AbstractEventLoop, tmp_path: Path, clock: FakeClock
 ) -> None:
-    first = Chime(qtbot, loop, tmp_path, clock)
-    second = Chime(qtbot, loop, tmp_path, clock)
-    sid = make_session(first)
-    first.run(first.controller.start([sid], sid))
-    second.run(second.controller.start([sid], sid))
+    first, second, _ = shown_in_two(qtbot, loop, tmp_path, clock)
     banner = second.window.banner.label.text()
     assert ELSEWHERE in banner
     assert "opens here live by itself once" in banner
