@@ -62,6 +62,10 @@ from ui.session_list import SessionSummary
 _log = logging.getLogger(__name__)
 SEARCH_TEXT_EVENTS = 400
 TAKE_OVER_SECONDS = 2.0
+TORN = (
+    "The end of a session's log was incomplete (Chime stopped while writing it, before it was "
+    "saved); those bytes were set aside as {name} beside it."
+)
 
 
 class AppController(QObject):
@@ -230,6 +234,8 @@ class AppController(QObject):
             self.show_session(opened.id)
         else:
             self._state_changed()
+        if session.torn_tail is not None:
+            self.window.notify(self.tr(TORN).format(name=session.torn_tail.name), 30000)
         if not session.verified:
             watcher = self._tasks.spawn(self._after_verification(opened))
             self._watching.add(watcher)

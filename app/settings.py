@@ -140,17 +140,17 @@ def read_settings(data_dir: Path) -> ReadSettings:
     except OSError as error:
         _log.warning("cannot read %s: %s", path, error)
         reason = error.strerror or str(error)
-        return ReadSettings(Settings(), f"{SETTINGS_FILE} could not be read ({reason}); {DEFAULTS}")
+        return ReadSettings(Settings(), f"{SETTINGS_FILE} could not be read: {reason}. {DEFAULTS}")
     try:
         return ReadSettings(Settings.from_json(parse_json(raw, SETTINGS)))
     except ValueError as error:
         _log.warning("settings file %s is invalid, using defaults: %s", path, error)
         return ReadSettings(
-            Settings(), f"{SETTINGS_FILE} is not valid ({error}); {_set_aside(path)}"
+            Settings(), f"{SETTINGS_FILE} is not valid: {error}. {_set_aside(path)}"
         )
 
 
-DEFAULTS = "the default settings apply."
+DEFAULTS = "The default settings apply."
 
 
 def _set_aside(path: Path) -> str:
@@ -163,9 +163,9 @@ def _set_aside(path: Path) -> str:
                 path.replace(target)
             except OSError as error:
                 _log.warning("cannot set %s aside: %s", path, error)
-                return f"it could not be set aside ({error.strerror or error}), and {DEFAULTS}"
-            return f"it was set aside as {target.name} and {DEFAULTS}"
-    return f"it was left in place (too many set aside already), and {DEFAULTS}"
+                return f"It could not be set aside ({error.strerror or error}). {DEFAULTS}"
+            return f"It was set aside as {target.name}. {DEFAULTS}"
+    return f"It was left in place (too many set aside already). {DEFAULTS}"
 
 
 def save_settings(data_dir: Path, settings: Settings) -> None:

@@ -36,7 +36,7 @@ class AppState:
     window_state: str = ""
 
 
-FRESH = "no sessions were reopened (they are all in the list)."
+FRESH = "No sessions were reopened (they are all in the list)."
 _BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 
 
@@ -54,12 +54,12 @@ def read_state_checked(data_dir: Path) -> tuple[AppState, str | None]:
         return AppState(), None
     except OSError as error:
         _log.warning("state.json unreadable, starting fresh: %s", error)
-        return AppState(), f"{STATE_FILE} could not be read ({error.strerror or error}); {FRESH}"
+        return AppState(), f"{STATE_FILE} could not be read: {error.strerror or error}. {FRESH}"
     except ValueError as error:
         _log.warning("state.json invalid, starting fresh: %s", error)
-        return AppState(), f"{STATE_FILE} is not valid ({error}); {FRESH}"
+        return AppState(), f"{STATE_FILE} is not valid: {error}. {FRESH}"
     if not isinstance(raw, dict):
-        return AppState(), f"{STATE_FILE} is not a JSON object; {FRESH}"
+        return AppState(), f"{STATE_FILE} is not a JSON object. {FRESH}"
     return _state_of(raw)
 
 

@@ -122,8 +122,11 @@ def load_session(
         found = _warm(folder, log, header, live=live) or _cold(log, header, header_end + 1)
         corrupt = found.fold.judged(found.result)
         reason = read_only_reason or corrupt
-        if found.result.torn and live:
+        torn = (
             save_torn(log, found.result.committed, torn_stamp())
+            if found.result.torn and live
+            else None
+        )
     except BaseException:
         log.close()
         raise
@@ -136,6 +139,7 @@ def load_session(
         access,
         found.check,
         found.checkpoint_count,
+        torn,
     )
 
 

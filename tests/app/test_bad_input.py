@@ -102,6 +102,9 @@ def test_a_last_line_nested_too_deeply_is_set_aside_as_a_torn_tail(open_app: Ope
     with open_app() as chime:
         no_crash_dialog(chime)
         assert not chime.window.banner.isVisible()
+        message = chime.window.statusBar().currentMessage()
+        assert message.startswith("The end of a session's log was incomplete")
+        assert "set aside as session.jsonl.torn-" in message
         chime.send("still here?")
     torn = [p for p in log.parent.iterdir() if p.name.startswith("session.jsonl.torn-")]
     assert [p.read_bytes() for p in torn] == [DEEP + b"\n"]
@@ -164,17 +167,19 @@ def test_a_bad_settings_file_is_set_aside_and_the_window_says_so(
 ) -> None:
     content, why = SETTINGS_DAMAGE[damage]
     message, chime = started_on(open_app, tmp_path / SETTINGS_FILE, content)
-    assert message.startswith(f"{SETTINGS_FILE} is not valid (")
+    assert message.startswith(f"{SETTINGS_FILE} is not valid: ")
     assert why in message
-    assert message.endswith("set aside as settings.json.bad-1 and the default settings apply.")
+    assert message.endswith(
+        ". It was set aside as settings.json.bad-1. The default settings apply."
+    )
     assert chime.settings_flow.settings == Settings()
     assert (tmp_path / "settings.json.bad-1").read_bytes() == content
     assert load_settings(tmp_path) == Settings()
 
 
 STATE_DAMAGE = {
-    "deep": (b"[" * 100_000, "is not valid (nested too deeply"),
-    "not-utf8": (b"\xff", "is not valid (not valid UTF-8"),
+    "deep": (b"[" * 100_000, "is not valid: nested too deeply"),
+    "not-utf8": (b"\xff", "is not valid: not valid UTF-8"),
     "not-an-object": (b"[1, 2]", "is not a JSON object"),
     "geometry": ('{"geometry": "é"}'.encode(), "holds a window size Chime cannot read"),
     "window-state": (b'{"windowState": 5}', "holds a window size Chime cannot read"),

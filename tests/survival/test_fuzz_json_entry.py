@@ -209,7 +209,7 @@ def check_settings_files(raw: bytes) -> None:
         read = read_settings(data)
         state, problem = read_state_checked(data)
         if read.problem is not None:
-            assert read.problem.endswith("the default settings apply.")
+            assert read.problem.endswith("The default settings apply.")
             assert not (data / SETTINGS_FILE).exists()
         if problem is not None:
             assert problem.startswith(STATE_FILE)
