@@ -62,10 +62,7 @@ from ui.session_list import SessionSummary
 _log = logging.getLogger(__name__)
 SEARCH_TEXT_EVENTS = 400
 TAKE_OVER_SECONDS = 2.0
-TORN = (
-    "The end of a session's log was incomplete (Chime stopped while writing it, before it was "
-    "saved); those bytes were set aside as {name} beside it."
-)
+TORN = "A session log's incomplete last write (never saved) was set aside as {name}."
 
 
 class AppController(QObject):

@@ -103,7 +103,7 @@ def test_a_last_line_nested_too_deeply_is_set_aside_as_a_torn_tail(open_app: Ope
         no_crash_dialog(chime)
         assert not chime.window.banner.isVisible()
         message = chime.window.statusBar().currentMessage()
-        assert message.startswith("The end of a session's log was incomplete")
+        assert message.startswith("A session log's incomplete last write (never saved)")
         assert "set aside as session.jsonl.torn-" in message
         chime.send("still here?")
     torn = [p for p in log.parent.iterdir() if p.name.startswith("session.jsonl.torn-")]
