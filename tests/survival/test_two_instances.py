@@ -262,3 +262,18 @@ def test_the_read_only_banner_says_the_session_opens_here_once_the_other_one_clo
     assert "opens here live by itself once" in banner
     first.quit()
     second.quit()
+
+
+def test_a_released_session_that_no_longer_opens_is_replaced_on_screen_and_said(
+    qtbot: Any, loop: asyncio.AbstractEventLoop, tmp_path: Path, clock: FakeClock
+) -> None:
+    first, second, sid = shown_in_two(qtbot, loop, tmp_path, clock)
+    first.quit()
+    log, _ = session_files(tmp_path, sid)
+    log.write_bytes(b"[" * 10_000 + b"\n")  # broken while nobody had it open
+    assert second.run(second.controller.take_over_released()) == []
+    assert sid not in second.controller.open
+    assert second.controller.current not in (None, sid)  # a new session to type into
+    message = second.window.statusBar().currentMessage()
+    assert message.startswith("Could not open the session: the session header cannot be read")
+    second.quit()

@@ -667,3 +667,44 @@ def test_an_idle_report_in_a_session_with_a_corrupt_schedule_log_drives_and_faul
 
     rig = run(main())
     assert (rig.owner.faulted, rig.log.barriers) == (True, 1)
+
+
+def test_a_barrier_that_raises_is_retried_like_a_failed_one_and_logged_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def main() -> list[timedelta]:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.log.outcomes = [OSError("disk gone"), OSError("disk gone")]
+        await rig.fire_at(START + timedelta(seconds=120))
+        delays = []
+        while not rig.agent.admitted:
+            assert rig.waker.armed is not None
+            delays.append(rig.waker.armed - rig.clock())
+            await rig.fire_at(rig.waker.armed)
+        return delays
+
+    delays = run(main())
+    assert delays == [timedelta(seconds=1), timedelta(seconds=2)]
+    raised = [r for r in caplog.records if "persistence barrier raised" in r.getMessage()]
+    assert len(raised) == 1
+
+
+def test_a_retry_that_cannot_read_the_clock_waits_for_the_next_trigger() -> None:
+    async def main() -> Rig:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.log.outcomes = [False]
+        rig.clock.set(START + timedelta(seconds=120))
+        rig.broken_clock = True
+        rig.waker.fire()
+        await rig.drain()
+        rig.broken_clock = False
+        rig.owner.request_drive()  # the next trigger
+        await rig.drain()
+        return rig
+
+    rig = run(main())
+    assert len(rig.agent.admitted) == 1

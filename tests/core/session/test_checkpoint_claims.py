@@ -18,9 +18,12 @@ from typing import Any
 
 import pytest
 
+from core.events import Entry, Event, ScheduleChanged, UserMessage, UserSource
 from core.host import SessionHost
 from core.schedule import ScheduleTools, fold_schedule
-from core.session.checkpoint import decode_checkpoint
+from core.session.checkpoint import Checkpoint, claims_hold, decode_checkpoint
+from core.session.folds import SessionFolds
+from core.session.lines import encode_entry
 from core.session.live import LiveSession
 from core.session.store import SessionStore, StoreOptions
 from tests import wire as v
@@ -198,3 +201,107 @@ def test_the_reminder_still_arrives_at_its_own_time_after_a_forged_checkpoint(
         assert f"occurrence_at: {DUE}" in delivered[0]
 
     asyncio.run(main())
+
+
+# -- claims_hold on its own: the lines a checkpoint names decide ------------------------------
+
+EVERY = {
+    "id": "schedule-2",
+    "kind": "every",
+    "prompt": "drink",
+    "everySeconds": 300,
+    "scheduledAt": "2026-08-05T12:05:00.000Z",
+}
+
+
+def folded(events: list[Event], seed: int = 0) -> tuple[SessionFolds, list[bytes]]:
+    """The folds and log lines (without ``\\n``) of ``events``, read as a scan reads them."""
+    folds, lines = SessionFolds(seed), []
+    for seq, event in enumerate(events):
+        folds.read(seq, AT, event)
+        lines.append(encode_entry(Entry(seq, AT, event))[:-1])
+    return folds, lines
+
+
+def line_reader(lines: list[bytes]) -> Callable[[int], bytes]:
+    return lines.__getitem__
+
+
+def holds(folds: SessionFolds, lines: list[bytes], **changed: Any) -> bool:
+    checkpoint = dataclasses.replace(Checkpoint.of("s", 1000, len(lines), folds), **changed)
+    return claims_hold(checkpoint, checkpoint.folds(), line_reader(lines))
+
+
+AT = "2026-08-05T12:00:00.000Z"
+LOG = [
+    UserMessage("m0", "remind me", UserSource("UTC")),
+    ScheduleChanged(at_change("schedule-1", "leave", DUE)),
+    ScheduleChanged({"version": 1, "operation": "create", "schedule": EVERY}),
+    ScheduleChanged(
+        {
+            "version": 1,
+            "operation": "dispatch",
+            "id": "schedule-2",
+            "acceptedAt": "2026-08-05T12:07:30.000Z",
+        }
+    ),
+]
+
+
+def test_a_true_checkpoint_holds_every_record_moved_on_by_its_latest_dispatch() -> None:
+    folds, lines = folded(LOG)
+    assert folds.schedule_sources == {"schedule-1": (1, None), "schedule-2": (2, 3)}
+    assert folds.pending == [0]
+    assert holds(folds, lines)
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"sources": {"schedule-1": (1, None)}},  # a record without its line
+        {"sources": {"schedule-1": (0, None), "schedule-2": (2, 3)}},  # not a create
+        {"sources": {"schedule-1": (1, 2), "schedule-2": (2, 3)}},  # a one-shot "dispatched"
+        {"sources": {"schedule-1": (1, None), "schedule-2": (2, 1)}},  # a dispatch before it
+        {"sources": {"schedule-1": (1, None), "schedule-2": (2, None)}},  # not moved on
+        {"sources": {"schedule-1": (1, None), "schedule-2": (2, 9)}},  # beyond the checkpoint
+        {"sources": {"schedule-1": (1, None), "schedule-2": (3, 3)}},  # the dispatch as create
+    ],
+    ids=["missing", "not-a-create", "one-shot", "order", "not-moved", "beyond", "same-line"],
+)
+def test_a_claim_the_named_lines_do_not_bear_out_does_not_hold(changed: dict[str, Any]) -> None:
+    folds, lines = folded(LOG)
+    assert not holds(folds, lines, **changed)
+
+
+def test_a_dispatch_of_another_record_an_input_that_is_no_message_or_a_failed_fold_do_not_hold() -> (
+    None
+):
+    other = [*LOG[:3], ScheduleChanged({**LOG[3].data, "id": "schedule-1"})]
+    folds, lines = folded(LOG)
+    assert not holds(folds, [*lines[:3], folded(other)[1][3]])
+    folds.pending = [1]
+    assert not holds(folds, lines)
+    folds.pending = [0]
+    folds.fail_schedule("broken")
+    assert not holds(folds, lines)
+
+
+def test_a_line_that_cannot_be_read_or_a_record_its_dispatch_ended_does_not_hold() -> None:
+    folds, lines = folded(LOG)
+    assert not holds(folds, [*lines[:2], b"{not json", lines[3]])
+    late = {**EVERY, "scheduledAt": "9999-12-31T23:55:00.000Z"}
+    ended = [
+        ScheduleChanged({"version": 1, "operation": "create", "schedule": late}),
+        ScheduleChanged(
+            {
+                "version": 1,
+                "operation": "dispatch",
+                "id": "schedule-2",
+                "acceptedAt": "9999-12-31T23:56:00.000Z",
+            }
+        ),
+    ]
+    folds, lines = folded(ended[:1])
+    _, ended_lines = folded(ended)
+    claimed = {"schedule-2": (0, 1)}
+    assert not holds(folds, ended_lines, sources=claimed, count=2)

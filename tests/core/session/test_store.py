@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import os
 import stat
@@ -21,6 +22,7 @@ from core.errors import (
     SessionNotFoundError,
 )
 from core.schedule import fold_schedule
+from core.session import jsonl_store as disk
 from core.session.live import LiveSession
 from core.session.repair import OUTCOME_UNKNOWN
 from core.session.store import SessionStore
@@ -969,3 +971,25 @@ def test_a_corrupt_line_or_a_seed_length_beyond_the_log_lists_an_unknown_count(
         b'"parentId":"p","seedLength":5}\n'
     )
     assert _listed_reminders(store) == {session.id: None, "s9999": None}
+
+
+def test_a_lock_is_free_only_when_no_one_holds_it_and_its_folder_can_be_written(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def scenario() -> list[bool]:
+        store = make_store(tmp_path, clock)
+        session = await store.create()
+        held = await store.lock_is_free(session.id)
+        await session.close()
+        free = await store.lock_is_free(session.id)
+        again = await store.open(session.id)  # probing did not keep the lock
+        live = not again.read_only
+        await again.close()
+
+        def unwritable(_folder: Path) -> None:
+            raise OSError(errno.EROFS, "Read-only file system")
+
+        monkeypatch.setattr(disk, "try_lock", unwritable)
+        return [held, free, live, await store.lock_is_free(session.id)]
+
+    assert run(scenario()) == [False, True, True, False]
