@@ -43,13 +43,16 @@ def _finite(text: str) -> float:
     return float(text)
 
 
-def _number(text: str) -> int:
+def _number(text: str) -> int | float:
+    """An integer as Chime reads one: beyond 64 bits a float, beyond a double refused."""
     if len(text) > 400 or math.isinf(float(text)):  # a double ends near 1.8e308
         raise ValueError("out of range")
-    return int(text)
+    value = int(text)
+    return value if -(2**63) <= value < 2**64 else float(text)
 
 
-def _depth(value: Any) -> int:
+def depth(value: Any) -> int:
+    """How deep arrays and objects nest in ``value`` (a scalar: 0)."""
     deepest, todo = 0, [(value, 1)]
     while todo:
         item, level = todo.pop()
@@ -61,13 +64,25 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+def read_json(raw: bytes | str) -> Any:
+    """The value of ``raw`` read as RFC 8259 strictly (UTF-8, no NaN or Infinity, every number
+    within a double) and nested at most ``MAX_DEPTH`` deep; ValueError otherwise."""
+    try:
+        text = raw if isinstance(raw, str) else raw.decode("utf-8")
+        value = json.loads(text, parse_constant=_refuse, parse_float=_finite, parse_int=_number)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    if depth(value) > MAX_DEPTH:
+        raise ValueError("nested too deeply")
+    return value
+
+
 def envelope(line: bytes, seq: int) -> dict[str, Any] | None:
     try:
-        text = line.decode("utf-8")
-        value = json.loads(text, parse_constant=_refuse, parse_float=_finite, parse_int=_number)
-    except (ValueError, RecursionError):
+        value = read_json(line)
+    except ValueError:
         return None
-    if not isinstance(value, dict) or _depth(value) > MAX_DEPTH:
+    if not isinstance(value, dict):
         return None
     ok = type(value.get("seq")) is int and value["seq"] == seq
     ok = ok and isinstance(value.get("at"), str) and _INSTANT.fullmatch(value["at"]) is not None

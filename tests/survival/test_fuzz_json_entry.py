@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import math
 import tempfile
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -52,7 +51,7 @@ from tests.core.llm.openai_kit import exchange
 from tests.core.session.helpers import add_turn, create_change, log_path, make_store
 from tests.fakes import FakeClock
 from tests.survival.json_strategies import BYTES, TEXTS
-from tests.survival.scan_oracle import MAX_DEPTH
+from tests.survival.scan_oracle import depth, read_json
 from ui.transcript_rows import merge_tool_result, row_for_event
 
 pytestmark = pytest.mark.slow
@@ -70,45 +69,14 @@ NOW = datetime(2026, 8, 5, 12, tzinfo=UTC)
 # -- the decode itself, against the rules read independently ------------------------------------
 
 
-def _refuse(_text: str) -> Any:
-    raise ValueError("not a JSON value")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if math.isinf(value):
-        raise ValueError("out of range")
-    return value
-
-
-def _integer(text: str) -> int | float:
-    if len(text) > 400:
-        raise ValueError("out of range")
-    value = int(text)
-    return value if -(2**63) <= value < 2**64 else _finite(text)
-
-
-def _depth(value: Any) -> int:
-    deepest, todo = 0, [(value, 1)]
-    while todo:
-        item, level = todo.pop()
-        if isinstance(item, dict | list):
-            deepest = max(deepest, level)
-            children = item.values() if isinstance(item, dict) else item
-            todo.extend((child, level + 1) for child in children)
-    return deepest
-
-
 def oracle(raw: bytes | str, limits: JsonLimits) -> tuple[bool, Any]:
     """(accepted, value) by RFC 8259 read strictly, within the limits' size and depth."""
     if len(raw) > limits.max_size:
         return False, None
     try:
-        text = raw if isinstance(raw, str) else raw.decode("utf-8")
-        value = json.loads(text, parse_constant=_refuse, parse_float=_finite, parse_int=_integer)
-    except (ValueError, RecursionError):
+        return True, read_json(raw)
+    except ValueError:
         return False, None
-    return _depth(value) <= MAX_DEPTH, value
 
 
 def check_decode(raw: bytes | str, limits: JsonLimits) -> None:
@@ -121,7 +89,7 @@ def check_decode(raw: bytes | str, limits: JsonLimits) -> None:
     expected, expected_value = oracle(raw, limits)
     assert accepted == expected, (accepted, raw[:200])
     if accepted:
-        assert _depth(value) <= limits.max_depth
+        assert depth(value) <= limits.max_depth
         assert json.dumps(value, allow_nan=False) == json.dumps(expected_value, allow_nan=False)
 
 
