@@ -87,7 +87,7 @@ def scan(
     checkpoint's covered length). Each committed event goes to ``sink`` and the offset of its
     line to ``offsets``, in order.
     """
-    size = len(buffer)
+    size, longest = len(buffer), _LONGEST
     pos, seq, committed = start, first_seq, start
     group: _Group | None = None
     while pos < size:
@@ -95,7 +95,7 @@ def scan(
         if newline < 0:
             break
         try:
-            if newline - pos > _LONGEST:  # refused before it is copied out of the map
+            if newline - pos > longest:  # refused before it is copied out of the map
                 raise ValueError(f"a line of {newline - pos:,} bytes, longer than any event")
             at, event, group_size = parse_line(buffer[pos:newline], seq)
             if group is not None or group_size is not None:
