@@ -36,7 +36,7 @@ from core.events import ScheduleChanged, UserMessage
 from core.jsonread import CHECKPOINT, parse_json
 from core.jsonvalue import compact_json
 from core.schedule.every import next_target
-from core.schedule.fold import ScheduleFold, ScheduleFolder, decode_change
+from core.schedule.fold import ScheduleFolder, decode_change
 from core.schedule.records import CreateChange, DispatchChange, EveryRecord, Record
 from core.session.folds import ScheduleFailed, ScheduleState, SessionFolds, Source
 from core.session.lines import parse_entry
@@ -174,23 +174,43 @@ def _sources(value: object) -> dict[str, Source]:
 # -- what it claims, against the log -------------------------------------------------------
 
 
-def claims_hold(checkpoint: Checkpoint, folds: SessionFolds, line_of: LineOf) -> bool:
-    """True when every active reminder and pending input of ``folds`` (decoded from
-    ``checkpoint``) is what the log's own lines say; False at the first doubt."""
-    schedule = folds.schedule
-    if not isinstance(schedule, ScheduleFolder):
+@dataclass(frozen=True, slots=True)
+class Claims:
+    """What a checkpoint's folds claim that acting on them depends on: the active records, the
+    pending inputs and the seed length (taken when it is decoded: the live folds move on)."""
+
+    records: tuple[Record, ...]
+    pending: tuple[int, ...]
+    seed_length: int
+
+    @classmethod
+    def of(cls, folds: SessionFolds) -> Claims | None:
+        """The claims of ``folds``; None when its schedule fold has failed (nothing to check)."""
+        schedule = folds.schedule
+        if not isinstance(schedule, ScheduleFolder):
+            return None
+        return cls(schedule.fold().active, tuple(folds.pending), folds.seed_length)
+
+
+def claims_hold(checkpoint: Checkpoint, claims: Claims | None, line_of: LineOf) -> bool:
+    """True when every active reminder and pending input ``claims`` (decoded from
+    ``checkpoint``) name is what the log's own lines say; False at the first doubt."""
+    if claims is None:
         return False
     try:
-        records = _records_hold(schedule.fold(), checkpoint, folds.seed_length, line_of)
-        return records and _inputs_hold(folds.pending, checkpoint, folds.seed_length, line_of)
+        seed = claims.seed_length
+        records = _records_hold(claims.records, checkpoint, seed, line_of)
+        return records and _inputs_hold(claims.pending, checkpoint, seed, line_of)
     except (ValueError, IndexError, ScheduleLogError):
         return False
 
 
-def _records_hold(fold: ScheduleFold, checkpoint: Checkpoint, seed: int, line_of: LineOf) -> bool:
-    if checkpoint.sources.keys() != {record.id for record in fold.active}:
+def _records_hold(
+    active: Sequence[Record], checkpoint: Checkpoint, seed: int, line_of: LineOf
+) -> bool:
+    if checkpoint.sources.keys() != {record.id for record in active}:
         return False
-    for record in fold.active:
+    for record in active:
         create, dispatch = checkpoint.sources[record.id]
         last = create if dispatch is None else dispatch
         if not seed <= create <= last < checkpoint.count:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from core.errors import SessionFormatError
 from core.jsonread import CHECKPOINT, LOG_HEADER
-from core.session.checkpoint import Checkpoint, claims_hold, decode_checkpoint
+from core.session.checkpoint import Checkpoint, Claims, claims_hold, decode_checkpoint
 from core.session.event_list import EventList
 from core.session.folds import SessionFolds
 from core.session.jsonl_store import (
@@ -181,9 +181,10 @@ def _warm(folder: Path, log: LogFile, header: SessionHeader, *, live: bool) -> _
     if start is None:
         return None
     fold, offsets = start
+    claims = Claims.of(fold.folds)  # before the scan of the tail feeds the folds
     entries, result = _scan_into(fold, log, checkpoint.length, offsets)
     aligned = result.corruption is not None or _shown(entries)
-    verifier = CheckpointVerifier(log, checkpoint, folder, header, live, offsets.view)
+    verifier = CheckpointVerifier(log, checkpoint, folder, header, live, offsets.view, claims)
     if aligned and result.corruption is None and not result.torn:
         return _Found(fold, entries, result, Unchecked(verifier), checkpoint.count)
     if not aligned or not verifier.stands():
@@ -209,6 +210,8 @@ class CheckpointVerifier:
     live: bool
     offsets: Sequence[int]
     """The checkpoint's line offsets (``offsets.bin``, its digest already checked)."""
+    claims: Claims | None
+    """What its folds claimed when they were decoded."""
 
     def run(self) -> Rescan | None:
         """None when the checkpoint stands; else a full re-scan of the log (after deleting the
@@ -228,9 +231,7 @@ class CheckpointVerifier:
             return False
         reader = LogFile(self.folder / LOG_NAME, writable=False)
         try:
-            return claims_hold(checkpoint, checkpoint.folds(), partial(self._line, reader))
-        except ValueError:  # its folds no longer decode
-            return False
+            return claims_hold(checkpoint, self.claims, partial(self._line, reader))
         finally:
             reader.close()
 

@@ -21,7 +21,7 @@ import pytest
 from core.events import Entry, Event, ScheduleChanged, UserMessage, UserSource
 from core.host import SessionHost
 from core.schedule import ScheduleTools, fold_schedule
-from core.session.checkpoint import Checkpoint, claims_hold, decode_checkpoint
+from core.session.checkpoint import Checkpoint, Claims, claims_hold, decode_checkpoint
 from core.session.folds import SessionFolds
 from core.session.lines import encode_entry
 from core.session.live import LiveSession
@@ -229,7 +229,7 @@ def line_reader(lines: list[bytes]) -> Callable[[int], bytes]:
 
 def holds(folds: SessionFolds, lines: list[bytes], **changed: Any) -> bool:
     checkpoint = dataclasses.replace(Checkpoint.of("s", 1000, len(lines), folds), **changed)
-    return claims_hold(checkpoint, checkpoint.folds(), line_reader(lines))
+    return claims_hold(checkpoint, Claims.of(checkpoint.folds()), line_reader(lines))
 
 
 AT = "2026-08-05T12:00:00.000Z"
