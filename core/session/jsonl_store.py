@@ -144,6 +144,13 @@ class LogFile:
         assert self._map is not None  # the header alone makes a log non-empty
         return self._map[start:end]
 
+    def read_at(self, start: int, end: int) -> bytes:
+        """Bytes [start, end) read from the file itself, safe in a worker thread while the event
+        loop's thread reads or remaps (``read``): a positional read shares nothing with them."""
+        if not hasattr(os, "pread"):  # pragma: no cover -- Windows has no os.pread
+            return self.read(start, end)
+        return os.pread(self._fd, end - start, start)
+
     def start_digest(self, length: int) -> PendingDigest:
         """Start hashing bytes [0, length) in worker threads (see PendingDigest)."""
         return PendingDigest(self._fd, length)

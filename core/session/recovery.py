@@ -26,7 +26,6 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 
 from core.errors import SessionFormatError
@@ -229,18 +228,14 @@ class CheckpointVerifier:
         checkpoint = self.checkpoint
         if self.log.start_digest(checkpoint.length).result() != checkpoint.digest:
             return False
-        reader = LogFile(self.folder / LOG_NAME, writable=False)
-        try:
-            return claims_hold(checkpoint, self.claims, partial(self._line, reader))
-        finally:
-            reader.close()
+        return claims_hold(checkpoint, self.claims, self._line)
 
-    def _line(self, reader: LogFile, seq: int) -> bytes:
+    def _line(self, seq: int) -> bytes:
         offsets, count = self.offsets, self.checkpoint.count
         if not 0 <= seq < count:
             raise IndexError(f"event {seq} is not covered by the checkpoint")
         end = offsets[seq + 1] if seq + 1 < count else self.checkpoint.length
-        return reader.read(offsets[seq], end - 1)
+        return self.log.read_at(offsets[seq], end - 1)
 
 
 def rescan(folder: Path, header: SessionHeader) -> Rescan:
