@@ -226,8 +226,8 @@ def read_file(path: Path, limit: int) -> bytes | None:
     """The file's first ``limit + 1`` bytes at most (more than ``limit`` says it is too large
     to be read), or None if it cannot be read."""
     try:
-        with path.open("rb") as handle:
-            return handle.read(limit + 1)
+        with path.open("rb") as handle:  # read(limit + 1) alone would allocate all of it first
+            return handle.read(min(os.fstat(handle.fileno()).st_size, limit) + 1)
     except OSError:
         return None
 
