@@ -61,6 +61,10 @@ class JsonLimits:
     max_size: int
     max_depth: int = MAX_DEPTH
 
+    def __post_init__(self) -> None:
+        if self.max_size < 2 * self.max_depth:  # the short path skips the size check
+            raise ValueError("max_size must be at least twice max_depth")
+
 
 MIB = 1 << 20
 TOOL_ARGUMENTS = JsonLimits(8 * MIB)
