@@ -422,7 +422,7 @@ def test_ctrl_q_with_messages_a_full_disk_kept_from_saving_asks_before_losing_th
         chime.until(lambda: chime.answers.lose == [])
         assert chime.window.isVisible()  # kept open: nothing lost yet
         assert "could not be saved" in chime.answers.asked[-1]
-        assert "Chime stays open" in chime.window.statusBar().currentMessage()
+        assert "Chime stays open" in chime.window.message_bar.text()
         full["now"] = False  # space returned: the quit asks nothing more
         chime.trigger("quit")
         chime.run(chime.chime.wait_done())

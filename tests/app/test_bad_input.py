@@ -102,7 +102,7 @@ def test_a_last_line_nested_too_deeply_is_set_aside_as_a_torn_tail(open_app: Ope
     with open_app() as chime:
         no_crash_dialog(chime)
         assert not chime.window.banner.isVisible()
-        message = chime.window.statusBar().currentMessage()
+        message = chime.window.message_bar.text()
         assert message.startswith("A session log's incomplete last write (never saved)")
         assert "set aside as session.jsonl.torn-" in message
         chime.send("still here?")
@@ -118,7 +118,7 @@ def test_a_header_nested_too_deeply_is_refused_in_one_sentence_and_left_untouche
     damaged = replace_line(log, 0, b"[" * 50_000)
     with open_app() as chime:
         no_crash_dialog(chime)
-        assert chime.window.statusBar().currentMessage() == (
+        assert chime.window.message_bar.text() == (
             "Could not open the session: the session header cannot be read: "
             "nested too deeply (more than 256 levels)"
         )
@@ -148,7 +148,7 @@ def started_on(open_app: Opener, path: Path, content: bytes) -> tuple[str, RealA
     path.write_bytes(content)
     with open_app() as chime:
         no_crash_dialog(chime)
-        message = chime.window.statusBar().currentMessage()
+        message = chime.window.message_bar.text()
     return message, chime
 
 

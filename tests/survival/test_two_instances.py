@@ -274,6 +274,6 @@ def test_a_released_session_that_no_longer_opens_is_replaced_on_screen_and_said(
     assert second.run(second.controller.take_over_released()) == []
     assert sid not in second.controller.open
     assert second.controller.current not in (None, sid)  # a new session to type into
-    message = second.window.statusBar().currentMessage()
+    message = second.window.message_bar.text()
     assert message.startswith("Could not open the session: the session header cannot be read")
     second.quit()
