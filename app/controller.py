@@ -17,6 +17,9 @@ Choices where the spec is silent:
 - The window title follows the session's title as soon as it has one (its first message).
 - Delete, Undo and exports say what they did in the window's message bar; a delete's message
   offers Undo, and the next message replaces it.
+- A session shown read-only because another Chime has it open is taken over: every
+  ``TAKE_OVER_SECONDS`` the controller looks whether its lock is free, and then reopens it live
+  here (re-read from disk, so what the other instance wrote is shown) in place of the copy.
 - A data folder that cannot be written (probed at start, or a new session that cannot be created)
   is said in the banner, with the reason and the fix; sessions still open (read-only) and nothing
   raises. With no session at all the composer is disabled and says why.
@@ -36,7 +39,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Literal
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 
 from app.engine import EngineParts, OpenSession, compose, start
 from app.paths import writable_problem
@@ -49,7 +52,7 @@ from core.instant import read_instant
 from core.llm.provider import ModelProvider
 from core.readable import zone_or_utc
 from core.session.live import LiveSession
-from core.session.store import SessionStore
+from core.session.store import OPEN_ELSEWHERE, SessionStore
 from core.session.summary import SessionSummary as StoredSummary
 from ui.dialogs import LeaveWarning
 from ui.main_window import MainWindow, request_attention
@@ -58,6 +61,8 @@ from ui.session_list import SessionSummary
 
 _log = logging.getLogger(__name__)
 SEARCH_TEXT_EVENTS = 400
+TAKE_OVER_SECONDS = 2.0
+TORN = "A session log's incomplete last write (never saved) was set aside as {name}."
 
 
 class AppController(QObject):
@@ -92,6 +97,9 @@ class AppController(QObject):
         """Sessions whose close (flush, lock release) is still running, by id."""
         self.storage_problem: str | None = None
         """Why the data folder cannot be written (shown in the banner), or None."""
+        self._take_over = QTimer(self)
+        self._take_over.setInterval(int(TAKE_OVER_SECONDS * 1000))
+        self._take_over.timeout.connect(lambda: self._tasks.spawn(self.take_over_released()))
 
     # -- opening and showing -------------------------------------------------------------
     async def start(self, wanted: list[str], current: str | None) -> None:
@@ -101,6 +109,7 @@ class AppController(QObject):
         if problem is not None:
             self.storage_problem = self._cannot_write(problem)
             _log.warning("%s", self.storage_problem)
+        self._take_over.start()
         for session_id in wanted:
             await self.open_session(session_id, show=False)
         if not self.open:
@@ -128,6 +137,35 @@ class AppController(QObject):
             self.window.notify(self.tr("Could not open the session: ") + _in_words(error))
             return None
         return self._adopt(session, show=show)
+
+    async def take_over_released(self) -> list[str]:
+        """Open live here the sessions shown read-only because another instance had them open
+        and has let them go; returns their ids."""
+        taken = []
+        for session_id, opened in list(self.open.items()):
+            if opened.session.read_only_reason != OPEN_ELSEWHERE:
+                continue
+            if (
+                not await self.store.lock_is_free(session_id)
+                or self.open.get(session_id) is not opened
+            ):
+                continue
+            del self.open[session_id]
+            await opened.close()
+            if await self.open_session(session_id, show=self.current == session_id) is not None:
+                taken.append(session_id)
+            elif self.current == session_id:  # it could not be opened again: show another
+                self.current = None
+                await self._show_any()
+        if taken:
+            self.refresh_sidebar()
+        return taken
+
+    async def _show_any(self) -> None:
+        if self.open:
+            self.show_session(next(reversed(list(self.open))))
+        else:
+            await self.new_session()
 
     async def new_session(self) -> None:
         """Create a session and show it (Ctrl+N); an open session without messages is shown
@@ -193,6 +231,8 @@ class AppController(QObject):
             self.show_session(opened.id)
         else:
             self._state_changed()
+        if session.torn_tail is not None:
+            self.window.notify(self.tr(TORN).format(name=session.torn_tail.name), 30000)
         if not session.verified:
             watcher = self._tasks.spawn(self._after_verification(opened))
             self._watching.add(watcher)
@@ -327,10 +367,7 @@ class AppController(QObject):
             self._closing.pop(target, None)
         if self.current == target:
             self.current = None
-            if self.open:
-                self.show_session(next(reversed(list(self.open))))
-            else:
-                await self.new_session()
+            await self._show_any()
         self._state_changed()
         await self.refresh_sessions()
 
@@ -452,11 +489,22 @@ class AppController(QObject):
         for opened in self.open.values():
             opened.set_provider(factory())
 
+    async def unsaved(self) -> int:
+        """How many changes of the live sessions are still not on disk after one more barrier
+        each (a full disk): what quitting now would lose."""
+        count = 0
+        for opened in list(self.open.values()):
+            session = opened.session
+            if not session.read_only and not await session.flush():
+                count += len(session.entries) - session.durable_count
+        return count
+
     async def shutdown(self, geometry: str = "") -> None:
         """Quit: record the open sessions, then flush and close every one of them (and let a
         close already under way finish: the loop ends right after)."""
         self.write_state(geometry)
         self._writes_state = False
+        self._take_over.stop()
         await asyncio.gather(*self._watching, return_exceptions=True)  # closing waits for it too
         await asyncio.gather(*self._closing.values(), return_exceptions=True)
         for opened in list(self.open.values()):

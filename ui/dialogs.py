@@ -86,3 +86,13 @@ def ask_export_path(parent: QWidget, suggested: Path, kind: str) -> Path | None:
         parent, parent.tr("Export session"), str(suggested), pattern
     )
     return Path(path) if path else None
+
+
+def ask_lose_unsaved(parent: QWidget, question: str) -> bool:
+    """True when the user chooses to quit although what ``question`` names is lost."""
+    box = QMessageBox(QMessageBox.Icon.Warning, parent.tr("Quit Chime?"), question, parent=parent)
+    lose = box.addButton(parent.tr("Quit and lose them"), QMessageBox.ButtonRole.DestructiveRole)
+    keep = box.addButton(parent.tr("Keep Chime open"), QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(keep)
+    box.exec()
+    return box.clickedButton() is lose

@@ -38,6 +38,7 @@ from core.events import (
 )
 from core.framing import DueReminder
 from core.instant import read_instant
+from core.jsonread import TOOL_TEXT, parse_json
 from core.readable import format_clock, tool_summary
 
 RowKind = Literal[
@@ -145,8 +146,8 @@ def _arguments_of(detail: str) -> str:
 
 def _pretty(text: str) -> str:
     try:
-        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
-    except ValueError:
+        return json.dumps(parse_json(text, TOOL_TEXT), indent=2, ensure_ascii=False)
+    except ValueError:  # not JSON, or beyond the bounded decode's limits: shown as it is
         return text
 
 

@@ -43,6 +43,9 @@ class Answers:
         """Links the user confirmed (opened instead of a real browser)."""
         self.leaves: list[LeaveAnswer | None] = []
         self.warnings: list[LeaveWarning] = []
+        self.lose: list[bool] = []
+        """Answers to "quit and lose what could not be saved?" (True: quit)."""
+        self.asked: list[str] = []
 
     def leave(self, _parent: QWidget, warning: LeaveWarning) -> LeaveAnswer | None:
         self.warnings.append(warning)
@@ -54,6 +57,10 @@ class Answers:
     def export_path(self, _parent: QWidget, suggested: Path, kind: str) -> Path | None:
         self.suggested.append((suggested, kind))
         return self.paths.pop(0)
+
+    def lose_unsaved(self, _parent: QWidget, question: str) -> bool:
+        self.asked.append(question)
+        return self.lose.pop(0)
 
 
 class RealApp:
@@ -95,6 +102,7 @@ class RealApp:
                 self.answers.export_path,
                 self.answers.opened.append,
                 self.answers.leave,
+                self.answers.lose_unsaved,
             ),
         )
         self.window = self.chime.window  # not given to qtbot: closing it would ask to quit
