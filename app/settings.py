@@ -18,10 +18,11 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
+
+from PySide6.QtCore import QCoreApplication
 
 _log = logging.getLogger(__name__)
 
@@ -30,6 +31,8 @@ KEYRING_SERVICE = "Chime"
 KEY_FILE = "api-key"
 PROVIDERS = ("offline", "openai-compatible")
 THEMES = ("system", "light", "dark")
+LANGUAGES = ("system", "en", "de")
+"""``system``: the desktop's locale (app/language.py); applies when Chime starts."""
 TEXT_SIZES = range(8, 25)
 MAX_CONTEXT_TOKENS = 10_000_000
 
@@ -49,15 +52,19 @@ class Settings:
     again" in that question turns it off)."""
     context_tokens: int = 0
     """The model's context length in tokens; 0: ask the server, else the preset's default."""
+    language: str = "system"
+    """The window's language (``LANGUAGES``), applied when Chime starts."""
 
     def __post_init__(self) -> None:
-        for name in ("provider", "preset", "base_url", "model", "theme"):
+        for name in ("provider", "preset", "base_url", "model", "theme", "language"):
             if not isinstance(getattr(self, name), str):
                 raise ValueError(f"{name} must be a string")
         if self.provider not in PROVIDERS:
             raise ValueError(f"provider must be one of {PROVIDERS}")
         if self.theme not in THEMES:
             raise ValueError(f"theme must be one of {THEMES}")
+        if self.language not in LANGUAGES:
+            raise ValueError(f"language must be one of {LANGUAGES}")
         if isinstance(self.text_size, bool) or not isinstance(self.text_size, int):
             raise ValueError("text_size must be an integer")
         if self.text_size not in TEXT_SIZES:
@@ -88,9 +95,9 @@ class Settings:
 class Offline:
     """The built-in offline assistant answers."""
 
-    def label(self, tr: Callable[[str], str]) -> str:
-        """The status bar's name for it (``tr`` translates)."""
-        return tr("Offline assistant")
+    def label(self) -> str:
+        """The status bar's name for it."""
+        return QCoreApplication.translate("Offline", "Offline assistant")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +110,7 @@ class Endpoint:
     preset: str = "custom"
     context_tokens: int = 0
 
-    def label(self, _tr: Callable[[str], str]) -> str:
+    def label(self) -> str:
         """The status bar's name for it: ``model @ base URL`` (``?`` while no model is named)."""
         return f"{self.model or '?'} @ {self.base_url}"
 

@@ -57,7 +57,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.events import Entry
-from ui.actions import MENUS, WindowActions
+from ui.actions import MENU_TITLES, MENUS, WindowActions, translated
 from ui.composer import Composer
 from ui.message_bar import MessageBar
 from ui.reminders_panel import RemindersPanel
@@ -251,7 +251,7 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         for menu_name in MENUS:
-            menu = self.menuBar().addMenu(self.tr(f"&{menu_name}"))
+            menu = self.menuBar().addMenu(translated(MENU_TITLES[menu_name]))
             for action in self.window_actions.in_menu(menu_name):
                 menu.addAction(action)
                 if action is self.window_actions.action("undo_delete"):
@@ -572,7 +572,8 @@ class MainWindow(QMainWindow):
             self.statusBar().clearMessage()
 
     def _on_reminders_ask_delete(self, schedule_id: str) -> None:
-        self.composer.set_text(self.tr("Delete reminder ") + schedule_id)
+        # The assistant's words, not the window's: the offline assistant reads English.
+        self.composer.set_text("Delete reminder " + schedule_id)
 
     def about_text(self) -> str:
         """About's text: the version first (and Qt's and Python's, for bug reports)."""
