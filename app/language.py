@@ -15,18 +15,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from app.paths import resource
-
-TRANSLATED = ("de",)
-"""The languages Chime ships a translation for (resources/i18n/chime_<lang>.qm)."""
-
-
-def chosen_language(setting: str, system: QLocale) -> str:
-    """``en`` or one of ``TRANSLATED``: the setting, or for ``system`` the system locale's
-    language when Chime is translated into it (English otherwise)."""
-    if setting != "system":
-        return setting
-    language = system.name().split("_", 1)[0]
-    return language if language in TRANSLATED else "en"
+from ui.i18n import chosen_language
 
 
 @dataclass(frozen=True, slots=True)

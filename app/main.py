@@ -31,7 +31,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QLocale, QSocketNotifier, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QLocale, QSocketNotifier, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -122,10 +122,17 @@ def _crash_sentence(error: BaseException, where: str) -> str:
     if isinstance(error, OSError):
         reason = error.strerror or str(error)
         return (
-            f"Chime could not use the disk: {reason}. Recent changes may not be saved; "
-            f"details are in {where}."
+            QCoreApplication.translate(
+                "Crash",
+                "Chime could not use the disk: %1. Recent changes may not be saved; details are "
+                "in %2.",
+            )
+            .replace("%2", where)
+            .replace("%1", reason)
         )
-    return f"Something unexpected went wrong; details are in {where}."
+    return QCoreApplication.translate(
+        "Crash", "Something unexpected went wrong; details are in %1."
+    ).replace("%1", where)
 
 
 def install_signal_quit(app: QApplication, quit_now: Callable[[], object]) -> QSocketNotifier:

@@ -191,11 +191,13 @@ class KeyStore:
     @property
     def note(self) -> str:
         if self._keyring is not None:
-            return "The API key is kept in the system keyring."
-        return (
-            f"No system keyring is available: the API key is kept in {self._file} "
-            "(readable only by you)."
-        )
+            return QCoreApplication.translate(
+                "KeyStore", "The API key is kept in the system keyring."
+            )
+        return QCoreApplication.translate(
+            "KeyStore",
+            "No system keyring is available: the API key is kept in %1 (readable only by you).",
+        ).replace("%1", str(self._file))
 
     def get(self) -> str:
         """The stored key, or "" when none is stored (or the store cannot be read)."""

@@ -55,6 +55,11 @@ def translated(marked: str) -> str:
     return QCoreApplication.translate("", marked)
 
 
+def native(keys: str) -> str:
+    """``keys`` as the desktop names them, in the window's language ("Strg+C" in German)."""
+    return QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText)
+
+
 class WindowActions(QObject):
     """Holds one QAction per row of ``ACTION_TABLE`` as an attribute of the same name."""
 
@@ -82,8 +87,8 @@ class WindowActions(QObject):
     def shortcut_lines(self) -> list[tuple[str, str]]:
         """(label, shortcut) for every action that has a shortcut, in menu order."""
         lines = [
-            (self.tr("Send message"), "Enter"),
-            (self.tr("New line in a message"), "Shift+Enter"),
+            (self.tr("Send message"), native("Enter")),
+            (self.tr("New line in a message"), native("Shift+Enter")),
         ]
         for menu in MENUS:
             for action in self._by_menu[menu]:
@@ -91,10 +96,11 @@ class WindowActions(QObject):
                 if keys:
                     lines.append((action.text().replace("&", "").rstrip("…"), keys))
         in_transcript = self.tr("(in the transcript)")
-        lines.append((self.tr("Expand a tool call / retry an error row"), f"Enter {in_transcript}"))
-        lines.append((self.tr("Copy the selected text"), f"Ctrl+C {in_transcript}"))
-        lines.append((self.tr("Select all loaded text"), f"Ctrl+A {in_transcript}"))
-        lines.append(
-            (self.tr("Actions of the current message"), f"Menu, Shift+F10 {in_transcript}")
-        )
+        for label, keys in (
+            (self.tr("Expand a tool call / retry an error row"), "Enter"),
+            (self.tr("Copy the selected text"), "Ctrl+C"),
+            (self.tr("Select all loaded text"), "Ctrl+A"),
+            (self.tr("Actions of the current message"), "Menu, Shift+F10"),
+        ):
+            lines.append((label, f"{native(keys)} {in_transcript}"))
         return lines

@@ -28,6 +28,7 @@ Signals:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from itertools import pairwise
@@ -40,6 +41,7 @@ from PySide6.QtGui import (
     QCloseEvent,
     QIcon,
     QResizeEvent,
+    QTextDocument,
 )
 from PySide6.QtWidgets import (
     QApplication,
@@ -477,6 +479,14 @@ class MainWindow(QMainWindow):
         box.setWindowTitle(self.tr("Keyboard shortcuts — Chime"))
         box.setTextFormat(Qt.TextFormat.RichText)
         box.setText(f"<table>{lines}</table>")
+        # QMessageBox wraps its text at a width of its own: the longer German rows wrapped and
+        # the box grew taller than a small screen. The table gets the width it needs unwrapped.
+        label = box.findChild(QLabel, "qt_msgbox_label")
+        if label is not None:
+            table = QTextDocument()
+            table.setDefaultFont(label.font())
+            table.setHtml(box.text())
+            label.setMinimumWidth(math.ceil(table.idealWidth()) + 8)
         box.open()
 
     def allow_close(self) -> None:

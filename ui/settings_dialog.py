@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QCoreApplication, QLocale, Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -32,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.i18n import QT_TRANSLATE_NOOP
+from ui.i18n import QT_TRANSLATE_NOOP, chosen_language
 
 THEMES = (
     ("system", QT_TRANSLATE_NOOP("SettingsDialog", "Follow the system")),
@@ -202,19 +203,15 @@ class SettingsDialog(QDialog):
         self.language_combo = QComboBox(box)
         self.language_combo.setObjectName("settings-language")
         self.language_combo.setAccessibleName(self.tr("Language"))
-        system = QLocale.system().nativeLanguageName() or QLocale.system().name()
+        system = dict(LANGUAGES)[chosen_language("system", QLocale.system())]
         self.language_combo.addItem(self.tr("System (%1)").replace("%1", system), "system")
         for value, name in LANGUAGES:
             self.language_combo.addItem(name, value)
-        language_note = QLabel(self.tr("Applies when Chime starts again"), box)
-        language_note.setObjectName("settings-language-note")
-        language_note.setWordWrap(True)
-        language_row = QHBoxLayout()
-        language_row.addWidget(self.language_combo)
-        language_row.addWidget(language_note, 1)
-        language_label = QLabel(self.tr("&Language"), box)
-        language_label.setBuddy(self.language_combo)
-        form.addRow(language_label, language_row)
+        self.language_note = QLabel(self.tr("Applies when Chime starts again"), box)
+        self.language_note.setObjectName("settings-language-note")
+        self.language_note.setWordWrap(True)
+        form.addRow(self.tr("&Language"), self.language_combo)
+        form.addRow("", self.language_note)
         return box
 
     def _connect(self) -> None:
@@ -278,6 +275,15 @@ class SettingsDialog(QDialog):
         self.test_result.setText(text)
         width = self.test_result.width() or self.endpoint_box.width()
         self.test_result.setMinimumHeight(self.test_result.heightForWidth(max(1, width)))
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Once laid out, the key note asks for its whole wrapped height (a German note of three
+        lines overlapped the row below) and the dialog grows to it."""
+        super().showEvent(event)
+        if self.key_note.isVisibleTo(self):
+            width = max(1, self.key_note.width())
+            self.key_note.setMinimumHeight(self.key_note.heightForWidth(width))
+            self.resize(self.width(), max(self.height(), self.sizeHint().height()))
 
     def _update_enabled(self) -> None:
         self.endpoint_box.setEnabled(self.remote_radio.isChecked())

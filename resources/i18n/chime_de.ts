@@ -270,6 +270,17 @@
     </message>
 </context>
 <context>
+    <name>Crash</name>
+    <message>
+        <source>Chime could not use the disk: %1. Recent changes may not be saved; details are in %2.</source>
+        <translation>Chime konnte nicht auf die Festplatte zugreifen: %1. Die letzten Änderungen sind möglicherweise nicht gespeichert; Einzelheiten stehen in %2.</translation>
+    </message>
+    <message>
+        <source>Something unexpected went wrong; details are in %1.</source>
+        <translation>Etwas Unerwartetes ist schiefgelaufen; Einzelheiten stehen in %1.</translation>
+    </message>
+</context>
+<context>
     <name>Dialogs</name>
     <message>
         <source>Rename session</source>
@@ -294,6 +305,17 @@
     <message>
         <source>Export session</source>
         <translation>Sitzung exportieren</translation>
+    </message>
+</context>
+<context>
+    <name>KeyStore</name>
+    <message>
+        <source>The API key is kept in the system keyring.</source>
+        <translation>Der API-Schlüssel wird im Schlüsselbund des Systems aufbewahrt.</translation>
+    </message>
+    <message>
+        <source>No system keyring is available: the API key is kept in %1 (readable only by you).</source>
+        <translation>Kein Schlüsselbund des Systems verfügbar: Der API-Schlüssel wird in %1 aufbewahrt (nur für Sie lesbar).</translation>
     </message>
 </context>
 <context>

@@ -15,11 +15,11 @@ import pytest
 from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
-from app.language import chosen_language
 from app.settings import SETTINGS_FILE, Settings
 from tests.app.test_flow import advance_and_fire
 from tests.app.window import ZONE, Opener, RealApp, running
 from tests.fakes import FakeClock
+from ui.i18n import chosen_language
 from ui.settings_dialog import SettingsDialog, SettingsDraft
 from ui.transcript_rows import reminder_caption
 
