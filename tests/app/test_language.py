@@ -7,7 +7,7 @@ import functools
 import importlib.util
 import json
 import sys
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import ModuleType
 
@@ -15,12 +15,14 @@ import pytest
 from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
+from app.controller import due_words
 from app.settings import SETTINGS_FILE, Settings
 from tests.app.test_flow import advance_and_fire
 from tests.app.window import ZONE, Opener, RealApp, running
 from tests.fakes import FakeClock
 from ui.i18n import chosen_language
 from ui.settings_dialog import SettingsDialog, SettingsDraft
+from ui.timefmt import day_time
 from ui.transcript_rows import reminder_caption
 
 # WORKAROUND(offscreen QPA): showing a window logs "This plugin does not support
@@ -75,6 +77,10 @@ def test_language_de_shows_german_menus_actions_panels_and_standard_buttons(
         assert dialog.theme_combo.itemText(0) == "Wie das System"  # a marked table entry
         assert dialog.language_combo.currentText() == "Deutsch"
         dialog.deleteLater()
+        # Day and month names follow the chosen language too (the default QLocale).
+        now, friday = datetime(2026, 8, 4, 12, tzinfo=UTC), datetime(2026, 8, 7, 12, tzinfo=UTC)
+        assert day_time(friday, now, ZONE) == "Fr. 7. Aug. 14:00"
+        assert due_words(friday, now, ZONE) == "am Fr. 7. Aug. um 14:00"
 
 
 def test_language_en_shows_english_menus_on_a_german_desktop(
