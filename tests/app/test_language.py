@@ -20,8 +20,10 @@ from app.settings import SETTINGS_FILE, Settings
 from tests.app.test_flow import advance_and_fire
 from tests.app.window import ZONE, Opener, RealApp, running
 from tests.fakes import FakeClock
+from ui.actions import ACTION_TABLE, MENU_TITLES, MENUS
 from ui.i18n import chosen_language
-from ui.settings_dialog import SettingsDialog, SettingsDraft
+from ui.row_actions import ROW_ACTIONS
+from ui.settings_dialog import THEMES, SettingsDialog, SettingsDraft
 from ui.timefmt import day_time
 from ui.transcript_rows import reminder_caption
 
@@ -162,3 +164,14 @@ def test_the_german_translation_is_complete_and_built_from_the_code() -> None:
     assert [
         line for key, lang in script.LANGUAGES.items() for line in script.problems(key, lang)
     ] == []
+
+
+def test_every_label_kept_in_a_table_is_marked_for_translation() -> None:
+    """A row added to one of the tables without its QT_TR_NOOP / QT_TRANSLATE_NOOP mark would
+    stay English without pyside6-lupdate (and so --check) noticing: each label is in the .ts."""
+    messages = translations_script().read_ts(ROOT / "resources/i18n/chime_de.ts").messages
+    expected = [("", label, "") for _name, _menu, label, _keys, _checkable in ACTION_TABLE]
+    expected += [("", MENU_TITLES[menu], "") for menu in MENUS]
+    expected += [("RowActions", text, "") for a in ROW_ACTIONS for text in (a.label, a.tip) if text]
+    expected += [("SettingsDialog", label, "") for _value, label in THEMES]
+    assert [message for message in expected if message not in messages] == []
