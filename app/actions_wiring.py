@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QCoreApplication, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QWidget
 
@@ -26,6 +26,7 @@ from ui.dialogs import (
     ask_lose_unsaved,
     ask_title,
 )
+from ui.i18n import QT_TRANSLATE_NOOP
 from ui.main_window import MainWindow
 
 Leaving = Literal["close", "quit", "delete"]
@@ -133,12 +134,15 @@ def _confirm_leaving(
     return True
 
 
-UNSAVED = (
+UNSAVED = QT_TRANSLATE_NOOP(
+    "QuitQuestion",
     "Some recent messages could not be saved ({count} unsaved changes): the disk may be full or "
     "not writable. If Chime quits now they are lost; while it stays open it keeps trying to save "
-    "them."
+    "them.",
 )
-KEPT_OPEN = "Chime stays open and keeps trying to save; quit again once the disk has room."
+KEPT_OPEN = QT_TRANSLATE_NOOP(
+    "QuitQuestion", "Chime stays open and keeps trying to save; quit again once the disk has room."
+)
 
 
 async def _quit_asking(
@@ -150,8 +154,9 @@ async def _quit_asking(
     """Ctrl+Q and the window's close button: when some changes cannot be saved (a full disk),
     ask before they are lost. SIGTERM (a logout) quits without asking: no one could answer."""
     count = await controller.unsaved()
-    if count and not questions.lose_unsaved(window, window.tr(UNSAVED).format(count=count)):
-        window.notify(window.tr(KEPT_OPEN), 15000)
+    question = QCoreApplication.translate("QuitQuestion", UNSAVED).format(count=count)
+    if count and not questions.lose_unsaved(window, question):
+        window.notify(QCoreApplication.translate("QuitQuestion", KEPT_OPEN), 15000)
         return
     await quit_app()
 

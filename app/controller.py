@@ -39,7 +39,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Literal
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
 from app.engine import EngineParts, OpenSession, compose, start
 from app.paths import writable_problem
@@ -55,14 +55,18 @@ from core.session.live import LiveSession
 from core.session.store import OPEN_ELSEWHERE, SessionStore
 from core.session.summary import SessionSummary as StoredSummary
 from ui.dialogs import LeaveWarning
+from ui.i18n import QT_TRANSLATE_NOOP
 from ui.main_window import MainWindow, request_attention
 from ui.screen import ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionSummary
+from ui.timefmt import short_day, short_month
 
 _log = logging.getLogger(__name__)
 SEARCH_TEXT_EVENTS = 400
 TAKE_OVER_SECONDS = 2.0
 TORN = "A session log's incomplete last write (never saved) was set aside as {name}."
+
+translate = QCoreApplication.translate  # pyside6-lupdate reads translate("LeaveWarning", …)
 
 
 class AppController(QObject):
@@ -455,11 +459,13 @@ class AppController(QObject):
         if not waiting:
             return None
         holding = [o for o in leaving if o.bridge.active_reminders()]
-        where = "in this conversation"
+        where = translate("LeaveWarning", "in this conversation")
         if len(holding) > 1:
-            where = f"in {len(holding)} conversations"
+            where = translate("LeaveWarning", "in %1 conversations").replace(
+                "%1", str(len(holding))
+            )
         elif holding[0].id != self.current:
-            where = "in another open conversation"
+            where = translate("LeaveWarning", "in another open conversation")
         due = min(r.scheduled_at for r in waiting)
         when = due_words(due, self.parts.clock(), self.parts.zone_source())
         return _warning(kind, len(waiting), where, when)
@@ -609,35 +615,74 @@ class AppController(QObject):
         self.refresh_sidebar()
 
 
+_WARNINGS = {
+    "delete": (
+        QT_TRANSLATE_NOOP("LeaveWarning", "Delete this conversation?"),
+        QT_TRANSLATE_NOOP(
+            "LeaveWarning",
+            "This conversation has 1 reminder. Deleting it stops it (Undo brings the "
+            "conversation back with it); it is due %2.",
+        ),
+        QT_TRANSLATE_NOOP(
+            "LeaveWarning",
+            "This conversation has %1 reminders. Deleting it stops them (Undo brings the "
+            "conversation back with them); the next is due %2.",
+        ),
+        QT_TRANSLATE_NOOP("LeaveWarning", "Delete"),
+    ),
+    "quit": (
+        QT_TRANSLATE_NOOP("LeaveWarning", "Quit Chime?"),
+        QT_TRANSLATE_NOOP(
+            "LeaveWarning", "1 reminder %3 will wait until you start Chime again; it is due %2."
+        ),
+        QT_TRANSLATE_NOOP(
+            "LeaveWarning",
+            "%1 reminders %3 will wait until you start Chime again; the next is due %2.",
+        ),
+        QT_TRANSLATE_NOOP("LeaveWarning", "Quit"),
+    ),
+    "close": (
+        QT_TRANSLATE_NOOP("LeaveWarning", "Close this conversation?"),
+        QT_TRANSLATE_NOOP(
+            "LeaveWarning",
+            "1 reminder in this conversation will wait until you open it again; it is due %2.",
+        ),
+        QT_TRANSLATE_NOOP(
+            "LeaveWarning",
+            "%1 reminders in this conversation will wait until you open it again; the next is "
+            "due %2.",
+        ),
+        QT_TRANSLATE_NOOP("LeaveWarning", "Close"),
+    ),
+}
+"""Per kind: the question, its sentence for one reminder and for several (%1 how many, %2 when
+the next is due, %3 where they are), the button that goes ahead."""
+
+
 def _warning(kind: str, count: int, where: str, when: str) -> LeaveWarning:
-    reminders = "1 reminder" if count == 1 else f"{count} reminders"
-    next_one = f"it is due {when}" if count == 1 else f"the next is due {when}"
-    if kind == "delete":
-        them = "it" if count == 1 else "them"
-        text = (
-            f"This conversation has {reminders}. Deleting it stops {them} (Undo brings the "
-            f"conversation back with {them}); {next_one}."
-        )
-        return LeaveWarning("Delete this conversation?", text, "Delete")
-    if kind == "quit":
-        text = f"{reminders} {where} will wait until you start Chime again; {next_one}."
-        return LeaveWarning("Quit Chime?", text[0].upper() + text[1:], "Quit")
-    text = f"{reminders} in this conversation will wait until you open it again; {next_one}."
-    return LeaveWarning("Close this conversation?", text[0].upper() + text[1:], "Close")
+    title, one, several, action = (translate("LeaveWarning", t) for t in _WARNINGS[kind])
+    text = (one if count == 1 else several).replace("%1", str(count)).replace("%3", where)
+    return LeaveWarning(title, text.replace("%2", when), action)
 
 
 def due_words(due: datetime, now: datetime, zone_name: str | None) -> str:
     """``at 14:30``, ``tomorrow at 09:00``, ``on Fri 7 Aug at 09:00``; ``now`` when overdue."""
     if due <= now:
-        return "now (it is overdue)"
+        return translate("LeaveWarning", "now (it is overdue)")
     zone = zone_or_utc(zone_name)
     local, today = due.astimezone(zone), now.astimezone(zone).date()
     clock = local.strftime("%H:%M")
     if local.date() == today:
-        return f"at {clock}"
+        return translate("LeaveWarning", "at %1").replace("%1", clock)
     if local.date() == today + timedelta(days=1):
-        return f"tomorrow at {clock}"
-    return f"on {local.strftime('%a')} {local.day} {local.strftime('%b')} at {clock}"
+        return translate("LeaveWarning", "tomorrow at %1").replace("%1", clock)
+    return (
+        translate("LeaveWarning", "on %1 %2 %3 at %4")
+        .replace("%1", short_day(local))
+        .replace("%2", str(local.day))
+        .replace("%3", short_month(local))
+        .replace("%4", clock)
+    )
 
 
 def _in_words(error: Exception) -> str:
@@ -648,7 +693,11 @@ def _in_words(error: Exception) -> str:
 
 
 def _stored_item(summary: StoredSummary) -> SessionSummary:
-    title = summary.title or ("Unreadable session" if summary.problem else "New session")
+    title = summary.title or (
+        translate("AppController", "Unreadable session")
+        if summary.problem
+        else translate("AppController", "New session")
+    )
     count = summary.active_reminders or 0
     return SessionSummary(summary.id, title, summary.last_activity_at, reminder_count=count)
 

@@ -31,12 +31,13 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSocketNotifier, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QLocale, QSocketNotifier, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app import __version__
 from app.appearance import apply_appearance, load_style, make_application
+from app.language import install_language
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
 from app.settings import KeyStore, ReadSettings, effective_provider, read_settings
@@ -153,10 +154,17 @@ def _crash_sentence(error: BaseException, where: str) -> str:
     if isinstance(error, OSError):
         reason = error.strerror or str(error)
         return (
-            f"Chime could not use the disk: {reason}. Recent changes may not be saved; "
-            f"details are in {where}."
+            QCoreApplication.translate(
+                "Crash",
+                "Chime could not use the disk: %1. Recent changes may not be saved; details are "
+                "in %2.",
+            )
+            .replace("%2", where)
+            .replace("%1", reason)
         )
-    return f"Something unexpected went wrong; details are in {where}."
+    return QCoreApplication.translate(
+        "Crash", "Something unexpected went wrong; details are in %1."
+    ).replace("%1", where)
 
 
 def install_signal_quit(app: QApplication, quit_now: Callable[[], object]) -> QSocketNotifier:
@@ -210,6 +218,7 @@ class Application:
         keys: KeyStore | None = None,
         questions: Questions | None = None,
         settings: ReadSettings | None = None,
+        system_locale: QLocale | None = None,
     ) -> None:
         """The keyword arguments are seams for in-process tests (a fake clock, a key file, scripted
         answers to the rename and export questions); ``run`` uses the defaults and hands in the
@@ -227,6 +236,9 @@ class Application:
         self.new_id = new_id
         self.questions = questions
         """None: the real modal dialogs (``app.actions_wiring.Questions``)."""
+        self.language = install_language(app, self.first_settings.language, system_locale)
+        """The translators in effect, installed before the first widget is built (a language
+        applies when Chime starts; ``system_locale`` stands in for the desktop's in tests)."""
         self.window = MainWindow(clock, QIcon(str(resource("icons", "bell.svg"))))
         self.window.version_of = lambda: __version__  # app/__init__.py: the one source
         self.started: Started | None = None
@@ -289,7 +301,7 @@ class Application:
         """Show the (still empty) window at once, its saved geometry fitted into the screen; the
         engine is composed by ``start``."""
         self.window.restore_geometry(self._state.geometry)
-        self.window.set_provider(effective_provider(self.first_settings).label(self.window.tr))
+        self.window.set_provider(effective_provider(self.first_settings).label())
         self.window.show()
         self.window.fit_to_screen()  # once shown; again when the window manager has framed it
         QTimer.singleShot(FRAMED_AFTER_MS, self.window.fit_to_screen)

@@ -21,10 +21,11 @@ import json
 import logging
 import os
 import re
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
+
+from PySide6.QtCore import QCoreApplication
 
 from core.jsonread import SETTINGS, parse_json
 
@@ -35,6 +36,8 @@ KEYRING_SERVICE = "Chime"
 KEY_FILE = "api-key"
 PROVIDERS = ("offline", "openai-compatible")
 THEMES = ("system", "light", "dark")
+LANGUAGES = ("system", "en", "de")
+"""``system``: the desktop's locale (app/language.py); applies when Chime starts."""
 TEXT_SIZES = range(8, 25)
 MAX_CONTEXT_TOKENS = 10_000_000
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -55,9 +58,11 @@ class Settings:
     again" in that question turns it off)."""
     context_tokens: int = 0
     """The model's context length in tokens; 0: ask the server, else the preset's default."""
+    language: str = "system"
+    """The window's language (``LANGUAGES``), applied when Chime starts."""
 
     def __post_init__(self) -> None:
-        for name in ("provider", "preset", "base_url", "model", "theme"):
+        for name in ("provider", "preset", "base_url", "model", "theme", "language"):
             value = getattr(self, name)
             if not isinstance(value, str):
                 raise ValueError(f"{name} must be a string")
@@ -67,6 +72,8 @@ class Settings:
             raise ValueError(f"provider must be one of {PROVIDERS}")
         if self.theme not in THEMES:
             raise ValueError(f"theme must be one of {THEMES}")
+        if self.language not in LANGUAGES:
+            raise ValueError(f"language must be one of {LANGUAGES}")
         if isinstance(self.text_size, bool) or not isinstance(self.text_size, int):
             raise ValueError("text_size must be an integer")
         if self.text_size not in TEXT_SIZES:
@@ -97,9 +104,9 @@ class Settings:
 class Offline:
     """The built-in offline assistant answers."""
 
-    def label(self, tr: Callable[[str], str]) -> str:
-        """The status bar's name for it (``tr`` translates)."""
-        return tr("Offline assistant")
+    def label(self) -> str:
+        """The status bar's name for it."""
+        return QCoreApplication.translate("Offline", "Offline assistant")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +119,7 @@ class Endpoint:
     preset: str = "custom"
     context_tokens: int = 0
 
-    def label(self, _tr: Callable[[str], str]) -> str:
+    def label(self) -> str:
         """The status bar's name for it: ``model @ base URL`` (``?`` while no model is named)."""
         return f"{self.model or '?'} @ {self.base_url}"
 
@@ -215,11 +222,13 @@ class KeyStore:
     @property
     def note(self) -> str:
         if self._keyring is not None:
-            return "The API key is kept in the system keyring."
-        return (
-            f"No system keyring is available: the API key is kept in {self._file} "
-            "(readable only by you)."
-        )
+            return QCoreApplication.translate(
+                "KeyStore", "The API key is kept in the system keyring."
+            )
+        return QCoreApplication.translate(
+            "KeyStore",
+            "No system keyring is available: the API key is kept in %1 (readable only by you).",
+        ).replace("%1", str(self._file))
 
     def get(self) -> str:
         """The stored key, or "" when none is stored (or the store cannot be read)."""

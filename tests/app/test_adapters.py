@@ -133,7 +133,7 @@ def test_what_answers_is_the_offline_assistant_unless_an_endpoint_has_a_base_url
     settings: Settings, answers: Offline | Endpoint, label: str
 ) -> None:
     assert effective_provider(settings) == answers
-    assert effective_provider(settings).label(str) == label
+    assert effective_provider(settings).label() == label
 
 
 def test_without_a_keyring_the_key_is_a_private_file_and_the_note_says_so(tmp_path: Path) -> None:

@@ -126,7 +126,7 @@ def test_settings_switch_to_an_endpoint_list_its_models_test_it_and_the_next_tur
         dialog.key_edit.setText(KEY)
         result = dialog.test_result
         shown = click_and_wait(chime, dialog.refresh_button, result, "")
-        assert shown == "2 model(s) found."
+        assert shown == "2 models found."  # chime_en.qm: the English plural forms
         models = [dialog.model_combo.itemText(i) for i in range(dialog.model_combo.count())]
         assert models == ["llama3.2", "qwen3:8b"]
         dialog.model_combo.setEditText("qwen3:8b")
@@ -145,7 +145,7 @@ def test_settings_switch_to_an_endpoint_list_its_models_test_it_and_the_next_tur
         assert [t["function"]["name"] for t in tool_probe["tools"]] == ["chime_probe"]
         dialog.model_combo.setEditText("mistral")
         shown = click_and_wait(chime, dialog.test_button, result, shown)
-        assert shown == "✗ Connected, but the endpoint has no model named 'mistral'."
+        assert shown == "✗ Connected, but the endpoint has no model named “mistral”."
         dialog.model_combo.setEditText("qwen3:8b")
         shown = click_and_wait(chime, dialog.test_button, result, shown)
         assert shown == "✗ The endpoint rejected the API key (401). Check the key in Settings."

@@ -12,12 +12,13 @@ from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.actions_wiring import Questions
 from app.controller import AppController
+from app.language import remove_language
 from app.main import Application, Started
 from app.qtasync import TaskRunner
 from app.settings import KeyStore
@@ -77,6 +78,7 @@ class RealApp:
         *,
         session_arg: str | None = None,
         start: bool = True,
+        system_locale: QLocale | None = None,
     ) -> None:
         self.qtbot = qtbot
         self.qapp = qapp
@@ -104,6 +106,7 @@ class RealApp:
                 self.answers.leave,
                 self.answers.lose_unsaved,
             ),
+            system_locale=system_locale or QLocale(QLocale.Language.English),
         )
         self.window = self.chime.window  # not given to qtbot: closing it would ask to quit
         self.chime.show_window()
@@ -197,6 +200,7 @@ class RealApp:
     def close(self) -> None:
         self.run(self.chime.quit())
         disconnect_application(self.qapp, self.chime)
+        remove_language(self.qapp, self.chime.language)
         palette, font, scheme = self._saved
         self.qapp.styleHints().setColorScheme(scheme)
         self.qapp.setPalette(palette)
