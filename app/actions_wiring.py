@@ -11,14 +11,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QCoreApplication, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QWidget
 
 from app.controller import AppController
 from app.qtasync import TaskRunner
 from app.settings_flow import SettingsFlow
-from ui.dialogs import LeaveAnswer, LeaveWarning, ask_export_path, ask_leave, ask_title
+from ui.dialogs import (
+    LeaveAnswer,
+    LeaveWarning,
+    ask_export_path,
+    ask_leave,
+    ask_lose_unsaved,
+    ask_title,
+)
+from ui.i18n import QT_TRANSLATE_NOOP
 from ui.main_window import MainWindow
 
 Leaving = Literal["close", "quit", "delete"]
@@ -36,6 +44,7 @@ class Questions:
     open_url: Callable[[str], object] = lambda url: QDesktopServices.openUrl(QUrl(url))
     """Opens a link the user confirmed in the system browser (tests record it instead)."""
     leave: Callable[[QWidget, LeaveWarning], LeaveAnswer | None] = ask_leave
+    lose_unsaved: Callable[[QWidget, str], bool] = ask_lose_unsaved
 
 
 def wire_controller(
@@ -93,8 +102,13 @@ def wire_actions(
         lambda: _export(window, controller, tasks, questions, "jsonl")
     )
     act("settings").triggered.connect(lambda: settings.open())
-    act("quit").triggered.connect(lambda: confirm("quit") and tasks.spawn(quit_app()))
-    window.close_requested.connect(lambda: confirm("quit") and tasks.spawn(quit_app()))
+
+    def asked() -> None:
+        if confirm("quit"):
+            tasks.spawn(_quit_asking(window, controller, questions, quit_app))
+
+    act("quit").triggered.connect(asked)
+    window.close_requested.connect(asked)
     window.open_url_requested.connect(questions.open_url)
 
 
@@ -118,6 +132,33 @@ def _confirm_leaving(
     if answer.dont_ask_again:
         settings.stop_warning_about_waiting_reminders()
     return True
+
+
+UNSAVED = QT_TRANSLATE_NOOP(
+    "QuitQuestion",
+    "Some recent messages could not be saved ({count} unsaved changes): the disk may be full or "
+    "not writable. If Chime quits now they are lost; while it stays open it keeps trying to save "
+    "them.",
+)
+KEPT_OPEN = QT_TRANSLATE_NOOP(
+    "QuitQuestion", "Chime stays open and keeps trying to save; quit again once the disk has room."
+)
+
+
+async def _quit_asking(
+    window: MainWindow,
+    controller: AppController,
+    questions: Questions,
+    quit_app: Callable[[], Coroutine[Any, Any, None]],
+) -> None:
+    """Ctrl+Q and the window's close button: when some changes cannot be saved (a full disk),
+    ask before they are lost. SIGTERM (a logout) quits without asking: no one could answer."""
+    count = await controller.unsaved()
+    question = QCoreApplication.translate("QuitQuestion", UNSAVED).format(count=count)
+    if count and not questions.lose_unsaved(window, question):
+        window.notify(QCoreApplication.translate("QuitQuestion", KEPT_OPEN), 15000)
+        return
+    await quit_app()
 
 
 def _step(controller: AppController, tasks: TaskRunner, step: int) -> None:

@@ -17,6 +17,9 @@ Choices where the spec is silent:
 - The window title follows the session's title as soon as it has one (its first message).
 - Delete, Undo and exports say what they did in the window's message bar; a delete's message
   offers Undo, and the next message replaces it.
+- A session shown read-only because another Chime has it open is taken over: every
+  ``TAKE_OVER_SECONDS`` the controller looks whether its lock is free, and then reopens it live
+  here (re-read from disk, so what the other instance wrote is shown) in place of the copy.
 - A data folder that cannot be written (probed at start, or a new session that cannot be created)
   is said in the banner, with the reason and the fix; sessions still open (read-only) and nothing
   raises. With no session at all the composer is disabled and says why.
@@ -36,7 +39,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Literal
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
 from app.engine import EngineParts, OpenSession, compose, start
 from app.paths import writable_problem
@@ -49,15 +52,21 @@ from core.instant import read_instant
 from core.llm.provider import ModelProvider
 from core.readable import zone_or_utc
 from core.session.live import LiveSession
-from core.session.store import SessionStore
+from core.session.store import OPEN_ELSEWHERE, SessionStore
 from core.session.summary import SessionSummary as StoredSummary
 from ui.dialogs import LeaveWarning
+from ui.i18n import QT_TRANSLATE_NOOP
 from ui.main_window import MainWindow, request_attention
 from ui.screen import ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionSummary
+from ui.timefmt import short_day, short_month
 
 _log = logging.getLogger(__name__)
 SEARCH_TEXT_EVENTS = 400
+TAKE_OVER_SECONDS = 2.0
+TORN = "A session log's incomplete last write (never saved) was set aside as {name}."
+
+translate = QCoreApplication.translate  # pyside6-lupdate reads translate("LeaveWarning", …)
 
 
 class AppController(QObject):
@@ -92,6 +101,9 @@ class AppController(QObject):
         """Sessions whose close (flush, lock release) is still running, by id."""
         self.storage_problem: str | None = None
         """Why the data folder cannot be written (shown in the banner), or None."""
+        self._take_over = QTimer(self)
+        self._take_over.setInterval(int(TAKE_OVER_SECONDS * 1000))
+        self._take_over.timeout.connect(lambda: self._tasks.spawn(self.take_over_released()))
 
     # -- opening and showing -------------------------------------------------------------
     async def start(self, wanted: list[str], current: str | None) -> None:
@@ -101,6 +113,7 @@ class AppController(QObject):
         if problem is not None:
             self.storage_problem = self._cannot_write(problem)
             _log.warning("%s", self.storage_problem)
+        self._take_over.start()
         for session_id in wanted:
             await self.open_session(session_id, show=False)
         if not self.open:
@@ -128,6 +141,35 @@ class AppController(QObject):
             self.window.notify(self.tr("Could not open the session: ") + _in_words(error))
             return None
         return self._adopt(session, show=show)
+
+    async def take_over_released(self) -> list[str]:
+        """Open live here the sessions shown read-only because another instance had them open
+        and has let them go; returns their ids."""
+        taken = []
+        for session_id, opened in list(self.open.items()):
+            if opened.session.read_only_reason != OPEN_ELSEWHERE:
+                continue
+            if (
+                not await self.store.lock_is_free(session_id)
+                or self.open.get(session_id) is not opened
+            ):
+                continue
+            del self.open[session_id]
+            await opened.close()
+            if await self.open_session(session_id, show=self.current == session_id) is not None:
+                taken.append(session_id)
+            elif self.current == session_id:  # it could not be opened again: show another
+                self.current = None
+                await self._show_any()
+        if taken:
+            self.refresh_sidebar()
+        return taken
+
+    async def _show_any(self) -> None:
+        if self.open:
+            self.show_session(next(reversed(list(self.open))))
+        else:
+            await self.new_session()
 
     async def new_session(self) -> None:
         """Create a session and show it (Ctrl+N); an open session without messages is shown
@@ -193,6 +235,8 @@ class AppController(QObject):
             self.show_session(opened.id)
         else:
             self._state_changed()
+        if session.torn_tail is not None:
+            self.window.notify(self.tr(TORN).format(name=session.torn_tail.name), 30000)
         if not session.verified:
             watcher = self._tasks.spawn(self._after_verification(opened))
             self._watching.add(watcher)
@@ -327,10 +371,7 @@ class AppController(QObject):
             self._closing.pop(target, None)
         if self.current == target:
             self.current = None
-            if self.open:
-                self.show_session(next(reversed(list(self.open))))
-            else:
-                await self.new_session()
+            await self._show_any()
         self._state_changed()
         await self.refresh_sessions()
 
@@ -418,11 +459,13 @@ class AppController(QObject):
         if not waiting:
             return None
         holding = [o for o in leaving if o.bridge.active_reminders()]
-        where = "in this conversation"
+        where = translate("LeaveWarning", "in this conversation")
         if len(holding) > 1:
-            where = f"in {len(holding)} conversations"
+            where = translate("LeaveWarning", "in %1 conversations").replace(
+                "%1", str(len(holding))
+            )
         elif holding[0].id != self.current:
-            where = "in another open conversation"
+            where = translate("LeaveWarning", "in another open conversation")
         due = min(r.scheduled_at for r in waiting)
         when = due_words(due, self.parts.clock(), self.parts.zone_source())
         return _warning(kind, len(waiting), where, when)
@@ -452,11 +495,22 @@ class AppController(QObject):
         for opened in self.open.values():
             opened.set_provider(factory())
 
+    async def unsaved(self) -> int:
+        """How many changes of the live sessions are still not on disk after one more barrier
+        each (a full disk): what quitting now would lose."""
+        count = 0
+        for opened in list(self.open.values()):
+            session = opened.session
+            if not session.read_only and not await session.flush():
+                count += len(session.entries) - session.durable_count
+        return count
+
     async def shutdown(self, geometry: str = "") -> None:
         """Quit: record the open sessions, then flush and close every one of them (and let a
         close already under way finish: the loop ends right after)."""
         self.write_state(geometry)
         self._writes_state = False
+        self._take_over.stop()
         await asyncio.gather(*self._watching, return_exceptions=True)  # closing waits for it too
         await asyncio.gather(*self._closing.values(), return_exceptions=True)
         for opened in list(self.open.values()):
@@ -561,35 +615,74 @@ class AppController(QObject):
         self.refresh_sidebar()
 
 
+_WARNINGS = {
+    "delete": (
+        QT_TRANSLATE_NOOP("LeaveWarning", "Delete this conversation?"),
+        QT_TRANSLATE_NOOP(
+            "LeaveWarning",
+            "This conversation has 1 reminder. Deleting it stops it (Undo brings the "
+            "conversation back with it); it is due %2.",
+        ),
+        QT_TRANSLATE_NOOP(
+            "LeaveWarning",
+            "This conversation has %1 reminders. Deleting it stops them (Undo brings the "
+            "conversation back with them); the next is due %2.",
+        ),
+        QT_TRANSLATE_NOOP("LeaveWarning", "Delete"),
+    ),
+    "quit": (
+        QT_TRANSLATE_NOOP("LeaveWarning", "Quit Chime?"),
+        QT_TRANSLATE_NOOP(
+            "LeaveWarning", "1 reminder %3 will wait until you start Chime again; it is due %2."
+        ),
+        QT_TRANSLATE_NOOP(
+            "LeaveWarning",
+            "%1 reminders %3 will wait until you start Chime again; the next is due %2.",
+        ),
+        QT_TRANSLATE_NOOP("LeaveWarning", "Quit"),
+    ),
+    "close": (
+        QT_TRANSLATE_NOOP("LeaveWarning", "Close this conversation?"),
+        QT_TRANSLATE_NOOP(
+            "LeaveWarning",
+            "1 reminder in this conversation will wait until you open it again; it is due %2.",
+        ),
+        QT_TRANSLATE_NOOP(
+            "LeaveWarning",
+            "%1 reminders in this conversation will wait until you open it again; the next is "
+            "due %2.",
+        ),
+        QT_TRANSLATE_NOOP("LeaveWarning", "Close"),
+    ),
+}
+"""Per kind: the question, its sentence for one reminder and for several (%1 how many, %2 when
+the next is due, %3 where they are), the button that goes ahead."""
+
+
 def _warning(kind: str, count: int, where: str, when: str) -> LeaveWarning:
-    reminders = "1 reminder" if count == 1 else f"{count} reminders"
-    next_one = f"it is due {when}" if count == 1 else f"the next is due {when}"
-    if kind == "delete":
-        them = "it" if count == 1 else "them"
-        text = (
-            f"This conversation has {reminders}. Deleting it stops {them} (Undo brings the "
-            f"conversation back with {them}); {next_one}."
-        )
-        return LeaveWarning("Delete this conversation?", text, "Delete")
-    if kind == "quit":
-        text = f"{reminders} {where} will wait until you start Chime again; {next_one}."
-        return LeaveWarning("Quit Chime?", text[0].upper() + text[1:], "Quit")
-    text = f"{reminders} in this conversation will wait until you open it again; {next_one}."
-    return LeaveWarning("Close this conversation?", text[0].upper() + text[1:], "Close")
+    title, one, several, action = (translate("LeaveWarning", t) for t in _WARNINGS[kind])
+    text = (one if count == 1 else several).replace("%1", str(count)).replace("%3", where)
+    return LeaveWarning(title, text.replace("%2", when), action)
 
 
 def due_words(due: datetime, now: datetime, zone_name: str | None) -> str:
     """``at 14:30``, ``tomorrow at 09:00``, ``on Fri 7 Aug at 09:00``; ``now`` when overdue."""
     if due <= now:
-        return "now (it is overdue)"
+        return translate("LeaveWarning", "now (it is overdue)")
     zone = zone_or_utc(zone_name)
     local, today = due.astimezone(zone), now.astimezone(zone).date()
     clock = local.strftime("%H:%M")
     if local.date() == today:
-        return f"at {clock}"
+        return translate("LeaveWarning", "at %1").replace("%1", clock)
     if local.date() == today + timedelta(days=1):
-        return f"tomorrow at {clock}"
-    return f"on {local.strftime('%a')} {local.day} {local.strftime('%b')} at {clock}"
+        return translate("LeaveWarning", "tomorrow at %1").replace("%1", clock)
+    return (
+        translate("LeaveWarning", "on %1 %2 %3 at %4")
+        .replace("%1", short_day(local))
+        .replace("%2", str(local.day))
+        .replace("%3", short_month(local))
+        .replace("%4", clock)
+    )
 
 
 def _in_words(error: Exception) -> str:
@@ -600,7 +693,11 @@ def _in_words(error: Exception) -> str:
 
 
 def _stored_item(summary: StoredSummary) -> SessionSummary:
-    title = summary.title or ("Unreadable session" if summary.problem else "New session")
+    title = summary.title or (
+        translate("AppController", "Unreadable session")
+        if summary.problem
+        else translate("AppController", "New session")
+    )
     count = summary.active_reminders or 0
     return SessionSummary(summary.id, title, summary.last_activity_at, reminder_count=count)
 

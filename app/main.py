@@ -31,17 +31,18 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSocketNotifier, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QLocale, QSocketNotifier, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app import __version__
 from app.appearance import apply_appearance, load_style, make_application
+from app.language import install_language
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
-from app.settings import KeyStore, Settings, effective_provider, load_settings
+from app.settings import KeyStore, ReadSettings, effective_provider, read_settings
 from app.single_instance import claim
-from app.state import read_state
+from app.state import read_state_checked
 from app.system import local_zone_name, monotonic_seconds, system_clock
 from core.clock import Clock, NewId, ZoneSource
 from ui.main_window import MainWindow
@@ -74,6 +75,40 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return parser.parse_args(list(argv))
 
 
+class QuietFileHandler(logging.handlers.RotatingFileHandler):
+    """``chime.log`` that degrades quietly when it cannot be written (a full disk): the record
+    is dropped and counted, one line on stderr says so (not a traceback per record), and the
+    first record written again is followed by how many were lost."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
+        self.lost = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        lost = self.lost
+        super().emit(record)
+        if lost and self.lost == lost:  # written: say what is missing before it
+            self.lost = 0
+            note = f"{lost} log messages were lost while {LOG_FILE} could not be written"
+            super().emit(
+                logging.makeLogRecord(
+                    {
+                        "name": __name__,
+                        "levelname": "WARNING",
+                        "levelno": logging.WARNING,
+                        "msg": note,
+                    }
+                )
+            )
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        if not self.lost:
+            error = sys.exc_info()[1]
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            sys.stderr.write(f"chime: cannot write {LOG_FILE} ({reason}); dropping log messages\n")
+        self.lost += 1
+
+
 def setup_logging(folder: Path) -> bool:
     """Log to ``chime.log`` in the data directory (rotating: 3 × 1 MB). When that file cannot be
     opened (a read-only or missing folder), log to stderr instead and return False."""
@@ -82,9 +117,7 @@ def setup_logging(folder: Path) -> bool:
     problem: OSError | None = None
     try:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))  # created private
-        handler = logging.handlers.RotatingFileHandler(
-            path, maxBytes=1_000_000, backupCount=3, encoding="utf-8"
-        )
+        handler = QuietFileHandler(path)
     except OSError as error:
         problem = error
         handler = logging.StreamHandler(sys.stderr)
@@ -121,10 +154,17 @@ def _crash_sentence(error: BaseException, where: str) -> str:
     if isinstance(error, OSError):
         reason = error.strerror or str(error)
         return (
-            f"Chime could not use the disk: {reason}. Recent changes may not be saved; "
-            f"details are in {where}."
+            QCoreApplication.translate(
+                "Crash",
+                "Chime could not use the disk: %1. Recent changes may not be saved; details are "
+                "in %2.",
+            )
+            .replace("%2", where)
+            .replace("%1", reason)
         )
-    return f"Something unexpected went wrong; details are in {where}."
+    return QCoreApplication.translate(
+        "Crash", "Something unexpected went wrong; details are in %1."
+    ).replace("%1", where)
 
 
 def install_signal_quit(app: QApplication, quit_now: Callable[[], object]) -> QSocketNotifier:
@@ -177,7 +217,8 @@ class Application:
         new_id: NewId = lambda: uuid.uuid4().hex,
         keys: KeyStore | None = None,
         questions: Questions | None = None,
-        settings: Settings | None = None,
+        settings: ReadSettings | None = None,
+        system_locale: QLocale | None = None,
     ) -> None:
         """The keyword arguments are seams for in-process tests (a fake clock, a key file, scripted
         answers to the rename and export questions); ``run`` uses the defaults and hands in the
@@ -185,7 +226,8 @@ class Application:
         self.app = app
         self.folder = folder
         self.session_arg = session_arg
-        self.first_settings = settings if settings is not None else load_settings(folder)
+        read = settings if settings is not None else read_settings(folder)
+        self.first_settings = read.settings
         """The settings read at start: the first paint's look and status bar. From ``start`` on,
         ``started.settings_flow`` holds the settings in effect."""
         self.keys = keys if keys is not None else KeyStore(config_dir())
@@ -194,6 +236,9 @@ class Application:
         self.new_id = new_id
         self.questions = questions
         """None: the real modal dialogs (``app.actions_wiring.Questions``)."""
+        self.language = install_language(app, self.first_settings.language, system_locale)
+        """The translators in effect, installed before the first widget is built (a language
+        applies when Chime starts; ``system_locale`` stands in for the desktop's in tests)."""
         self.window = MainWindow(clock, QIcon(str(resource("icons", "bell.svg"))))
         self.window.version_of = lambda: __version__  # app/__init__.py: the one source
         self.started: Started | None = None
@@ -202,7 +247,9 @@ class Application:
         self._starting = False
         self._quit_asked = False
         self._finished = False
-        self._state = read_state(folder)
+        self._state, state_problem = read_state_checked(folder)
+        self._problems = " ".join(p for p in (read.problem, state_problem) if p)
+        """What could not be used of settings.json and state.json, said once the window is up."""
         self._done: list[Callable[[], None]] = []
 
     def _compose(self) -> Started:
@@ -254,7 +301,7 @@ class Application:
         """Show the (still empty) window at once, its saved geometry fitted into the screen; the
         engine is composed by ``start``."""
         self.window.restore_geometry(self._state.geometry)
-        self.window.set_provider(effective_provider(self.first_settings).label(self.window.tr))
+        self.window.set_provider(effective_provider(self.first_settings).label())
         self.window.show()
         self.window.fit_to_screen()  # once shown; again when the window manager has framed it
         QTimer.singleShot(FRAMED_AFTER_MS, self.window.fit_to_screen)
@@ -269,6 +316,8 @@ class Application:
             current = self.session_arg or state.current
             await started.controller.start(wanted, current)
             await started.controller.refresh_sessions()
+            if self._problems:
+                self.window.notify(self._problems, 30000)
             self.app.applicationStateChanged.connect(self._on_application_state_changed)
             self.app.styleHints().colorSchemeChanged.connect(
                 started.settings_flow.follow_system_scheme
@@ -350,8 +399,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         print(f"Chime is already running for {folder}: its window was brought forward.")
         return 0
     load_style(app)
-    settings = load_settings(folder)
-    apply_appearance(app, settings)  # before the window is built: it is polished once
+    settings = read_settings(folder)
+    apply_appearance(app, settings.settings)  # before the window is built: it is polished once
     chime = Application(app, folder, args.session, settings=settings)
     guard.requested.connect(chime.bring_forward)
     install_excepthook([chime.window], logged_to_file=logged_to_file)

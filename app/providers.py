@@ -17,22 +17,28 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QCoreApplication, QLocale
+
 from app.settings import Endpoint, Settings, effective_provider
 from core.clock import Clock
 from core.errors import ProviderError
 from core.llm.presets import PRESETS
 from core.llm.provider import ModelProvider
+from ui.i18n import QT_TRANSLATE_NOOP
 from ui.settings_dialog import PresetChoice
 
 if TYPE_CHECKING:
     from core.llm.openai_compat import OpenAICompatProvider, ToolCheck
 
 ProviderFactory = Callable[[], ModelProvider]
-NO_TOOLS = "Connected, but this model does not call tools: reminders will not work with it."
+translate = QCoreApplication.translate  # pyside6-lupdate reads translate("Providers", …)
+NO_TOOLS = QT_TRANSLATE_NOOP(
+    "Providers", "Connected, but this model does not call tools: reminders will not work with it."
+)
 _SOURCES = {
-    "server": "reported by the server",
-    "settings": "as set here",
-    "default": "the server does not say; assumed",
+    "server": QT_TRANSLATE_NOOP("Providers", "reported by the server"),
+    "settings": QT_TRANSLATE_NOOP("Providers", "as set here"),
+    "default": QT_TRANSLATE_NOOP("Providers", "the server does not say; assumed"),
 }
 
 
@@ -98,9 +104,13 @@ async def test_connection(endpoint: Endpoint, api_key: str) -> tuple[bool, str]:
     if error:
         return False, error
     if not endpoint.model:
-        return True, f"Connected: {len(names)} model(s) available. Choose one to test it."
+        return True, translate(
+            "Providers", "Connected: %1 model(s) available. Choose one to test it."
+        ).replace("%1", str(len(names)))
     if endpoint.model not in names:
-        return False, f"Connected, but the endpoint has no model named {endpoint.model!r}."
+        return False, translate(
+            "Providers", "Connected, but the endpoint has no model named “%1”."
+        ).replace("%1", endpoint.model)
     provider = endpoint_provider(endpoint, api_key, timeout=30.0, max_retries=0)
     try:
         check = await provider.check_tools()
@@ -113,8 +123,21 @@ async def test_connection(endpoint: Endpoint, api_key: str) -> tuple[bool, str]:
 
 def _checked(check: ToolCheck) -> str:
     budget = check.budget
-    context = f"Context: {budget.context_tokens:,} tokens ({_SOURCES[budget.source]})."
+    context = (
+        translate("Providers", "Context: %1 tokens (%2).")
+        .replace("%1", _grouped(budget.context_tokens))
+        .replace("%2", translate("Providers", _SOURCES[budget.source]))
+    )
     if not check.calls_tools:
         refusal = f" {check.refusal}" if check.refusal else ""
-        return f"{NO_TOOLS}{refusal} {context}"
-    return f"Connected to {check.family}: the model streams answers and calls tools. {context}"
+        return f"{translate('Providers', NO_TOOLS)}{refusal} {context}"
+    connected = translate(
+        "Providers", "Connected to %1: the model streams answers and calls tools."
+    ).replace("%1", check.family)
+    return f"{connected} {context}"
+
+
+def _grouped(number: int) -> str:
+    """``4,096`` (``4.096`` in German): the number in the window's language."""
+    locale = QLocale()
+    return f"{number:,}" if locale.language() == QLocale.Language.C else locale.toString(number)

@@ -4,7 +4,9 @@
 before closing, quitting or deleting leaves reminders waiting). The API key lives in the
 system keyring when one is available; otherwise in a ``0600`` file in the config directory, and the
 settings dialog says so (agent.md §5.2). The key never reaches settings.json, logs or sessions.
-An unreadable settings file is set aside (``settings.json.bad-<n>``) and defaults are used.
+A settings file that is not valid (not JSON, beyond the bounded decode's limits of
+``core.jsonread.SETTINGS``, or values out of range) is set aside (``settings.json.bad-<n>``) and
+defaults are used; ``read_settings`` also returns the sentence the window shows about it.
 ``effective_provider`` is the one place that decides what answers: the offline assistant, or an
 endpoint (an endpoint without a base URL falls back to the offline assistant).
 
@@ -18,10 +20,14 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Callable
+import re
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+
+from core.jsonread import SETTINGS, parse_json
 
 _log = logging.getLogger(__name__)
 
@@ -30,8 +36,11 @@ KEYRING_SERVICE = "Chime"
 KEY_FILE = "api-key"
 PROVIDERS = ("offline", "openai-compatible")
 THEMES = ("system", "light", "dark")
+LANGUAGES = ("system", "en", "de")
+"""``system``: the desktop's locale (app/language.py); applies when Chime starts."""
 TEXT_SIZES = range(8, 25)
 MAX_CONTEXT_TOKENS = 10_000_000
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,15 +58,22 @@ class Settings:
     again" in that question turns it off)."""
     context_tokens: int = 0
     """The model's context length in tokens; 0: ask the server, else the preset's default."""
+    language: str = "system"
+    """The window's language (``LANGUAGES``), applied when Chime starts."""
 
     def __post_init__(self) -> None:
-        for name in ("provider", "preset", "base_url", "model", "theme"):
-            if not isinstance(getattr(self, name), str):
+        for name in ("provider", "preset", "base_url", "model", "theme", "language"):
+            value = getattr(self, name)
+            if not isinstance(value, str):
                 raise ValueError(f"{name} must be a string")
+            if not value.isascii() and _LONE_SURROGATE.search(value):
+                raise ValueError(f"{name} holds a lone surrogate, which is not text")
         if self.provider not in PROVIDERS:
             raise ValueError(f"provider must be one of {PROVIDERS}")
         if self.theme not in THEMES:
             raise ValueError(f"theme must be one of {THEMES}")
+        if self.language not in LANGUAGES:
+            raise ValueError(f"language must be one of {LANGUAGES}")
         if isinstance(self.text_size, bool) or not isinstance(self.text_size, int):
             raise ValueError("text_size must be an integer")
         if self.text_size not in TEXT_SIZES:
@@ -88,9 +104,9 @@ class Settings:
 class Offline:
     """The built-in offline assistant answers."""
 
-    def label(self, tr: Callable[[str], str]) -> str:
-        """The status bar's name for it (``tr`` translates)."""
-        return tr("Offline assistant")
+    def label(self) -> str:
+        """The status bar's name for it."""
+        return QCoreApplication.translate("Offline", "Offline assistant")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +119,7 @@ class Endpoint:
     preset: str = "custom"
     context_tokens: int = 0
 
-    def label(self, _tr: Callable[[str], str]) -> str:
+    def label(self) -> str:
         """The status bar's name for it: ``model @ base URL`` (``?`` while no model is named)."""
         return f"{self.model or '?'} @ {self.base_url}"
 
@@ -116,27 +132,47 @@ def effective_provider(settings: Settings) -> Offline | Endpoint:
     return Endpoint(settings.base_url, settings.model, settings.preset, settings.context_tokens)
 
 
+@dataclass(frozen=True, slots=True)
+class ReadSettings:
+    """The settings in effect at start, and the sentence saying why they are the defaults
+    (None when the file was read, or there was none)."""
+
+    settings: Settings
+    problem: str | None = None
+
+
 def load_settings(data_dir: Path) -> Settings:
     """The saved settings, or the defaults when the file is missing or unreadable."""
+    return read_settings(data_dir).settings
+
+
+def read_settings(data_dir: Path) -> ReadSettings:
+    """The saved settings; an invalid file is set aside and the defaults are used."""
     path = data_dir / SETTINGS_FILE
     try:
-        raw = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            raw = handle.read(SETTINGS.max_size + 1)
     except FileNotFoundError:
-        return Settings()
+        return ReadSettings(Settings())
     except OSError as error:
         _log.warning("cannot read %s: %s", path, error)
-        return Settings()
+        reason = error.strerror or str(error)
+        return ReadSettings(Settings(), f"{SETTINGS_FILE} could not be read: {reason}. {DEFAULTS}")
     try:
-        return Settings.from_json(json.loads(raw))
+        return ReadSettings(Settings.from_json(parse_json(raw, SETTINGS)))
     except ValueError as error:
         _log.warning("settings file %s is invalid, using defaults: %s", path, error)
-        _set_aside(path)
-        return Settings()
+        return ReadSettings(
+            Settings(), f"{SETTINGS_FILE} is not valid: {error}. {_set_aside(path)}"
+        )
 
 
-def _set_aside(path: Path) -> None:
+DEFAULTS = "The default settings apply."
+
+
+def _set_aside(path: Path) -> str:
     """Rename an invalid settings file out of the way (left in place when the folder cannot be
-    written: the defaults are used all the same)."""
+    written: the defaults are used all the same); says what became of it."""
     for n in range(1, 100):
         target = path.with_name(f"{path.name}.bad-{n}")
         if not target.exists():
@@ -144,7 +180,9 @@ def _set_aside(path: Path) -> None:
                 path.replace(target)
             except OSError as error:
                 _log.warning("cannot set %s aside: %s", path, error)
-            return
+                return f"It could not be set aside ({error.strerror or error}). {DEFAULTS}"
+            return f"It was set aside as {target.name}. {DEFAULTS}"
+    return f"It was left in place (too many set aside already). {DEFAULTS}"
 
 
 def save_settings(data_dir: Path, settings: Settings) -> None:
@@ -184,11 +222,13 @@ class KeyStore:
     @property
     def note(self) -> str:
         if self._keyring is not None:
-            return "The API key is kept in the system keyring."
-        return (
-            f"No system keyring is available: the API key is kept in {self._file} "
-            "(readable only by you)."
-        )
+            return QCoreApplication.translate(
+                "KeyStore", "The API key is kept in the system keyring."
+            )
+        return QCoreApplication.translate(
+            "KeyStore",
+            "No system keyring is available: the API key is kept in %1 (readable only by you).",
+        ).replace("%1", str(self._file))
 
     def get(self) -> str:
         """The stored key, or "" when none is stored (or the store cannot be read)."""

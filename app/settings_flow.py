@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 
 from app.appearance import apply_appearance
@@ -103,7 +103,7 @@ class SettingsFlow:
         self.settings = settings
         apply_appearance(self._app, settings)
         self._use_provider(provider_factory(settings, draft.api_key, self._clock))
-        self._window.set_provider(effective_provider(settings).label(self._window.tr))
+        self._window.set_provider(effective_provider(settings).label())
 
     def stop_warning_about_waiting_reminders(self) -> None:
         """The user ticked "Don't ask again" in the close/quit/delete warning: save that."""
@@ -124,7 +124,9 @@ class SettingsFlow:
         except OSError as error:
             _log.warning("cannot save settings: %s", error)
             self._window.notify(
-                self._window.tr("Settings apply until Chime quits; they could not be saved: ")
+                QCoreApplication.translate(
+                    "SettingsFlow", "Settings apply until Chime quits; they could not be saved: "
+                )
                 + (error.strerror or str(error)),
                 15000,
             )
@@ -142,6 +144,7 @@ def settings_draft(settings: Settings, api_key: str, note: str) -> SettingsDraft
         settings.text_size,
         note,
         settings.context_tokens,
+        settings.language,
     )
 
 
@@ -156,6 +159,7 @@ def settings_from_draft(draft: SettingsDraft) -> Settings:
             "theme": draft.theme,
             "text_size": min(24, max(8, draft.text_size)),
             "context_tokens": min(MAX_CONTEXT_TOKENS, max(0, draft.context_tokens)),
+            "language": draft.language,
         }
     )
 

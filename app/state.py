@@ -2,7 +2,10 @@
 
 Written (atomically, mode 0600) whenever the set of open sessions or the current session changes,
 and on quit; read once at start so the open sessions are reopened and their overdue reminders
-caught up. An unreadable file is treated as "nothing was open".
+caught up. A file that cannot be read, is not valid JSON or is beyond the bounded decode's limits
+(``core.jsonread.SETTINGS``) is treated as "nothing was open"; a window geometry that is not
+base64 text is dropped (the window opens at its default size). ``read_state_checked`` also
+returns the sentence the window shows about either.
 """
 
 from __future__ import annotations
@@ -10,8 +13,12 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from core.jsonread import SETTINGS, parse_json
 
 _log = logging.getLogger(__name__)
 
@@ -29,25 +36,53 @@ class AppState:
     window_state: str = ""
 
 
+FRESH = "No sessions were reopened (they are all in the list)."
+_BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+
+
 def read_state(data_dir: Path) -> AppState:
     """The last written state, or an empty one."""
+    return read_state_checked(data_dir)[0]
+
+
+def read_state_checked(data_dir: Path) -> tuple[AppState, str | None]:
+    """The last written state and, when it could not all be used, the sentence saying so."""
     try:
-        raw = json.loads((data_dir / STATE_FILE).read_text(encoding="utf-8"))
+        with (data_dir / STATE_FILE).open("rb") as handle:
+            raw = parse_json(handle.read(SETTINGS.max_size + 1), SETTINGS)
     except FileNotFoundError:
-        return AppState()
-    except (OSError, ValueError) as error:
+        return AppState(), None
+    except OSError as error:
         _log.warning("state.json unreadable, starting fresh: %s", error)
-        return AppState()
+        return AppState(), f"{STATE_FILE} could not be read: {error.strerror or error}. {FRESH}"
+    except ValueError as error:
+        _log.warning("state.json invalid, starting fresh: %s", error)
+        return AppState(), f"{STATE_FILE} is not valid: {error}. {FRESH}"
     if not isinstance(raw, dict):
-        return AppState()
+        return AppState(), f"{STATE_FILE} is not a JSON object. {FRESH}"
+    return _state_of(raw)
+
+
+def _state_of(raw: dict[str, Any]) -> tuple[AppState, str | None]:
     opened = raw.get("openSessions", [])
     current = raw.get("currentSession")
-    return AppState(
+    geometry, window_state = raw.get("geometry", ""), raw.get("windowState", "")
+    problem = None
+    if not _is_base64(geometry) or not _is_base64(window_state):
+        _log.warning("state.json: the window geometry is not base64 text; it is not restored")
+        geometry = window_state = ""
+        problem = f"{STATE_FILE} holds a window size Chime cannot read; the default size is used."
+    state = AppState(
         open=tuple(s for s in opened if isinstance(s, str)) if isinstance(opened, list) else (),
         current=current if isinstance(current, str) else None,
-        geometry=str(raw.get("geometry", "")),
-        window_state=str(raw.get("windowState", "")),
+        geometry=geometry,
+        window_state=window_state,
     )
+    return state, problem
+
+
+def _is_base64(value: object) -> bool:
+    return isinstance(value, str) and _BASE64.fullmatch(value) is not None
 
 
 def write_state(data_dir: Path, state: AppState) -> None:

@@ -12,12 +12,12 @@ instruction line is not compared, so a rewording on the writing side keeps old r
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from core.instant import read_instant
+from core.jsonread import TOOL_TEXT, parse_json
 from core.jsonvalue import compact_json
 
 ONE_SHOT_HEADER = "[SCHEDULE REMINDER]"
@@ -86,7 +86,7 @@ def _json_string(literal: str | None) -> str | None:
     if literal is None or not literal.startswith('"'):
         return None
     try:
-        value = json.loads(literal)
+        value = parse_json(literal, TOOL_TEXT)
     except ValueError:
         return None
     return value if isinstance(value, str) and value else None
@@ -106,8 +106,8 @@ def _batch(line: str) -> tuple[DueReminder, ...] | None:
     if literal is None or not literal.startswith("["):
         return None
     try:
-        items = json.loads(literal)
-    except ValueError:
+        items = parse_json(literal, TOOL_TEXT)
+    except ValueError:  # not JSON, or beyond the bounded decode's limits
         return None
     if not isinstance(items, list) or not items:
         return None

@@ -4,7 +4,8 @@ clock or zone (both injected). This is the embedding API: see docs/embedding.md.
 
 Wiring (schedule.md §10.1-§10.2): the tools' ``on_change`` and the waker's expiry request a drive;
 the agent reporting ``idle`` and ``request_drive()`` (app activation, resume from sleep) request
-one only when the log holds a ``schedule/change``. ``dispose()`` disposes the owner (clears its
+one only when the log holds a ``schedule/change``; each write of the log is reported to the owner
+(``notify_persisted``), so a successful one after a failed barrier drives at once. ``dispose()`` disposes the owner (clears its
 timer, ends its idle wait, awaits its drive), then the agent (a running turn ends
 ``interrupted``), then flushes and closes the session (releasing its lock).
 
@@ -131,6 +132,7 @@ class SessionHost:
             session, clock, self.tools.queue, self.agent, self.waker, is_live=self._is_live
         )
         self._unsubscribe = self.agent.on_status(self._on_agent_status)
+        self._unsubscribe_writes = session.subscribe_persistence(self.owner.notify_persisted)
 
     # --- lifetime -------------------------------------------------------------------------
 
@@ -149,6 +151,7 @@ class SessionHost:
             return
         self._disposed = True
         self._unsubscribe()
+        self._unsubscribe_writes()
         await self.owner.dispose()
         await self.agent.dispose()
         try:

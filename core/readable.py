@@ -8,12 +8,12 @@ The transcript's tool cards (``ui.transcript_rows``) and the Markdown export
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.instant import read_instant
+from core.jsonread import TOOL_TEXT, parse_json
 
 PLAIN_FAILURES = {
     "invalid_selector": "the request was malformed",
@@ -53,8 +53,8 @@ def format_clock(when: datetime | None, zone_name: str | None) -> str:
 
 def _json_object(text: str | None) -> Any:
     try:
-        return json.loads(text) if text else None
-    except ValueError:
+        return parse_json(text, TOOL_TEXT) if text else None
+    except ValueError:  # not JSON, or beyond the bounded decode's limits (a model's text)
         return None
 
 

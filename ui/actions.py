@@ -6,38 +6,58 @@ them with their shortcuts, generated from this one table.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
-# (attribute, menu, label, shortcut, checkable)
+from ui.i18n import QT_TR_NOOP
+
+# (attribute, menu, label, shortcut, checkable). QT_TR_NOOP marks a label for pyside6-lupdate
+# (scripts/translations.py); at module level its context is "": ``translated`` translates it.
 ACTION_TABLE: tuple[tuple[str, str, str, str, bool], ...] = (
-    ("new_session", "Session", "&New session", "Ctrl+N", False),
-    ("rename_session", "Session", "&Rename…", "F2", False),
-    ("fork_session", "Session", "&Fork from last good turn", "Ctrl+Shift+F", False),
-    ("export_markdown", "Session", "Export as &Markdown…", "Ctrl+E", False),
-    ("export_jsonl", "Session", "Export as &JSONL…", "Ctrl+Shift+E", False),
-    ("close_session", "Session", "&Close session", "Ctrl+W", False),
-    ("delete_session", "Session", "&Delete session", "Ctrl+Shift+Backspace", False),
-    ("undo_delete", "Session", "&Undo delete", "Ctrl+Shift+T", False),
-    ("next_session", "Session", "Ne&xt session", "Ctrl+PgDown", False),
-    ("previous_session", "Session", "Pre&vious session", "Ctrl+PgUp", False),
-    ("quit", "Session", "&Quit", "Ctrl+Q", False),
-    ("copy", "Edit", "&Copy message", "Ctrl+Shift+C", False),
-    ("stop", "Edit", "&Stop answer", "Esc", False),
-    ("retry", "Edit", "&Retry failed turn", "Ctrl+Shift+R", False),
-    ("settings", "Edit", "Se&ttings…", "Ctrl+,", False),
-    ("focus_composer", "View", "Go to &message box", "Ctrl+L", False),
-    ("focus_transcript", "View", "Go to &transcript", "Ctrl+J", False),
-    ("focus_sessions", "View", "Go to &sessions", "Ctrl+K", False),
-    ("search_sessions", "View", "Searc&h sessions", "Ctrl+F", False),
-    ("toggle_sessions", "View", "S&essions sidebar", "Ctrl+Shift+S", True),
-    ("toggle_reminders", "View", "&Reminders panel", "Ctrl+R", True),
-    ("show_context", "View", "Show time &context", "Ctrl+Shift+K", True),
-    ("wrap_code", "View", "&Wrap long code lines", "Alt+Z", True),
-    ("shortcuts", "Help", "&Keyboard shortcuts", "F1", False),
-    ("about", "Help", "&About Chime", "", False),
+    ("new_session", "Session", QT_TR_NOOP("&New session"), "Ctrl+N", False),
+    ("rename_session", "Session", QT_TR_NOOP("&Rename…"), "F2", False),
+    ("fork_session", "Session", QT_TR_NOOP("&Fork from last good turn"), "Ctrl+Shift+F", False),
+    ("export_markdown", "Session", QT_TR_NOOP("Export as &Markdown…"), "Ctrl+E", False),
+    ("export_jsonl", "Session", QT_TR_NOOP("Export as &JSONL…"), "Ctrl+Shift+E", False),
+    ("close_session", "Session", QT_TR_NOOP("&Close session"), "Ctrl+W", False),
+    ("delete_session", "Session", QT_TR_NOOP("&Delete session"), "Ctrl+Shift+Backspace", False),
+    ("undo_delete", "Session", QT_TR_NOOP("&Undo delete"), "Ctrl+Shift+T", False),
+    ("next_session", "Session", QT_TR_NOOP("Ne&xt session"), "Ctrl+PgDown", False),
+    ("previous_session", "Session", QT_TR_NOOP("Pre&vious session"), "Ctrl+PgUp", False),
+    ("quit", "Session", QT_TR_NOOP("&Quit"), "Ctrl+Q", False),
+    ("copy", "Edit", QT_TR_NOOP("&Copy message"), "Ctrl+Shift+C", False),
+    ("stop", "Edit", QT_TR_NOOP("&Stop answer"), "Esc", False),
+    ("retry", "Edit", QT_TR_NOOP("&Retry failed turn"), "Ctrl+Shift+R", False),
+    ("settings", "Edit", QT_TR_NOOP("Se&ttings…"), "Ctrl+,", False),
+    ("focus_composer", "View", QT_TR_NOOP("Go to &message box"), "Ctrl+L", False),
+    ("focus_transcript", "View", QT_TR_NOOP("Go to &transcript"), "Ctrl+J", False),
+    ("focus_sessions", "View", QT_TR_NOOP("Go to &sessions"), "Ctrl+K", False),
+    ("search_sessions", "View", QT_TR_NOOP("Searc&h sessions"), "Ctrl+F", False),
+    ("toggle_sessions", "View", QT_TR_NOOP("S&essions sidebar"), "Ctrl+Shift+S", True),
+    ("toggle_reminders", "View", QT_TR_NOOP("&Reminders panel"), "Ctrl+R", True),
+    ("show_context", "View", QT_TR_NOOP("Show time &context"), "Ctrl+Shift+K", True),
+    ("wrap_code", "View", QT_TR_NOOP("&Wrap long code lines"), "Alt+Z", True),
+    ("shortcuts", "Help", QT_TR_NOOP("&Keyboard shortcuts"), "F1", False),
+    ("about", "Help", QT_TR_NOOP("&About Chime"), "", False),
 )
 MENUS = ("Session", "Edit", "View", "Help")
+MENU_TITLES = {
+    "Session": QT_TR_NOOP("&Session"),
+    "Edit": QT_TR_NOOP("&Edit"),
+    "View": QT_TR_NOOP("&View"),
+    "Help": QT_TR_NOOP("&Help"),
+}
+"""Each menu's title, by the name ``ACTION_TABLE`` gives it."""
+
+
+def translated(marked: str) -> str:
+    """An action label or menu title of this module in the window's language."""
+    return QCoreApplication.translate("", marked)
+
+
+def native(keys: str) -> str:
+    """``keys`` as the desktop names them, in the window's language ("Strg+C" in German)."""
+    return QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText)
 
 
 class WindowActions(QObject):
@@ -47,7 +67,7 @@ class WindowActions(QObject):
         super().__init__(parent)
         self._by_menu: dict[str, list[QAction]] = {menu: [] for menu in MENUS}
         for name, menu, label, shortcut, checkable in ACTION_TABLE:
-            action = QAction(self.tr(label), self)
+            action = QAction(translated(label), self)
             action.setObjectName(f"action-{name}")
             if shortcut:
                 action.setShortcut(QKeySequence(shortcut))
@@ -67,8 +87,8 @@ class WindowActions(QObject):
     def shortcut_lines(self) -> list[tuple[str, str]]:
         """(label, shortcut) for every action that has a shortcut, in menu order."""
         lines = [
-            (self.tr("Send message"), "Enter"),
-            (self.tr("New line in a message"), "Shift+Enter"),
+            (self.tr("Send message"), native("Enter")),
+            (self.tr("New line in a message"), native("Shift+Enter")),
         ]
         for menu in MENUS:
             for action in self._by_menu[menu]:
@@ -76,10 +96,11 @@ class WindowActions(QObject):
                 if keys:
                     lines.append((action.text().replace("&", "").rstrip("…"), keys))
         in_transcript = self.tr("(in the transcript)")
-        lines.append((self.tr("Expand a tool call / retry an error row"), f"Enter {in_transcript}"))
-        lines.append((self.tr("Copy the selected text"), f"Ctrl+C {in_transcript}"))
-        lines.append((self.tr("Select all loaded text"), f"Ctrl+A {in_transcript}"))
-        lines.append(
-            (self.tr("Actions of the current message"), f"Menu, Shift+F10 {in_transcript}")
-        )
+        for label, keys in (
+            (self.tr("Expand a tool call / retry an error row"), "Enter"),
+            (self.tr("Copy the selected text"), "Ctrl+C"),
+            (self.tr("Select all loaded text"), "Ctrl+A"),
+            (self.tr("Actions of the current message"), "Menu, Shift+F10"),
+        ):
+            lines.append((label, f"{native(keys)} {in_transcript}"))
         return lines

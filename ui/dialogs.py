@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -18,6 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+translate = QCoreApplication.translate  # pyside6-lupdate reads translate("Dialogs", …)
+
 TITLE_MIN_WIDTH = 460
 """The rename dialog is at least this wide (and wider for a long title), so a title fits."""
 
@@ -26,8 +29,8 @@ def title_dialog(parent: QWidget, current: str) -> QInputDialog:
     """The rename dialog, wide enough for ``current`` (up to two thirds of the window)."""
     dialog = QInputDialog(parent)
     dialog.setObjectName("rename-dialog")
-    dialog.setWindowTitle(parent.tr("Rename session"))
-    dialog.setLabelText(parent.tr("Title:"))
+    dialog.setWindowTitle(translate("Dialogs", "Rename session"))
+    dialog.setLabelText(translate("Dialogs", "Title:"))
     dialog.setTextEchoMode(QLineEdit.EchoMode.Normal)
     dialog.setTextValue(current)
     needed = dialog.fontMetrics().horizontalAdvance(current) + 80
@@ -62,7 +65,7 @@ def ask_leave(parent: QWidget, warning: LeaveWarning) -> LeaveAnswer | None:
     go = box.addButton(warning.action, QMessageBox.ButtonRole.AcceptRole)
     box.addButton(QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(go)
-    again = QCheckBox(parent.tr("Don't ask again"), box)
+    again = QCheckBox(translate("Dialogs", "Don't ask again"), box)
     box.setCheckBox(again)
     box.exec()
     return LeaveAnswer(again.isChecked()) if box.clickedButton() is go else None
@@ -80,9 +83,25 @@ def ask_title(parent: QWidget, current: str) -> str | None:
 def ask_export_path(parent: QWidget, suggested: Path, kind: str) -> Path | None:
     """Where to save an export (``kind`` is ``markdown`` or ``jsonl``), or None."""
     pattern = (
-        parent.tr("Markdown (*.md)") if kind == "markdown" else parent.tr("JSON Lines (*.jsonl)")
+        translate("Dialogs", "Markdown (*.md)")
+        if kind == "markdown"
+        else translate("Dialogs", "JSON Lines (*.jsonl)")
     )
     path, _selected = QFileDialog.getSaveFileName(
-        parent, parent.tr("Export session"), str(suggested), pattern
+        parent, translate("Dialogs", "Export session"), str(suggested), pattern
     )
     return Path(path) if path else None
+
+
+def ask_lose_unsaved(parent: QWidget, question: str) -> bool:
+    """True when the user chooses to quit although what ``question`` names is lost."""
+    box = QMessageBox(
+        QMessageBox.Icon.Warning, translate("Dialogs", "Quit Chime?"), question, parent=parent
+    )
+    lose = box.addButton(
+        translate("Dialogs", "Quit and lose them"), QMessageBox.ButtonRole.DestructiveRole
+    )
+    keep = box.addButton(translate("Dialogs", "Keep Chime open"), QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(keep)
+    box.exec()
+    return box.clickedButton() is lose

@@ -28,6 +28,7 @@ Signals:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from itertools import pairwise
@@ -40,6 +41,7 @@ from PySide6.QtGui import (
     QCloseEvent,
     QIcon,
     QResizeEvent,
+    QTextDocument,
 )
 from PySide6.QtWidgets import (
     QApplication,
@@ -57,7 +59,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.events import Entry
-from ui.actions import MENUS, WindowActions
+from ui.actions import MENU_TITLES, MENUS, WindowActions, translated
 from ui.composer import Composer
 from ui.message_bar import MessageBar
 from ui.reminders_panel import RemindersPanel
@@ -251,7 +253,7 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         for menu_name in MENUS:
-            menu = self.menuBar().addMenu(self.tr(f"&{menu_name}"))
+            menu = self.menuBar().addMenu(translated(MENU_TITLES[menu_name]))
             for action in self.window_actions.in_menu(menu_name):
                 menu.addAction(action)
                 if action is self.window_actions.action("undo_delete"):
@@ -477,6 +479,14 @@ class MainWindow(QMainWindow):
         box.setWindowTitle(self.tr("Keyboard shortcuts — Chime"))
         box.setTextFormat(Qt.TextFormat.RichText)
         box.setText(f"<table>{lines}</table>")
+        # QMessageBox wraps its text at a width of its own: the longer German rows wrapped and
+        # the box grew taller than a small screen. The table gets the width it needs unwrapped.
+        label = box.findChild(QLabel, "qt_msgbox_label")
+        if label is not None:
+            table = QTextDocument()
+            table.setDefaultFont(label.font())
+            table.setHtml(box.text())
+            label.setMinimumWidth(math.ceil(table.idealWidth()) + 8)
         box.open()
 
     def allow_close(self) -> None:
@@ -572,7 +582,8 @@ class MainWindow(QMainWindow):
             self.statusBar().clearMessage()
 
     def _on_reminders_ask_delete(self, schedule_id: str) -> None:
-        self.composer.set_text(self.tr("Delete reminder ") + schedule_id)
+        # The assistant's words, not the window's: the offline assistant reads English.
+        self.composer.set_text("Delete reminder " + schedule_id)
 
     def about_text(self) -> str:
         """About's text: the version first (and Qt's and Python's, for bug reports)."""

@@ -21,6 +21,7 @@ from typing import Any
 from PySide6.QtCore import (
     QAbstractListModel,
     QByteArray,
+    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     QRect,
@@ -64,6 +65,8 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 1
 OVERDUE_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
+translate = QCoreApplication.translate  # pyside6-lupdate reads translate("RemindersPanel", …)
+
 RECENT_SHOWN = 5
 """How many recently delivered reminders the empty panel lists."""
 
@@ -72,23 +75,24 @@ def kind_label(record: ReminderView) -> str:
     """``once`` (a delay or a time: the user does not care which) or ``every N min``."""
     if record.every_seconds is not None:
         return every_label(record.every_seconds)
-    return "once"
+    return translate("RemindersPanel", "once")
 
 
 def countdown(target: datetime, now: datetime) -> str:
     """``in 20 s`` under a minute, else the panel's ``relative`` (``in 12 min``); ``overdue``."""
     seconds = (target - now).total_seconds()
     if seconds <= 0:
-        return "overdue"
+        return translate("RemindersPanel", "overdue")
     if seconds < 60:
-        return f"in {int(seconds) or 1} s"
+        return translate("RemindersPanel", "in %1 s").replace("%1", str(int(seconds) or 1))
     return relative(target, now)
 
 
 def delivered_lines(delivered: Sequence[DeliveredView], now: datetime, zone: str | None) -> str:
     """``• stretch — due today 10:45`` per recently delivered reminder, newest first."""
+    line = translate("RemindersPanel", "• %1 — due %2")
     return "\n".join(
-        f"• {item.prompt} — due {day_time(item.due_at, now, zone)}"
+        line.replace("%2", day_time(item.due_at, now, zone)).replace("%1", item.prompt)
         for item in delivered[:RECENT_SHOWN]
     )
 

@@ -12,12 +12,15 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication
 
+from ui.i18n import QT_TRANSLATE_NOOP
+
 MESSAGE_KINDS = frozenset({"user", "assistant", "reminder"})
 
 
 @dataclass(frozen=True, slots=True)
 class RowAction:
-    """``name`` is what the view emits; ``label`` is translated when shown; ``kinds`` are the row
+    """``name`` is what the view emits; ``label`` and ``tip`` are marked with
+    ``QT_TRANSLATE_NOOP("RowActions", …)`` and translated when shown; ``kinds`` are the row
     kinds whose footer shows it."""
 
     name: str
@@ -27,7 +30,12 @@ class RowAction:
 
 
 ROW_ACTIONS: tuple[RowAction, ...] = (
-    RowAction("copy", "Copy", MESSAGE_KINDS, "Copy this message as plain text (Ctrl+Shift+C)"),
+    RowAction(
+        "copy",
+        QT_TRANSLATE_NOOP("RowActions", "Copy"),
+        MESSAGE_KINDS,
+        QT_TRANSLATE_NOOP("RowActions", "Copy this message as plain text (Ctrl+Shift+C)"),
+    ),
 )
 
 

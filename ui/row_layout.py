@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, cast
 
-from PySide6.QtCore import QPointF, QRect, Qt
+from PySide6.QtCore import QCoreApplication, QPointF, QRect, Qt
 from PySide6.QtGui import (
     QBrush,
     QFont,
@@ -71,7 +71,7 @@ _MAY_NEED_STYLE = re.compile(r"[`<\[\t]|https?:|www\.|(^|\n) {4}")
 HIGHLIGHTED = "chime-highlighted"
 """A code document's property: its syntax colours are applied."""
 
-Translate = Callable[[str], str]
+translate = QCoreApplication.translate  # pyside6-lupdate reads translate("RowLayouts", …)
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,8 +316,7 @@ class DocCache:
 class RowLayouts:
     """Builds ``RowLayout`` values for one transcript (its fonts, colours and options)."""
 
-    def __init__(self, tr: Translate) -> None:
-        self._tr = tr
+    def __init__(self) -> None:
         self._docs = DocCache()
         self._fonts = Fonts.of(QFont())
         self._small_metrics = QFontMetrics(self._fonts.small)
@@ -445,7 +444,13 @@ class RowLayouts:
         docs = self._code_docs(block, body_w)
         body_h = sum(int(doc.size().height()) for doc in docs)
         content = max((int(doc.idealWidth()) + 2 for doc in docs), default=0)
-        copy_w = max(small.horizontalAdvance(self._tr(t)) for t in ("Copy", "Copied ✓")) + 20
+        copy_w = (
+            max(
+                small.horizontalAdvance(text)
+                for text in (translate("RowLayouts", "Copy"), translate("RowLayouts", "Copied ✓"))
+            )
+            + 20
+        )
         body = QRect(CODE_PAD, y + header_h + CODE_PAD, body_w, body_h)
         overflow = not self.wrap_code and content > body_w
         bottom = body.bottom() + 1 + CODE_PAD + (SCROLLBAR if overflow else 0)
@@ -453,7 +458,7 @@ class RowLayouts:
             QRect(0, y, width, bottom - y),
             QRect(0, y, width, header_h),
             QRect(width - copy_w - 6, y + 4, copy_w, header_h - 8),
-            block.language or self._tr("code"),
+            block.language or translate("RowLayouts", "code"),
             body,
             content if not self.wrap_code else body_w,
             block.text,
@@ -508,16 +513,16 @@ class RowLayouts:
 
     def _footer_note(self, row: TranscriptRow, time: str) -> str:
         if row.kind == "streaming":
-            return self._tr("Answering…")
+            return translate("RowLayouts", "Answering…")
         if row.queued:
-            return self._tr("Queued — sent when the answer above is done")
+            return translate("RowLayouts", "Queued — sent when the answer above is done")
         return time
 
     def _footer_buttons(self, actions: Sequence[RowAction], top: int, height: int) -> list[Button]:
         """The actions' buttons side by side from x = 0 (a Copy button is wide enough to say
         "Copied ✓")."""
         metrics = self._small_metrics
-        copied = metrics.horizontalAdvance(self._tr("Copied ✓"))
+        copied = metrics.horizontalAdvance(translate("RowLayouts", "Copied ✓"))
         buttons, x = [], 0
         for action in actions:
             text = label(action)
@@ -532,7 +537,9 @@ class RowLayouts:
         top = GAP
         text_left = PAD + BELL + 8
         caption_doc = self._plain_doc(
-            caption or self._tr("Reminder"), self._fonts.caption, width - text_left - PAD
+            caption or translate("RowLayouts", "Reminder"),
+            self._fonts.caption,
+            width - text_left - PAD,
         )
         caption_piece = Piece(caption_doc, text_left, top + PAD, 0, 0)
         doc = self._plain_doc(reminder_text(row), self._fonts.body, width - text_left - PAD)
@@ -547,7 +554,9 @@ class RowLayouts:
     def _error(self, row: TranscriptRow, width: int) -> RowLayout:
         top = GAP
         inner = width - 2 * PAD
-        caption_doc = self._plain_doc(self._tr("Something went wrong"), self._fonts.caption, inner)
+        caption_doc = self._plain_doc(
+            translate("RowLayouts", "Something went wrong"), self._fonts.caption, inner
+        )
         caption = Piece(caption_doc, PAD, top + PAD, 0, 0)
         y = top + PAD + int(caption_doc.size().height()) + 4
         doc = self._plain_doc(row.text, self._fonts.body, inner)
@@ -556,8 +565,8 @@ class RowLayouts:
         small = self._small_metrics
         x, buttons = PAD, []
         for name, text in (
-            ("retry", self._tr("Retry (Enter)")),
-            ("settings", self._tr("Settings…")),
+            ("retry", translate("RowLayouts", "Retry (Enter)")),
+            ("settings", translate("RowLayouts", "Settings…")),
         ):
             w = small.horizontalAdvance(text) + 22
             buttons.append(Button(name, text, QRect(x, y, w, small.height() + 10)))

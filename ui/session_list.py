@@ -107,11 +107,11 @@ class SessionListModel(QAbstractListModel):
     def _accessible(self, item: SessionSummary) -> str:
         parts = [item.title, since(item.last_activity, self._clock())]
         if item.reminder_count:
-            parts.append(f"{item.reminder_count} active reminders")
+            parts.append(self.tr("%n active reminder(s)", "", item.reminder_count))
         if item.live:
-            parts.append("open")
+            parts.append(self.tr("open"))
         if item.unread:
-            parts.append("unread reminder")
+            parts.append(self.tr("unread reminder"))
         return ", ".join(parts)
 
     def set_sessions(self, items: Sequence[SessionSummary]) -> None:
@@ -231,7 +231,7 @@ class SessionDelegate(QStyledItemDelegate):
         painter.setPen(colors.muted_text)
         parts = [since(item.last_activity, self._clock())]
         if item.read_only:
-            parts.append("read-only")
+            parts.append(self.tr("read-only"))
         painter.drawText(
             QRect(inner.left(), top, inner.width() - 40, metrics.height()), 0, " · ".join(parts)
         )

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, QLocale, Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -32,7 +33,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-THEMES = (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark"))
+from ui.i18n import QT_TRANSLATE_NOOP, chosen_language
+
+THEMES = (
+    ("system", QT_TRANSLATE_NOOP("SettingsDialog", "Follow the system")),
+    ("light", QT_TRANSLATE_NOOP("SettingsDialog", "Light")),
+    ("dark", QT_TRANSLATE_NOOP("SettingsDialog", "Dark")),
+)
+LANGUAGES = (("en", "English"), ("de", "Deutsch"))
+"""Each language by its own name (never translated), after "System (…)"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +69,8 @@ class SettingsDraft:
     key_note: str = ""
     context_tokens: int = 0
     """The model's context length in tokens; 0 asks the server (else the preset's default)."""
+    language: str = "system"
+    """``system``, ``en`` or ``de``: applies when Chime starts again."""
 
 
 class SettingsDialog(QDialog):
@@ -181,7 +192,7 @@ class SettingsDialog(QDialog):
         self.theme_combo.setObjectName("settings-theme")
         self.theme_combo.setAccessibleName(self.tr("Theme"))
         for value, label in THEMES:
-            self.theme_combo.addItem(self.tr(label), value)
+            self.theme_combo.addItem(QCoreApplication.translate("SettingsDialog", label), value)
         self.size_spin = QSpinBox(box)
         self.size_spin.setObjectName("settings-text-size")
         self.size_spin.setAccessibleName(self.tr("Text size in points"))
@@ -189,6 +200,18 @@ class SettingsDialog(QDialog):
         self.size_spin.setSuffix(" pt")
         form.addRow(self.tr("&Theme"), self.theme_combo)
         form.addRow(self.tr("Text &size"), self.size_spin)
+        self.language_combo = QComboBox(box)
+        self.language_combo.setObjectName("settings-language")
+        self.language_combo.setAccessibleName(self.tr("Language"))
+        system = dict(LANGUAGES)[chosen_language("system", QLocale.system())]
+        self.language_combo.addItem(self.tr("System (%1)").replace("%1", system), "system")
+        for value, name in LANGUAGES:
+            self.language_combo.addItem(name, value)
+        self.language_note = QLabel(self.tr("Applies when Chime starts again"), box)
+        self.language_note.setObjectName("settings-language-note")
+        self.language_note.setWordWrap(True)
+        form.addRow(self.tr("&Language"), self.language_combo)
+        form.addRow("", self.language_note)
         return box
 
     def _connect(self) -> None:
@@ -213,6 +236,7 @@ class SettingsDialog(QDialog):
         self.context_spin.setValue(draft.context_tokens)
         self.theme_combo.setCurrentIndex(max(0, self.theme_combo.findData(draft.theme)))
         self.size_spin.setValue(draft.text_size)
+        self.language_combo.setCurrentIndex(max(0, self.language_combo.findData(draft.language)))
         self._update_enabled()
 
     def draft(self) -> SettingsDraft:
@@ -227,6 +251,7 @@ class SettingsDialog(QDialog):
             theme=str(self.theme_combo.currentData() or "system"),
             text_size=self.size_spin.value(),
             context_tokens=self.context_spin.value(),
+            language=str(self.language_combo.currentData() or "system"),
         )
 
     def set_models(self, names: Sequence[str], error: str = "") -> None:
@@ -250,6 +275,15 @@ class SettingsDialog(QDialog):
         self.test_result.setText(text)
         width = self.test_result.width() or self.endpoint_box.width()
         self.test_result.setMinimumHeight(self.test_result.heightForWidth(max(1, width)))
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Once laid out, the key note asks for its whole wrapped height (a German note of three
+        lines overlapped the row below) and the dialog grows to it."""
+        super().showEvent(event)
+        if self.key_note.isVisibleTo(self):
+            width = max(1, self.key_note.width())
+            self.key_note.setMinimumHeight(self.key_note.heightForWidth(width))
+            self.resize(self.width(), max(self.height(), self.sizeHint().height()))
 
     def _update_enabled(self) -> None:
         self.endpoint_box.setEnabled(self.remote_radio.isChecked())

@@ -1,4 +1,5 @@
-"""Transcript rows: what each session event looks like on screen. Pure: no Qt, no I/O, no clock.
+"""Transcript rows: what each session event looks like on screen. Pure: no I/O, no clock, no Qt
+but its translations (``translate("TranscriptRows", …)``: the captions in the window's language).
 
 A row is a frozen value built from a typed entry (``core.events``), matched on its event's class.
 Times are shown in the zone name the caller gives (the sampled system zone); the UI never reads
@@ -22,6 +23,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Literal, assert_never
 
+from PySide6.QtCore import QCoreApplication
+
 from core.events import (
     AssistantMessage,
     ContextTime,
@@ -42,7 +45,10 @@ from core.events import (
 )
 from core.framing import DueReminder
 from core.instant import read_instant
+from core.jsonread import TOOL_TEXT, parse_json
 from core.readable import format_clock, tool_summary
+
+translate = QCoreApplication.translate  # pyside6-lupdate reads translate("TranscriptRows", …)
 
 RowKind = Literal[
     "user", "reminder", "assistant", "tool", "context", "error", "notice", "streaming"
@@ -83,7 +89,11 @@ def row_for_event(entry: Entry, zone_name: str | None) -> list[TranscriptRow]:
         case AssistantMessage() as answer:
             return _assistant_rows(answer, seq, at, zone_name)
         case ContextTime(text=text):
-            return [TranscriptRow("context", text, seq, at, title="Time context")]
+            return [
+                TranscriptRow(
+                    "context", text, seq, at, title=translate("TranscriptRows", "Time context")
+                )
+            ]
         case TurnEnd() as end:
             return _turn_end_rows(end, seq, at)
         case (
@@ -140,30 +150,43 @@ def merge_tool_result(
 
 
 def _detail(arguments: str, content: str | None) -> str:
-    parts = [f"Arguments:\n{_pretty(arguments)}"]
+    parts = [f"{_arguments_heading()}\n{_pretty(arguments)}"]
     if content is not None:
-        parts.append(f"Result:\n{_pretty(content)}")
+        parts.append(f"{_result_heading()}\n{_pretty(content)}")
     return "\n\n".join(parts)
 
 
 def _arguments_of(detail: str) -> str:
-    head = detail.split("\n\nResult:\n", 1)[0]
-    return head.removeprefix("Arguments:\n")
+    head = detail.split(f"\n\n{_result_heading()}\n", 1)[0]
+    return head.removeprefix(f"{_arguments_heading()}\n")
+
+
+def _arguments_heading() -> str:
+    return translate("TranscriptRows", "Arguments:")
+
+
+def _result_heading() -> str:
+    return translate("TranscriptRows", "Result:")
 
 
 def _pretty(text: str) -> str:
     try:
-        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
-    except ValueError:
+        return json.dumps(parse_json(text, TOOL_TEXT), indent=2, ensure_ascii=False)
+    except ValueError:  # not JSON, or beyond the bounded decode's limits: shown as it is
         return text
 
 
 def reminder_caption(row: TranscriptRow, zone_name: str | None) -> str:
     """``Reminder · due 10:45`` plus ``· delivered 11:02 (late)`` when late."""
     due = ", ".join(format_clock(i.occurrence_at, zone_name) for i in row.reminders)
-    caption = f"Reminder · due {due}" if due else "Reminder"
+    caption = (
+        translate("TranscriptRows", "Reminder · due %1").replace("%1", due)
+        if due
+        else translate("TranscriptRows", "Reminder")
+    )
     if row.late:
-        caption += f" · delivered {format_clock(row.at, zone_name)} (late)"
+        delivered = format_clock(row.at, zone_name)
+        caption += translate("TranscriptRows", " · delivered %1 (late)").replace("%1", delivered)
     return caption
 
 
@@ -178,9 +201,24 @@ def _turn_end_rows(end: TurnEnd, seq: int, at: datetime | None) -> list[Transcri
     status = end.status
     if status == "failed":
         message = end.error.message if end.error is not None else ""
-        return [TranscriptRow("error", message or "The turn failed.", seq, at, is_error=True)]
+        return [
+            TranscriptRow(
+                "error",
+                message or translate("TranscriptRows", "The turn failed."),
+                seq,
+                at,
+                is_error=True,
+            )
+        ]
     if status == "cancelled":
-        return [TranscriptRow("notice", "Stopped.", seq, at)]
+        return [TranscriptRow("notice", translate("TranscriptRows", "Stopped."), seq, at)]
     if status == "interrupted":
-        return [TranscriptRow("notice", "This turn was interrupted (the app closed).", seq, at)]
+        return [
+            TranscriptRow(
+                "notice",
+                translate("TranscriptRows", "This turn was interrupted (the app closed)."),
+                seq,
+                at,
+            )
+        ]
     return []

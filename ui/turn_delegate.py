@@ -75,7 +75,7 @@ class TurnDelegate(QStyledItemDelegate):
         self._model = model
         self._bell = bell
         self._state = state
-        self.layouts = RowLayouts(self.tr)
+        self.layouts = RowLayouts()
         self._viewport_width = 600
         self._column = 560
         self._layouts: OrderedDict[int, tuple[TranscriptRow, int, bool, RowLayout]] = OrderedDict()

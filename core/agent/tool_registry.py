@@ -4,7 +4,8 @@ failure into a tool result for the model (agent.md §3). Must not know which too
 Result rules (written down here, the spec leaves the wording open):
 
 - Arguments are the model's raw JSON text: ``""`` (or only whitespace) means ``{}``; text that is not
-  JSON is an error result, and the handler does not run.
+  JSON, or that the bounded decode refuses (``core.jsonread.TOOL_ARGUMENTS``: too large, nested
+  too deeply, a number out of range), is an error result saying why, and the handler does not run.
 - A name no toolset declared is an error result (``isError: true``) naming the known tools.
 - ``ToolArgumentError`` from a handler is an error result carrying its message.
 - A handler's return value is the tool's value: rendered with ``compact_json`` (schedule.md §2.7),
@@ -18,12 +19,12 @@ parallel (schedule.md §12).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from core.errors import ToolArgumentError
+from core.jsonread import TOOL_ARGUMENTS, JsonRefusedError, parse_json
 from core.jsonvalue import compact_json
 
 
@@ -81,8 +82,8 @@ class ToolRegistry:
             return ToolOutcome(f"Unknown tool {name!r}. Available tools: {known}.", is_error=True)
         try:
             arguments = decode_arguments(raw_arguments)
-        except ValueError as error:
-            return ToolOutcome(f"The arguments are not valid JSON: {error}.", is_error=True)
+        except JsonRefusedError as error:
+            return ToolOutcome(f"The arguments are not valid JSON: {error.detail}.", is_error=True)
         if before_call is not None:
             await before_call()
         try:
@@ -97,7 +98,7 @@ class ToolRegistry:
 
 
 def decode_arguments(raw: str) -> Any:
-    """The model's argument text as a JSON value; blank text is ``{}``. Raises ValueError."""
+    """The model's argument text as a JSON value; blank text is ``{}``. Raises JsonRefusedError."""
     if not raw.strip():
         return {}
-    return json.loads(raw)
+    return parse_json(raw, TOOL_ARGUMENTS)

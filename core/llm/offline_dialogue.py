@@ -24,7 +24,6 @@ mind" drops the question. A question stays open while its answer cannot be read 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from typing import Any
 
 from core.events import ToolCall
 from core.framing import parse_framing
+from core.jsonread import TOOL_TEXT, parse_json
 from core.llm.messages import Message
 from core.llm.offline_create import EXAMPLES, Body, compose, split_body
 from core.llm.offline_intent import NO, YES, clean, parse_intent, pick_of, words_of
@@ -103,8 +103,8 @@ class Exchange:
 
     def arguments(self) -> dict[str, Any]:
         try:
-            value = json.loads(self.call.arguments or "{}")
-        except ValueError:
+            value = parse_json(self.call.arguments or "{}", TOOL_TEXT)
+        except ValueError:  # not JSON, or beyond the bounded decode's limits
             return {}
         return value if isinstance(value, dict) else {}
 
@@ -113,7 +113,7 @@ class Exchange:
         if self.result is None or self.result.is_error:
             return None
         try:
-            return json.loads(self.result.text)
+            return parse_json(self.result.text, TOOL_TEXT)
         except ValueError:
             return None
 

@@ -81,6 +81,7 @@ from openai import AsyncOpenAI
 
 from core.errors import ProviderError
 from core.frozen import frozen
+from core.jsonread import foreign_failure
 from core.llm.budget import TokenBudget, budget_for, fixed_tokens, messages_tokens
 from core.llm.compat import ForcedTool, Quirks, quirks_for_preset
 from core.llm.messages import Finish, Message, ModelInfo, ModelRequest, StreamChunk, TextDelta
@@ -442,9 +443,9 @@ class OpenAICompatProvider:
         # on unwrapped. Without the match that is reported as an unreadable stream.
         if isinstance(exc, RuntimeError) and "closed" in str(exc).lower():
             return ProviderError("cancelled", closed_sentence())
-        sentence = (
-            models_malformed_sentence() if listing else malformed_sentence(type(exc).__name__)
-        )
+        # An event the SDK's own JSON decode refused is said in the bounded decode's words.
+        what = foreign_failure(exc) or type(exc).__name__
+        sentence = models_malformed_sentence() if listing else malformed_sentence(what)
         return ProviderError("bad_response", sentence)
 
     def _from_sdk(

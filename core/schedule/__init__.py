@@ -22,7 +22,8 @@ The reminder contract in brief:
 
 Known limitations: delivery is session-local (a closed session's reminders fire late, on
 reopening); catch-up is latest-only; intervals are fixed, not calendar rules; failures wait for
-the next trigger (no private retry timer); the model's answer to a reminder is at-least-once.
+the next trigger, except a failed barrier, retried on a bounded back-off (schedule.md §10.2); the
+model's answer to a reminder is at-least-once.
 """
 
 from __future__ import annotations

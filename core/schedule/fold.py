@@ -113,6 +113,10 @@ class ScheduleFolder:
             self._dispatch(change)
         self._snapshot = None
 
+    def is_active(self, schedule_id: str) -> bool:
+        """True when a record with exactly this id is active."""
+        return schedule_id in self._active
+
     def fold(self) -> ScheduleFold:
         """A snapshot of the current state (cached until the next feed)."""
         if self._snapshot is None:

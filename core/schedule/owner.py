@@ -20,6 +20,12 @@ Choices the spec leaves open (written down here):
 - Timer segments: ``waker.arm(wake_at)`` receives the segment's end, ``now + min(target − now,
   2147483647 ms)`` with ``now`` the sample of that decision, so a waker only converts it back to a
   delay (and clamps to 0). Every wake is a full drive that re-reads the clock.
+- A failed barrier (step 2, or step 8 after a dispatch) is retried on a bounded back-off: the one
+  timer is armed ``RETRY_FIRST`` after the failure, doubling with each failure in a row up to
+  ``RETRY_MAX``; any successful barrier starts again from ``RETRY_FIRST``. A successful write of
+  the log after a failed barrier (``notify_persisted(True)``: the disk healed) is a trigger too.
+  Only the first failure of a run is logged. This extends the activity-driven triggers of
+  §10.2 (schedule.md says how), so due work resumes by itself once saving works again.
 - The idle-trigger condition "the log has a ``schedule/change`` event anywhere" is answered
   without reading a long log: an unforked log has one exactly when its (incremental) fold has
   seen an id or fails; a fork's inherited prefix is scanned once (it never changes).
@@ -30,7 +36,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from core.clock import Clock
@@ -42,6 +48,11 @@ from core.schedule.log import SessionLog
 from core.schedule.tools import TransactionQueue
 
 _log = logging.getLogger(__name__)
+
+RETRY_FIRST = timedelta(seconds=1)
+"""The wait before retrying a failed barrier; it doubles with each failure in a row."""
+RETRY_MAX = timedelta(seconds=60)
+"""The longest wait between two retries of a failed barrier."""
 
 
 class MaintenanceClaim(Protocol):
@@ -99,6 +110,8 @@ class ScheduleOwner:
         self._disposing = False
         self._prefix_has_changes: bool | None = None
         self._has_changes = False
+        self._failed_barriers = 0
+        """Barriers failed in a row (0 after any success): the retry's back-off."""
 
     @property
     def faulted(self) -> bool:
@@ -127,6 +140,12 @@ class ScheduleOwner:
         """The agent reported idle (or the app was activated/resumed): a trigger, but only when
         the session's log holds a ``schedule/change`` anywhere (§10.2)."""
         if not (self._disposing or self._faulted) and self._log_has_changes():
+            self.request_drive()
+
+    def notify_persisted(self, ok: bool) -> None:
+        """A write of the session's log ended; after a failed barrier, a successful write is a
+        trigger (the disk healed: the due work need not wait for the retry timer)."""
+        if ok and self._failed_barriers and not (self._disposing or self._faulted):
             self.request_drive()
 
     async def drained(self) -> None:
@@ -168,12 +187,12 @@ class ScheduleOwner:
                 if await self._barrier():
                     self.request_drive()
                 else:
-                    _log.warning("schedule owner: the post-dispatch barrier failed")
+                    self._retry_later("the post-dispatch barrier failed")
 
     async def _drive_in_queue(self) -> bool:
         """Steps 2-7; True when a claim admitted a reminder (step 8 follows)."""
         if not await self._barrier():
-            _log.warning("schedule owner: barrier failed; waiting for the next trigger")
+            self._retry_later("barrier failed")
             return False
         if not self._live():
             return False
@@ -263,10 +282,25 @@ class ScheduleOwner:
 
     async def _barrier(self) -> bool:
         try:
-            return await self._log.flush() is True
+            ok = await self._log.flush() is True
         except Exception:
-            _log.exception("schedule owner: persistence barrier raised")
-            return False
+            if not self._failed_barriers:
+                _log.exception("schedule owner: persistence barrier raised")
+            ok = False
+        self._failed_barriers = 0 if ok else self._failed_barriers + 1
+        return ok
+
+    def _retry_later(self, what: str) -> None:
+        """Arm the one timer for a retry of the failed barrier, on the bounded back-off."""
+        failures = self._failed_barriers
+        if failures == 1:
+            _log.warning("schedule owner: %s; retrying on its own until saving works", what)
+        delay = min(RETRY_FIRST * 2 ** min(failures - 1, 16), RETRY_MAX)
+        try:
+            now = self._clock()
+            self._arm(now + delay, now)
+        except Exception:
+            _log.exception("schedule owner: the retry could not be armed; waiting for a trigger")
 
     def _live(self) -> bool:
         return not self._disposing and not self._faulted and self._is_live()

@@ -5,26 +5,55 @@ A checkpoint lets a session of 10^6 events open without parsing them. It vouches
 matches; the folds are then taken from it and only the bytes after ``length`` are scanned. The line
 offsets of its ``count`` events live beside it in ``offsets.bin`` (little-endian uint64 each), with
 their own digest. Both files are derived: deleting them only makes the next open slower.
+
+A derived file must never change what the log means, so a checkpoint is believed only when:
+
+- its ``seal`` (the last key: xxh3-128 of the file's bytes before it) matches, so any edit or
+  damage of the file itself makes it ignored at once, before anything is shown from it;
+- the log's bytes still have its ``digest`` (checked off the path to the first screen, before
+  any barrier: ``core.session.recovery``);
+- what it claims about reminders and input holds against the log's own lines (``claims_hold``):
+  each active record is re-derived from the line of its ``create`` (and, for an ``every`` record,
+  of its latest ``dispatch``) that ``scheduleSources`` names, and each pending input is a
+  ``user/message`` line in scope. So even a checkpoint forged with a correct seal cannot invent a
+  reminder or move one in time; it could still hide one, or bring back one deleted later, which
+  only a full fold would see (docs/guarantees.md). The conversation tree and the session's
+  choices are taken as sealed: a forger could change which version is shown or which model
+  answers next, never what the log holds.
+
+A checkpoint of a failed schedule fold is never used to open (the log is folded again: its
+failure is the log's to say); the session list still reads its title.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from core.errors import ScheduleLogError
-from core.jsonread import parse_json
-from core.jsonvalue import compact_json
-from core.schedule.fold import ScheduleFolder
-from core.session.folds import ScheduleFailed, ScheduleState, SessionFolds
+import xxhash
 
-CHECKPOINT_VERSION = 3
-"""Version 3 folds failed inputs, the conversation tree and the session's model and instructions
-(agent.md §7); a file of another version is ignored (the next open scans the log once and writes
-a version 3)."""
+from core.errors import ScheduleLogError
+from core.events import ScheduleChanged, UserMessage
+from core.jsonread import CHECKPOINT, parse_json
+from core.jsonvalue import compact_json
+from core.schedule.every import next_target
+from core.schedule.fold import ScheduleFolder, decode_change
+from core.schedule.records import CreateChange, DispatchChange, EveryRecord, Record
+from core.session.folds import ScheduleFailed, ScheduleState, SessionFolds, Source
+from core.session.lines import parse_entry
+
+CHECKPOINT_VERSION = 4
+"""Version 4 holds the seal and the schedule's sources, and folds failed inputs, the conversation
+tree and the session's model and instructions (agent.md §7); a file of another version is ignored
+(the next open scans the log once and writes a version 4)."""
 
 _T = TypeVar("_T")
+_SEAL_KEY = b',"seal":"'
+_SEAL_SIZE = len(_SEAL_KEY) + 32 + 2  # the key, 32 hex digits, '"}'
+
+LineOf = Callable[[int], bytes]
+"""The log line of a covered event, without its ``\\n`` (IndexError beyond the checkpoint)."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +61,8 @@ class Checkpoint:
     """Fold state after the first ``count`` events, which end at byte ``length`` of the log.
 
     ``schedule`` is ``ScheduleFold.to_json()``, or None when the fold had failed with
-    ``schedule_error``; ``folds_state`` is ``SessionFolds.to_json()``.
+    ``schedule_error``; ``sources`` holds each active record's ``Source``; ``folds_state`` is
+    ``SessionFolds.to_json()``.
     """
 
     session_id: str
@@ -43,6 +73,7 @@ class Checkpoint:
     schedule: Mapping[str, Any] | None
     schedule_error: str | None
     folds_state: Mapping[str, Any]
+    sources: Mapping[str, Source] = field(default_factory=dict)
 
     @classmethod
     def of(cls, session_id: str, length: int, count: int, folds: SessionFolds) -> Checkpoint:
@@ -58,6 +89,7 @@ class Checkpoint:
             schedule.fold().to_json() if isinstance(schedule, ScheduleFolder) else None,
             schedule.reason if isinstance(schedule, ScheduleFailed) else None,
             folds.to_json(),
+            dict(folds.schedule_sources),
         )
 
     def folds(self) -> SessionFolds:
@@ -70,10 +102,13 @@ class Checkpoint:
             )
         except ScheduleLogError as error:
             raise ValueError(f"the checkpoint's schedule state does not decode: {error}") from None
-        return SessionFolds.from_json(self.folds_state, schedule)
+        folds = SessionFolds.from_json(self.folds_state, schedule)
+        folds.schedule_sources = dict(self.sources)
+        return folds
 
     def encode(self) -> bytes:
-        return compact_json(
+        """The file's bytes: compact JSON whose last key is the seal of the bytes before it."""
+        body = compact_json(
             {
                 "version": CHECKPOINT_VERSION,
                 "sessionId": self.session_id,
@@ -83,15 +118,23 @@ class Checkpoint:
                 "offsetsDigest": self.offsets_digest,
                 "schedule": self.schedule,
                 "scheduleError": self.schedule_error,
+                "scheduleSources": [[sid, *where] for sid, where in self.sources.items()],
                 "folds": self.folds_state,
             }
         ).encode("utf-8")
+        head = body[:-1]
+        return head + _SEAL_KEY + _seal_of(head) + b'"}'
 
 
 def decode_checkpoint(raw: bytes) -> Checkpoint | None:
-    """The checkpoint in ``raw``, or None when it is unreadable or of another version."""
+    """The checkpoint in ``raw``, or None when it is unreadable, of another version, or its seal
+    does not match its bytes (edited or damaged)."""
+    head = raw[:-_SEAL_SIZE]
+    seal = raw[len(head) :]
+    if not seal.startswith(_SEAL_KEY) or seal[len(_SEAL_KEY) : -2] != _seal_of(head):
+        return None
     try:
-        value = parse_json(raw)
+        value = parse_json(raw, CHECKPOINT)
         if value["version"] != CHECKPOINT_VERSION:
             return None
         return Checkpoint(
@@ -103,9 +146,14 @@ def decode_checkpoint(raw: bytes) -> Checkpoint | None:
             schedule=_optional_mapping(value["schedule"]),
             schedule_error=None if value["scheduleError"] is None else str(value["scheduleError"]),
             folds_state=_typed(value["folds"], dict),
+            sources=_sources(value["scheduleSources"]),
         )
     except (ValueError, KeyError, TypeError):
         return None
+
+
+def _seal_of(head: bytes) -> bytes:
+    return xxhash.xxh3_128_hexdigest(head).encode("ascii")
 
 
 def _typed(value: object, kind: type[_T]) -> _T:
@@ -116,3 +164,95 @@ def _typed(value: object, kind: type[_T]) -> _T:
 
 def _optional_mapping(value: object) -> Mapping[str, Any] | None:
     return None if value is None else _typed(value, dict)
+
+
+def _sources(value: object) -> dict[str, Source]:
+    sources: dict[str, Source] = {}
+    for sid, create, dispatch in _typed(value, list):
+        later = None if dispatch is None else _typed(dispatch, int)
+        sources[_typed(sid, str)] = (_typed(create, int), later)
+    return sources
+
+
+# -- what it claims, against the log -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Claims:
+    """What a checkpoint's folds claim that acting on them depends on: the active records, the
+    pending inputs and the seed length (taken when it is decoded: the live folds move on)."""
+
+    records: tuple[Record, ...]
+    pending: tuple[int, ...]
+    seed_length: int
+
+    @classmethod
+    def of(cls, folds: SessionFolds) -> Claims | None:
+        """The claims of ``folds``; None when its schedule fold has failed (nothing to check)."""
+        schedule = folds.schedule
+        if not isinstance(schedule, ScheduleFolder):
+            return None
+        return cls(schedule.fold().active, tuple(folds.pending), folds.seed_length)
+
+
+def claims_hold(checkpoint: Checkpoint, claims: Claims | None, line_of: LineOf) -> bool:
+    """True when every active reminder and pending input ``claims`` (decoded from
+    ``checkpoint``) name is what the log's own lines say; False at the first doubt."""
+    if claims is None:
+        return False
+    try:
+        seed = claims.seed_length
+        records = _records_hold(claims.records, checkpoint, seed, line_of)
+        return records and _inputs_hold(claims.pending, checkpoint, seed, line_of)
+    except (ValueError, IndexError, ScheduleLogError):
+        return False
+
+
+def _records_hold(
+    active: Sequence[Record], checkpoint: Checkpoint, seed: int, line_of: LineOf
+) -> bool:
+    if checkpoint.sources.keys() != {record.id for record in active}:
+        return False
+    for record in active:
+        create, dispatch = checkpoint.sources[record.id]
+        last = create if dispatch is None else dispatch
+        if not seed <= create <= last < checkpoint.count:
+            return False
+        if record != _derived(create, dispatch, line_of):
+            return False
+    return True
+
+
+def _derived(create: int, dispatch: int | None, line_of: LineOf) -> Record | None:
+    """The record the create at ``create`` makes, moved on by the dispatch at ``dispatch``."""
+    made = _change_at(create, line_of)
+    if not isinstance(made, CreateChange):
+        return None
+    record = made.record
+    if dispatch is None:
+        return record
+    moved = _change_at(dispatch, line_of)
+    if not isinstance(record, EveryRecord) or not isinstance(moved, DispatchChange):
+        return None
+    if moved.id != record.id or moved.accepted_ms is None:
+        return None
+    period = record.every_seconds * 1000
+    following = next_target(record.scheduled_ms, period, moved.accepted_ms)
+    if following is None:
+        return None
+    return EveryRecord(record.id, record.prompt, record.every_seconds, following)
+
+
+def _change_at(seq: int, line_of: LineOf) -> object:
+    event = parse_entry(line_of(seq), seq).event
+    return decode_change(event.data) if isinstance(event, ScheduleChanged) else None
+
+
+def _inputs_hold(
+    pending: Sequence[int], checkpoint: Checkpoint, seed: int, line_of: LineOf
+) -> bool:
+    return all(
+        seed <= seq < checkpoint.count
+        and isinstance(parse_entry(line_of(seq), seq).event, UserMessage)
+        for seq in pending
+    )

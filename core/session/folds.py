@@ -25,6 +25,9 @@ are folded here too.
 The schedule fold rides along (``schedule``: the incremental ``ScheduleFolder``, or
 ``ScheduleFailed`` once a change in scope fails the strict fold, schedule.md §8); it is fed by
 ``feed_schedule``, separately, because an append trial-feeds its changes before it commits them.
+Beside it, ``schedule_sources`` says where each active record's state is written in the log: the
+seq of its ``create`` and, for an ``every`` record that was dispatched, of its latest ``dispatch``
+(the checkpoint carries them, so a warm open can check what it claims against those lines).
 
 A ``turn/end`` closes the open turn only when it names that turn. Turn numbers continue across a
 fork's inherited prefix; pending input never comes from it (session-log.md §6). Malformed and
@@ -77,6 +80,8 @@ class ScheduleFailed:
 
 
 ScheduleState: TypeAlias = ScheduleFolder | ScheduleFailed
+Source: TypeAlias = tuple[int, int | None]
+"""Where an active record is written: the seq of its create, and of its latest dispatch."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +121,7 @@ class SessionFolds:
     def __init__(self, seed_length: int = 0, schedule: ScheduleState | None = None) -> None:
         self.seed_length = seed_length
         self.schedule: ScheduleState = ScheduleFolder() if schedule is None else schedule
+        self.schedule_sources: dict[str, Source] = {}
         self.count = 0
         self.pending: list[int] = []
         self.last_turn = 0
@@ -135,6 +141,13 @@ class SessionFolds:
     def feed(self, entry: Entry) -> None:
         """Fold the next entry (its ``seq`` must be ``count``), the schedule left out."""
         self._fold(entry.at, entry.event)
+
+    def note_schedule(self, entry: Entry) -> None:
+        """Note where ``entry``'s change is written, once the schedule folder holds it (an append
+        trial-fed it): the ``schedule_sources`` of the records it touched."""
+        event = entry.event
+        if type(event) is ScheduleChanged and entry.seq >= self.seed_length:
+            self._note_source(entry.seq, event.data)
 
     def read(self, seq: int, at: str, event: Event) -> None:
         """Fold the next event read from a log (a scan's sink): the schedule included."""
@@ -193,6 +206,23 @@ class SessionFolds:
                 self.schedule.feed(event.data)
             except ScheduleLogError as error:
                 self.schedule = ScheduleFailed(f"event {seq}: {error}")
+                return
+            self._note_source(seq, event.data)
+
+    def _note_source(self, seq: int, data: Any) -> None:
+        """Note the line of a change the schedule folder holds (its shape is checked)."""
+        schedule = self.schedule
+        if not isinstance(schedule, ScheduleFolder):
+            return
+        sources = self.schedule_sources
+        if data["operation"] == "create":
+            sources[data["schedule"]["id"]] = (seq, None)
+            return
+        schedule_id = data["id"]
+        if data["operation"] == "dispatch" and schedule.is_active(schedule_id):
+            sources[schedule_id] = (sources[schedule_id][0], seq)  # an every record moved on
+        else:
+            sources.pop(schedule_id, None)
 
     def fail_schedule(self, reason: str) -> None:
         """The schedule can no longer be trusted (corruption, a seed beyond the log)."""

@@ -144,6 +144,13 @@ class LogFile:
         assert self._map is not None  # the header alone makes a log non-empty
         return self._map[start:end]
 
+    def read_at(self, start: int, end: int) -> bytes:
+        """Bytes [start, end) read from the file itself, safe in a worker thread while the event
+        loop's thread reads or remaps (``read``): a positional read shares nothing with them."""
+        if not hasattr(os, "pread"):  # pragma: no cover -- Windows has no os.pread
+            return self.read(start, end)
+        return os.pread(self._fd, end - start, start)
+
     def start_digest(self, length: int) -> PendingDigest:
         """Start hashing bytes [0, length) in worker threads (see PendingDigest)."""
         return PendingDigest(self._fd, length)
@@ -215,25 +222,30 @@ def load_offsets(folder: Path, count: int, expected_digest: str) -> MappedOffset
     return offsets
 
 
-def read_file(path: Path) -> bytes | None:
-    """The whole file, or None if it cannot be read."""
+def read_file(path: Path, limit: int) -> bytes | None:
+    """The file's first ``limit + 1`` bytes at most (more than ``limit`` says it is too large
+    to be read), or None if it cannot be read."""
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:  # read(limit + 1) alone would allocate all of it first
+            return handle.read(min(os.fstat(handle.fileno()).st_size, limit) + 1)
     except OSError:
         return None
 
 
-def read_head(path: Path) -> bytes:
-    """The first line of ``path`` without its ``\\n`` (the whole file if it has none)."""
+def read_head(path: Path, limit: int) -> bytes:
+    """The first line of ``path`` without its ``\\n`` (the whole file if it has none), cut after
+    ``limit + 1`` bytes (more than ``limit`` says it is too long to be a header)."""
     chunks: list[bytes] = []
+    size = 0
     with _open_read(path) as handle:
-        while chunk := handle.read(65536):
+        while size <= limit and (chunk := handle.read(65536)):
             newline = chunk.find(b"\n")
             if newline >= 0:
                 chunks.append(chunk[:newline])
                 break
             chunks.append(chunk)
-    return b"".join(chunks)
+            size += len(chunk)
+    return b"".join(chunks)[: limit + 1]
 
 
 def read_range(path: Path, start: int, end: int | None = None) -> bytes:

@@ -21,12 +21,14 @@ from typing import Any, TypeGuard
 from core.errors import SessionFormatError
 from core.events import Entry, Event, decode_event
 from core.instant import has_instant_shape
-from core.jsonread import parse_json
+from core.jsonread import LOG_HEADER, LOG_LINE, bounded_reader, parse_json
 from core.jsonvalue import compact_json
 
 FORMAT_VERSION = 1
 """The only header ``version`` this code reads and writes."""
 
+_read_line = bounded_reader(LOG_LINE)
+_ABSENT: Any = object()
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _ONE_MS = timedelta(milliseconds=1)
 _SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
@@ -79,9 +81,9 @@ class SessionHeader:
 def parse_header(line: bytes) -> SessionHeader:
     """Decode line 1 (without its ``\\n``). SessionFormatError says what is wrong."""
     try:
-        value = parse_json(line)
+        value = parse_json(line, LOG_HEADER)
     except ValueError as error:
-        raise SessionFormatError(f"the session header is not JSON ({error})") from None
+        raise SessionFormatError(f"the session header cannot be read: {error}") from None
     if not isinstance(value, dict) or value.get("type") != "session":
         raise SessionFormatError('the first line is not a session header ("type":"session")')
     version = value.get("version")
@@ -132,7 +134,7 @@ def parse_line(line: bytes, seq: int) -> tuple[str, Event, int | None]:
     event and its group size (None on every line but a group's first). ValueError says what is
     wrong with the envelope; a known event of the wrong shape is a value (``MalformedEvent``).
     The scanner takes the parts: it folds 10^6 of them without keeping one."""
-    value = parse_json(line)
+    value = _read_line(line)
     if type(value) is not dict:
         raise ValueError("not a JSON object")
     found, at, kind = value.get("seq"), value.get("at"), value.get("type")
@@ -142,12 +144,14 @@ def parse_line(line: bytes, seq: int) -> tuple[str, Event, int | None]:
         raise ValueError(f"invalid at {at!r}")
     if type(kind) is not str or not kind:
         raise ValueError(f"invalid type {kind!r}")
-    if "data" not in value:
+    data, group = value.get("data", _ABSENT), value.get("group", _ABSENT)
+    if data is _ABSENT:
         raise ValueError("no data")
-    group = value.get("group", 1)
+    if group is _ABSENT:  # one lookup per key: this runs for every line of a log being opened
+        return at, decode_event(kind, data), None
     if type(group) is not int or group < 1:
         raise ValueError(f"invalid group size {group!r}")
-    return at, decode_event(kind, value["data"]), group if "group" in value else None
+    return at, decode_event(kind, data), group
 
 
 def parse_entry(line: bytes, seq: int) -> Entry:
@@ -155,7 +159,7 @@ def parse_entry(line: bytes, seq: int) -> Entry:
     or one a checkpoint covers, whose digest vouches for the scan that once accepted it): only
     what a misplaced or changed line would get wrong is checked again, its ``seq`` and its
     parts' types. ValueError when the line is not that event's line."""
-    value = parse_json(line)
+    value = _read_line(line)
     try:
         found, at, kind, data = value["seq"], value["at"], value["type"], value["data"]
     except (TypeError, KeyError):

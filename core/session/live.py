@@ -27,6 +27,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from core.clock import Clock
@@ -127,6 +128,11 @@ class LiveSession:
     @property
     def seed_length(self) -> int:
         return self.header.seed_length
+
+    @property
+    def torn_tail(self) -> Path | None:
+        """Where opening it set aside a torn tail (bytes never acknowledged), if it did."""
+        return self._loaded.torn
 
     @property
     def read_only(self) -> bool:

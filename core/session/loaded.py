@@ -69,7 +69,8 @@ class Unchecked:
 @dataclass(frozen=True)
 class LoadedSession:
     """Everything a ``LiveSession`` starts from. ``checkpoint_count`` is how many events the
-    checkpoint on disk already covers (0: none)."""
+    checkpoint on disk already covers (0: none); ``torn`` is where this open set a torn tail
+    aside (session-log.md §4.2), if it did."""
 
     header: SessionHeader
     entries: EventList
@@ -78,3 +79,4 @@ class LoadedSession:
     access: Access
     check: Checked | Unchecked
     checkpoint_count: int = 0
+    torn: Path | None = None

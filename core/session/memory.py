@@ -79,6 +79,7 @@ class SessionMemory:
         for entry, line in zip(entries, lines, strict=True):
             self.entries.queue(entry, line)
             self.folds.feed(entry)
+            self.folds.note_schedule(entry)
         for entry in entries:
             self._notify(entry)
         return entries

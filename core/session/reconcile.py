@@ -62,10 +62,11 @@ def refold(fresh: SessionFolds, queued: Sequence[Entry]) -> bool:
         trial, fits = None, False
     else:
         fits = True
-    for entry in queued:
-        fresh.feed(entry)
     if trial is not None:
         fresh.schedule = trial
+    for entry in queued:
+        fresh.feed(entry)
+        fresh.note_schedule(entry)
     return fits
 
 

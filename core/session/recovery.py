@@ -24,12 +24,13 @@ whole log.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import SessionFormatError
-from core.session.checkpoint import Checkpoint, decode_checkpoint
+from core.jsonread import CHECKPOINT, LOG_HEADER
+from core.session.checkpoint import Checkpoint, Claims, claims_hold, decode_checkpoint
 from core.session.event_list import EventList
 from core.session.folds import SessionFolds
 from core.session.jsonl_store import (
@@ -115,13 +116,16 @@ def load_session(
         header_end = buffer.find(b"\n")
         if header_end < 0:
             raise SessionFormatError("the session log has no complete header line")
-        header = parse_header(buffer[:header_end])
+        header = parse_header(buffer[: min(header_end, LOG_HEADER.max_size + 1)])
         live = read_only_reason is None
         found = _warm(folder, log, header, live=live) or _cold(log, header, header_end + 1)
         corrupt = found.fold.judged(found.result)
         reason = read_only_reason or corrupt
-        if found.result.torn and live:
+        torn = (
             save_torn(log, found.result.committed, torn_stamp())
+            if found.result.torn and live
+            else None
+        )
     except BaseException:
         log.close()
         raise
@@ -134,6 +138,7 @@ def load_session(
         access,
         found.check,
         found.checkpoint_count,
+        torn,
     )
 
 
@@ -166,23 +171,31 @@ def _cold(log: LogFile, header: SessionHeader, body: int) -> _Found:
 
 def _warm(folder: Path, log: LogFile, header: SessionHeader, *, live: bool) -> _Found | None:
     """Start from the checkpoint when it holds; the digest runs while the rest is prepared."""
-    raw = read_file(folder / CHECKPOINT_NAME)
-    checkpoint = decode_checkpoint(raw) if raw is not None else None
+    checkpoint = read_checkpoint(folder)
     if checkpoint is None or checkpoint.session_id != header.id or checkpoint.length > log.size():
+        return None
+    if checkpoint.schedule is None:  # a failed fold is the log's to say: fold it again
         return None
     start = _from_checkpoint(folder, checkpoint)
     if start is None:
         return None
     fold, offsets = start
+    claims = Claims.of(fold.folds)  # before the scan of the tail feeds the folds
     entries, result = _scan_into(fold, log, checkpoint.length, offsets)
     aligned = result.corruption is not None or _shown(entries)
+    verifier = CheckpointVerifier(log, checkpoint, folder, header, live, offsets.view, claims)
     if aligned and result.corruption is None and not result.torn:
-        verifier = CheckpointVerifier(log, checkpoint, folder, header, live)
         return _Found(fold, entries, result, Unchecked(verifier), checkpoint.count)
-    if not aligned or log.start_digest(checkpoint.length).result() != checkpoint.digest:
+    if not aligned or not verifier.stands():
         entries.close()  # acting on the tail (a cut, a verdict) needs the digest first
         return None
     return _Found(fold, entries, result, Checked(), checkpoint.count)
+
+
+def read_checkpoint(folder: Path) -> Checkpoint | None:
+    """The session folder's checkpoint, or None when there is none that reads (and seals)."""
+    raw = read_file(folder / CHECKPOINT_NAME, CHECKPOINT.max_size)
+    return decode_checkpoint(raw) if raw is not None else None
 
 
 @dataclass(frozen=True)
@@ -194,17 +207,35 @@ class CheckpointVerifier:
     folder: Path
     header: SessionHeader
     live: bool
+    offsets: Sequence[int]
+    """The checkpoint's line offsets (``offsets.bin``, its digest already checked)."""
+    claims: Claims | None
+    """What its folds claimed when they were decoded."""
 
     def run(self) -> Rescan | None:
-        """None when the digest matched; else a full re-scan of the log (after deleting the stale
-        checkpoint files of a live session). Hashing starts here, once the window has what it
-        shows: it would only compete with the open for the cores."""
-        checkpoint = self.checkpoint
-        if self.log.start_digest(checkpoint.length).result() == checkpoint.digest:
+        """None when the checkpoint stands; else a full re-scan of the log (after deleting the
+        stale checkpoint files of a live session). Hashing starts here, once the window has what
+        it shows: it would only compete with the open for the cores."""
+        if self.stands():
             return None
         if self.live:
             discard_checkpoint(self.folder)
         return rescan(self.folder, self.header)
+
+    def stands(self) -> bool:
+        """True when the log still has the digest the checkpoint covers and what it claims
+        about reminders and input holds against the log's own lines."""
+        checkpoint = self.checkpoint
+        if self.log.start_digest(checkpoint.length).result() != checkpoint.digest:
+            return False
+        return claims_hold(checkpoint, self.claims, self._line)
+
+    def _line(self, seq: int) -> bytes:
+        offsets, count = self.offsets, self.checkpoint.count
+        if not 0 <= seq < count:
+            raise IndexError(f"event {seq} is not covered by the checkpoint")
+        end = offsets[seq + 1] if seq + 1 < count else self.checkpoint.length
+        return self.log.read_at(offsets[seq], end - 1)
 
 
 def rescan(folder: Path, header: SessionHeader) -> Rescan:

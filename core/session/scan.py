@@ -20,7 +20,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from core.events import Event
+from core.jsonread import LOG_LINE
 from core.session.lines import parse_line
+
+_LONGEST = LOG_LINE.max_size
 
 Sink = Callable[[int, str, Event], None]
 """Called as ``sink(seq, at, event)`` for each committed event, in order."""
@@ -84,7 +87,7 @@ def scan(
     checkpoint's covered length). Each committed event goes to ``sink`` and the offset of its
     line to ``offsets``, in order.
     """
-    size = len(buffer)
+    size, longest = len(buffer), _LONGEST
     pos, seq, committed = start, first_seq, start
     group: _Group | None = None
     while pos < size:
@@ -92,6 +95,8 @@ def scan(
         if newline < 0:
             break
         try:
+            if newline - pos > longest:  # refused before it is copied out of the map
+                raise ValueError(f"a line of {newline - pos:,} bytes, longer than any event")
             at, event, group_size = parse_line(buffer[pos:newline], seq)
             if group is not None or group_size is not None:
                 group = _grouped(group, group_size, pos, seq)

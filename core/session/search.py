@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.events import AssistantMessage, Event, UserMessage
+from core.jsonread import LOG_HEADER, parse_json
 from core.session import jsonl_store as disk
 from core.session.scan import scan
 
@@ -26,6 +27,8 @@ INDEX_NAME = "search.txt"
 INDEX_VERSION = 1
 SNIPPET_CHARS = 80
 _TAIL_BYTES = 32
+INDEX_LIMIT = 1 << 30
+"""An index larger than this (bytes) is not read: it is rebuilt, like a damaged one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +57,7 @@ def refresh(folder: Path) -> Path:
             return index
         start, lines, first_seq = covered, [body] if body else [], count
     else:
-        head = disk.read_head(log)
+        head = disk.read_head(log, LOG_HEADER.max_size)
         start, lines, first_seq = len(head) + 1, [], 0
     found: list[str] = []
 
@@ -115,12 +118,12 @@ _UNUSABLE: tuple[None, int, str, str] = (None, 0, "", "")
 def _read(index: Path) -> tuple[int | None, int, str, str]:
     """The covered length and event count, tail and body of an index (``_UNUSABLE`` when it is
     missing or of another shape)."""
-    raw = disk.read_file(index)
-    if raw is None:
+    raw = disk.read_file(index, INDEX_LIMIT)
+    if raw is None or len(raw) > INDEX_LIMIT:
         return _UNUSABLE
     head, _, body = raw.partition(b"\n")
     try:
-        header = json.loads(head)
+        header = parse_json(head, LOG_HEADER)
         covered, count, tail = header["covered"], header["count"], header["tail"]
         if header["version"] != INDEX_VERSION or type(tail) is not str:
             return _UNUSABLE

@@ -43,8 +43,8 @@ from core.session.writer import WRITE_BEHIND_SECONDS, Scheduler, loop_scheduler
 
 READ_ONLY = "Opened read-only."
 OPEN_ELSEWHERE = (
-    "This session is open in another window or process; it is shown read-only here and runs "
-    "nothing until that one closes it."
+    "This session is open in another window or process; it is shown read-only here, as it was "
+    "when opened, and runs nothing. It opens here live by itself once that one closes it."
 )
 
 CANNOT_WRITE = "This session's folder cannot be written ({why}); it is shown read-only."
@@ -114,6 +114,11 @@ class SessionStore:
             await self._close_open_turn(session)
             session.checkpoint_if_due()  # a long cold scan is not repeated after a crash
         return session
+
+    async def lock_is_free(self, session_id: str) -> bool:
+        """True when no one holds the session's live lock now (it is not taken: ``open`` does)."""
+        folder = self._folder(session_id)
+        return await asyncio.to_thread(_lock_is_free, folder)
 
     def _load(self, folder: Path, read_only: bool) -> LoadedSession:
         disk.require_session(folder)
@@ -262,3 +267,14 @@ class SessionStore:
         if target is not None:
             await asyncio.to_thread(disk.write_private, target, iter([raw]))
         return raw
+
+
+def _lock_is_free(folder: Path) -> bool:
+    try:
+        lock = disk.try_lock(folder)
+    except OSError:  # a folder that cannot be written is never taken over
+        return False
+    if lock is None:
+        return False
+    lock.release()
+    return True

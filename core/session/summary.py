@@ -24,18 +24,17 @@ from pathlib import Path
 
 from core.errors import SessionError
 from core.instant import parse_instant
+from core.jsonread import LOG_HEADER
 from core.schedule.fold import ScheduleFolder
-from core.session.checkpoint import decode_checkpoint
 from core.session.folds import SessionFolds
 from core.session.jsonl_store import (
-    CHECKPOINT_NAME,
     LOG_NAME,
     log_length,
-    read_file,
     read_head,
     read_range,
 )
 from core.session.lines import parse_header
+from core.session.recovery import read_checkpoint
 from core.session.scan import scan
 
 
@@ -57,7 +56,7 @@ class SessionSummary:
 def summarize(folder: Path, session_id: str) -> SessionSummary:
     """The summary of the session in ``folder``."""
     path = folder / LOG_NAME
-    head = read_head(path)
+    head = read_head(path, LOG_HEADER.max_size)
     try:
         header = parse_header(head)
     except SessionError as error:
@@ -90,8 +89,7 @@ def _scan_tail(path: Path, start: int, folds: SessionFolds) -> bool:
 def _checkpoint_state(folder: Path, session_id: str, size: int) -> tuple[SessionFolds | None, int]:
     """The checkpoint's folds and covered length, or ``(None, 0)`` when there is no usable
     checkpoint."""
-    raw = read_file(folder / CHECKPOINT_NAME)
-    checkpoint = decode_checkpoint(raw) if raw is not None else None
+    checkpoint = read_checkpoint(folder)
     if checkpoint is None or checkpoint.session_id != session_id or checkpoint.length > size:
         return None, 0
     try:

@@ -5,9 +5,12 @@
 commit; concurrent flushes share the write in flight). Queued entries are also flushed on their
 own within ``write_behind_seconds`` of an append. A failed write or fsync truncates the file back
 to its durable length (``LogFile.write_durably``), keeps the entries queued and answers False;
-the write-behind timer is re-armed, so retained entries are retried every
-``write_behind_seconds`` until a write succeeds, and the next successful flush writes them once.
-Whether writing is allowed at all (verified, writable, open) is the session's ``may_write``.
+the write-behind timer is re-armed on a bounded back-off (``write_behind_seconds``, doubling with
+each failure in a row, at most ``RETRY_MAX_SECONDS``), so retained entries are written on their
+own soon after the disk has room again, without hammering a full disk or its log; the next
+successful flush writes them once. Only the first failure of a run is logged as a warning (and
+the recovery once). Whether writing is allowed at all (verified, writable, open) is the session's
+``may_write``.
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ from core.session.jsonl_store import LogFile
 logger = logging.getLogger(__name__)
 
 WRITE_BEHIND_SECONDS = 0.2
+RETRY_MAX_SECONDS = 5.0
+"""The longest wait between two retries of a failed write: how long the writes may lag after the
+disk heals."""
 
 
 class Cancellable(Protocol):
@@ -72,6 +78,8 @@ class GroupCommit:
         self._tasks: set[asyncio.Future[Any]] = set()
         self._observers: list[Callable[[bool], None]] = []
         self._stopped = False
+        self._failures = 0
+        """Writes failed in a row (0 after any success)."""
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"chime-log-{name}")
 
     async def flush(self) -> bool:
@@ -84,11 +92,12 @@ class GroupCommit:
                 return False
         return True
 
-    def wake(self) -> None:
-        """Entries were queued: flush them within ``write_behind_seconds`` unless a barrier
-        does it first (one timer at a time)."""
+    def wake(self, delay: float | None = None) -> None:
+        """Entries were queued: flush them within ``write_behind_seconds`` (or ``delay``) unless a
+        barrier does it first (one timer at a time)."""
         if self._write_behind is None and not self._stopped:
-            self._write_behind = self._scheduler(self._delay, self._on_write_behind)
+            wait = self._delay if delay is None else delay
+            self._write_behind = self._scheduler(wait, self._on_write_behind)
 
     def subscribe(self, callback: Callable[[bool], None]) -> Callable[[], None]:
         """Call ``callback(ok)`` after each write attempt; returns the unsubscribe function."""
@@ -147,14 +156,26 @@ class GroupCommit:
         ok = error is None
         if ok:
             self._entries.commit(count)
-        else:
-            logger.warning("session %s: write failed, events kept queued: %s", self._name, error)
+        self._count_outcome(error)
         self._notify(ok)
         if ok:
             self._on_committed()
-        else:
-            self.wake()  # retry on its own, e.g. once the disk has room again
+        else:  # retry on its own, e.g. once the disk has room again
+            self.wake(min(self._delay * 2 ** min(self._failures - 1, 16), RETRY_MAX_SECONDS))
         _settle_all(waiters, ok)
+
+    def _count_outcome(self, error: BaseException | None) -> None:
+        """Log the first failure of a run and the recovery after it, not every retry."""
+        if error is None:
+            if self._failures:
+                logger.info(
+                    "session %s: writes work again after %d failed", self._name, self._failures
+                )
+            self._failures = 0
+            return
+        self._failures += 1
+        if self._failures == 1:
+            logger.warning("session %s: write failed, events kept queued: %s", self._name, error)
 
     def _on_write_behind(self) -> None:
         self._write_behind = None

@@ -18,9 +18,10 @@ from app.settings import (
     Settings,
     effective_provider,
     load_settings,
+    read_settings,
     save_settings,
 )
-from app.state import AppState, read_state, write_state
+from app.state import AppState, read_state, read_state_checked, write_state
 from app.system import local_zone_name, system_clock
 from tests.fakes import FakeClock
 
@@ -132,7 +133,7 @@ def test_what_answers_is_the_offline_assistant_unless_an_endpoint_has_a_base_url
     settings: Settings, answers: Offline | Endpoint, label: str
 ) -> None:
     assert effective_provider(settings) == answers
-    assert effective_provider(settings).label(str) == label
+    assert effective_provider(settings).label() == label
 
 
 def test_without_a_keyring_the_key_is_a_private_file_and_the_note_says_so(tmp_path: Path) -> None:
@@ -294,3 +295,28 @@ def test_test_connection_without_a_model_only_lists_and_asks_for_one() -> None:
         True,
         "Connected: 1 model(s) available. Choose one to test it.",
     )
+
+
+def test_a_settings_or_state_file_that_cannot_be_read_or_set_aside_is_said_in_a_sentence(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "settings.json").mkdir()
+    (tmp_path / "state.json").mkdir()
+    read = read_settings(tmp_path)
+    assert read.settings == Settings()
+    assert read.problem is not None
+    assert read.problem.startswith("settings.json could not be read: ")
+    state, problem = read_state_checked(tmp_path)
+    assert state == AppState()
+    assert problem is not None
+    assert problem.startswith("state.json could not be read: ")
+    (tmp_path / "settings.json").rmdir()
+    for n in range(1, 100):
+        (tmp_path / f"settings.json.bad-{n}").write_text("old")
+    (tmp_path / "settings.json").write_text("{not json")
+    read = read_settings(tmp_path)
+    assert read.problem is not None
+    assert read.problem.endswith(
+        "It was left in place (too many set aside already). The default settings apply."
+    )
+    assert (tmp_path / "settings.json").read_text() == "{not json"

@@ -5,6 +5,7 @@ the wall clock jumps or the system colour scheme changes; the keyring side of th
 from __future__ import annotations
 
 import asyncio
+import errno
 import functools
 import json
 import logging
@@ -442,3 +443,58 @@ client.sendall(b"ok\\n")
 client.close()
 print(line.decode().strip(), flush=True)
 """
+
+
+def test_ctrl_q_with_messages_a_full_disk_kept_from_saving_asks_before_losing_them(
+    qtbot, qapp, loop, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from core.session import jsonl_store
+
+    real_pwrite = jsonl_store.OsFileOps.pwrite
+    full = {"now": False}
+
+    def pwrite(ops: Any, fd: int, data: bytes, offset: int) -> int:
+        if full["now"]:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_pwrite(ops, fd, data, offset)
+
+    monkeypatch.setattr(jsonl_store.OsFileOps, "pwrite", pwrite)
+    with running(qtbot, qapp, loop, tmp_path, clock) as chime:
+        chime.send("saved before the disk filled")
+        full["now"] = True
+        chime.send("typed on a full disk")
+        chime.answers.lose = [False]
+        chime.trigger("quit")
+        chime.until(lambda: chime.answers.lose == [])
+        assert chime.window.isVisible()  # kept open: nothing lost yet
+        assert "could not be saved" in chime.answers.asked[-1]
+        assert "Chime stays open" in chime.window.message_bar.text()
+        full["now"] = False  # space returned: the quit asks nothing more
+        chime.trigger("quit")
+        chime.run(chime.chime.wait_done())
+        assert chime.answers.lose == []
+    sid = read_state(tmp_path).current
+    log = (tmp_path / "sessions" / str(sid) / "session.jsonl").read_text(encoding="utf-8")
+    assert "typed on a full disk" in log
+
+
+def test_closing_the_window_on_a_full_disk_can_still_quit_and_lose_what_was_not_saved(
+    qtbot, qapp, loop, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from core.session import jsonl_store
+
+    with running(qtbot, qapp, loop, tmp_path, clock) as chime:
+        chime.send("saved before the disk filled")
+        monkeypatch.setattr(jsonl_store.OsFileOps, "pwrite", fail_with_enospc)
+        chime.send("typed on a full disk")
+        chime.answers.lose = [True]
+        chime.inside(chime.window.close)
+        chime.run(chime.chime.wait_done())
+        assert chime.window.isHidden()
+    sid = read_state(tmp_path).current
+    log = (tmp_path / "sessions" / str(sid) / "session.jsonl").read_text(encoding="utf-8")
+    assert "typed on a full disk" not in log
+
+
+def fail_with_enospc(*_args: Any) -> int:
+    raise OSError(errno.ENOSPC, "No space left on device")

@@ -287,11 +287,14 @@ def test_an_unexpected_disk_error_says_what_failed_and_never_that_everything_is_
 def test_an_invalid_settings_file_that_cannot_be_set_aside_still_gives_the_defaults(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app.settings import Settings, load_settings
+    from app.settings import Settings, load_settings, read_settings
 
     (tmp_path / "settings.json").write_text("{not json")
     monkeypatch.setattr(Path, "replace", fail_with(errno.EROFS))
     assert load_settings(tmp_path) == Settings()
+    problem = read_settings(tmp_path).problem
+    assert problem is not None
+    assert "It could not be set aside (" in problem
     assert (tmp_path / "settings.json").read_text() == "{not json"  # left where it was
 
 

@@ -4,6 +4,7 @@ the appearance it applies, Help's shortcut list, and the in-process pieces of ``
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import json
 import logging
@@ -12,6 +13,7 @@ import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
@@ -124,7 +126,7 @@ def test_settings_switch_to_an_endpoint_list_its_models_test_it_and_the_next_tur
         dialog.key_edit.setText(KEY)
         result = dialog.test_result
         shown = click_and_wait(chime, dialog.refresh_button, result, "")
-        assert shown == "2 model(s) found."
+        assert shown == "2 models found."  # chime_en.qm: the English plural forms
         models = [dialog.model_combo.itemText(i) for i in range(dialog.model_combo.count())]
         assert models == ["llama3.2", "qwen3:8b"]
         dialog.model_combo.setEditText("qwen3:8b")
@@ -143,7 +145,7 @@ def test_settings_switch_to_an_endpoint_list_its_models_test_it_and_the_next_tur
         assert [t["function"]["name"] for t in tool_probe["tools"]] == ["chime_probe"]
         dialog.model_combo.setEditText("mistral")
         shown = click_and_wait(chime, dialog.test_button, result, shown)
-        assert shown == "✗ Connected, but the endpoint has no model named 'mistral'."
+        assert shown == "✗ Connected, but the endpoint has no model named “mistral”."
         dialog.model_combo.setEditText("qwen3:8b")
         shown = click_and_wait(chime, dialog.test_button, result, shown)
         assert shown == "✗ The endpoint rejected the API key (401). Check the key in Settings."
@@ -256,22 +258,29 @@ def test_arguments_name_the_data_folder_and_the_session() -> None:
         parse_args(["--no-such-flag"])
 
 
-def test_the_log_is_a_private_rotating_file_in_the_data_folder(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def logging_to(folder: Path) -> Iterator[logging.handlers.RotatingFileHandler]:
+    """``setup_logging(folder)`` for the block: its one handler; the root logger is put back."""
     root = logging.getLogger()
     before, level = list(root.handlers), root.level
     try:
-        assert setup_logging(tmp_path) is True
+        assert setup_logging(folder) is True
         (handler,) = root.handlers[len(before) :]
         assert isinstance(handler, logging.handlers.RotatingFileHandler)
-        assert Path(handler.baseFilename) == tmp_path / LOG_FILE
-        assert (handler.maxBytes, handler.backupCount) == (1_000_000, 3)
-        logging.getLogger("app.test").info("a line for the log")
+        yield handler
         handler.flush()
     finally:
         for added in root.handlers[len(before) :]:
             added.close()
             root.removeHandler(added)
         root.setLevel(level)
+
+
+def test_the_log_is_a_private_rotating_file_in_the_data_folder(tmp_path: Path) -> None:
+    with logging_to(tmp_path) as handler:
+        assert Path(handler.baseFilename) == tmp_path / LOG_FILE
+        assert (handler.maxBytes, handler.backupCount) == (1_000_000, 3)
+        logging.getLogger("app.test").info("a line for the log")
     path = tmp_path / LOG_FILE
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert "INFO app.test: a line for the log" in path.read_text(encoding="utf-8")
@@ -364,3 +373,38 @@ def test_closing_settings_while_the_model_list_loads_abandons_the_request_quietl
         chime.until(lambda: chime.tasks.pending == 0)
         assert unexpected == []
         assert chime.window.findChildren(QMessageBox) == []
+
+
+class FullDisk:
+    """A log file's stream on a disk that is full while ``full`` is set."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream, self.full = stream, True
+
+    def write(self, text: str) -> int:
+        if self.full:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return int(self.stream.write(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def test_a_log_file_on_a_full_disk_drops_records_quietly_says_so_once_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with logging_to(tmp_path) as handler:
+        disk = FullDisk(handler.stream)
+        handler.stream = disk  # type: ignore[assignment]  # a stream that fails like a full disk
+        for n in range(300):
+            logging.getLogger("core.session.writer").warning("write failed %d", n)
+        disk.full = False
+        logging.getLogger("app.test").info("the disk has room again")
+    errors = capsys.readouterr().err
+    assert "Logging error" not in errors
+    assert "Traceback" not in errors
+    assert errors.count("\n") == 1
+    assert "cannot write chime.log (No space left on device)" in errors
+    text = (tmp_path / LOG_FILE).read_text(encoding="utf-8")
+    assert "the disk has room again" in text
+    assert "300 log messages were lost while chime.log could not be written" in text

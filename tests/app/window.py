@@ -12,12 +12,13 @@ from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.actions_wiring import Questions
 from app.controller import AppController
+from app.language import remove_language
 from app.main import Application, Started
 from app.qtasync import TaskRunner
 from app.settings import KeyStore
@@ -43,6 +44,9 @@ class Answers:
         """Links the user confirmed (opened instead of a real browser)."""
         self.leaves: list[LeaveAnswer | None] = []
         self.warnings: list[LeaveWarning] = []
+        self.lose: list[bool] = []
+        """Answers to "quit and lose what could not be saved?" (True: quit)."""
+        self.asked: list[str] = []
 
     def leave(self, _parent: QWidget, warning: LeaveWarning) -> LeaveAnswer | None:
         self.warnings.append(warning)
@@ -54,6 +58,10 @@ class Answers:
     def export_path(self, _parent: QWidget, suggested: Path, kind: str) -> Path | None:
         self.suggested.append((suggested, kind))
         return self.paths.pop(0)
+
+    def lose_unsaved(self, _parent: QWidget, question: str) -> bool:
+        self.asked.append(question)
+        return self.lose.pop(0)
 
 
 class RealApp:
@@ -70,6 +78,7 @@ class RealApp:
         *,
         session_arg: str | None = None,
         start: bool = True,
+        system_locale: QLocale | None = None,
     ) -> None:
         self.qtbot = qtbot
         self.qapp = qapp
@@ -95,7 +104,9 @@ class RealApp:
                 self.answers.export_path,
                 self.answers.opened.append,
                 self.answers.leave,
+                self.answers.lose_unsaved,
             ),
+            system_locale=system_locale or QLocale(QLocale.Language.English),
         )
         self.window = self.chime.window  # not given to qtbot: closing it would ask to quit
         self.chime.show_window()
@@ -189,6 +200,7 @@ class RealApp:
     def close(self) -> None:
         self.run(self.chime.quit())
         disconnect_application(self.qapp, self.chime)
+        remove_language(self.qapp, self.chime.language)
         palette, font, scheme = self._saved
         self.qapp.styleHints().setColorScheme(scheme)
         self.qapp.setPalette(palette)

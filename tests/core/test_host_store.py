@@ -225,3 +225,39 @@ def test_a_crash_inside_the_reminder_group_never_duplicates_or_loses_the_admissi
     assert ends[answered[-1]["data"]["turn"]] == "completed"
     torn = list((tmp_path / "sessions" / session_id).glob("session.jsonl.torn-*"))
     assert len(torn) == (1 if cut == "first-line" else 0)
+
+
+def test_a_reminder_due_while_the_disk_is_full_arrives_on_its_own_once_the_disk_has_room(
+    tmp_path: Path,
+) -> None:
+    """Only timers run after the disk heals: the write-behind retry, then the owner."""
+    from tests.core.session.helpers import FailingOps, ManualTimer
+
+    async def main() -> list[dict[str, Any]]:
+        clock = FakeClock(START)
+        ops, timer = FailingOps(), ManualTimer()
+        options = StoreOptions(file_ops=ops, scheduler=timer)
+        store = SessionStore(tmp_path, clock, options=options)
+        run = Run(await store.create(), ScriptedModel(), clock)
+        run.host.start()
+        await run.host.tools.call("schedule_create", {"prompt": "stretch", "after_seconds": 60})
+        await run.idle()
+        ops.fail_writes = 10**6  # the disk is full
+        run.host.session.append(v.SESSION_TITLE, {"title": "queued while full"})
+        clock.advance(timedelta(seconds=61))
+        run.wakers[0].fire()  # the reminder falls due: its barrier fails
+        await run.idle()
+        assert reminders(list(run.host.session.events)) == []
+        written = asyncio.Event()
+        run.host.on_persistence(lambda ok: written.set() if ok else None)
+        ops.fail_writes = 0  # space returned; nobody types
+        assert timer.fire() == 1  # the write-behind's retry
+        await asyncio.wait_for(written.wait(), 10)
+        await run.idle()
+        delivered = read_log(tmp_path, run.host.session.id)
+        await run.host.dispose()
+        return delivered
+
+    events = asyncio.run(main())
+    assert len(reminders(events)) == 1
+    assert len(dispatches(events)) == 1

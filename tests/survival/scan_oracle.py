@@ -5,7 +5,8 @@ bad line with a complete line after it is corruption, and an atomic group (first
 dropped whole. Must not import Chime.
 
 Envelope validity (where session-log.md is terse we follow Chime's documented reading): a UTF-8
-JSON object whose `seq` is an int equal to its index, `at` a canonical instant string, `type` a
+JSON object (RFC 8259: no NaN or Infinity; every number finite as a double; nested at most
+``MAX_DEPTH`` deep, session-log.md §2) whose `seq` is an int equal to its index, `at` a canonical instant string, `type` a
 non-empty string, `data` present (any JSON), `group` absent or an int >= 1, and no `group` key on
 a line inside an unfinished group.
 """
@@ -13,6 +14,7 @@ a line inside an unfinished group.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -28,9 +30,56 @@ class Verdict:
     corrupt_line: int | None  # 1-based, the header being line 1
 
 
+MAX_DEPTH = 256
+
+
+def _refuse(_text: str) -> Any:
+    raise ValueError("not a JSON value")
+
+
+def _finite(text: str) -> float:
+    if math.isinf(float(text)):
+        raise ValueError("out of range")
+    return float(text)
+
+
+def _number(text: str) -> int | float:
+    """An integer as Chime reads one: beyond 64 bits a float, beyond a double refused."""
+    if len(text) > 400 or math.isinf(float(text)):  # a double ends near 1.8e308
+        raise ValueError("out of range")
+    value = int(text)
+    return value if -(2**63) <= value < 2**64 else float(text)
+
+
+def depth(value: Any) -> int:
+    """How deep arrays and objects nest in ``value`` (a scalar: 0)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            todo.extend(
+                (child, level + 1) for child in (item.values() if isinstance(item, dict) else item)
+            )
+    return deepest
+
+
+def read_json(raw: bytes | str) -> Any:
+    """The value of ``raw`` read as RFC 8259 strictly (UTF-8, no NaN or Infinity, every number
+    within a double) and nested at most ``MAX_DEPTH`` deep; ValueError otherwise."""
+    try:
+        text = raw if isinstance(raw, str) else raw.decode("utf-8")
+        value = json.loads(text, parse_constant=_refuse, parse_float=_finite, parse_int=_number)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    if depth(value) > MAX_DEPTH:
+        raise ValueError("nested too deeply")
+    return value
+
+
 def envelope(line: bytes, seq: int) -> dict[str, Any] | None:
     try:
-        value = json.loads(line.decode("utf-8"))
+        value = read_json(line)
     except ValueError:
         return None
     if not isinstance(value, dict):

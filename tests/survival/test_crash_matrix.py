@@ -20,6 +20,7 @@ from core.session.live import LiveSession
 from core.session.store import SessionStore
 from tests.core.agent.fakes import Reply
 from tests.core.agent.test_agent import make_agent
+from tests.core.session.test_pure import resealed
 from tests.fakes import FakeClock, MemoryLog
 from tests.survival import verb_checks
 from tests.survival.crash_checks import (
@@ -299,8 +300,12 @@ def test_the_fold_check_catches_a_checkpoint_that_carries_a_wrong_tree(tmp_path:
     session_id = asyncio.run(two_versions())
     assert asyncio.run(reopened()) == []  # the checkpoint written on close is right
     checkpoint = tmp_path / "sessions" / session_id / "checkpoint.json"
-    state = json.loads(checkpoint.read_bytes())
-    state["folds"]["conversation"]["leaf"] = 0  # the tree says the first version is shown
-    checkpoint.write_text(json.dumps(state))
+    raw = checkpoint.read_bytes()
+    state = json.loads(raw)
+    leaf = state["folds"]["conversation"]["leaf"]
+    assert leaf != 0
+    # the tree says the first version is shown, sealed again as the encoder seals (a careful
+    # forger: an edit without the seal is ignored before anything is read from it)
+    checkpoint.write_bytes(resealed(raw, b'"leaf":%d' % leaf, b'"leaf":0'))
     problems = asyncio.run(reopened())
     assert any("'conversation'" in problem for problem in problems), problems

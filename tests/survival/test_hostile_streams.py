@@ -76,6 +76,9 @@ BROKEN: dict[str, HostileReply] = {
     "stops mid tool call (socket cut)": Sse([call_piece('{"prompt": "str')], done=False, cut=True),
     "stops mid tool call (clean end)": Sse([call_piece('{"prompt": "str')]),
     "text then socket cut": Sse([chunk("Half an ans")], done=False, cut=True),
+    "data nested 100 000 deep": Sse(["[" * 100_000 + "]" * 100_000]),
+    "a chunk nested 5 000 deep": Sse(['{"choices":' * 5000 + "1" + "}" * 5000]),
+    "a number of 5 000 digits": Sse(['{"created":' + "9" * 5000 + "}"]),
 }
 
 
@@ -108,6 +111,27 @@ def test_a_broken_stream_fails_the_turn_readably_and_retry_answers_the_same_inpu
     for answer in of_type(turn_events(events, 1), v.ASSISTANT_MESSAGE):
         assert answer["finish"] == "interrupted"
         assert answer["toolCalls"] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("garbage data line", "an event that is not JSON: Expecting value at column 1"),
+        ("data nested 100 000 deep", "an event nested too deeply"),
+        ("a chunk nested 5 000 deep", "an event nested too deeply"),
+        ("a number of 5 000 digits", "an event with a number out of range"),
+    ],
+)
+def test_an_event_the_sdk_cannot_decode_is_named_in_words_not_as_a_python_error(
+    name: str, words: str, tmp_path: Path
+) -> None:
+    async def body(rig: Rig) -> list[dict[str, Any]]:
+        await rig.ask("hello there")
+        return rig.events()
+
+    error = assert_readable_failure(turn_end(hosted([BROKEN[name]], tmp_path, body), 1))
+    assert f"cannot read ({words})." in error["message"]
+    assert "Error" not in error["message"]
 
 
 TOLERATED: dict[str, Reply] = {

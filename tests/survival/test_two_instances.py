@@ -216,3 +216,64 @@ def test_a_session_created_by_one_instance_is_read_only_in_the_other(
     assert second.controller.open[theirs].live
     first.quit()
     second.quit()
+
+
+def shown_in_two(
+    qtbot: Any, loop: asyncio.AbstractEventLoop, tmp_path: Path, clock: FakeClock
+) -> tuple[Chime, Chime, str]:
+    """One session opened by a first instance (live), then by a second one (read-only)."""
+    first = Chime(qtbot, loop, tmp_path, clock)
+    second = Chime(qtbot, loop, tmp_path, clock)
+    sid = make_session(first)
+    first.run(first.controller.start([sid], sid))
+    second.run(second.controller.start([sid], sid))
+    return first, second, sid
+
+
+def test_a_session_shown_read_only_is_taken_over_live_once_the_other_instance_lets_it_go(
+    qtbot: Any, loop: asyncio.AbstractEventLoop, tmp_path: Path, clock: FakeClock
+) -> None:
+    first, second, sid = shown_in_two(qtbot, loop, tmp_path, clock)
+    assert second.controller.open[sid].session.read_only
+    assert second.run(second.controller.take_over_released()) == []  # still held: stays so
+    first.run(first.controller.submit("written while the other looked"))
+    first.until(first.idle)
+    first.quit()  # the first instance quits: its lock goes
+
+    assert second.run(second.controller.take_over_released()) == [sid]
+    opened = second.controller.open[sid]
+    assert opened.live
+    assert not opened.session.read_only
+    assert not second.window.banner.isVisible()
+    assert second.window.state_label.text() == "Session: live"
+    assert "written while the other looked" in second.transcript_texts()
+    second.run(second.controller.submit("and now from here"))
+    second.until(second.idle)
+    assert "and now from here" in second.transcript_texts()
+    second.quit()
+
+
+def test_the_read_only_banner_says_the_session_opens_here_once_the_other_one_closes_it(
+    qtbot: Any, loop: asyncio.AbstractEventLoop, tmp_path: Path, clock: FakeClock
+) -> None:
+    first, second, _ = shown_in_two(qtbot, loop, tmp_path, clock)
+    banner = second.window.banner.label.text()
+    assert ELSEWHERE in banner
+    assert "opens here live by itself once" in banner
+    first.quit()
+    second.quit()
+
+
+def test_a_released_session_that_no_longer_opens_is_replaced_on_screen_and_said(
+    qtbot: Any, loop: asyncio.AbstractEventLoop, tmp_path: Path, clock: FakeClock
+) -> None:
+    first, second, sid = shown_in_two(qtbot, loop, tmp_path, clock)
+    first.quit()
+    log, _ = session_files(tmp_path, sid)
+    log.write_bytes(b"[" * 10_000 + b"\n")  # broken while nobody had it open
+    assert second.run(second.controller.take_over_released()) == []
+    assert sid not in second.controller.open
+    assert second.controller.current not in (None, sid)  # a new session to type into
+    message = second.window.message_bar.text()
+    assert message.startswith("Could not open the session: the session header cannot be read")
+    second.quit()

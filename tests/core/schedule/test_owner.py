@@ -303,31 +303,87 @@ def test_triggers_during_a_drive_coalesce_into_exactly_one_more_drive() -> None:
     assert run(main()) == 2
 
 
-def test_a_failed_barrier_ends_the_drive_without_a_timer_or_retry() -> None:
+def test_a_failed_barrier_retries_on_a_bounded_back_off_until_the_reminder_is_admitted() -> None:
+    async def main() -> tuple[Rig, list[timedelta]]:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.log.outcomes = [False] * 9
+        due = START + timedelta(seconds=120)
+        await rig.fire_at(due)
+        delays = []
+        while not rig.agent.admitted:
+            assert rig.waker.armed is not None
+            delays.append(rig.waker.armed - rig.clock())
+            await rig.fire_at(rig.waker.armed)
+        return rig, delays
+
+    rig, delays = run(main())
+    assert [d.total_seconds() for d in delays] == [1, 2, 4, 8, 16, 32, 60, 60, 60]
+    assert len(rig.agent.admitted) == 1
+    assert rig.waker.armed is None
+
+
+def test_a_successful_barrier_starts_the_back_off_again_from_one_second() -> None:
     async def main() -> Rig:
         rig = Rig()
         rig.owner.start()
         await rig.create(prompt="stretch", after_seconds=120)
+        rig.log.outcomes = [False, False]
+        await rig.fire_at(START + timedelta(seconds=10))
+        await rig.fire_at(rig.waker.armed or START)
+        await rig.fire_at(rig.waker.armed or START)  # succeeds: waits for the target again
         rig.log.outcomes = [False]
         await rig.fire_at(START + timedelta(seconds=120))
         return rig
 
     rig = run(main())
-    assert (rig.agent.admitted, rig.waker.armed) == ([], None)
+    assert rig.waker.armed is not None
+    assert rig.waker.armed - rig.clock() == timedelta(seconds=1)
 
 
-def test_a_failed_post_dispatch_barrier_does_not_drive_again() -> None:
+def test_a_failed_post_dispatch_barrier_retries_after_a_back_off() -> None:
+    async def main() -> tuple[Rig, int, datetime | None]:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        await rig.create(prompt="drink", after_seconds=120)
+        rig.log.outcomes = [True, False]
+        before = rig.log.barriers
+        await rig.fire_at(START + timedelta(seconds=120))
+        armed = rig.waker.armed
+        barriers = rig.log.barriers - before
+        rig.agent.claimed = False
+        await rig.fire_at(armed or START)
+        return rig, barriers, armed
+
+    rig, barriers, armed = run(main())
+    assert barriers == 2
+    assert armed == START + timedelta(seconds=121)
+    assert len(rig.agent.admitted) == 2
+
+
+def test_a_successful_write_after_a_failed_barrier_drives_at_once() -> None:
     async def main() -> tuple[Rig, int]:
         rig = Rig()
         rig.owner.start()
         await rig.create(prompt="stretch", after_seconds=120)
-        rig.log.outcomes = [True, False]
-        before = rig.log.barriers
+        barriers = rig.log.barriers
+        rig.owner.notify_persisted(True)  # nothing had failed: not a trigger
+        await rig.drain()
+        quiet = rig.log.barriers - barriers
+        rig.log.outcomes = [False]
         await rig.fire_at(START + timedelta(seconds=120))
-        return rig, rig.log.barriers - before
+        rig.owner.notify_persisted(False)
+        await rig.drain()
+        assert rig.agent.admitted == []
+        rig.owner.notify_persisted(True)  # the disk has room again
+        await rig.drain()
+        return rig, quiet
 
-    rig, barriers = run(main())
-    assert (len(rig.agent.admitted), barriers) == (1, 2)
+    rig, quiet = run(main())
+    assert quiet == 0
+    assert len(rig.agent.admitted) == 1
 
 
 def test_a_corrupt_log_faults_the_owner_for_good() -> None:
@@ -611,3 +667,44 @@ def test_an_idle_report_in_a_session_with_a_corrupt_schedule_log_drives_and_faul
 
     rig = run(main())
     assert (rig.owner.faulted, rig.log.barriers) == (True, 1)
+
+
+def test_a_barrier_that_raises_is_retried_like_a_failed_one_and_logged_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def main() -> list[timedelta]:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.log.outcomes = [OSError("disk gone"), OSError("disk gone")]
+        await rig.fire_at(START + timedelta(seconds=120))
+        delays = []
+        while not rig.agent.admitted:
+            assert rig.waker.armed is not None
+            delays.append(rig.waker.armed - rig.clock())
+            await rig.fire_at(rig.waker.armed)
+        return delays
+
+    delays = run(main())
+    assert delays == [timedelta(seconds=1), timedelta(seconds=2)]
+    raised = [r for r in caplog.records if "persistence barrier raised" in r.getMessage()]
+    assert len(raised) == 1
+
+
+def test_a_retry_that_cannot_read_the_clock_waits_for_the_next_trigger() -> None:
+    async def main() -> Rig:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.log.outcomes = [False]
+        rig.clock.set(START + timedelta(seconds=120))
+        rig.broken_clock = True
+        rig.waker.fire()
+        await rig.drain()
+        rig.broken_clock = False
+        rig.owner.request_drive()  # the next trigger
+        await rig.drain()
+        return rig
+
+    rig = run(main())
+    assert len(rig.agent.admitted) == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -499,6 +500,35 @@ def test_a_failed_write_is_retried_by_the_write_behind_timer(
         return [e["data"]["text"] for e in lines_of(log_path(tmp_path, session.id))]
 
     assert asyncio.run(scenario()) == ["retained"]
+
+
+def test_failed_writes_are_retried_on_a_bounded_back_off_and_logged_once(
+    tmp_path: Path, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    timer = ManualTimer()
+    ops = FailingOps()
+
+    async def scenario() -> list[float]:
+        session = await make_store(tmp_path, clock, timer=timer, ops=ops).create()
+        failed = asyncio.Event()
+        session.subscribe_persistence(lambda ok: failed.set())
+        session.append(v.USER_MESSAGE, user("retained"))
+        ops.fail_writes = 9
+        delays = []
+        while ops.fail_writes or timer.armed:
+            delays.append(timer.armed[0][0])
+            failed.clear()
+            timer.fire()
+            await failed.wait()
+        await session.close()
+        return delays
+
+    with caplog.at_level(logging.INFO, logger="core.session.writer"):
+        delays = asyncio.run(scenario())
+    assert delays == [0.2, 0.2, 0.4, 0.8, 1.6, 3.2, 5.0, 5.0, 5.0, 5.0]
+    assert [r.levelname for r in caplog.records] == ["WARNING", "INFO"]
+    assert "writes work again after 9 failed" in caplog.records[-1].getMessage()
+    assert [e["data"]["text"] for e in lines_of(log_path(tmp_path, "s0001"))] == ["retained"]
 
 
 def test_closing_after_a_failed_final_flush_leaves_no_timer_armed(

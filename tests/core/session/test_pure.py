@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
+import xxhash
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -254,16 +255,37 @@ def test_a_fork_point_moves_back_out_of_a_group_and_then_out_of_a_turn() -> None
     assert fork_point(inside, 2) == 0
 
 
+def resealed(raw: bytes, old: bytes, new: bytes) -> bytes:
+    """``raw`` with ``old`` replaced, sealed again as the encoder seals (a careful forger)."""
+    head = raw[: raw.rindex(b',"seal":"')].replace(old, new)
+    return head + b',"seal":"' + xxhash.xxh3_128_hexdigest(head).encode() + b'"}'
+
+
 def test_a_checkpoint_round_trips_and_bad_ones_are_none() -> None:
-    checkpoint = Checkpoint("s", 10, 2, "ab", "cd", {"active": [], "seenIds": []}, None, {"k": 1})
+    schedule = {"active": [], "seenIds": []}
+    checkpoint = Checkpoint("s", 10, 2, "ab", "cd", schedule, None, {"k": 1}, {"x": (3, None)})
     assert decode_checkpoint(checkpoint.encode()) == checkpoint
     raw = checkpoint.encode()
-    assert decode_checkpoint(raw.replace(b'"version":3', b'"version":2')) is None
-    assert decode_checkpoint(raw.replace(b'"length":10', b'"length":true')) is None
-    assert decode_checkpoint(raw.replace(b'"schedule":{', b'"schedule":[1],"x":{')) is None
+    assert decode_checkpoint(resealed(raw, b"", b"")) == checkpoint
+    assert decode_checkpoint(resealed(raw, b'"version":4', b'"version":2')) is None
+    assert decode_checkpoint(resealed(raw, b'"length":10', b'"length":true')) is None
+    assert decode_checkpoint(resealed(raw, b'"schedule":{', b'"schedule":[1],"x":{')) is None
+    assert decode_checkpoint(resealed(raw, b'[["x",3,null]]', b'[["x",3]]')) is None
     assert decode_checkpoint(b"\xff") is None
     failed = Checkpoint("s", 10, 2, "ab", "cd", None, "broken", {})
     assert decode_checkpoint(failed.encode()) == failed
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [(b'"length":10', b'"length":11'), (b'"k":1', b'"k":2'), (b'"seal":"', b'"seal":"0')],
+    ids=["a number", "the folds", "the seal"],
+)
+def test_a_checkpoint_changed_anywhere_without_its_seal_is_none(old: bytes, new: bytes) -> None:
+    raw = Checkpoint("s", 10, 2, "ab", "cd", {"active": [], "seenIds": []}, None, {"k": 1}).encode()
+    assert decode_checkpoint(raw) is not None
+    assert decode_checkpoint(raw.replace(old, new)) is None
+    assert decode_checkpoint(raw[:-1]) is None
 
 
 def test_a_checkpoint_carries_the_folds_and_their_schedule() -> None:

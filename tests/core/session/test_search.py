@@ -92,7 +92,8 @@ def test_a_missing_or_damaged_index_is_rebuilt(tmp_path: Path, clock: FakeClock)
     store = make_store(tmp_path, clock)
     sid = write_session(store, ["needle in a haystack"])
     folder = disk.session_dir(tmp_path, sid)
-    for damage in [b"", b"not json\n1\tneedle\n", b'{"version":9}\n', b"\xff\xfe"]:
+    hostile = [b"[" * 100_000 + b"]" * 100_000 + b"\n", b'{"version":1,"covered":1e999}\n']
+    for damage in [b"", b"not json\n1\tneedle\n", b'{"version":9}\n', b"\xff\xfe", *hostile]:
         (folder / INDEX_NAME).write_bytes(damage)
         assert find(folder, sid, "haystack") is not None
     (folder / INDEX_NAME).unlink()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import os
 import stat
@@ -21,6 +22,7 @@ from core.errors import (
     SessionNotFoundError,
 )
 from core.schedule import fold_schedule
+from core.session import jsonl_store as disk
 from core.session.checkpoint import Checkpoint
 from core.session.checkpointer import Checkpointer
 from core.session.live import LiveSession
@@ -174,7 +176,9 @@ def test_unknown_types_and_extra_keys_survive_a_restart(tmp_path: Path, clock: F
             "invalid seedLength",
         ),
         (b'{"type":"session","version":1', "no complete header line"),
-        (b"\xff\n", "not JSON"),
+        (b"\xff\n", "header cannot be read: not valid UTF-8"),
+        (b"[" * 10_000 + b"\n", "header cannot be read: nested too deeply"),
+        (b" " * 70_000 + b"{}\n", "header cannot be read: too large"),
     ],
 )
 def test_a_bad_header_is_refused_and_the_file_left_untouched(
@@ -979,3 +983,25 @@ def test_a_corrupt_line_or_a_seed_length_beyond_the_log_lists_an_unknown_count(
         b'"parentId":"p","seedLength":5}\n'
     )
     assert _listed_reminders(store) == {session.id: None, "s9999": None}
+
+
+def test_a_lock_is_free_only_when_no_one_holds_it_and_its_folder_can_be_written(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def scenario() -> list[bool]:
+        store = make_store(tmp_path, clock)
+        session = await store.create()
+        held = await store.lock_is_free(session.id)
+        await session.close()
+        free = await store.lock_is_free(session.id)
+        again = await store.open(session.id)  # probing did not keep the lock
+        live = not again.read_only
+        await again.close()
+
+        def unwritable(_folder: Path) -> None:
+            raise OSError(errno.EROFS, "Read-only file system")
+
+        monkeypatch.setattr(disk, "try_lock", unwritable)
+        return [held, free, live, await store.lock_is_free(session.id)]
+
+    assert run(scenario()) == [False, True, True, False]

@@ -1,0 +1,1174 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE" sourcelanguage="en">
+<context>
+    <name></name>
+    <message>
+        <source>&amp;New session</source>
+        <translation>&amp;Neue Sitzung</translation>
+    </message>
+    <message>
+        <source>&amp;Rename…</source>
+        <translation>&amp;Umbenennen…</translation>
+    </message>
+    <message>
+        <source>&amp;Fork from last good turn</source>
+        <translation>Ab letzter gelungener Runde &amp;abzweigen</translation>
+    </message>
+    <message>
+        <source>Export as &amp;Markdown…</source>
+        <translation>Als &amp;Markdown exportieren…</translation>
+    </message>
+    <message>
+        <source>Export as &amp;JSONL…</source>
+        <translation>Als &amp;JSONL exportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Close session</source>
+        <translation>Sitzung &amp;schließen</translation>
+    </message>
+    <message>
+        <source>&amp;Delete session</source>
+        <translation>Sitzung &amp;löschen</translation>
+    </message>
+    <message>
+        <source>&amp;Undo delete</source>
+        <translation>Löschen &amp;rückgängig machen</translation>
+    </message>
+    <message>
+        <source>Ne&amp;xt session</source>
+        <translation>Nä&amp;chste Sitzung</translation>
+    </message>
+    <message>
+        <source>Pre&amp;vious session</source>
+        <translation>&amp;Vorherige Sitzung</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Copy message</source>
+        <translation>Nachricht &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Stop answer</source>
+        <translation>Antwort &amp;abbrechen</translation>
+    </message>
+    <message>
+        <source>&amp;Retry failed turn</source>
+        <translation>Fehlgeschlagene Runde &amp;wiederholen</translation>
+    </message>
+    <message>
+        <source>Se&amp;ttings…</source>
+        <translation>&amp;Einstellungen…</translation>
+    </message>
+    <message>
+        <source>Go to &amp;message box</source>
+        <translation>Zum &amp;Nachrichtenfeld</translation>
+    </message>
+    <message>
+        <source>Go to &amp;transcript</source>
+        <translation>Zum &amp;Verlauf</translation>
+    </message>
+    <message>
+        <source>Go to &amp;sessions</source>
+        <translation>Zu den &amp;Sitzungen</translation>
+    </message>
+    <message>
+        <source>Searc&amp;h sessions</source>
+        <translation>Sitzungen &amp;durchsuchen</translation>
+    </message>
+    <message>
+        <source>S&amp;essions sidebar</source>
+        <translation>Sitzungs&amp;leiste</translation>
+    </message>
+    <message>
+        <source>&amp;Reminders panel</source>
+        <translation>&amp;Erinnerungsleiste</translation>
+    </message>
+    <message>
+        <source>Show time &amp;context</source>
+        <translation>&amp;Zeitkontext anzeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Wrap long code lines</source>
+        <translation>Lange Codezeilen &amp;umbrechen</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>&amp;About Chime</source>
+        <translation>Ü&amp;ber Chime</translation>
+    </message>
+    <message>
+        <source>&amp;Session</source>
+        <translation>&amp;Sitzung</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+</context>
+<context>
+    <name>AppController</name>
+    <message>
+        <source>Could not open the session: </source>
+        <translation>Die Sitzung konnte nicht geöffnet werden: </translation>
+    </message>
+    <message>
+        <source>Chime cannot write to {folder}: {reason}. Conversations cannot be saved; choose another folder with --data-dir or fix its permissions.</source>
+        <translation>Chime kann nicht in {folder} schreiben: {reason}. Gespräche können nicht gespeichert werden; wählen Sie mit --data-dir einen anderen Ordner oder korrigieren Sie dessen Zugriffsrechte.</translation>
+    </message>
+    <message>
+        <source>Could not create a new session. </source>
+        <translation>Es konnte keine neue Sitzung angelegt werden. </translation>
+    </message>
+    <message>
+        <source>not saved</source>
+        <translation>nicht gespeichert</translation>
+    </message>
+    <message>
+        <source>Nothing can be saved — see above.</source>
+        <translation>Nichts kann gespeichert werden – siehe oben.</translation>
+    </message>
+    <message>
+        <source>live</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <source>read-only: folder not writable</source>
+        <translation>schreibgeschützt: Ordner nicht beschreibbar</translation>
+    </message>
+    <message>
+        <source>Read-only — nothing can be saved here.</source>
+        <translation>Schreibgeschützt – hier kann nichts gespeichert werden.</translation>
+    </message>
+    <message>
+        <source>corrupt</source>
+        <translation>beschädigt</translation>
+    </message>
+    <message>
+        <source>read-only: open elsewhere</source>
+        <translation>schreibgeschützt: anderswo geöffnet</translation>
+    </message>
+    <message>
+        <source>This session is read-only.</source>
+        <translation>Diese Sitzung ist schreibgeschützt.</translation>
+    </message>
+    <message>
+        <source>Fork a copy to continue here</source>
+        <translation>Eine Kopie abzweigen, um hier weiterzumachen</translation>
+    </message>
+    <message>
+        <source>Read-only session — fork it to continue.</source>
+        <translation>Schreibgeschützte Sitzung – zweigen Sie sie ab, um weiterzumachen.</translation>
+    </message>
+    <message>
+        <source>There is no failed turn to retry.</source>
+        <translation>Es gibt keine fehlgeschlagene Runde zum Wiederholen.</translation>
+    </message>
+    <message>
+        <source>Could not fork: </source>
+        <translation>Abzweigen fehlgeschlagen: </translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>Neue Sitzung</translation>
+    </message>
+    <message>
+        <source>{title} (fork)</source>
+        <translation>{title} (Abzweig)</translation>
+    </message>
+    <message>
+        <source>Could not delete: </source>
+        <translation>Löschen fehlgeschlagen: </translation>
+    </message>
+    <message>
+        <source>“{title}” moved to the trash. Undo: Ctrl+Shift+T</source>
+        <translation>„{title}“ wurde in den Papierkorb verschoben. Rückgängig: Strg+Umschalt+T</translation>
+    </message>
+    <message>
+        <source>“{title}” is back.</source>
+        <translation>„{title}“ ist wieder da.</translation>
+    </message>
+    <message>
+        <source>Could not export to {target}: {reason}</source>
+        <translation>Export nach {target} fehlgeschlagen: {reason}</translation>
+    </message>
+    <message>
+        <source>Exported to </source>
+        <translation>Exportiert nach </translation>
+    </message>
+    <message>
+        <source>(unreadable)</source>
+        <translation>(nicht lesbar)</translation>
+    </message>
+    <message>
+        <source>Reminder: </source>
+        <translation>Erinnerung: </translation>
+    </message>
+    <message>
+        <source>Unreadable session</source>
+        <translation>Nicht lesbare Sitzung</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentStrip</name>
+    <message>
+        <source>Remove {name}</source>
+        <translation>{name} entfernen</translation>
+    </message>
+</context>
+<context>
+    <name>Banner</name>
+    <message>
+        <source>Fork from last good turn</source>
+        <translation>Ab letzter gelungener Runde abzweigen</translation>
+    </message>
+</context>
+<context>
+    <name>Composer</name>
+    <message>
+        <source>Message</source>
+        <translation>Nachricht</translation>
+    </message>
+    <message>
+        <source>Message — try: remind me in 10 minutes to stretch</source>
+        <translation>Nachricht – zum Beispiel: remind me in 10 minutes to stretch</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>Senden</translation>
+    </message>
+    <message>
+        <source>Send message</source>
+        <translation>Nachricht senden</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop the running answer</source>
+        <translation>Die laufende Antwort abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop the running answer (Esc)</source>
+        <translation>Die laufende Antwort abbrechen (Esc)</translation>
+    </message>
+    <message>
+        <source>This session is read-only.</source>
+        <translation>Diese Sitzung ist schreibgeschützt.</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Einreihen</translation>
+    </message>
+</context>
+<context>
+    <name>Crash</name>
+    <message>
+        <source>Chime could not use the disk: %1. Recent changes may not be saved; details are in %2.</source>
+        <translation>Chime konnte nicht auf die Festplatte zugreifen: %1. Die letzten Änderungen sind möglicherweise nicht gespeichert; Einzelheiten stehen in %2.</translation>
+    </message>
+    <message>
+        <source>Something unexpected went wrong; details are in %1.</source>
+        <translation>Etwas Unerwartetes ist schiefgelaufen; Einzelheiten stehen in %1.</translation>
+    </message>
+</context>
+<context>
+    <name>Dialogs</name>
+    <message>
+        <source>Rename session</source>
+        <translation>Sitzung umbenennen</translation>
+    </message>
+    <message>
+        <source>Title:</source>
+        <translation>Titel:</translation>
+    </message>
+    <message>
+        <source>Don&apos;t ask again</source>
+        <translation>Nicht mehr fragen</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Export session</source>
+        <translation>Sitzung exportieren</translation>
+    </message>
+    <message>
+        <source>Quit Chime?</source>
+        <translation>Chime beenden?</translation>
+    </message>
+    <message>
+        <source>Quit and lose them</source>
+        <translation>Beenden und verwerfen</translation>
+    </message>
+    <message>
+        <source>Keep Chime open</source>
+        <translation>Chime geöffnet lassen</translation>
+    </message>
+</context>
+<context>
+    <name>KeyStore</name>
+    <message>
+        <source>The API key is kept in the system keyring.</source>
+        <translation>Der API-Schlüssel wird im Schlüsselbund des Systems aufbewahrt.</translation>
+    </message>
+    <message>
+        <source>No system keyring is available: the API key is kept in %1 (readable only by you).</source>
+        <translation>Kein Schlüsselbund des Systems verfügbar: Der API-Schlüssel wird in %1 aufbewahrt (nur für Sie lesbar).</translation>
+    </message>
+</context>
+<context>
+    <name>LeaveWarning</name>
+    <message>
+        <source>in this conversation</source>
+        <translation>in diesem Gespräch</translation>
+    </message>
+    <message>
+        <source>in %1 conversations</source>
+        <translation>in %1 Gesprächen</translation>
+    </message>
+    <message>
+        <source>in another open conversation</source>
+        <translation>in einem anderen geöffneten Gespräch</translation>
+    </message>
+    <message>
+        <source>This conversation has 1 reminder. Deleting it stops it (Undo brings the conversation back with it); it is due %2.</source>
+        <translation>Dieses Gespräch hat 1 Erinnerung. Löschen beendet sie („Rückgängig“ holt das Gespräch mit ihr zurück); sie ist %2 fällig.</translation>
+    </message>
+    <message>
+        <source>This conversation has %1 reminders. Deleting it stops them (Undo brings the conversation back with them); the next is due %2.</source>
+        <translation>Dieses Gespräch hat %1 Erinnerungen. Löschen beendet sie („Rückgängig“ holt das Gespräch mit ihnen zurück); die nächste ist %2 fällig.</translation>
+    </message>
+    <message>
+        <source>Delete this conversation?</source>
+        <translation>Dieses Gespräch löschen?</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>1 reminder %3 will wait until you start Chime again; it is due %2.</source>
+        <translation>1 Erinnerung %3 wartet, bis Sie Chime wieder starten; sie ist %2 fällig.</translation>
+    </message>
+    <message>
+        <source>%1 reminders %3 will wait until you start Chime again; the next is due %2.</source>
+        <translation>%1 Erinnerungen %3 warten, bis Sie Chime wieder starten; die nächste ist %2 fällig.</translation>
+    </message>
+    <message>
+        <source>Quit Chime?</source>
+        <translation>Chime beenden?</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Beenden</translation>
+    </message>
+    <message>
+        <source>1 reminder in this conversation will wait until you open it again; it is due %2.</source>
+        <translation>1 Erinnerung in diesem Gespräch wartet, bis Sie es wieder öffnen; sie ist %2 fällig.</translation>
+    </message>
+    <message>
+        <source>%1 reminders in this conversation will wait until you open it again; the next is due %2.</source>
+        <translation>%1 Erinnerungen in diesem Gespräch warten, bis Sie es wieder öffnen; die nächste ist %2 fällig.</translation>
+    </message>
+    <message>
+        <source>Close this conversation?</source>
+        <translation>Dieses Gespräch schließen?</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>now (it is overdue)</source>
+        <translation>jetzt (überfällig)</translation>
+    </message>
+    <message>
+        <source>at %1</source>
+        <translation>um %1</translation>
+    </message>
+    <message>
+        <source>tomorrow at %1</source>
+        <translation>morgen um %1</translation>
+    </message>
+    <message>
+        <source>on %1 %2 %3 at %4</source>
+        <translation>am %1 %2. %3 um %4</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Reminders</source>
+        <translation>Erinnerungen</translation>
+    </message>
+    <message>
+        <source>zone unknown</source>
+        <translation>Zeitzone unbekannt</translation>
+    </message>
+    <message>
+        <source>The system time zone, sampled for each turn</source>
+        <translation>Die Zeitzone des Systems, bei jeder Runde neu gelesen</translation>
+    </message>
+    <message>
+        <source>Session: </source>
+        <translation>Sitzung: </translation>
+    </message>
+    <message>
+        <source>⚠ Could not save to disk — recent messages may be lost if the app closes now.</source>
+        <translation>⚠ Speichern auf die Festplatte fehlgeschlagen – die letzten Nachrichten gehen verloren, wenn die Anwendung jetzt beendet wird.</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts — Chime</source>
+        <translation>Tastenkürzel – Chime</translation>
+    </message>
+    <message>
+        <source>Chime opens only web and e-mail links; not: {url}</source>
+        <translation>Chime öffnet nur Web- und E-Mail-Links, nicht: {url}</translation>
+    </message>
+    <message>
+        <source>Open link — Chime</source>
+        <translation>Link öffnen – Chime</translation>
+    </message>
+    <message>
+        <source>Open this link in your browser?</source>
+        <translation>Diesen Link im Browser öffnen?</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Öffnen</translation>
+    </message>
+    <message>
+        <source>Chime {version}
+
+A chat app whose assistant can set reminders that come back as turns of the same conversation, while that conversation is open.
+
+Qt {qt} (PySide6 {pyside}), Python {python}</source>
+        <translation>Chime {version}
+
+Eine Chat-Anwendung, deren Assistent Erinnerungen stellen kann, die als Runden desselben Gesprächs zurückkommen, solange dieses Gespräch geöffnet ist.
+
+Qt {qt} (PySide6 {pyside}), Python {python}</translation>
+    </message>
+    <message>
+        <source>(version unknown)</source>
+        <translation>(Version unbekannt)</translation>
+    </message>
+    <message>
+        <source>About Chime</source>
+        <translation>Über Chime</translation>
+    </message>
+</context>
+<context>
+    <name>MessageBar</name>
+    <message>
+        <source>Dismiss the message</source>
+        <translation>Die Meldung schließen</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>Schließen</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPicker</name>
+    <message>
+        <source>Model for this session</source>
+        <translation>Modell für diese Sitzung</translation>
+    </message>
+    <message>
+        <source>Choose the model that answers in this session</source>
+        <translation>Das Modell wählen, das in dieser Sitzung antwortet</translation>
+    </message>
+    <message>
+        <source>Offline assistant</source>
+        <translation>Offline-Assistent</translation>
+    </message>
+    <message>
+        <source>default model</source>
+        <translation>Standardmodell</translation>
+    </message>
+    <message>
+        <source>App setting: {label}</source>
+        <translation>Einstellung der Anwendung: {label}</translation>
+    </message>
+    <message>
+        <source>Offline</source>
+        <translation>Offline</translation>
+    </message>
+    <message>
+        <source>Recent</source>
+        <translation>Zuletzt verwendet</translation>
+    </message>
+    <message>
+        <source>Loading models…</source>
+        <translation>Modelle werden geladen…</translation>
+    </message>
+    <message>
+        <source>The endpoint lists no models.</source>
+        <translation>Der Endpunkt führt keine Modelle auf.</translation>
+    </message>
+</context>
+<context>
+    <name>Offline</name>
+    <message>
+        <source>Offline assistant</source>
+        <translation>Offline-Assistent</translation>
+    </message>
+</context>
+<context>
+    <name>Providers</name>
+    <message>
+        <source>Connected, but this model does not call tools: reminders will not work with it.</source>
+        <translation>Verbunden, aber dieses Modell ruft keine Werkzeuge auf: Erinnerungen funktionieren damit nicht.</translation>
+    </message>
+    <message>
+        <source>reported by the server</source>
+        <translation>vom Server gemeldet</translation>
+    </message>
+    <message>
+        <source>as set here</source>
+        <translation>wie hier eingestellt</translation>
+    </message>
+    <message>
+        <source>the server does not say; assumed</source>
+        <translation>vom Server nicht gemeldet; angenommen</translation>
+    </message>
+    <message>
+        <source>Connected: %1 model(s) available. Choose one to test it.</source>
+        <translation>Verbunden: %1 Modell(e) verfügbar. Wählen Sie eines, um es zu testen.</translation>
+    </message>
+    <message>
+        <source>Connected, but the endpoint has no model named “%1”.</source>
+        <translation>Verbunden, aber der Endpunkt hat kein Modell namens „%1“.</translation>
+    </message>
+    <message>
+        <source>Context: %1 tokens (%2).</source>
+        <translation>Kontext: %1 Token (%2).</translation>
+    </message>
+    <message>
+        <source>Connected to %1: the model streams answers and calls tools.</source>
+        <translation>Verbunden mit %1: Das Modell streamt Antworten und ruft Werkzeuge auf.</translation>
+    </message>
+</context>
+<context>
+    <name>QuitQuestion</name>
+    <message>
+        <source>Some recent messages could not be saved ({count} unsaved changes): the disk may be full or not writable. If Chime quits now they are lost; while it stays open it keeps trying to save them.</source>
+        <translation>Einige neue Nachrichten konnten nicht gespeichert werden ({count} ungespeicherte Änderungen): Der Datenträger ist vielleicht voll oder nicht beschreibbar. Wenn Chime jetzt beendet wird, gehen sie verloren; solange es geöffnet bleibt, versucht es weiter, sie zu speichern.</translation>
+    </message>
+    <message>
+        <source>Chime stays open and keeps trying to save; quit again once the disk has room.</source>
+        <translation>Chime bleibt geöffnet und versucht weiter zu speichern; beenden Sie es erneut, sobald wieder Platz auf dem Datenträger ist.</translation>
+    </message>
+</context>
+<context>
+    <name>RemindersPanel</name>
+    <message>
+        <source>once</source>
+        <translation>einmalig</translation>
+    </message>
+    <message>
+        <source>overdue</source>
+        <translation>überfällig</translation>
+    </message>
+    <message>
+        <source>in %1 s</source>
+        <translation>in %1 s</translation>
+    </message>
+    <message>
+        <source>• %1 — due %2</source>
+        <translation>• %1 – fällig %2</translation>
+    </message>
+    <message>
+        <source>Reminders</source>
+        <translation>Erinnerungen</translation>
+    </message>
+    <message>
+        <source>Active reminders</source>
+        <translation>Aktive Erinnerungen</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>Delete the selected reminder</source>
+        <translation>Die ausgewählte Erinnerung löschen</translation>
+    </message>
+    <message>
+        <source>Sends “Delete reminder &lt;id&gt;” to the assistant, which deletes it</source>
+        <translation>Sendet „Delete reminder &lt;id&gt;“ an den Assistenten, der sie löscht</translation>
+    </message>
+    <message>
+        <source>Ask to delete</source>
+        <translation>Löschen anfragen</translation>
+    </message>
+    <message>
+        <source>Ask to delete the selected reminder</source>
+        <translation>Das Löschen der ausgewählten Erinnerung anfragen</translation>
+    </message>
+    <message>
+        <source>Puts the delete request into the message box</source>
+        <translation>Schreibt die Löschanfrage ins Nachrichtenfeld</translation>
+    </message>
+    <message>
+        <source>Reminders fire only while this session is open. Closed sessions catch up when reopened.</source>
+        <translation>Erinnerungen lösen nur aus, solange diese Sitzung geöffnet ist. Geschlossene Sitzungen holen sie beim erneuten Öffnen nach.</translation>
+    </message>
+    <message>
+        <source>Delete reminder</source>
+        <translation>Erinnerung löschen</translation>
+    </message>
+    <message>
+        <source>No active reminders.
+
+Ask for one in the chat, for example:
+“remind me in 10 minutes to stretch”
+“every 30 minutes remind me to drink water”</source>
+        <translation>Keine aktiven Erinnerungen.
+
+Bitten Sie im Chat um eine, zum Beispiel:
+„remind me in 10 minutes to stretch“
+„every 30 minutes remind me to drink water“</translation>
+    </message>
+    <message>
+        <source>No active reminders.
+
+Recently delivered:
+</source>
+        <translation>Keine aktiven Erinnerungen.
+
+Kürzlich zugestellt:
+</translation>
+    </message>
+</context>
+<context>
+    <name>RowActions</name>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Copy this message as plain text (Ctrl+Shift+C)</source>
+        <translation>Diese Nachricht als reinen Text kopieren (Strg+Umschalt+C)</translation>
+    </message>
+</context>
+<context>
+    <name>RowLayouts</name>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Copied ✓</source>
+        <translation>Kopiert ✓</translation>
+    </message>
+    <message>
+        <source>code</source>
+        <translation>Code</translation>
+    </message>
+    <message>
+        <source>Answering…</source>
+        <translation>Antwortet…</translation>
+    </message>
+    <message>
+        <source>Queued — sent when the answer above is done</source>
+        <translation>Eingereiht – wird gesendet, wenn die Antwort darüber fertig ist</translation>
+    </message>
+    <message>
+        <source>Reminder</source>
+        <translation>Erinnerung</translation>
+    </message>
+    <message>
+        <source>Something went wrong</source>
+        <translation>Etwas ist schiefgelaufen</translation>
+    </message>
+    <message>
+        <source>Retry (Enter)</source>
+        <translation>Wiederholen (Eingabe)</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>Einstellungen…</translation>
+    </message>
+</context>
+<context>
+    <name>SessionDelegate</name>
+    <message>
+        <source>read-only</source>
+        <translation>schreibgeschützt</translation>
+    </message>
+</context>
+<context>
+    <name>SessionListModel</name>
+    <message numerus="yes">
+        <source>%n active reminder(s)</source>
+        <translation>
+            <numerusform>%n aktive Erinnerung</numerusform>
+            <numerusform>%n aktive Erinnerungen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>open</source>
+        <translation>geöffnet</translation>
+    </message>
+    <message>
+        <source>unread reminder</source>
+        <translation>ungelesene Erinnerung</translation>
+    </message>
+</context>
+<context>
+    <name>SessionListPanel</name>
+    <message>
+        <source>Search sessions</source>
+        <translation>Sitzungen durchsuchen</translation>
+    </message>
+    <message>
+        <source>Search sessions by title or message text</source>
+        <translation>Sitzungen nach Titel oder Nachrichtentext durchsuchen</translation>
+    </message>
+    <message>
+        <source>Sessions</source>
+        <translation>Sitzungen</translation>
+    </message>
+    <message>
+        <source>No session matches “{text}”.
+
+Titles and message text are searched.</source>
+        <translation>Keine Sitzung passt zu „{text}“.
+
+Durchsucht werden Titel und Nachrichtentexte.</translation>
+    </message>
+</context>
+<context>
+    <name>SessionSettingsDialog</name>
+    <message>
+        <source>Session instructions</source>
+        <translation>Anweisungen für die Sitzung</translation>
+    </message>
+    <message>
+        <source>Instructions for this conversation only, added after Chime&apos;s own prompt (for example: “Answer in French” or “Be brief”).</source>
+        <translation>Anweisungen nur für dieses Gespräch, angefügt nach Chimes eigenem Prompt (zum Beispiel: „Antworte auf Französisch“ oder „Fasse dich kurz“).</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>Anweisungen</translation>
+    </message>
+    <message>
+        <source>No instructions: the model uses Chime&apos;s prompt only.</source>
+        <translation>Keine Anweisungen: Das Modell nutzt nur Chimes Prompt.</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>Lower is steadier, higher is more varied; unchecked: the endpoint&apos;s default</source>
+        <translation>Niedriger ist beständiger, höher abwechslungsreicher; nicht angehakt: die Vorgabe des Endpunkts</translation>
+    </message>
+    <message>
+        <source>Temperature value</source>
+        <translation>Wert der Temperatur</translation>
+    </message>
+    <message>
+        <source>{size} characters: at most {limit}.</source>
+        <translation>{size} Zeichen: höchstens {limit}.</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Follow the system</source>
+        <translation>Wie das System</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>Hell</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Dunkel</translation>
+    </message>
+    <message>
+        <source>Settings — Chime</source>
+        <translation>Einstellungen – Chime</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>Assistent</translation>
+    </message>
+    <message>
+        <source>Built-in offline assistant (no network)</source>
+        <translation>Eingebauter Offline-Assistent (ohne Netzwerk)</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible endpoint</source>
+        <translation>OpenAI-kompatibler Endpunkt</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>Endpunkt</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>Vorlage</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>Basis-URL</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Load models</source>
+        <translation>Modelle laden</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API-Schlüssel</translation>
+    </message>
+    <message>
+        <source>optional for local servers</source>
+        <translation>für lokale Server optional</translation>
+    </message>
+    <message>
+        <source>Context length in tokens</source>
+        <translation>Kontextlänge in Token</translation>
+    </message>
+    <message>
+        <source>Ask the server</source>
+        <translation>Server fragen</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> Token</translation>
+    </message>
+    <message>
+        <source>How many tokens the model&apos;s context holds. Ask the server: the size it reports, or the usual one of its kind when it does not say.</source>
+        <translation>Wie viele Token der Kontext des Modells fasst. „Server fragen“: die Größe, die der Server meldet, oder die für seine Art übliche, wenn er keine nennt.</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>Verbindung testen</translation>
+    </message>
+    <message>
+        <source>&amp;Preset</source>
+        <translation>&amp;Vorlage</translation>
+    </message>
+    <message>
+        <source>&amp;Base URL</source>
+        <translation>&amp;Basis-URL</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>&amp;Modell</translation>
+    </message>
+    <message>
+        <source>API &amp;key</source>
+        <translation>API-&amp;Schlüssel</translation>
+    </message>
+    <message>
+        <source>&amp;Context</source>
+        <translation>&amp;Kontext</translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation>Erscheinungsbild</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>Farbschema</translation>
+    </message>
+    <message>
+        <source>Text size in points</source>
+        <translation>Schriftgröße in Punkt</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Farbschema</translation>
+    </message>
+    <message>
+        <source>Text &amp;size</source>
+        <translation>Schrift&amp;größe</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <source>System (%1)</source>
+        <translation>System (%1)</translation>
+    </message>
+    <message>
+        <source>Applies when Chime starts again</source>
+        <translation>Wirkt beim nächsten Start von Chime</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>S&amp;prache</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n model(s) found.</source>
+        <translation>
+            <numerusform>%n Modell gefunden.</numerusform>
+            <numerusform>%n Modelle gefunden.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>required</source>
+        <translation>erforderlich</translation>
+    </message>
+    <message>
+        <source>Loading models…</source>
+        <translation>Modelle werden geladen…</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>Wird getestet…</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsFlow</name>
+    <message>
+        <source>Settings apply until Chime quits; they could not be saved: </source>
+        <translation>Die Einstellungen gelten, bis Chime beendet wird; sie konnten nicht gespeichert werden: </translation>
+    </message>
+</context>
+<context>
+    <name>TimeFormat</name>
+    <message>
+        <source>now</source>
+        <translation>jetzt</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 Min.</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 Std. %2 Min.</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 Std.</translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation>%1 Tagen</translation>
+    </message>
+    <message>
+        <source>%1 ago</source>
+        <translation>vor %1</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>in %1</translation>
+    </message>
+    <message>
+        <source>today %1</source>
+        <translation>heute %1</translation>
+    </message>
+    <message>
+        <source>tomorrow %1</source>
+        <translation>morgen %1</translation>
+    </message>
+    <message>
+        <source>yesterday %1</source>
+        <translation>gestern %1</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3 %4</source>
+        <comment>weekday day month time</comment>
+        <translation>%1 %2. %3 %4</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3 %4</source>
+        <comment>day month year time</comment>
+        <translation>%1. %2 %3 %4</translation>
+    </message>
+    <message>
+        <source>every day</source>
+        <translation>täglich</translation>
+    </message>
+    <message>
+        <source>every %1 days</source>
+        <translation>alle %1 Tage</translation>
+    </message>
+    <message>
+        <source>every %1 h</source>
+        <translation>alle %1 Std.</translation>
+    </message>
+    <message>
+        <source>every %1 min</source>
+        <translation>alle %1 Min.</translation>
+    </message>
+    <message>
+        <source>every %1 s</source>
+        <translation>alle %1 s</translation>
+    </message>
+    <message>
+        <source>%1 d</source>
+        <translation>%1 T.</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>day month</comment>
+        <translation>%1. %2</translation>
+    </message>
+</context>
+<context>
+    <name>TranscriptRows</name>
+    <message>
+        <source>Time context</source>
+        <translation>Zeitkontext</translation>
+    </message>
+    <message>
+        <source>Arguments:</source>
+        <translation>Argumente:</translation>
+    </message>
+    <message>
+        <source>Result:</source>
+        <translation>Ergebnis:</translation>
+    </message>
+    <message>
+        <source>Reminder · due %1</source>
+        <translation>Erinnerung · fällig %1</translation>
+    </message>
+    <message>
+        <source>Reminder</source>
+        <translation>Erinnerung</translation>
+    </message>
+    <message>
+        <source> · delivered %1 (late)</source>
+        <translation> · zugestellt %1 (verspätet)</translation>
+    </message>
+    <message>
+        <source>The turn failed.</source>
+        <translation>Die Runde ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>This turn was interrupted (the app closed).</source>
+        <translation>Diese Runde wurde unterbrochen (die Anwendung wurde beendet).</translation>
+    </message>
+</context>
+<context>
+    <name>TranscriptView</name>
+    <message>
+        <source>Transcript</source>
+        <translation>Verlauf</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>Select &amp;all</source>
+        <translation>&amp;Alles auswählen</translation>
+    </message>
+    <message>
+        <source>Start a conversation below.
+
+Try “remind me in 10 minutes to stretch” — the reminder comes back here, in this conversation, while it is open.</source>
+        <translation>Beginnen Sie unten ein Gespräch.
+
+Probieren Sie „remind me in 10 minutes to stretch“ – die Erinnerung kommt hierher zurück, in dieses Gespräch, solange es geöffnet ist.</translation>
+    </message>
+    <message>
+        <source>Copy as &amp;Markdown</source>
+        <translation>Als &amp;Markdown kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Copy message</source>
+        <translation>&amp;Nachricht kopieren</translation>
+    </message>
+    <message>
+        <source>Copy code ({language})</source>
+        <translation>Code kopieren ({language})</translation>
+    </message>
+    <message>
+        <source>&amp;Open link…</source>
+        <translation>Link ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <source>Copy &amp;link address</source>
+        <translation>&amp;Linkadresse kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Retry</source>
+        <translation>&amp;Wiederholen</translation>
+    </message>
+</context>
+<context>
+    <name>TurnDelegate</name>
+    <message>
+        <source>Copied ✓</source>
+        <translation>Kopiert ✓</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+</context>
+<context>
+    <name>WindowActions</name>
+    <message>
+        <source>Send message</source>
+        <translation>Nachricht senden</translation>
+    </message>
+    <message>
+        <source>New line in a message</source>
+        <translation>Neue Zeile in einer Nachricht</translation>
+    </message>
+    <message>
+        <source>(in the transcript)</source>
+        <translation>(im Verlauf)</translation>
+    </message>
+    <message>
+        <source>Expand a tool call / retry an error row</source>
+        <translation>Werkzeugaufruf aufklappen / Fehlerzeile wiederholen</translation>
+    </message>
+    <message>
+        <source>Copy the selected text</source>
+        <translation>Den ausgewählten Text kopieren</translation>
+    </message>
+    <message>
+        <source>Select all loaded text</source>
+        <translation>Den ganzen geladenen Text auswählen</translation>
+    </message>
+    <message>
+        <source>Actions of the current message</source>
+        <translation>Aktionen der aktuellen Nachricht</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,177 @@
+"""The window's language: German from the settings or the system locale, English otherwise, and a
+translation that is complete and built from the code's strings (scripts/translations.py)."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from PySide6.QtCore import QLocale, Qt
+from PySide6.QtWidgets import QDialogButtonBox
+
+from app.controller import due_words
+from app.settings import SETTINGS_FILE, Settings
+from tests.app.test_flow import advance_and_fire
+from tests.app.window import ZONE, Opener, RealApp, running
+from tests.fakes import FakeClock
+from ui.actions import ACTION_TABLE, MENU_TITLES, MENUS
+from ui.i18n import chosen_language
+from ui.row_actions import ROW_ACTIONS
+from ui.settings_dialog import THEMES, SettingsDialog, SettingsDraft
+from ui.timefmt import day_time
+from ui.transcript_rows import reminder_caption
+
+# WORKAROUND(offscreen QPA): showing a window logs "This plugin does not support
+# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
+pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
+
+ROOT = Path(__file__).resolve().parents[2]
+GERMAN = QLocale(QLocale.Language.German, QLocale.Country.Germany)
+
+
+@pytest.fixture
+def open_app(qtbot, qapp, loop, tmp_path: Path, clock: FakeClock) -> Opener:
+    return functools.partial(running, qtbot, qapp, loop, tmp_path, clock)
+
+
+def with_language(folder: Path, language: str) -> None:
+    (folder / SETTINGS_FILE).write_text(json.dumps({"language": language}), encoding="utf-8")
+
+
+def menus(chime: RealApp) -> dict[str, list[str]]:
+    """Each menu title of the menu bar with its actions' labels."""
+    shown: dict[str, list[str]] = {}
+    for action in chime.window.menuBar().actions():
+        menu = action.menu()
+        assert menu is not None
+        shown[action.text()] = [a.text() for a in menu.actions() if not a.isSeparator()]
+    return shown
+
+
+def test_language_de_shows_german_menus_actions_panels_and_standard_buttons(
+    open_app: Opener, tmp_path: Path
+) -> None:
+    with_language(tmp_path, "de")
+    with open_app() as chime:
+        shown = menus(chime)
+        assert list(shown) == ["&Sitzung", "&Bearbeiten", "&Ansicht", "&Hilfe"]
+        assert shown["&Sitzung"][0] == "&Neue Sitzung"
+        assert "Sitzung &schließen" in shown["&Sitzung"]
+        assert "&Einstellungen…" in shown["&Bearbeiten"]
+        assert "&Tastenkürzel" in shown["&Hilfe"]
+        window = chime.window
+        assert window.reminders_dock.windowTitle() == "Erinnerungen"
+        assert window.composer.send_button.text() == "Senden"
+        assert window.reminders.remove_button.text() == "Löschen"
+        assert window.sessions.filter.placeholderText() == "Sitzungen durchsuchen"
+        assert window.transcript.accessibleName() == "Verlauf"
+        # Qt's own translation: the standard buttons of Chime's dialogs are German too.
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        assert buttons.button(QDialogButtonBox.StandardButton.Cancel).text() == "Abbrechen"
+        dialog = SettingsDialog(SettingsDraft(language="de"), [], window)
+        assert dialog.windowTitle() == "Einstellungen – Chime"
+        assert dialog.theme_combo.itemText(0) == "Wie das System"  # a marked table entry
+        assert dialog.language_combo.currentText() == "Deutsch"
+        dialog.deleteLater()
+        # Day and month names follow the chosen language too (the default QLocale).
+        now, friday = datetime(2026, 8, 4, 12, tzinfo=UTC), datetime(2026, 8, 7, 12, tzinfo=UTC)
+        assert day_time(friday, now, ZONE) == "Fr. 7. Aug. 14:00"
+        assert due_words(friday, now, ZONE) == "am Fr. 7. Aug. um 14:00"
+
+
+def test_language_en_shows_english_menus_on_a_german_desktop(
+    open_app: Opener, tmp_path: Path
+) -> None:
+    with_language(tmp_path, "en")
+    with open_app(system_locale=GERMAN) as chime:
+        shown = menus(chime)
+        assert list(shown) == ["&Session", "&Edit", "&View", "&Help"]
+        assert shown["&Session"][0] == "&New session"
+        assert chime.window.composer.send_button.text() == "Send"
+
+
+def test_language_system_follows_a_german_desktop(open_app: Opener, tmp_path: Path) -> None:
+    with_language(tmp_path, "system")
+    with open_app(system_locale=GERMAN) as chime:
+        assert next(iter(menus(chime))) == "&Sitzung"
+    with open_app(system_locale=QLocale(QLocale.Language.French)) as chime:
+        assert next(iter(menus(chime))) == "&Session"  # no French translation: English
+
+
+def test_the_system_language_is_german_or_english() -> None:
+    assert chosen_language("system", GERMAN) == "de"
+    assert chosen_language("system", QLocale(QLocale.Language.Japanese)) == "en"
+    assert chosen_language("system", QLocale.c()) == "en"
+    assert chosen_language("en", GERMAN) == "en"
+
+
+def test_an_unknown_language_is_an_invalid_setting() -> None:
+    assert Settings.from_json({"language": "de"}).language == "de"
+    with pytest.raises(ValueError, match="language must be one of"):
+        Settings.from_json({"language": "klingon"})
+    with pytest.raises(ValueError, match="language must be a string"):
+        Settings.from_json({"language": 1})
+
+
+@pytest.mark.slow  # a turn of the offline assistant, then its reminder's turn
+def test_in_german_a_reminder_row_caption_the_panel_and_the_sidebar_plural_are_german(
+    open_app: Opener, tmp_path: Path, clock: FakeClock
+) -> None:
+    with_language(tmp_path, "de")
+    with open_app() as chime:
+        chime.send("remind me in 2 minutes to stretch")
+        panel = chime.window.reminders.model
+        assert panel.index(0).data().startswith("stretch\neinmalig · heute 14:02 · in 2 Min.")
+        sidebar = chime.window.sessions.model.index(0).data(Qt.ItemDataRole.AccessibleTextRole)
+        assert "1 aktive Erinnerung," in sidebar
+        advance_and_fire(chime, clock, timedelta(minutes=4))  # delivered two minutes late
+        chime.until(lambda: "reminder" in chime.kinds() and chime.idle())
+        model = chime.window.transcript_model
+        row = model.row_at(chime.kinds().index("reminder"))
+        assert row is not None
+        assert (
+            reminder_caption(row, ZONE)
+            == "Erinnerung · fällig 14:02 · zugestellt 14:04 (verspätet)"
+        )
+        tool = model.row_at(chime.kinds().index("tool"))
+        assert tool is not None
+        assert tool.detail.startswith("Argumente:\n")
+        assert "\n\nErgebnis:\n" in tool.detail
+
+
+def translations_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("translations", ROOT / "scripts/translations.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("translations", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow  # runs pyside6-lupdate and pyside6-lrelease (about half a second)
+def test_the_german_translation_is_complete_and_built_from_the_code() -> None:
+    """What ``scripts/translations.py --check`` reports: every string of ui/ and app/ is in
+    chime_de.ts (every plural in chime_en.ts), none is unfinished, and each .qm is what lrelease
+    makes of its .ts."""
+    script = translations_script()
+    assert [
+        line for key, lang in script.LANGUAGES.items() for line in script.problems(key, lang)
+    ] == []
+
+
+def test_every_label_kept_in_a_table_is_marked_for_translation() -> None:
+    """A row added to one of the tables without its QT_TR_NOOP / QT_TRANSLATE_NOOP mark would
+    stay English without pyside6-lupdate (and so --check) noticing: each label is in the .ts."""
+    messages = translations_script().read_ts(ROOT / "resources/i18n/chime_de.ts").messages
+    expected = [("", label, "") for _name, _menu, label, _keys, _checkable in ACTION_TABLE]
+    expected += [("", MENU_TITLES[menu], "") for menu in MENUS]
+    expected += [("RowActions", text, "") for a in ROW_ACTIONS for text in (a.label, a.tip) if text]
+    expected += [("SettingsDialog", label, "") for _value, label in THEMES]
+    assert [message for message in expected if message not in messages] == []

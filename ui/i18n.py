@@ -1,0 +1,34 @@
+"""Marks for pyside6-lupdate (scripts/translations.py), typed stand-ins for PySide6's own, and
+which language a setting means. No I/O.
+
+``QT_TRANSLATE_NOOP(context, text)`` and ``QT_TR_NOOP(text)`` mark a string kept in a table for
+translation and return it unchanged; it is translated where it is shown, with
+``QCoreApplication.translate(context, text)`` and the same context (``QT_TR_NOOP`` at module
+level: context ""). PySide6's versions are typed as returning ``object``; lupdate reads the names,
+not where they come from.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QLocale
+
+TRANSLATED = ("de",)
+"""The languages Chime ships a translation for besides English (resources/i18n/chime_<lang>.qm)."""
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
+    del context
+    return text
+
+
+def QT_TR_NOOP(text: str) -> str:
+    return text
+
+
+def chosen_language(setting: str, system: QLocale) -> str:
+    """``en`` or one of ``TRANSLATED``: the setting, or for ``system`` the system locale's
+    language when Chime is translated into it (English otherwise)."""
+    if setting != "system":
+        return setting
+    language = system.name().split("_", 1)[0]
+    return language if language in TRANSLATED else "en"
