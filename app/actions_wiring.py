@@ -18,8 +18,16 @@ from PySide6.QtWidgets import QWidget
 from app.controller import AppController
 from app.qtasync import TaskRunner
 from app.settings_flow import SettingsFlow
-from ui.dialogs import LeaveAnswer, LeaveWarning, ask_export_path, ask_leave, ask_title
+from ui.dialogs import (
+    LeaveAnswer,
+    LeaveWarning,
+    ask_attachment_paths,
+    ask_export_path,
+    ask_leave,
+    ask_title,
+)
 from ui.main_window import MainWindow
+from ui.session_settings import SessionSettings, ask_session_settings
 
 Leaving = Literal["close", "quit", "delete"]
 Confirm = Callable[[Leaving], bool]
@@ -36,6 +44,12 @@ class Questions:
     open_url: Callable[[str], object] = lambda url: QDesktopServices.openUrl(QUrl(url))
     """Opens a link the user confirmed in the system browser (tests record it instead)."""
     leave: Callable[[QWidget, LeaveWarning], LeaveAnswer | None] = ask_leave
+    session_settings: Callable[[QWidget, SessionSettings], SessionSettings | None] = (
+        ask_session_settings
+    )
+    """The session's instructions and temperature, edited (None: cancelled or unchanged)."""
+    attachment_paths: Callable[[QWidget], list[Path]] = ask_attachment_paths
+    """The files to attach to the message (empty: cancelled)."""
 
 
 def wire_controller(

@@ -7,8 +7,10 @@ owner and appends nothing. Composed on the Qt loop by ``compose`` and started by
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject
 
@@ -16,20 +18,36 @@ from app.owner_timer import QtWaker
 from app.session_bridge import SessionBridge
 from core.agent import Agent
 from core.clock import Clock, NewId, ZoneSource
+from core.events import Attachment, SessionModel
 from core.host import SessionHost
 from core.llm.provider import ModelProvider
 from core.session.live import LiveSession
 
+_log = logging.getLogger(__name__)
+
+
+def _follow_setting(_choice: SessionModel) -> ModelProvider | None:
+    return None
+
 
 @dataclass(frozen=True)
 class EngineParts:
-    """What every live session shares: time, zone, ids, the system prompt and the provider."""
+    """What every live session shares: time, zone, ids, the system prompt and the provider.
+
+    ``provider`` makes the app setting's provider; ``chosen`` a session's own one for its
+    ``session/model`` choice (None: that choice leaves the provider to the setting)."""
 
     clock: Clock
     zone_source: ZoneSource
     new_id: NewId
     system_prompt: str
     provider: Callable[[], ModelProvider]
+    chosen: Callable[[SessionModel], ModelProvider | None] = _follow_setting
+
+    def provider_for(self, choice: SessionModel | None) -> ModelProvider:
+        """The provider a session with this choice (None: none) answers with (agent.md §7)."""
+        own = self.chosen(choice) if choice is not None else None
+        return own if own is not None else self.provider()
 
 
 @dataclass
@@ -41,6 +59,10 @@ class OpenSession:
     host: SessionHost | None = None
     waker: QtWaker | None = None
     unread: bool = False
+    attachments: list[Attachment] = field(default_factory=list)
+    """Files stored for the message being written in this session (sent with it)."""
+    _retiring: set[asyncio.Task[None]] = field(default_factory=set)
+    """Replaced providers waiting for the turn that uses them to end before they are closed."""
 
     @property
     def id(self) -> str:
@@ -60,9 +82,16 @@ class OpenSession:
             self.host.request_drive()
 
     def set_provider(self, provider: ModelProvider) -> None:
-        """Use ``provider`` from the next turn on (agent.md §5)."""
-        if self.host is not None:
-            self.host.set_provider(provider)
+        """Use ``provider`` from the next turn on (agent.md §5); the one it replaces is closed
+        once no turn runs on it any more (its connections are released)."""
+        if self.host is None:
+            return
+        old = self.host.agent.provider
+        self.host.set_provider(provider)
+        if old is not provider and hasattr(old, "aclose"):
+            task = asyncio.get_event_loop().create_task(_retire(old, self.host))
+            self._retiring.add(task)
+            task.add_done_callback(self._retiring.discard)
 
     async def demote(self) -> None:
         """The session turned read-only after it went live (its verification failed): stop its
@@ -72,13 +101,33 @@ class OpenSession:
             return
         self.bridge.drop_agent()
         await host.dispose()  # owner, agent (a running turn just stops), a flush that says False
+        await _close_provider(host.agent.provider)
 
     async def close(self) -> None:
         """Make the session cold: stop the owner and the agent, flush, release the lock."""
         self.bridge.detach()
         if self.host is not None:
             await self.host.dispose()
+            await _close_provider(self.host.agent.provider)
+        await asyncio.gather(*self._retiring, return_exceptions=True)
         await self.session.close()
+
+
+async def _retire(provider: ModelProvider, host: SessionHost) -> None:
+    """Close a replaced provider once the session is idle (a running turn keeps its provider)."""
+    await host.when_idle()
+    await _close_provider(provider)
+
+
+async def _close_provider(provider: ModelProvider) -> None:
+    """Release a provider's connections (an endpoint's HTTP client); others have none."""
+    close = getattr(provider, "aclose", None)
+    if close is None:
+        return
+    try:
+        await close()
+    except Exception:  # closing is best effort: a broken connection is gone anyway
+        _log.warning("closing the model provider failed", exc_info=True)
 
 
 def compose(session: LiveSession, parts: EngineParts, parent: QObject | None) -> OpenSession:
@@ -97,7 +146,7 @@ def compose(session: LiveSession, parts: EngineParts, parent: QObject | None) ->
 
     host = SessionHost(
         session,
-        parts.provider(),
+        parts.provider_for(session.choices().model),
         parts.clock,
         parts.zone_source,
         make_waker,

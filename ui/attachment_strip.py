@@ -10,7 +10,7 @@ Signals:
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
 from core.events import Attachment
@@ -48,6 +48,7 @@ class AttachmentStrip(QWidget):
             return  # the same content twice is one file
         chip = QWidget(self)
         chip.setObjectName("attachmentChip")
+        chip.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)  # its border and background
         row = QHBoxLayout(chip)
         row.setContentsMargins(6, 2, 2, 2)
         label = QLabel(f"📎 {attachment.name} · {size_text(attachment.size)}", chip)

@@ -86,3 +86,14 @@ def ask_export_path(parent: QWidget, suggested: Path, kind: str) -> Path | None:
         parent, parent.tr("Export session"), str(suggested), pattern
     )
     return Path(path) if path else None
+
+
+def ask_attachment_paths(parent: QWidget) -> list[Path]:
+    """The files to attach to the message being written (none when cancelled)."""
+    paths, _selected = QFileDialog.getOpenFileNames(
+        parent,
+        parent.tr("Attach files"),
+        str(Path.home()),
+        parent.tr("All files (*)") + ";;" + parent.tr("Images (*.png *.jpg *.jpeg *.gif *.webp)"),
+    )
+    return [Path(path) for path in paths]

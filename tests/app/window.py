@@ -24,6 +24,7 @@ from app.settings import KeyStore
 from app.settings_flow import SettingsFlow
 from tests.fakes import FakeClock
 from ui.dialogs import LeaveAnswer, LeaveWarning
+from ui.session_settings import SessionSettings
 
 ZONE = "Europe/Berlin"
 WAIT_S = 10.0
@@ -42,6 +43,20 @@ class Answers:
         """Links the user confirmed (opened instead of a real browser)."""
         self.leaves: list[LeaveAnswer | None] = []
         self.warnings: list[LeaveWarning] = []
+        self.session_settings_given: list[SessionSettings | None] = []
+        """What the instructions dialog answers (None: cancelled), one per visit."""
+        self.session_settings_shown: list[SessionSettings] = []
+        self.files: list[list[Path]] = []
+        """What the paperclip's file dialog answers ([]: cancelled), one per visit."""
+
+    def session_settings(
+        self, _parent: QWidget, current: SessionSettings
+    ) -> SessionSettings | None:
+        self.session_settings_shown.append(current)
+        return self.session_settings_given.pop(0)
+
+    def attachment_paths(self, _parent: QWidget) -> list[Path]:
+        return self.files.pop(0)
 
     def leave(self, _parent: QWidget, warning: LeaveWarning) -> LeaveAnswer | None:
         self.warnings.append(warning)
@@ -94,6 +109,8 @@ class RealApp:
                 self.answers.export_path,
                 self.answers.opened.append,
                 self.answers.leave,
+                self.answers.session_settings,
+                self.answers.attachment_paths,
             ),
         )
         self.window = self.chime.window  # not given to qtbot: closing it would ask to quit
@@ -125,10 +142,7 @@ class RealApp:
         the loop stopped, with no running loop: a task stepped then (an HTTP request's anyio
         internals) fails with "no running event loop". ``run_forever`` leaves them queued for
         the next run instead."""
-        task = asyncio.ensure_future(asyncio.wait_for(coro, WAIT_S), loop=self.loop)
-        task.add_done_callback(lambda _task: self.loop.stop())
-        self.loop.run_forever()
-        return task.result()
+        return run_in(self.loop, coro)
 
     def until(self, condition: Callable[[], bool]) -> None:
         """Run the loop until ``condition()`` holds (disk work runs in threads, so poll)."""
@@ -200,6 +214,14 @@ class RealApp:
         self.qapp.styleHints().setColorScheme(scheme)
         self.qapp.setPalette(palette)
         self.qapp.setFont(font)
+
+
+def run_in(loop: Any, coro: Coroutine[Any, Any, Any]) -> Any:
+    """Run ``loop`` until ``coro`` is done (see ``RealApp.run``); also before any app exists."""
+    task = asyncio.ensure_future(asyncio.wait_for(coro, WAIT_S), loop=loop)
+    task.add_done_callback(lambda _task: loop.stop())
+    loop.run_forever()
+    return task.result()
 
 
 @contextlib.contextmanager

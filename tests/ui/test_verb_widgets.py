@@ -75,7 +75,13 @@ def test_the_picker_asks_for_models_when_opened_and_says_why_there_are_none(qtbo
         picker.menu().aboutToShow.emit()  # a failure is not retried on every open
     picker.set_menu(ModelMenu(ModelOption(OFFLINE), "x"))
     assert picker.text() == "Offline assistant"
-    assert [t for t, _, _ in entries(picker)] == ["App setting: x", "Offline assistant"]
+    assert [t for t, _, _ in entries(picker)] == [
+        "App setting: x",
+        "Offline assistant",
+        "Connect a model endpoint in Settings…",
+    ]
+    with qtbot.waitSignal(picker.settings_wanted):
+        picker.actions_shown()[-1].trigger()
 
 
 def test_recent_choices_put_the_newest_first_without_duplicates() -> None:
