@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QStyle, QToolButton, QWidget
 
@@ -108,6 +108,13 @@ class ModelPicker(QToolButton):
 
     def _rebuild(self) -> None:
         menu, state = self._menu, self._state
+        above = menu.isVisible() and menu.geometry().bottom() <= self.mapToGlobal(QPoint(0, 0)).y()
+        self._fill(menu, state)
+        if above:  # opened above the button: grow upwards, never over the button
+            menu.adjustSize()
+            menu.move(menu.x(), self.mapToGlobal(QPoint(0, 0)).y() - menu.height())
+
+    def _fill(self, menu: QMenu, state: ModelMenu) -> None:
         menu.clear()
         self._group = QActionGroup(self)
         self._add(self.tr("App setting: {label}").format(label=state.setting_label), None)

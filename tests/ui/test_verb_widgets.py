@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QToolButton, QWidget
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLabel, QToolButton, QWidget
 
 from core.events import Attachment
-from ui.attachment_strip import AttachmentStrip, size_text
+from ui.attachment_strip import NAME_CHARS, AttachmentStrip, short_name, size_text
 from ui.model_picker import ENDPOINT, OFFLINE, ModelMenu, ModelOption, ModelPicker, recent_choices
 from ui.session_settings import (
     MAX_INSTRUCTIONS_CHARS,
@@ -159,3 +159,30 @@ def test_the_strip_shows_chips_removes_them_and_hands_the_files_over(qtbot) -> N
         "2 KB",
         "3.0 MB",
     )
+
+
+def test_chips_that_do_not_fit_wrap_onto_another_line_whole(qtbot) -> None:
+    strip = AttachmentStrip()
+    qtbot.addWidget(strip)
+    long_name = "a-rather-long-name-for-a-file-of-notes-from-the-meeting.txt"
+    files = [Attachment(f"file-{n}.md", "text/markdown", f"{n}" * 64, 100) for n in range(5)]
+    files.append(Attachment(long_name, "text/plain", "f" * 64, 5000))
+    for file in files:
+        strip.add(file)
+    labels = [label.text() for label in strip.findChildren(QLabel)]
+    assert f"📎 {short_name(long_name)} · 5 KB" in labels
+    assert len(short_name(long_name)) == NAME_CHARS and "…" in short_name(long_name)
+    assert short_name("plan.md") == "plan.md"
+    strip.show()
+    qtbot.waitExposed(strip)
+    QApplication.processEvents()  # chips added to a shown strip are shown by a queued call
+    layout = strip.layout()
+    assert layout is not None
+    one_line = layout.heightForWidth(4000)
+    assert layout.heightForWidth(260) > 2 * one_line  # three lines or more
+    strip.resize(260, layout.heightForWidth(260))
+    chips = [w for w in strip.findChildren(QWidget) if w.objectName() == "attachmentChip"]
+    for chip in chips:  # none squeezed below what it needs, none past the edge
+        assert chip.width() >= chip.sizeHint().width()
+        assert chip.geometry().right() < 260 or chip.x() == 0
+    assert len({chip.y() for chip in chips}) >= 3
