@@ -404,8 +404,10 @@ class RowLayouts:
     def _files_line(self, layout: RowLayout, row: TranscriptRow, width: int, top: int) -> int:
         """The attached files' names and sizes under the bubble, right-aligned, as a muted piece
         after the message's own text; returns its bottom."""
-        text = "   ".join(f"📎 {file.name} · {size_text(file.size)}" for file in row.files)
-        doc = self._plain_doc(text, self._fonts.small, int(width * BUBBLE_SHARE))
+        items = [f"📎 {file.name} · {size_text(file.size)}" for file in row.files]
+        text = "   ".join(items)
+        unbroken = "   ".join(item.replace(" ", "\u00a0") for item in items)  # wrap between files
+        doc = self._plain_doc(unbroken, self._fonts.small, int(width * BUBBLE_SHARE))
         shown = min(int(doc.idealWidth()) + 1, int(width * BUBBLE_SHARE))
         piece = Piece(doc, width - shown, top, layout.length, doc.characterCount(), muted=True)
         piece.joiner, piece.markdown = ("\n" if layout.pieces else ""), text
