@@ -464,10 +464,12 @@ class SessionListPanel(QWidget):
             self.list.clearSelection()
             return
         index = self.proxy.mapFromSource(self.model.index(row))
-        if index.isValid():
-            blocker = self.list.selectionModel().blockSignals(True)
-            self.list.setCurrentIndex(index)
-            self.list.selectionModel().blockSignals(blocker)
+        if not index.isValid():  # filtered out: no other row looks like the one on screen
+            self.list.clearSelection()
+            return
+        blocker = self.list.selectionModel().blockSignals(True)
+        self.list.setCurrentIndex(index)
+        self.list.selectionModel().blockSignals(blocker)
 
     def selected_id(self) -> str | None:
         index = self.list.currentIndex()

@@ -351,6 +351,8 @@ def test_search_finds_a_closed_session_by_a_word_of_its_messages_with_a_snippet(
         assert chime.window.sessions.filter.hasFocus()
         search_for(chime, "ZANZIBAR guidebook")
         assert [sid for sid, _ in chime.sidebar()] == [closed]
+        selected = chime.window.sessions.list.selectionModel().selectedIndexes()
+        assert selected == []  # the session on screen is filtered out: no row looks current
         snippet = chime.window.sessions.proxy.snippet(str(closed))
         assert "zanzibar guidebook" in snippet
         search_for(chime, "absentword")
