@@ -14,11 +14,14 @@ Signals:
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, Qt, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHBoxLayout, QToolButton, QWidget
 
 from ui.model_picker import ModelPicker
 
+GLYPH_SCALE = 1.4
+"""The paperclip's size against the text's."""
 INSTRUCTIONS_TIP_CHARS = 300
 """How much of the instructions the button's tooltip shows."""
 
@@ -35,6 +38,7 @@ class ComposerTools(QWidget):
         self.attach_button = QToolButton(self)
         self.attach_button.setObjectName("composer-attach")
         self.attach_button.setText("📎")
+        self._size_glyph()
         self.attach_button.setAutoRaise(True)
         self.attach_button.setAccessibleName(self.tr("Attach files"))
         self.attach_button.setToolTip(
@@ -59,6 +63,20 @@ class ComposerTools(QWidget):
         self.attach_button.clicked.connect(self.attach_requested)
         self.instructions_button.clicked.connect(self.instructions_requested)
         self.set_instructions("", None)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # the text size changed in Settings
+            self._size_glyph()
+
+    def _size_glyph(self) -> None:
+        """The paperclip a little larger than the text (the emoji is drawn small and faint)."""
+        glyph = QFont(self.font())
+        if glyph.pointSizeF() > 0:
+            glyph.setPointSizeF(glyph.pointSizeF() * GLYPH_SCALE)
+        else:
+            glyph.setPixelSize(round(glyph.pixelSize() * GLYPH_SCALE))
+        self.attach_button.setFont(glyph)
 
     def set_instructions(self, text: str, temperature: float | None) -> None:
         """Say whether the session has instructions or a temperature of its own."""

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLabel, QToolButton, QWidget
 
 from core.events import Attachment
 from ui.attachment_strip import NAME_CHARS, AttachmentStrip, short_name, size_text
+from ui.composer_tools import GLYPH_SCALE, ComposerTools
 from ui.model_picker import ENDPOINT, OFFLINE, ModelMenu, ModelOption, ModelPicker, recent_choices
 from ui.session_settings import (
     MAX_INSTRUCTIONS_CHARS,
@@ -187,3 +189,13 @@ def test_chips_that_do_not_fit_wrap_onto_another_line_whole(qtbot) -> None:
         assert chip.width() >= chip.sizeHint().width()
         assert chip.geometry().right() < 260 or chip.x() == 0
     assert len({chip.y() for chip in chips}) >= 3
+
+
+def test_the_paperclip_stays_a_little_larger_than_the_text_when_its_size_changes(qtbot) -> None:
+    tools = ComposerTools()
+    qtbot.addWidget(tools)
+    for size in (10.0, 16.0):
+        font = QFont(tools.font())
+        font.setPointSizeF(size)
+        tools.setFont(font)
+        assert tools.attach_button.font().pointSizeF() == pytest.approx(size * GLYPH_SCALE)
