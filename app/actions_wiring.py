@@ -21,6 +21,7 @@ from app.settings_flow import SettingsFlow
 from ui.dialogs import (
     LeaveAnswer,
     LeaveWarning,
+    ask_attachment_paths,
     ask_export_path,
     ask_leave,
     ask_lose_unsaved,
@@ -28,6 +29,7 @@ from ui.dialogs import (
 )
 from ui.i18n import QT_TRANSLATE_NOOP
 from ui.main_window import MainWindow
+from ui.session_settings import SessionSettings, ask_session_settings
 
 Leaving = Literal["close", "quit", "delete"]
 Confirm = Callable[[Leaving], bool]
@@ -45,6 +47,12 @@ class Questions:
     """Opens a link the user confirmed in the system browser (tests record it instead)."""
     leave: Callable[[QWidget, LeaveWarning], LeaveAnswer | None] = ask_leave
     lose_unsaved: Callable[[QWidget, str], bool] = ask_lose_unsaved
+    session_settings: Callable[[QWidget, SessionSettings], SessionSettings | None] = (
+        ask_session_settings
+    )
+    """The session's instructions and temperature, edited (None: cancelled or unchanged)."""
+    attachment_paths: Callable[[QWidget], list[Path]] = ask_attachment_paths
+    """The files to attach to the message (empty: cancelled)."""
 
 
 def wire_controller(

@@ -27,6 +27,15 @@ Choices where the spec is silent:
   some, is said first in one sentence with the count and the next due time (``leave_warning``;
   the wiring asks it, with "Don't ask again"): closed, they wait until the session is opened
   again; deleted, they stop (Undo brings the session back with them).
+- Each live session answers with the provider of its own ``session/model`` choice (agent.md §7),
+  resolved again whenever that choice or the app's settings change; a session without one
+  follows the settings. Files added to a message wait in their own session (they are stored in
+  its folder) and are sent with its next message; a message of files only is allowed.
+
+Signals (for the flows of the per-session choices, attachments and search):
+    session_shown(str): this session was put on screen.
+    choices_changed(str): this session's model, temperature or instructions changed.
+    session_closed(str): this session was made cold (its log is complete on disk).
 """
 
 from __future__ import annotations
@@ -39,14 +48,22 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Literal
 
-from PySide6.QtCore import QCoreApplication, QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from app.engine import EngineParts, OpenSession, compose, start
 from app.paths import writable_problem
 from app.qtasync import TaskRunner
-from app.state import AppState, write_state
+from app.state import AppState, RecentModel, write_state
 from core.errors import ChimeError, SessionError
-from core.events import AssistantMessage, Entry, SessionTitle, UserMessage
+from core.events import (
+    AssistantMessage,
+    Attachment,
+    Entry,
+    SessionInstructions,
+    SessionModel,
+    SessionTitle,
+    UserMessage,
+)
 from core.framing import DueReminder
 from core.instant import read_instant
 from core.llm.provider import ModelProvider
@@ -67,10 +84,16 @@ TAKE_OVER_SECONDS = 2.0
 TORN = "A session log's incomplete last write (never saved) was set aside as {name}."
 
 translate = QCoreApplication.translate  # pyside6-lupdate reads translate("LeaveWarning", …)
+OFFLINE_PROVIDER = "offline"
+"""``ModelInfo.provider`` of the offline assistant."""
 
 
 class AppController(QObject):
-    """The window's sessions."""
+    """The window's sessions. Signals: see the module docstring."""
+
+    session_shown = Signal(str)
+    choices_changed = Signal(str)
+    session_closed = Signal(str)
 
     def __init__(
         self,
@@ -81,6 +104,7 @@ class AppController(QObject):
         tasks: TaskRunner,
         *,
         is_active: Callable[[], bool] = lambda: True,
+        recent_models: tuple[RecentModel, ...] = (),
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -104,6 +128,8 @@ class AppController(QObject):
         self._take_over = QTimer(self)
         self._take_over.setInterval(int(TAKE_OVER_SECONDS * 1000))
         self._take_over.timeout.connect(lambda: self._tasks.spawn(self.take_over_released()))
+        self.recent_models = recent_models
+        """The model picker's recent choices, newest first (kept in state.json)."""
 
     # -- opening and showing -------------------------------------------------------------
     async def start(self, wanted: list[str], current: str | None) -> None:
@@ -292,8 +318,10 @@ class AppController(QObject):
             delivered=opened.bridge.recent_deliveries(),
         )
         self.window.show_session(screen)
+        self.window.show_attachments(opened.attachments)
         self._state_changed()
         self.refresh_sidebar()
+        self.session_shown.emit(session_id)
         # The loaded session's objects are long-lived: keep them out of the cyclic collector's
         # full passes, which otherwise stall a scroll frame by ~50 ms (bench/ui_bench.py).
         gc.freeze()
@@ -333,14 +361,40 @@ class AppController(QObject):
 
     # -- actions ---------------------------------------------------------------------------
     async def submit(self, text: str) -> None:
-        """Send the composer's text; refused by a session that is (or just turned) read-only,
-        the text goes back into the composer and the state is shown."""
+        """Send the composer's text with the files added to it; refused by a session that is (or
+        just turned) read-only, the text goes back into the composer and the state is shown. An
+        image waiting for a session the offline assistant answers is said, and nothing is sent."""
         opened = self.current_session()
-        if opened is not None:
-            self.window.scroll_to_end()
-            if not await opened.bridge.submit(text) and opened.session.read_only:
-                self.window.set_access(self._access(opened))
-                self.window.set_draft(text)
+        if opened is None:
+            return
+        files = tuple(opened.attachments)
+        refusal = self.attachments_refusal(opened, files)
+        if refusal:
+            self.window.notify(refusal, 12000)
+            self.window.set_draft(text)
+            return
+        self.window.scroll_to_end()
+        if await opened.bridge.submit(text, files):
+            opened.attachments.clear()
+            if self.current == opened.id:
+                self.window.show_attachments(())
+        elif opened.session.read_only:
+            self.window.set_access(self._access(opened))
+            self.window.set_draft(text)
+
+    def attachments_refusal(self, opened: OpenSession, files: Sequence[Attachment]) -> str:
+        """Why these files cannot be sent in this session ("" when they can): the offline
+        assistant reads no image."""
+        if not any(f.media_type.startswith("image/") for f in files) or not answers_offline(opened):
+            return ""
+        return self.image_refusal()
+
+    def image_refusal(self) -> str:
+        """Why an image cannot go to a session the offline assistant answers."""
+        return self.tr(
+            "The offline assistant cannot read images; choose a model that reads images in "
+            "the model picker."
+        )
 
     def stop(self) -> None:
         opened = self.current_session()
@@ -369,6 +423,7 @@ class AppController(QObject):
             await closing
         finally:
             self._closing.pop(target, None)
+        self.session_closed.emit(target)
         if self.current == target:
             self.current = None
             await self._show_any()
@@ -483,17 +538,23 @@ class AppController(QObject):
         for opened in self.open.values():
             opened.redrive()
 
-    def set_provider(self, factory: Callable[[], ModelProvider]) -> None:
-        """New provider settings apply from the next turn of every open session."""
+    def set_provider(
+        self,
+        factory: Callable[[], ModelProvider],
+        chosen: Callable[[SessionModel], ModelProvider | None] | None = None,
+    ) -> None:
+        """New provider settings apply from the next turn of every open session: the setting's
+        provider (``factory``) and, when given, a session's own choice resolved with them."""
         self.parts = EngineParts(
             self.parts.clock,
             self.parts.zone_source,
             self.parts.new_id,
             self.parts.system_prompt,
             factory,
+            self.parts.chosen if chosen is None else chosen,
         )
         for opened in self.open.values():
-            opened.set_provider(factory())
+            opened.set_provider(self.parts.provider_for(opened.session.choices().model))
 
     async def unsaved(self) -> int:
         """How many changes of the live sessions are still not on disk after one more barrier
@@ -527,7 +588,8 @@ class AppController(QObject):
         live = tuple(sid for sid, o in self.open.items() if not o.session.read_only)
         if not live:
             return
-        state = AppState(live, self.current if self.current in live else live[0], geometry)
+        current = self.current if self.current in live else live[0]
+        state = AppState(live, current, geometry, recent_models=self.recent_models)
         try:
             write_state(self.data_dir, state)
         except OSError as error:
@@ -547,6 +609,10 @@ class AppController(QObject):
 
     def refresh_sidebar(self) -> None:
         self.window.set_sessions(self._sidebar_items(), self.current)
+
+    def session_ids(self) -> list[str]:
+        """Every session the sidebar lists, in its order (open ones and stored ones)."""
+        return [item.id for item in self._sidebar_items()]
 
     def _sidebar_items(self) -> list[SessionSummary]:
         items = {s.id: _stored_item(s) for s in self._stored if s.id not in self._trashed}
@@ -570,12 +636,21 @@ class AppController(QObject):
 
     # -- bridge handlers -----------------------------------------------------------------
     def _on_event(self, session_id: str, entry: Entry) -> None:
+        if isinstance(entry.event, SessionModel | SessionInstructions):
+            self._on_choice(session_id, entry.event)
         if session_id == self.current:
             self.window.add_entry(entry)
         if isinstance(entry.event, UserMessage) and session_id == self.current:
             self.window.set_session_title(self.open[session_id].session.title)
         if isinstance(entry.event, UserMessage | AssistantMessage | SessionTitle):
             self.refresh_sidebar()
+
+    def _on_choice(self, session_id: str, event: SessionModel | SessionInstructions) -> None:
+        """The session chose its model (it answers with it from its next turn) or instructions."""
+        opened = self.open.get(session_id)
+        if opened is not None and isinstance(event, SessionModel):
+            opened.set_provider(self.parts.provider_for(event))
+        self.choices_changed.emit(session_id)
 
     def _on_streaming(self, session_id: str, piece: str) -> None:
         if session_id == self.current:
@@ -700,6 +775,12 @@ def _stored_item(summary: StoredSummary) -> SessionSummary:
     )
     count = summary.active_reminders or 0
     return SessionSummary(summary.id, title, summary.last_activity_at, reminder_count=count)
+
+
+def answers_offline(opened: OpenSession) -> bool:
+    """The offline assistant answers this live session's next turn."""
+    agent = opened.agent
+    return agent is not None and agent.provider.info.provider == OFFLINE_PROVIDER
 
 
 def _has_no_message(opened: OpenSession) -> bool:

@@ -7,6 +7,8 @@ owner and appends nothing. Composed on the Qt loop by ``compose`` and started by
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -17,20 +19,36 @@ from app.providers import close_provider
 from app.session_bridge import SessionBridge
 from core.agent import Agent
 from core.clock import Clock, NewId, ZoneSource
+from core.events import Attachment, SessionModel
 from core.host import SessionHost
 from core.llm.provider import ModelProvider
 from core.session.live import LiveSession
 
+_log = logging.getLogger(__name__)
+
+
+def _follow_setting(_choice: SessionModel) -> ModelProvider | None:
+    return None
+
 
 @dataclass(frozen=True)
 class EngineParts:
-    """What every live session shares: time, zone, ids, the system prompt and the provider."""
+    """What every live session shares: time, zone, ids, the system prompt and the provider.
+
+    ``provider`` makes the app setting's provider; ``chosen`` a session's own one for its
+    ``session/model`` choice (None: that choice leaves the provider to the setting)."""
 
     clock: Clock
     zone_source: ZoneSource
     new_id: NewId
     system_prompt: str
     provider: Callable[[], ModelProvider]
+    chosen: Callable[[SessionModel], ModelProvider | None] = _follow_setting
+
+    def provider_for(self, choice: SessionModel | None) -> ModelProvider:
+        """The provider a session with this choice (None: none) answers with (agent.md §7)."""
+        own = self.chosen(choice) if choice is not None else None
+        return own if own is not None else self.provider()
 
 
 @dataclass
@@ -42,8 +60,10 @@ class OpenSession:
     host: SessionHost | None = None
     waker: QtWaker | None = None
     unread: bool = False
-    retired: list[ModelProvider] = field(default_factory=list)
-    """Providers replaced while a turn may still use them: closed with the session."""
+    attachments: list[Attachment] = field(default_factory=list)
+    """Files stored for the message being written in this session (sent with it)."""
+    _retiring: set[asyncio.Task[None]] = field(default_factory=set)
+    """Replaced providers waiting for the turn that uses them to end before they are closed."""
 
     @property
     def id(self) -> str:
@@ -64,10 +84,16 @@ class OpenSession:
 
     def set_provider(self, provider: ModelProvider) -> None:
         """Use ``provider`` from the next turn on (agent.md §5); the one it replaces is closed
-        with the session (a running turn may still be using it), so its sockets do not linger."""
-        if self.host is not None:
-            self.retired.append(self.host.agent.provider)
-            self.host.set_provider(provider)
+        once no turn runs on it any more, so its sockets do not linger (a session may switch
+        models many times)."""
+        if self.host is None:
+            return
+        old = self.host.agent.provider
+        self.host.set_provider(provider)
+        if old is not provider and hasattr(old, "aclose"):  # else nothing to release
+            task = asyncio.get_event_loop().create_task(_retire(old, self.host))
+            self._retiring.add(task)
+            task.add_done_callback(self._retiring.discard)
 
     async def demote(self) -> None:
         """The session turned read-only after it went live (its verification failed): stop its
@@ -88,11 +114,22 @@ class OpenSession:
     async def _stop(self, host: SessionHost) -> None:
         """Dispose ``host`` (owner, agent: a running turn just stops; a final flush), then close
         its providers: an endpoint's idle keep-alive sockets close here, not at exit."""
-        providers = [*self.retired, host.agent.provider]
         await host.dispose()
-        self.retired.clear()
-        for provider in providers:
-            await close_provider(provider)
+        await asyncio.gather(*self._retiring, return_exceptions=True)
+        await _closed(host.agent.provider)
+
+
+async def _retire(provider: ModelProvider, host: SessionHost) -> None:
+    """Close a replaced provider once the session is idle (a running turn keeps its provider)."""
+    await host.when_idle()
+    await _closed(provider)
+
+
+async def _closed(provider: ModelProvider) -> None:
+    try:
+        await close_provider(provider)
+    except Exception:  # closing is best effort: a broken connection is gone anyway
+        _log.warning("closing the model provider failed", exc_info=True)
 
 
 def compose(session: LiveSession, parts: EngineParts, parent: QObject | None) -> OpenSession:
@@ -111,7 +148,7 @@ def compose(session: LiveSession, parts: EngineParts, parent: QObject | None) ->
 
     host = SessionHost(
         session,
-        parts.provider(),
+        parts.provider_for(session.choices().model),
         parts.clock,
         parts.zone_source,
         make_waker,

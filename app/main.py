@@ -52,6 +52,7 @@ if TYPE_CHECKING:  # built after the first paint (``Application.start``); import
     from app.controller import AppController
     from app.qtasync import TaskRunner
     from app.settings_flow import SettingsFlow
+    from app.verbs_wiring import VerbFlows
 
 LOG_FILE = "chime.log"
 FRAMED_AFTER_MS = 150
@@ -196,6 +197,7 @@ class Started:
     tasks: TaskRunner
     controller: AppController
     settings_flow: SettingsFlow
+    verbs: VerbFlows | None = None
 
 
 class Application:
@@ -258,6 +260,7 @@ class Application:
         from app.actions_wiring import Questions, wire_actions
         from app.qtasync import TaskRunner
         from app.settings_flow import SettingsFlow
+        from app.verbs_wiring import wire_verbs
 
         tasks = TaskRunner()
         controller = self._compose_controller(tasks)
@@ -273,12 +276,21 @@ class Application:
         )
         questions = self.questions if self.questions is not None else Questions()
         wire_actions(self.window, controller, flow, tasks, quit_app=self.quit, questions=questions)
-        return Started(tasks, controller, flow)
+        verbs = wire_verbs(
+            self.window,
+            controller,
+            flow,
+            tasks,
+            questions,
+            api_key=self.keys.get,
+            data_dir=self.folder,
+        )
+        return Started(tasks, controller, flow, verbs)
 
     def _compose_controller(self, tasks: TaskRunner) -> AppController:
         from app.controller import AppController
         from app.engine import EngineParts
-        from app.providers import provider_factory
+        from app.providers import choice_factory, provider_factory
         from core.session.store import SessionStore
 
         parts = EngineParts(
@@ -287,6 +299,7 @@ class Application:
             self.new_id,
             resource("prompts", "system.md").read_text(encoding="utf-8"),
             provider_factory(self.first_settings, self.keys.get, self.clock),
+            choice_factory(self.first_settings, self.keys.get, self.clock),
         )
         return AppController(
             self.window,
@@ -295,6 +308,7 @@ class Application:
             self.folder,
             tasks,
             is_active=lambda: self.app.applicationState() == Qt.ApplicationState.ApplicationActive,
+            recent_models=self._state.recent_models,
         )
 
     def show_window(self) -> None:
@@ -340,6 +354,8 @@ class Application:
         self._quitting = True
         self.jumps.stop()
         if self.started is not None:
+            if self.started.verbs is not None:
+                await self.started.verbs.search.stop()
             await self.started.controller.shutdown(self.window.saved_geometry())
         self.window.allow_close()
         self.window.close()

@@ -10,6 +10,12 @@ connection" use a throwaway provider and report failures as the provider's own r
 "Test connection" checks what Chime needs, in order: the model list (the URL and key are right,
 the model is there), a streamed one-word chat, and a tool probe; a model that answers the probe
 without a tool call is named plainly: reminders will not work with it.
+
+A session's own choice (``session/model``, agent.md §7) is resolved by ``choice_factory`` against
+the same settings: provider ``offline`` → the offline assistant, ``openai-compatible`` → the
+settings' endpoint (base URL, key, preset and context length) with the chosen model; a ``null`` field is the setting's.
+A choice that names neither provider nor model (a temperature only) leaves the provider to the
+setting (``None``), so the app's own factory answers it.
 """
 
 from __future__ import annotations
@@ -19,12 +25,14 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QLocale
 
-from app.settings import Endpoint, Settings, effective_provider
+from app.settings import Endpoint, Offline, Settings, effective_provider
 from core.clock import Clock
 from core.errors import ProviderError
-from core.llm.presets import PRESETS
+from core.events import SessionModel
+from core.llm.presets import PRESETS, preset_for_url
 from core.llm.provider import ModelProvider
 from ui.i18n import QT_TRANSLATE_NOOP
+from ui.model_picker import ENDPOINT, OFFLINE
 from ui.settings_dialog import PresetChoice
 
 if TYPE_CHECKING:
@@ -40,6 +48,8 @@ _SOURCES = {
     "settings": QT_TRANSLATE_NOOP("Providers", "as set here"),
     "default": QT_TRANSLATE_NOOP("Providers", "the server does not say; assumed"),
 }
+ChoiceFactory = Callable[[SessionModel], ModelProvider | None]
+"""A session's own provider for its ``session/model`` choice; None: the setting's provider."""
 
 
 def provider_factory(
@@ -47,15 +57,45 @@ def provider_factory(
 ) -> ProviderFactory:
     """A factory of fresh providers for these settings (one per open session). ``api_key`` may
     be a getter, called only when an endpoint provider is made (the keyring is slow to open)."""
-    provider = effective_provider(settings)
-    if not isinstance(provider, Endpoint):
+    answerer = effective_provider(settings)
+    return lambda: make_provider(answerer, api_key, clock)
+
+
+def make_provider(
+    answerer: Offline | Endpoint, api_key: str | Callable[[], str], clock: Clock
+) -> ModelProvider:
+    """A fresh provider for ``answerer`` (the SDK's modules imported on first use)."""
+    if isinstance(answerer, Offline):
         from core.llm.offline import OfflineAssistant
 
-        return lambda: OfflineAssistant(clock)
+        return OfflineAssistant(clock)
+    key = api_key() if callable(api_key) else api_key
+    return endpoint_provider(answerer, key)
 
-    def make() -> ModelProvider:
-        key = api_key() if callable(api_key) else api_key
-        return endpoint_provider(provider, key)
+
+def chosen_provider(choice: SessionModel | None, settings: Settings) -> Offline | Endpoint | None:
+    """What a session's choice makes answer with these settings; None when it leaves that to the
+    setting. An endpoint needs the settings' base URL: without one the offline assistant answers
+    (as ``effective_provider`` decides for the setting itself). The settings' preset and context
+    length go with the chosen model: they describe the server, not the model."""
+    if choice is None or (choice.provider is None and choice.model is None):
+        return None
+    setting = effective_provider(settings)
+    provider = choice.provider or (OFFLINE if isinstance(setting, Offline) else ENDPOINT)
+    if provider == OFFLINE or not settings.base_url:
+        return Offline()
+    model = choice.model or settings.model
+    return Endpoint(settings.base_url, model, settings.preset, settings.context_tokens)
+
+
+def choice_factory(
+    settings: Settings, api_key: str | Callable[[], str], clock: Clock
+) -> ChoiceFactory:
+    """Makes each session's provider for its own choice (see the module docstring)."""
+
+    def make(choice: SessionModel) -> ModelProvider | None:
+        chosen = chosen_provider(choice, settings)
+        return None if chosen is None else make_provider(chosen, api_key, clock)
 
     return make
 
@@ -80,6 +120,19 @@ async def close_provider(provider: ModelProvider) -> None:
     aclose = getattr(provider, "aclose", None)
     if aclose is not None:
         await aclose()
+
+
+def endpoint_name(settings: Settings) -> str:
+    """The settings' endpoint as the model picker names it (its preset's label, else the host of
+    its base URL); "" when the settings use the offline assistant."""
+    if not isinstance(effective_provider(settings), Endpoint):
+        return ""
+    known = preset_for_url(settings.base_url)
+    if known.key != "custom":
+        return known.label
+    from urllib.parse import urlsplit
+
+    return urlsplit(settings.base_url).netloc or settings.base_url
 
 
 def preset_choices() -> list[PresetChoice]:

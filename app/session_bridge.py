@@ -29,7 +29,14 @@ from PySide6.QtCore import QObject, Signal
 from core.agent import Agent, AgentStatus
 from core.clock import ZoneSource
 from core.errors import ChimeError
-from core.events import AssistantMessage, Entry, ScheduleChanged, SessionTitle, UserMessage
+from core.events import (
+    AssistantMessage,
+    Attachment,
+    Entry,
+    ScheduleChanged,
+    SessionTitle,
+    UserMessage,
+)
 from core.instant import read_instant
 from core.schedule.records import EveryRecord, Record
 from core.session.port import SessionPort
@@ -92,13 +99,14 @@ class SessionBridge(QObject):
     def persistence_failed(self) -> bool:
         return self._persistence_failed
 
-    async def submit(self, text: str) -> bool:
-        """Append the user's input (the agent answers it now, or after the running turn).
-        False (nothing appended) when the session is read-only, also when it just became so."""
-        if self.agent is None or self.session.read_only or not text.strip():
+    async def submit(self, text: str, attachments: Sequence[Attachment] = ()) -> bool:
+        """Append the user's input with the files stored for it (the agent answers it now, or
+        after the running turn); files alone make a message too. False (nothing appended) when
+        the session is read-only, also when it just became so, or when there is nothing to send."""
+        if self.agent is None or self.session.read_only or not (text.strip() or attachments):
             return False
         try:
-            self.agent.submit(text, self._zone_source())
+            self.agent.submit(text, self._zone_source(), attachments)
         except ChimeError as error:  # the log refused it (turned read-only, closed)
             _log.warning("input to %s refused: %s", self.session.id, error)
             return False

@@ -6,8 +6,8 @@ the window's children.
 The dialog edits a copy (``SettingsDraft``); listing the endpoint's models and "Test connection"
 run as background tasks that closing the dialog cancels (their answer has nowhere to go). OK
 saves settings.json (the API key goes to the key store) and applies: the appearance at once, the
-provider from the next turn of every open session. A system colour-scheme change re-applies the
-``system`` theme.
+provider from the next turn of every open session (a session's own model choice is resolved with
+the new settings too). A system colour-scheme change re-applies the ``system`` theme.
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ from PySide6.QtWidgets import QApplication
 
 from app.appearance import apply_appearance
 from app.providers import (
+    ChoiceFactory,
     ProviderFactory,
+    choice_factory,
     list_models,
     preset_choices,
     provider_factory,
@@ -49,8 +51,9 @@ _log = logging.getLogger(__name__)
 class SettingsFlow:
     """The settings in effect (``settings``) and the one way they change: the Settings dialog.
 
-    ``use_provider`` receives the provider factory of newly applied settings (the controller's
-    ``set_provider``).
+    ``use_provider`` receives the provider factories of newly applied settings (the
+    controller's ``set_provider``): the setting's, and a session's own choice's.
+    ``applied`` holds what else is told of newly applied settings (the model picker).
     """
 
     def __init__(
@@ -63,7 +66,7 @@ class SettingsFlow:
         keys: KeyStore,
         clock: Clock,
         tasks: TaskRunner,
-        use_provider: Callable[[ProviderFactory], None],
+        use_provider: Callable[[ProviderFactory, ChoiceFactory], None],
     ) -> None:
         self.settings = settings
         self._app = app
@@ -73,6 +76,7 @@ class SettingsFlow:
         self._clock = clock
         self._tasks = tasks
         self._use_provider = use_provider
+        self.applied: list[Callable[[Settings], None]] = []
 
     def open(self) -> SettingsDialog:
         """Show the settings dialog on a copy; saving applies from the next turn. Closing it
@@ -102,8 +106,13 @@ class SettingsFlow:
         self._keys.set(draft.api_key)
         self.settings = settings
         apply_appearance(self._app, settings)
-        self._use_provider(provider_factory(settings, draft.api_key, self._clock))
+        self._use_provider(
+            provider_factory(settings, draft.api_key, self._clock),
+            choice_factory(settings, draft.api_key, self._clock),
+        )
         self._window.set_provider(effective_provider(settings).label())
+        for tell in self.applied:
+            tell(settings)
 
     def stop_warning_about_waiting_reminders(self) -> None:
         """The user ticked "Don't ask again" in the close/quit/delete warning: save that."""

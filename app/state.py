@@ -1,4 +1,5 @@
-"""state.json: which sessions were open, the current one and the window geometry (session-log.md §1).
+"""state.json: which sessions were open, the current one, the window geometry (session-log.md §1)
+and the model picker's recent choices (at most ``RECENT_MODELS``, each a provider and a model name).
 
 Written (atomically, mode 0600) whenever the set of open sessions or the current session changes,
 and on quit; read once at start so the open sessions are reopened and their overdue reminders
@@ -23,6 +24,9 @@ from core.jsonread import SETTINGS, parse_json
 _log = logging.getLogger(__name__)
 
 STATE_FILE = "state.json"
+RECENT_MODELS = 6
+RecentModel = tuple[str, str | None]
+"""(provider, model name or None) of a recent choice in the model picker."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,7 @@ class AppState:
     current: str | None = None
     geometry: str = ""
     window_state: str = ""
+    recent_models: tuple[RecentModel, ...] = ()
 
 
 FRESH = "No sessions were reopened (they are all in the list)."
@@ -77,12 +82,27 @@ def _state_of(raw: dict[str, Any]) -> tuple[AppState, str | None]:
         current=current if isinstance(current, str) else None,
         geometry=geometry,
         window_state=window_state,
+        recent_models=_recent_models(raw.get("recentModels")),
     )
     return state, problem
 
 
 def _is_base64(value: object) -> bool:
     return isinstance(value, str) and _BASE64.fullmatch(value) is not None
+
+
+def _recent_models(raw: object) -> tuple[RecentModel, ...]:
+    """The well-formed entries of ``recentModels`` (a malformed one is dropped)."""
+    if not isinstance(raw, list):
+        return ()
+    found: list[RecentModel] = []
+    for item in raw:
+        if not isinstance(item, dict):
+            continue
+        provider, model = item.get("provider"), item.get("model")
+        if isinstance(provider, str) and (model is None or isinstance(model, str)):
+            found.append((provider, model))
+    return tuple(found[:RECENT_MODELS])
 
 
 def write_state(data_dir: Path, state: AppState) -> None:
@@ -92,6 +112,10 @@ def write_state(data_dir: Path, state: AppState) -> None:
         "currentSession": state.current,
         "geometry": state.geometry,
         "windowState": state.window_state,
+        "recentModels": [
+            {"provider": provider, "model": model}
+            for provider, model in state.recent_models[:RECENT_MODELS]
+        ],
     }
     path = data_dir / STATE_FILE
     tmp = path.with_name(path.name + ".tmp")

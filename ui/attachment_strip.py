@@ -10,10 +10,22 @@ Signals:
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
 from core.events import Attachment
+from ui.wrap_layout import WrapLayout
+
+NAME_CHARS = 32
+"""A longer file name is shortened in the middle on its chip (its tooltip has it whole)."""
+
+
+def short_name(name: str) -> str:
+    """``name`` at most ``NAME_CHARS`` long, cut in the middle ("a-very-lo…name.md")."""
+    if len(name) <= NAME_CHARS:
+        return name
+    head = (NAME_CHARS - 1) // 2
+    return name[:head] + "…" + name[-(NAME_CHARS - 1 - head) :]
 
 
 def size_text(size: int) -> str:
@@ -32,9 +44,11 @@ class AttachmentStrip(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("attachmentStrip")
-        self._layout = QHBoxLayout(self)
+        self._layout = WrapLayout(self)  # as many lines as the chips need, none squeezed
         self._layout.setContentsMargins(0, 0, 0, 0)
-        self._layout.addStretch(1)
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
         self._files: list[Attachment] = []
         self._chips: dict[str, QWidget] = {}
         self.setVisible(False)
@@ -48,10 +62,11 @@ class AttachmentStrip(QWidget):
             return  # the same content twice is one file
         chip = QWidget(self)
         chip.setObjectName("attachmentChip")
+        chip.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)  # its border and background
         row = QHBoxLayout(chip)
         row.setContentsMargins(6, 2, 2, 2)
-        label = QLabel(f"📎 {attachment.name} · {size_text(attachment.size)}", chip)
-        label.setToolTip(attachment.media_type)
+        label = QLabel(f"📎 {short_name(attachment.name)} · {size_text(attachment.size)}", chip)
+        label.setToolTip(f"{attachment.name}\n{attachment.media_type}")
         remove = QToolButton(chip)
         remove.setText("✕")
         remove.setAutoRaise(True)
@@ -59,7 +74,7 @@ class AttachmentStrip(QWidget):
         remove.clicked.connect(lambda: self._remove(attachment.sha256))
         row.addWidget(label)
         row.addWidget(remove)
-        self._layout.insertWidget(self._layout.count() - 1, chip)
+        self._layout.addWidget(chip)
         self._files.append(attachment)
         self._chips[attachment.sha256] = chip
         self.setVisible(True)
@@ -78,6 +93,7 @@ class AttachmentStrip(QWidget):
     def _drop(self, sha: str) -> None:
         chip = self._chips.pop(sha, None)
         if chip is not None:
+            chip.hide()  # out of the layout at once (deleted on the next turn of the loop)
             chip.deleteLater()
         self._files = [f for f in self._files if f.sha256 != sha]
         self.setVisible(bool(self._files))

@@ -2,17 +2,49 @@
 
 Enter sends, Shift+Enter adds a line. While a turn runs, Send becomes "Queue" (the agent appends
 the input at once and answers it after the running turn, agent.md §1) and Stop (Esc) is enabled.
+Above the editor, the files added to the message (``attachments``, chips); under it the tools row
+(``tools``: paperclip, model picker, instructions). Files pasted into the editor or dropped on it
+are offered to the app (``files_offered``; a pasted picture as ``image_pasted``), never inserted
+as text; a message of files only can be sent.
 
 Signals:
-    submitted(str): the user sent this (non-blank) text.
+    submitted(str): the user sent this text (blank only when files are attached).
     stop_requested(): the user asked to stop the running turn.
+    files_offered(object): local file paths (a list of str) pasted or dropped into the editor.
+    image_pasted(str, object): a pasted picture: a file name and its PNG bytes.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from collections.abc import Sequence
+
+from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QMimeData, Qt, Signal
+from PySide6.QtGui import QImage, QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+
+from core.events import Attachment
+from ui.attachment_strip import AttachmentStrip
+from ui.composer_tools import ComposerTools
+
+PASTED_IMAGE_NAME = "Pasted image.png"
+
+
+def local_files(mime: QMimeData) -> list[str]:
+    """The local file paths a drag or the clipboard carries (none for web links or text)."""
+    if not mime.hasUrls():
+        return []
+    return [url.toLocalFile() for url in mime.urls() if url.isLocalFile() and url.toLocalFile()]
+
+
+def png_bytes(image: QImage) -> bytes:
+    """``image`` encoded as PNG, in memory."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    # WORKAROUND(PySide6 6.11): the stubs type the format as bytes, the binding accepts only str.
+    image.save(buffer, "PNG")  # type: ignore[call-overload]
+    buffer.close()
+    return bytes(data.data())
 
 
 class ComposerEdit(QPlainTextEdit):
@@ -25,6 +57,26 @@ class ComposerEdit(QPlainTextEdit):
 
     enter_pressed = Signal()
     font_changed = Signal()
+    files_offered = Signal(object)
+    image_pasted = Signal(str, object)
+
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        if local_files(source) or source.hasImage():
+            return True
+        return super().canInsertFromMimeData(source)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        """Files and pictures become attachments (offered to the app); text is inserted."""
+        paths = local_files(source)
+        if paths:
+            self.files_offered.emit(paths)
+            return
+        if source.hasImage() and not source.hasText():
+            image = source.imageData()
+            if isinstance(image, QImage) and not image.isNull():
+                self.image_pasted.emit(PASTED_IMAGE_NAME, png_bytes(image))
+                return
+        super().insertFromMimeData(source)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
@@ -52,11 +104,15 @@ class Composer(QWidget):
 
     submitted = Signal(str)
     stop_requested = Signal()
+    files_offered = Signal(object)
+    image_pasted = Signal(str, object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("composer")
         self._busy = False
+        self.attachments = AttachmentStrip(self)
+        self.tools = ComposerTools(self)
         self.editor = ComposerEdit(self)
         self.editor.setObjectName("composer-edit")
         self.editor.setAccessibleName(self.tr("Message"))
@@ -78,6 +134,9 @@ class Composer(QWidget):
         self.send_button.clicked.connect(self.send)
         self.stop_button.clicked.connect(self.stop_requested)
         self.editor.textChanged.connect(self._update_send)
+        self.editor.files_offered.connect(self.files_offered)
+        self.editor.image_pasted.connect(self.image_pasted)
+        self.attachments.removed.connect(lambda _sha: self._update_send())
         self._update_send()
 
     def _editor_height(self, lines: int) -> int:
@@ -90,11 +149,16 @@ class Composer(QWidget):
         buttons.addWidget(self.send_button)
         buttons.addWidget(self.stop_button)
         buttons.addStretch(1)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(12, 8, 12, 12)
+        row = QHBoxLayout()
         row.setSpacing(8)
         row.addWidget(self.editor, 1)
         row.addLayout(buttons)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(12, 8, 12, 6)
+        column.setSpacing(4)
+        column.addWidget(self.attachments)
+        column.addLayout(row)
+        column.addWidget(self.tools)
 
     def text(self) -> str:
         return self.editor.toPlainText()
@@ -108,12 +172,20 @@ class Composer(QWidget):
         self.editor.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def send(self) -> None:
-        """Submit the draft unless it is blank or the composer is disabled."""
+        """Submit the draft unless it is blank (and no file is attached) or the composer is
+        disabled."""
         text = self.text().strip("\n ")
-        if not text.strip() or not self.editor.isEnabled():
+        if not (text.strip() or self.attachments.files) or not self.editor.isEnabled():
             return
         self.editor.clear()
         self.submitted.emit(text)
+
+    def show_attachments(self, files: Sequence[Attachment]) -> None:
+        """The files waiting to be sent with the message (chips above the editor)."""
+        self.attachments.take()
+        for file in files:
+            self.attachments.add(file)
+        self._update_send()
 
     def set_busy(self, busy: bool) -> None:
         """A turn is running: Send queues and Stop is enabled."""
@@ -125,6 +197,7 @@ class Composer(QWidget):
         """Disable input for a read-only session (the reason becomes the placeholder)."""
         self.editor.setEnabled(writable)
         self.editor.setReadOnly(not writable)
+        self.tools.set_writable(writable)
         if writable:
             self.editor.setPlaceholderText(
                 self.tr("Message — try: remind me in 10 minutes to stretch")
@@ -139,4 +212,5 @@ class Composer(QWidget):
 
     def _update_send(self) -> None:
         self.send_button.setText(self.tr("Queue") if self._busy else self.tr("Send"))
-        self.send_button.setEnabled(self.editor.isEnabled() and bool(self.text().strip()))
+        has_content = bool(self.text().strip() or self.attachments.files)
+        self.send_button.setEnabled(self.editor.isEnabled() and has_content)

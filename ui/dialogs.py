@@ -105,3 +105,16 @@ def ask_lose_unsaved(parent: QWidget, question: str) -> bool:
     box.setDefaultButton(keep)
     box.exec()
     return box.clickedButton() is lose
+
+
+def ask_attachment_paths(parent: QWidget) -> list[Path]:
+    """The files to attach to the message being written (none when cancelled)."""
+    paths, _selected = QFileDialog.getOpenFileNames(
+        parent,
+        translate("Dialogs", "Attach files"),
+        str(Path.home()),
+        translate("Dialogs", "All files (*)")
+        + ";;"
+        + translate("Dialogs", "Images (*.png *.jpg *.jpeg *.gif *.webp)"),
+    )
+    return [Path(path) for path in paths]

@@ -19,6 +19,9 @@ Choices where the spec is silent:
   into the screen it opens on.
 - A link opens in the system browser only after a question that shows its whole target; only
   ``http``, ``https`` and ``mailto`` links open at all.
+- Files dropped anywhere on the window are offered as attachments, like the composer's paperclip
+  (``composer.files_offered``); the model picker and the instructions button are in the
+  composer's tools row (``ui.composer_tools``).
 
 Signals:
     fork_requested(): the banner's "Fork from last good turn".
@@ -29,7 +32,7 @@ Signals:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from itertools import pairwise
 
@@ -39,6 +42,9 @@ from PySide6.QtGui import (
     QAccessibleEvent,
     QAction,
     QCloseEvent,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
     QIcon,
     QResizeEvent,
     QTextDocument,
@@ -58,10 +64,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.events import Entry
+from core.events import Attachment, Entry
 from ui.actions import MENU_TITLES, MENUS, WindowActions, translated
-from ui.composer import Composer
+from ui.composer import Composer, local_files
 from ui.message_bar import MessageBar
+from ui.model_picker import ModelMenu
 from ui.reminders_panel import RemindersPanel
 from ui.screen import DeliveredView, ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionListPanel, SessionSummary
@@ -186,6 +193,7 @@ class MainWindow(QMainWindow):
         self._build_panels()
         self._connect_local()
         self._set_tab_order()
+        self._connect_verbs()
         self.setMinimumSize(MIN_SIZE)
         self.resize(DEFAULT_SIZE)
 
@@ -313,6 +321,9 @@ class MainWindow(QMainWindow):
             self.message_bar.action_button,
             self.message_bar.close_button,
             self.composer.editor,
+            self.composer.tools.attach_button,
+            self.composer.tools.picker,
+            self.composer.tools.instructions_button,
             self.composer.send_button,
             self.composer.stop_button,
             self.reminders.list,
@@ -320,6 +331,58 @@ class MainWindow(QMainWindow):
         ]
         for first, second in pairwise(order):
             QWidget.setTabOrder(first, second)
+
+    def _connect_verbs(self) -> None:
+        """The composer's tools row triggers the window actions the app connects to; files
+        dropped on the window are offered like pasted ones."""
+        act = self.window_actions.action
+        tools = self.composer.tools
+        tools.attach_requested.connect(act("attach_files").trigger)
+        tools.instructions_requested.connect(act("session_instructions").trigger)
+        act("choose_model").triggered.connect(tools.open_model_menu)
+        self.setAcceptDrops(True)
+
+    # -- per-session choices and attachments -----------------------------------------------
+    def set_model_menu(self, menu: ModelMenu) -> None:
+        """What the model picker shows for the session on screen."""
+        self.composer.tools.picker.set_menu(menu)
+
+    def set_instructions(self, text: str, temperature: float | None) -> None:
+        """Whether the session on screen has instructions or a temperature of its own."""
+        self.composer.tools.set_instructions(text, temperature)
+
+    def show_attachments(self, files: Sequence[Attachment]) -> None:
+        """The files waiting to be sent with the next message of the session on screen."""
+        self.composer.show_attachments(files)
+
+    def add_attachment(self, file: Attachment) -> None:
+        """One more file waiting to be sent (a chip above the message box)."""
+        self.composer.show_attachments((*self.composer.attachments.files, file))
+
+    def set_search_matches(self, query: str, matches: Mapping[str, str]) -> None:
+        """The sessions whose messages hold ``query`` (a snippet each, by session id)."""
+        self.sessions.set_matches(query, matches)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if not self._accept_files(event):
+            super().dragEnterEvent(event)
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        if not self._accept_files(event):
+            super().dragMoveEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        if self._accept_files(event):
+            self.composer.files_offered.emit(local_files(event.mimeData()))
+        else:
+            super().dropEvent(event)
+
+    def _accept_files(self, event: QDropEvent) -> bool:
+        """Accept a drag of local files while the session takes messages."""
+        if local_files(event.mimeData()) and self.composer.editor.isEnabled():
+            event.acceptProposedAction()
+            return True
+        return False
 
     # -- what the app shows ----------------------------------------------------------------
     def show_session(self, screen: SessionScreen) -> None:

@@ -4,20 +4,22 @@ A tool button showing what answers this session ("Offline assistant", "llama3.2 
 menu offers the app's setting, the offline assistant, the endpoint's models (listed by the app
 when the menu first opens: ``models_wanted``), and the recent choices. Choosing one emits
 ``chosen`` with a ``ModelOption`` (``None``: back to the app's setting); the app records it in
-the session's log as ``session/model``.
+the session's log as ``session/model``. Without an endpoint in the settings, the menu's last
+entry leads to Settings, where one is set up.
 
 Signals:
     chosen(object): a ``ModelOption``, or None for the app's setting.
     models_wanted(): the menu is about to show and the endpoint's models are not known yet.
+    settings_wanted(): the user asked to set up a model endpoint (open Settings).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QMenu, QToolButton, QWidget
+from PySide6.QtWidgets import QMenu, QStyle, QToolButton, QWidget
 
 from core.frozen import frozen
 
@@ -53,6 +55,7 @@ class ModelPicker(QToolButton):
 
     chosen = Signal(object)
     models_wanted = Signal()
+    settings_wanted = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -68,6 +71,13 @@ class ModelPicker(QToolButton):
         self._group = QActionGroup(self)
         self._rebuild()
 
+    def sizeHint(self) -> QSize:
+        """Room for the whole label beside the menu's arrow (the style takes the arrow's width
+        from the label's, which would otherwise be elided)."""
+        hint = super().sizeHint()
+        arrow = self.style().pixelMetric(QStyle.PixelMetric.PM_MenuButtonIndicator, None, self)
+        return QSize(hint.width() + arrow + 4, hint.height())
+
     @property
     def state(self) -> ModelMenu:
         return self._state
@@ -75,6 +85,11 @@ class ModelPicker(QToolButton):
     def set_menu(self, state: ModelMenu) -> None:
         self._state = state
         self.setText(self.label_of(state.current) if state.current else state.setting_label)
+        self.setToolTip(
+            self.tr("Answers this session: {label}. Choose another model (Ctrl+M).").format(
+                label=self.text()
+            )
+        )
         self._rebuild()
 
     def label_of(self, option: ModelOption) -> str:
@@ -93,6 +108,13 @@ class ModelPicker(QToolButton):
 
     def _rebuild(self) -> None:
         menu, state = self._menu, self._state
+        above = menu.isVisible() and menu.geometry().bottom() <= self.mapToGlobal(QPoint(0, 0)).y()
+        self._fill(menu, state)
+        if above:  # opened above the button: grow upwards, never over the button
+            menu.adjustSize()
+            menu.move(menu.x(), self.mapToGlobal(QPoint(0, 0)).y() - menu.height())
+
+    def _fill(self, menu: QMenu, state: ModelMenu) -> None:
         menu.clear()
         self._group = QActionGroup(self)
         self._add(self.tr("App setting: {label}").format(label=state.setting_label), None)
@@ -111,6 +133,10 @@ class ModelPicker(QToolButton):
             menu.addSection(self.tr("Recent"))
             for option in recent:
                 self._add(self.label_of(option), option)
+        if not state.endpoint:
+            menu.addSeparator()
+            setup = menu.addAction(self.tr("Connect a model endpoint in Settings…"))
+            setup.triggered.connect(self.settings_wanted)
 
     def _add_models(self, state: ModelMenu) -> None:
         if state.error:

@@ -18,6 +18,8 @@ Choices where the spec is silent:
 - Every message has a footer line with its time (or "Queued") and its action buttons, which
   show on hover or when the row has keyboard focus; the line is always reserved, so nothing
   moves when they appear.
+- The files attached to a user message are one small line under its bubble, right-aligned
+  ("📎 plan.md · 2 KB   📎 photo.png · 1.2 MB"); a message of files only has no bubble.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from PySide6.QtGui import (
     QTextOption,
 )
 
+from ui.attachment_strip import size_text
 from ui.highlight import CodeFormats, fill_runs, knows, runs_by_lines
 from ui.markdown_blocks import Block, resplit, split_blocks
 from ui.row_actions import RowAction, actions_for, label, tip
@@ -382,16 +385,33 @@ class RowLayouts:
         pieces, boxes, height, ideal = self._blocks(self._blocks_of(row), inner)
         layout = RowLayout(0, pieces, boxes)
         top = GAP
-        if user:
+        if user and not pieces and row.files:  # files only: no empty bubble
+            bottom = self._files_line(layout, row, width, top)
+        elif user:
             bubble = min(inner, max(ideal, 24)) + 2 * PAD
             left = width - bubble
             self._shift(layout, left + PAD, top + PAD)
             layout.card = QRect(left, top, bubble, height + 2 * PAD)
             bottom = layout.card.bottom() + 1
+            if row.files:
+                bottom = self._files_line(layout, row, width, bottom + 4)
         else:
             self._shift(layout, 0, top)
             bottom = top + height
         return self._with_footer(layout, row, width, bottom, time, right=user)
+
+    def _files_line(self, layout: RowLayout, row: TranscriptRow, width: int, top: int) -> int:
+        """The attached files' names and sizes under the bubble, right-aligned, as a muted piece
+        after the message's own text; returns its bottom."""
+        items = [f"📎 {file.name} · {size_text(file.size)}" for file in row.files]
+        text = "   ".join(items)
+        unbroken = "   ".join(item.replace(" ", "\u00a0") for item in items)  # wrap between files
+        doc = self._plain_doc(unbroken, self._fonts.small, int(width * BUBBLE_SHARE))
+        shown = min(int(doc.idealWidth()) + 1, int(width * BUBBLE_SHARE))
+        piece = Piece(doc, width - shown, top, layout.length, doc.characterCount(), muted=True)
+        piece.joiner, piece.markdown = ("\n" if layout.pieces else ""), text
+        layout.pieces.append(piece)
+        return top + piece.height
 
     def _blocks_of(self, row: TranscriptRow) -> list[Block]:
         if row.kind != "streaming":

@@ -1,16 +1,21 @@
 """The sessions sidebar: newest activity first, badges, live and unread marks, a filter. No I/O.
 
 The app gives it ``SessionSummary`` values; the filter matches the title and ``search_text`` (the
-message text the app has for that session). Actions (New, Rename, Fork, Export, Close, Delete) are
-the main window's QActions, added here for the context menu.
+message text the app has for that session) at once, as the user types. Closed sessions are found
+by their messages too: ``SEARCH_DELAY_MS`` after the typing stops (or at once on Enter) the panel
+asks the app to search (``search_wanted``), and the app answers with ``set_matches``: the
+sessions whose messages hold the text, each with a snippet around the match, shown on the row's
+second line in place of its age. Actions (New, Rename, Fork, Export, Close, Delete) are the main
+window's QActions, added here for the context menu.
 
 Signals:
     session_chosen(str): the user picked this session.
+    search_wanted(str): search every session's messages for this text ("" when cleared).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -55,6 +60,27 @@ from ui.timefmt import since
 Index = QModelIndex | QPersistentModelIndex
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3
+SEARCH_DELAY_MS = 200
+"""How long after the last key press the messages of every session are searched."""
+
+
+SNIPPET_LEAD = 12
+"""Characters a snippet keeps before the match, so the match shows in a narrow sidebar."""
+
+
+def search_key(text: str) -> str:
+    """A query as it is compared: spaces folded, case-insensitive."""
+    return " ".join(text.split()).casefold()
+
+
+def snippet_from_match(snippet: str, query: str) -> str:
+    """``snippet`` started shortly before the first match of ``query`` ("…" marks a cut)."""
+    at = snippet.casefold().find(search_key(query))
+    if at <= SNIPPET_LEAD:
+        return snippet
+    start = at - SNIPPET_LEAD
+    space = snippet.find(" ", start, at)  # begin with a whole word
+    return "…" + snippet[space + 1 if space >= 0 else start :]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +157,43 @@ class SessionListModel(QAbstractListModel):
         return -1
 
 
+class SessionFilter(QSortFilterProxyModel):
+    """The typed text's sessions: a title or loaded message text holding it, or a session the
+    app's search of every message found (``matches``, for the query they answer)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._typed = ""
+        self._query = ""
+        self._matches: dict[str, str] = {}
+
+    def set_text(self, text: str) -> None:
+        """The text typed into the filter box."""
+        self._typed = text
+        self.setFilterFixedString(text)
+
+    def set_matches(self, query: str, matches: Mapping[str, str]) -> None:
+        self.beginFilterChange()
+        self._query = search_key(query)
+        self._matches = {sid: snippet_from_match(text, query) for sid, text in matches.items()}
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def snippet(self, session_id: str) -> str:
+        """The snippet of a session found by its messages for the text typed now ("" none)."""
+        if not self._query or self._query != search_key(self._typed):
+            return ""
+        return self._matches.get(session_id, "")
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
+        if super().filterAcceptsRow(source_row, source_parent):
+            return True
+        session_id = self.sourceModel().index(source_row, 0, source_parent).data(ID_ROLE)
+        return isinstance(session_id, str) and bool(self.snippet(session_id))
+
+
 class SessionDelegate(QStyledItemDelegate):
-    """Two lines: title with the live dot; relative time, reminder badge and unread mark."""
+    """Two lines: title with the live dot; relative time (or the search's snippet), reminder
+    badge and unread mark."""
 
     def __init__(
         self,
@@ -140,11 +201,13 @@ class SessionDelegate(QStyledItemDelegate):
         bell: QIcon,
         summary_of: Callable[[Index], SessionSummary | None],
         parent: Any = None,
+        snippet_of: Callable[[str], str] = lambda _id: "",
     ) -> None:
         super().__init__(parent)
         self._clock = clock
         self._bell = bell
         self._summary_of = summary_of
+        self._snippet_of = snippet_of
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         metrics = QFontMetrics(option.font)
@@ -232,9 +295,19 @@ class SessionDelegate(QStyledItemDelegate):
         parts = [since(item.last_activity, self._clock())]
         if item.read_only:
             parts.append(self.tr("read-only"))
-        painter.drawText(
-            QRect(inner.left(), top, inner.width() - 40, metrics.height()), 0, " · ".join(parts)
-        )
+        line_rect = QRect(inner.left(), top, inner.width() - 40, metrics.height())
+        snippet = self._snippet_of(item.id)
+        if snippet:
+            italic = QFont(small)
+            italic.setItalic(True)
+            painter.setFont(italic)
+            elided = QFontMetrics(italic).elidedText(
+                snippet, Qt.TextElideMode.ElideRight, line_rect.width()
+            )
+            painter.drawText(line_rect, 0, elided)
+            painter.setFont(small)
+        else:
+            painter.drawText(line_rect, 0, " · ".join(parts))
         if item.reminder_count:
             count = str(item.reminder_count)
             icon = metrics.height() - 2
@@ -283,6 +356,7 @@ class SessionListPanel(QWidget):
     """
 
     session_chosen = Signal(str)
+    search_wanted = Signal(str)
 
     def __init__(
         self,
@@ -293,13 +367,13 @@ class SessionListPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("session-list")
         self.model = SessionListModel(clock, self)
-        self.proxy = QSortFilterProxyModel(self)
+        self.proxy = SessionFilter(self)
         self.proxy.setSourceModel(self.model)
         self.proxy.setFilterRole(SEARCH_ROLE)
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.filter = QLineEdit(self)
         self.filter.setObjectName("session-filter")
-        self.filter.setPlaceholderText(self.tr("Search sessions"))
+        self.filter.setPlaceholderText(self.tr("Search all sessions"))
         self.filter.setAccessibleName(self.tr("Search sessions by title or message text"))
         self.filter.setClearButtonEnabled(True)
         self.list = SessionListView(self.empty_text, self)
@@ -307,7 +381,7 @@ class SessionListPanel(QWidget):
         self.list.setAccessibleName(self.tr("Sessions"))
         self.list.setModel(self.proxy)
         self.list.setItemDelegate(
-            SessionDelegate(clock, bell or QIcon(), self._summary_at, self.list)
+            SessionDelegate(clock, bell or QIcon(), self._summary_at, self.list, self.proxy.snippet)
         )
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
@@ -317,8 +391,15 @@ class SessionListPanel(QWidget):
         layout.setSpacing(6)
         layout.addWidget(self.filter)
         layout.addWidget(self.list, 1)
-        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+        self.filter.textChanged.connect(self.proxy.set_text)
         self.filter.textChanged.connect(self.list.viewport().update)
+        self._searching = False
+        self._search_delay = QTimer(self)
+        self._search_delay.setSingleShot(True)
+        self._search_delay.setInterval(SEARCH_DELAY_MS)
+        self._search_delay.timeout.connect(self.search_now)
+        self.filter.textChanged.connect(lambda _text: self._search_delay.start())
+        self.filter.returnPressed.connect(self.search_now)
         self.list.activated.connect(self._on_list_activated)
         self.list.clicked.connect(self._on_list_activated)
         self._current: str | None = None
@@ -332,9 +413,34 @@ class SessionListPanel(QWidget):
         typed = self.filter.text().strip()
         if not typed or self.proxy.rowCount():
             return ""
+        if self._searching:
+            return self.tr("Searching the messages of every session for “{text}”…").format(
+                text=typed
+            )
         return self.tr(
             "No session matches “{text}”.\n\nTitles and message text are searched."
         ).format(text=typed)
+
+    def search_now(self) -> None:
+        """Ask for the search of every session's messages for the typed text now."""
+        self._search_delay.stop()
+        typed = self.filter.text().strip()
+        self._searching = bool(typed)
+        self.list.viewport().update()
+        self.search_wanted.emit(typed)
+
+    def stop_search(self) -> None:
+        """The app is quitting: a delayed search not yet asked for is dropped."""
+        self._search_delay.stop()
+
+    def set_matches(self, query: str, matches: Mapping[str, str]) -> None:
+        """The sessions whose messages hold ``query``, each with a snippet (by session id);
+        shown while ``query`` is the text typed."""
+        if search_key(query) == search_key(self.filter.text()):
+            self._searching = False
+        self.proxy.set_matches(query, matches)
+        self.select(self._current)
+        self.list.viewport().update()
 
     def _summary_at(self, index: Index) -> SessionSummary | None:
         source = self.proxy.mapToSource(self.proxy.index(index.row(), 0))
@@ -358,10 +464,12 @@ class SessionListPanel(QWidget):
             self.list.clearSelection()
             return
         index = self.proxy.mapFromSource(self.model.index(row))
-        if index.isValid():
-            blocker = self.list.selectionModel().blockSignals(True)
-            self.list.setCurrentIndex(index)
-            self.list.selectionModel().blockSignals(blocker)
+        if not index.isValid():  # filtered out: no other row looks like the one on screen
+            self.list.clearSelection()
+            return
+        blocker = self.list.selectionModel().blockSignals(True)
+        self.list.setCurrentIndex(index)
+        self.list.selectionModel().blockSignals(blocker)
 
     def selected_id(self) -> str | None:
         index = self.list.currentIndex()

@@ -52,6 +52,7 @@ class SessionSettingsDialog(QDialog):
         layout.addWidget(intro)
         self.editor = QPlainTextEdit(current.instructions, self)
         self.editor.setAccessibleName(self.tr("Instructions"))
+        self.editor.setTabChangesFocus(True)  # Tab goes on to the temperature, as in a form
         self.editor.setPlaceholderText(
             self.tr("No instructions: the model uses Chime's prompt only.")
         )

@@ -27,6 +27,7 @@ from PySide6.QtCore import QCoreApplication
 
 from core.events import (
     AssistantMessage,
+    Attachment,
     ContextTime,
     Entry,
     ExchangeHidden,
@@ -65,6 +66,7 @@ class TranscriptRow:
     which stands at the ``turn/start`` that answers it (-1 for the live streaming row); ``at`` its
     append time. ``detail`` holds the expandable text (tool arguments and result, context
     reading). ``queued``: a message typed while another answer runs, waiting for its turn.
+    ``files``: the files attached to a user message.
     """
 
     kind: RowKind
@@ -78,6 +80,7 @@ class TranscriptRow:
     reminders: tuple[DueReminder, ...] = ()
     late: bool = False
     queued: bool = False
+    files: tuple[Attachment, ...] = ()
 
 
 def row_for_event(entry: Entry, zone_name: str | None) -> list[TranscriptRow]:
@@ -115,7 +118,7 @@ def row_for_event(entry: Entry, zone_name: str | None) -> list[TranscriptRow]:
 
 def _user_row(message: UserMessage, seq: int, at: datetime | None) -> TranscriptRow:
     if not message.is_reminder:
-        return TranscriptRow("user", message.text, seq, at)
+        return TranscriptRow("user", message.text, seq, at, files=message.attachments)
     items = message.reminders or ()
     late = at is not None and any(at - item.occurrence_at > LATE_AFTER for item in items)
     return TranscriptRow("reminder", message.text, seq, at, reminders=items, late=late)

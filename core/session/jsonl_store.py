@@ -434,17 +434,26 @@ def publish_file(path: Path, data: bytes) -> None:
     so the new folder's own name is durable too). Nothing is left under either name on failure."""
     created = not path.parent.is_dir()
     make_dirs(path.parent)
+    replace_derived(path, data)
+    _sync_dir(path.parent)
+    if created:
+        _sync_dir(path.parent.parent)
+
+
+def replace_derived(path: Path, data: bytes) -> None:
+    """Replace a file in an existing folder with ``data``: a temporary file, fsynced, renamed over
+    it (nothing is left under either name on failure). Unlike ``publish_file`` it never creates
+    the folder, so a session moved to the trash meanwhile gets no stray folder back (OSError
+    instead); and the folder is not fsynced: for a derived file (an index) a lost rename only
+    leaves the old file, which its reader checks against the log."""
     temp = path.with_name(f".{path.name}.{os.getpid()}.new")
-    temp.unlink(missing_ok=True)
+    temp.unlink(missing_ok=True)  # left by a crash
     try:
         _write_new(temp, iter([data]), sync=True)
         os.replace(temp, path)
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
-    _sync_dir(path.parent)
-    if created:
-        _sync_dir(path.parent.parent)
 
 
 def write_private(path: Path, chunks: Iterator[bytes]) -> None:

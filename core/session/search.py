@@ -71,7 +71,7 @@ def refresh(folder: Path) -> Path:
     tail_hex = _tail_of(log, end)
     header = {"version": INDEX_VERSION, "covered": end, "count": result.count, "tail": tail_hex}
     payload = json.dumps(header).encode() + b"\n" + "".join([*lines, *found]).encode("utf-8")
-    disk.publish_file(index, payload)
+    disk.replace_derived(index, payload)
     return index
 
 

@@ -12,6 +12,14 @@
         <translation>&amp;Umbenennen…</translation>
     </message>
     <message>
+        <source>Choose &amp;model…</source>
+        <translation>Modell &amp;wählen…</translation>
+    </message>
+    <message>
+        <source>&amp;Instructions and temperature…</source>
+        <translation>Anwe&amp;isungen und Temperatur…</translation>
+    </message>
+    <message>
         <source>&amp;Fork from last good turn</source>
         <translation>Ab letzter gelungener Runde &amp;abzweigen</translation>
     </message>
@@ -60,6 +68,10 @@
         <translation>Fehlgeschlagene Runde &amp;wiederholen</translation>
     </message>
     <message>
+        <source>&amp;Attach files…</source>
+        <translation>&amp;Dateien anhängen…</translation>
+    </message>
+    <message>
         <source>Se&amp;ttings…</source>
         <translation>&amp;Einstellungen…</translation>
     </message>
@@ -76,8 +88,8 @@
         <translation>Zu den &amp;Sitzungen</translation>
     </message>
     <message>
-        <source>Searc&amp;h sessions</source>
-        <translation>Sitzungen &amp;durchsuchen</translation>
+        <source>Searc&amp;h all sessions</source>
+        <translation>Alle Sitzungen &amp;durchsuchen</translation>
     </message>
     <message>
         <source>S&amp;essions sidebar</source>
@@ -175,6 +187,10 @@
         <translation>Schreibgeschützte Sitzung – zweigen Sie sie ab, um weiterzumachen.</translation>
     </message>
     <message>
+        <source>The offline assistant cannot read images; choose a model that reads images in the model picker.</source>
+        <translation>Der Offline-Assistent kann keine Bilder lesen; wählen Sie in der Modellauswahl ein Modell, das Bilder liest.</translation>
+    </message>
+    <message>
         <source>There is no failed turn to retry.</source>
         <translation>Es gibt keine fehlgeschlagene Runde zum Wiederholen.</translation>
     </message>
@@ -224,6 +240,21 @@
     </message>
 </context>
 <context>
+    <name>AttachFlow</name>
+    <message>
+        <source>“{name}” is a folder: choose the files in it instead.</source>
+        <translation>„{name}“ ist ein Ordner: Wählen Sie stattdessen die Dateien darin.</translation>
+    </message>
+    <message>
+        <source>“{name}” could not be read ({reason}).</source>
+        <translation>„{name}“ konnte nicht gelesen werden ({reason}).</translation>
+    </message>
+    <message>
+        <source>“{name}” was not added: {reason}</source>
+        <translation>„{name}“ wurde nicht hinzugefügt: {reason}</translation>
+    </message>
+</context>
+<context>
     <name>AttachmentStrip</name>
     <message>
         <source>Remove {name}</source>
@@ -235,6 +266,29 @@
     <message>
         <source>Fork from last good turn</source>
         <translation>Ab letzter gelungener Runde abzweigen</translation>
+    </message>
+</context>
+<context>
+    <name>ChoicesFlow</name>
+    <message>
+        <source>Offline assistant</source>
+        <translation>Offline-Assistent</translation>
+    </message>
+    <message>
+        <source>default model</source>
+        <translation>Standardmodell</translation>
+    </message>
+    <message>
+        <source>The choice could not be recorded: </source>
+        <translation>Die Auswahl konnte nicht gespeichert werden: </translation>
+    </message>
+    <message>
+        <source>The instructions could not be recorded: </source>
+        <translation>Die Anweisungen konnten nicht gespeichert werden: </translation>
+    </message>
+    <message>
+        <source>This session&apos;s instructions apply from its next answer.</source>
+        <translation>Die Anweisungen dieser Sitzung gelten ab ihrer nächsten Antwort.</translation>
     </message>
 </context>
 <context>
@@ -274,6 +328,45 @@
     <message>
         <source>Queue</source>
         <translation>Einreihen</translation>
+    </message>
+</context>
+<context>
+    <name>ComposerTools</name>
+    <message>
+        <source>Attach files</source>
+        <translation>Dateien anhängen</translation>
+    </message>
+    <message>
+        <source>Attach files (Ctrl+U): text files up to 256 KB, PNG, JPEG, GIF or WebP images up to 5 MB. You can also drop or paste them here.</source>
+        <translation>Dateien anhängen (Strg+U): Textdateien bis 256 KB, PNG-, JPEG-, GIF- oder WebP-Bilder bis 5 MB. Sie können sie auch hierher ziehen oder einfügen.</translation>
+    </message>
+    <message>
+        <source>Instructions for this session</source>
+        <translation>Anweisungen für diese Sitzung</translation>
+    </message>
+    <message>
+        <source>Instructions ✓</source>
+        <translation>Anweisungen ✓</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>Anweisungen</translation>
+    </message>
+    <message>
+        <source>This session&apos;s instructions:</source>
+        <translation>Die Anweisungen dieser Sitzung:</translation>
+    </message>
+    <message>
+        <source>No instructions of its own: Chime&apos;s prompt only.</source>
+        <translation>Keine eigenen Anweisungen: nur Chimes Prompt.</translation>
+    </message>
+    <message>
+        <source>Temperature: {value:g}</source>
+        <translation>Temperatur: {value:g}</translation>
+    </message>
+    <message>
+        <source>Click to change them (Ctrl+I).</source>
+        <translation>Zum Ändern klicken (Strg+I).</translation>
     </message>
 </context>
 <context>
@@ -324,6 +417,18 @@
     <message>
         <source>Keep Chime open</source>
         <translation>Chime geöffnet lassen</translation>
+    </message>
+    <message>
+        <source>Attach files</source>
+        <translation>Dateien anhängen</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.jpg *.jpeg *.gif *.webp)</source>
+        <translation>Bilder (*.png *.jpg *.jpeg *.gif *.webp)</translation>
     </message>
 </context>
 <context>
@@ -501,6 +606,10 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
         <translation>Das Modell wählen, das in dieser Sitzung antwortet</translation>
     </message>
     <message>
+        <source>Answers this session: {label}. Choose another model (Ctrl+M).</source>
+        <translation>Antwortet in dieser Sitzung: {label}. Ein anderes Modell wählen (Strg+M).</translation>
+    </message>
+    <message>
         <source>Offline assistant</source>
         <translation>Offline-Assistent</translation>
     </message>
@@ -519,6 +628,10 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
     <message>
         <source>Recent</source>
         <translation>Zuletzt verwendet</translation>
+    </message>
+    <message>
+        <source>Connect a model endpoint in Settings…</source>
+        <translation>Einen Modell-Endpunkt in den Einstellungen verbinden…</translation>
     </message>
     <message>
         <source>Loading models…</source>
@@ -741,8 +854,8 @@ Kürzlich zugestellt:
 <context>
     <name>SessionListPanel</name>
     <message>
-        <source>Search sessions</source>
-        <translation>Sitzungen durchsuchen</translation>
+        <source>Search all sessions</source>
+        <translation>Alle Sitzungen durchsuchen</translation>
     </message>
     <message>
         <source>Search sessions by title or message text</source>
@@ -751,6 +864,10 @@ Kürzlich zugestellt:
     <message>
         <source>Sessions</source>
         <translation>Sitzungen</translation>
+    </message>
+    <message>
+        <source>Searching the messages of every session for “{text}”…</source>
+        <translation>Die Nachrichten aller Sitzungen werden nach „{text}“ durchsucht…</translation>
     </message>
     <message>
         <source>No session matches “{text}”.

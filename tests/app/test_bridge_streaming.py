@@ -94,7 +94,7 @@ def test_going_idle_ends_the_stream_once_and_the_next_answer_starts_fresh(qtbot)
 class _Refusing(_Agent):
     """An agent whose log refuses the input (it turned read-only, or was closed)."""
 
-    def submit(self, text: str, time_zone: str | None) -> str:
+    def submit(self, text: str, time_zone: str | None, attachments: object = ()) -> str:
         raise SessionReadOnlyError("The session is open in another Chime window.")
 
 

@@ -203,7 +203,11 @@ def test_the_whole_flow_works_with_the_keyboard_only(qtbot, loop, tmp_path, cloc
     qtbot.keyClicks(editor, "remind me in 2 minutes to stretch")
     qtbot.keyClick(editor, Qt.Key.Key_Return)
     chime.until(lambda: chime.idle() and window.reminders.model.rowCount() == 1)
-    qtbot.keyClick(editor, Qt.Key.Key_Tab)  # Send and Stop are disabled: on to the reminders
+    tools = window.composer.tools
+    for widget in (tools.attach_button, tools.picker, tools.instructions_button):
+        qtbot.keyClick(window.focusWidget(), Qt.Key.Key_Tab)  # the composer's tools row
+        assert widget.hasFocus()
+    qtbot.keyClick(window.focusWidget(), Qt.Key.Key_Tab)  # Send, Stop disabled: the reminders
     assert window.reminders.list.hasFocus()
     qtbot.keyClick(window, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)  # hide the panel
     assert not window.reminders_dock.isVisible()

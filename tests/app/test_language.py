@@ -69,7 +69,7 @@ def test_language_de_shows_german_menus_actions_panels_and_standard_buttons(
         assert window.reminders_dock.windowTitle() == "Erinnerungen"
         assert window.composer.send_button.text() == "Senden"
         assert window.reminders.remove_button.text() == "Löschen"
-        assert window.sessions.filter.placeholderText() == "Sitzungen durchsuchen"
+        assert window.sessions.filter.placeholderText() == "Alle Sitzungen durchsuchen"
         assert window.transcript.accessibleName() == "Verlauf"
         # Qt's own translation: the standard buttons of Chime's dialogs are German too.
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)

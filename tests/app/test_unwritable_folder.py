@@ -318,7 +318,7 @@ def test_settings_that_cannot_be_saved_still_apply_and_the_window_says_why(
         keys=KeyStore(tmp_path / "config", use_keyring=False),
         clock=clock,
         tasks=TaskRunner(),
-        use_provider=lambda _factory: None,  # no sessions are open
+        use_provider=lambda *_factories: None,  # no sessions are open
     )
     draft = dataclasses.replace(settings_draft(Settings(), "", ""), text_size=13)
     flow.apply(draft)

@@ -26,6 +26,7 @@ from app.settings_flow import SettingsFlow
 from tests.app.harness import run_loop
 from tests.fakes import FakeClock
 from ui.dialogs import LeaveAnswer, LeaveWarning
+from ui.session_settings import SessionSettings
 
 ZONE = "Europe/Berlin"
 WAIT_S = 10.0
@@ -47,6 +48,20 @@ class Answers:
         self.lose: list[bool] = []
         """Answers to "quit and lose what could not be saved?" (True: quit)."""
         self.asked: list[str] = []
+        self.session_settings_given: list[SessionSettings | None] = []
+        """What the instructions dialog answers (None: cancelled), one per visit."""
+        self.session_settings_shown: list[SessionSettings] = []
+        self.files: list[list[Path]] = []
+        """What the paperclip's file dialog answers ([]: cancelled), one per visit."""
+
+    def session_settings(
+        self, _parent: QWidget, current: SessionSettings
+    ) -> SessionSettings | None:
+        self.session_settings_shown.append(current)
+        return self.session_settings_given.pop(0)
+
+    def attachment_paths(self, _parent: QWidget) -> list[Path]:
+        return self.files.pop(0)
 
     def leave(self, _parent: QWidget, warning: LeaveWarning) -> LeaveAnswer | None:
         self.warnings.append(warning)
@@ -105,6 +120,8 @@ class RealApp:
                 self.answers.opened.append,
                 self.answers.leave,
                 self.answers.lose_unsaved,
+                self.answers.session_settings,
+                self.answers.attachment_paths,
             ),
             system_locale=system_locale or QLocale(QLocale.Language.English),
         )

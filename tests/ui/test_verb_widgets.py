@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QToolButton, QWidget
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLabel, QToolButton, QWidget
 
 from core.events import Attachment
-from ui.attachment_strip import AttachmentStrip, size_text
+from ui.attachment_strip import NAME_CHARS, AttachmentStrip, short_name, size_text
+from ui.composer_tools import GLYPH_SCALE, ComposerTools
 from ui.model_picker import ENDPOINT, OFFLINE, ModelMenu, ModelOption, ModelPicker, recent_choices
 from ui.session_settings import (
     MAX_INSTRUCTIONS_CHARS,
@@ -75,7 +77,13 @@ def test_the_picker_asks_for_models_when_opened_and_says_why_there_are_none(qtbo
         picker.menu().aboutToShow.emit()  # a failure is not retried on every open
     picker.set_menu(ModelMenu(ModelOption(OFFLINE), "x"))
     assert picker.text() == "Offline assistant"
-    assert [t for t, _, _ in entries(picker)] == ["App setting: x", "Offline assistant"]
+    assert [t for t, _, _ in entries(picker)] == [
+        "App setting: x",
+        "Offline assistant",
+        "Connect a model endpoint in Settings…",
+    ]
+    with qtbot.waitSignal(picker.settings_wanted):
+        picker.actions_shown()[-1].trigger()
 
 
 def test_recent_choices_put_the_newest_first_without_duplicates() -> None:
@@ -153,3 +161,41 @@ def test_the_strip_shows_chips_removes_them_and_hands_the_files_over(qtbot) -> N
         "2 KB",
         "3.0 MB",
     )
+
+
+def test_chips_that_do_not_fit_wrap_onto_another_line_whole(qtbot) -> None:
+    strip = AttachmentStrip()
+    qtbot.addWidget(strip)
+    long_name = "a-rather-long-name-for-a-file-of-notes-from-the-meeting.txt"
+    files = [Attachment(f"file-{n}.md", "text/markdown", f"{n}" * 64, 100) for n in range(5)]
+    files.append(Attachment(long_name, "text/plain", "f" * 64, 5000))
+    for file in files:
+        strip.add(file)
+    labels = [label.text() for label in strip.findChildren(QLabel)]
+    assert f"📎 {short_name(long_name)} · 5 KB" in labels
+    assert len(short_name(long_name)) == NAME_CHARS
+    assert "…" in short_name(long_name)
+    assert short_name("plan.md") == "plan.md"
+    strip.show()
+    qtbot.waitExposed(strip)
+    QApplication.processEvents()  # chips added to a shown strip are shown by a queued call
+    layout = strip.layout()
+    assert layout is not None
+    one_line = layout.heightForWidth(4000)
+    assert layout.heightForWidth(260) > 2 * one_line  # three lines or more
+    strip.resize(260, layout.heightForWidth(260))
+    chips = [w for w in strip.findChildren(QWidget) if w.objectName() == "attachmentChip"]
+    for chip in chips:  # none squeezed below what it needs, none past the edge
+        assert chip.width() >= chip.sizeHint().width()
+        assert chip.geometry().right() < 260 or chip.x() == 0
+    assert len({chip.y() for chip in chips}) >= 3
+
+
+def test_the_paperclip_stays_a_little_larger_than_the_text_when_its_size_changes(qtbot) -> None:
+    tools = ComposerTools()
+    qtbot.addWidget(tools)
+    for size in (10.0, 16.0):
+        font = QFont(tools.font())
+        font.setPointSizeF(size)
+        tools.setFont(font)
+        assert tools.attach_button.font().pointSizeF() == pytest.approx(size * GLYPH_SCALE)

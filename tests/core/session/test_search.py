@@ -8,6 +8,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -132,3 +133,15 @@ def test_an_index_refreshed_in_steps_equals_one_built_at_once(texts: list[str], 
         stepped = refresh(folder).read_text()
         (folder / INDEX_NAME).unlink()
         assert refresh(folder).read_text() == stepped
+
+
+def test_an_index_is_never_written_into_a_folder_that_went_away(tmp_path: Path) -> None:
+    gone = tmp_path / "sessions" / "moved-to-the-trash"
+    with pytest.raises(FileNotFoundError):
+        disk.replace_derived(gone / INDEX_NAME, b"index")
+    assert not gone.exists()  # no stray session folder is made again
+    gone.mkdir(parents=True)
+    disk.replace_derived(gone / INDEX_NAME, b"index")
+    disk.replace_derived(gone / INDEX_NAME, b"newer")
+    assert (gone / INDEX_NAME).read_bytes() == b"newer"
+    assert sorted(p.name for p in gone.iterdir()) == [INDEX_NAME]  # no temporary file left

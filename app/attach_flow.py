@@ -1,0 +1,149 @@
+"""AttachFlow: files added to the message being written (agent.md §7), from the paperclip, a drop
+on the window or a paste into the message box.
+
+Each file is checked before it is read (``size_refusal`` on its size), read in a worker thread and
+stored in its session's folder (``LiveSession.add_attachment``, which tells text from images and
+refuses the rest with a sentence); an image is refused at once while the offline assistant answers
+the session. Accepted files wait in their session (``OpenSession.attachments``, chips above the
+message box) until its next message takes them (``AppController.submit``); the chip's ✕ takes one
+off. Refused ones are said in the message bar, all in one message, and nothing else changes.
+
+Choices where the spec is silent: the files belong to the session they were added in (their bytes
+are in its folder), so switching sessions shows each one's own waiting files; a file added twice
+(the same bytes) is one chip; a folder is refused with a sentence (its files can be chosen).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication
+
+from app.controller import AppController, answers_offline
+from app.engine import OpenSession
+from app.qtasync import TaskRunner
+from core.errors import ChimeError
+from core.events import Attachment
+from core.session.attachments import image_type, size_refusal
+from core.session.refusal import Refused
+from ui.i18n import QT_TRANSLATE_NOOP
+from ui.main_window import MainWindow
+
+_log = logging.getLogger(__name__)
+
+AskPaths = Callable[[MainWindow], list[Path]]
+
+
+FOLDER = QT_TRANSLATE_NOOP("AttachFlow", "“{name}” is a folder: choose the files in it instead.")
+UNREADABLE = QT_TRANSLATE_NOOP("AttachFlow", "“{name}” could not be read ({reason}).")
+translate = QCoreApplication.translate
+
+
+@dataclass(frozen=True, slots=True)
+class ReadWords:
+    """The sentences of ``read_file``, translated on the GUI thread ({name}, {reason})."""
+
+    folder: str = FOLDER
+    unreadable: str = UNREADABLE
+
+
+class AttachFlow:
+    """Adds files to the current session's next message (see the module docstring)."""
+
+    def __init__(
+        self, window: MainWindow, controller: AppController, tasks: TaskRunner, ask: AskPaths
+    ) -> None:
+        self._window = window
+        self._controller = controller
+        self._tasks = tasks
+        self._ask = ask
+        composer = window.composer
+        window.window_actions.action("attach_files").triggered.connect(self.choose)
+        composer.files_offered.connect(lambda paths: self.offer([Path(p) for p in paths]))
+        composer.image_pasted.connect(lambda name, data: self.offer_data(name, bytes(data)))
+        composer.attachments.removed.connect(self.remove)
+
+    def choose(self) -> None:
+        """The paperclip (Ctrl+U): ask for files and add them."""
+        opened = self._writable_current()
+        if opened is None:
+            return
+        paths = self._ask(self._window)
+        if paths:
+            self._tasks.spawn(self.add_paths(opened, paths))
+
+    def offer(self, paths: Sequence[Path]) -> None:
+        """Files dropped on the window or pasted into the message box."""
+        opened = self._writable_current()
+        if opened is not None and paths:
+            self._tasks.spawn(self.add_paths(opened, list(paths)))
+
+    def offer_data(self, name: str, data: bytes) -> None:
+        """A picture pasted into the message box."""
+        opened = self._writable_current()
+        if opened is not None:
+            self._tasks.spawn(self._add_all(opened, [(name, data)]))
+
+    def remove(self, sha256: str) -> None:
+        """The chip's ✕: the file is no longer sent with the message (its bytes stay stored)."""
+        opened = self._controller.current_session()
+        if opened is not None:
+            opened.attachments[:] = [f for f in opened.attachments if f.sha256 != sha256]
+
+    async def add_paths(self, opened: OpenSession, paths: list[Path]) -> None:
+        """Read each file (in a worker thread, after checking its size) and add it."""
+        words = ReadWords(translate("AttachFlow", FOLDER), translate("AttachFlow", UNREADABLE))
+        found = [await asyncio.to_thread(read_file, path, words) for path in paths]
+        await self._add_all(opened, [(p.name, d) for p, d in zip(paths, found, strict=True)])
+
+    async def _add_all(self, opened: OpenSession, files: list[tuple[str, bytes | Refused]]) -> None:
+        refusals = []
+        for name, data in files:
+            outcome = data if isinstance(data, Refused) else await self._store(opened, name, data)
+            if isinstance(outcome, Refused):
+                refusals.append(outcome.reason)
+                continue
+            if all(f.sha256 != outcome.sha256 for f in opened.attachments):
+                opened.attachments.append(outcome)
+            if self._controller.current == opened.id:
+                self._window.show_attachments(opened.attachments)
+        if refusals:
+            self._window.notify(" ".join(refusals), 15000)
+
+    async def _store(self, opened: OpenSession, name: str, data: bytes) -> Attachment | Refused:
+        if image_type(data) is not None and answers_offline(opened):
+            return Refused(self._controller.image_refusal())
+        try:
+            return await opened.session.add_attachment(name, data)
+        except ChimeError as error:  # the session turned read-only meanwhile
+            _log.warning("attachment refused by %s: %s", opened.id, error)
+            return Refused(
+                translate("AttachFlow", "“{name}” was not added: {reason}").format(
+                    name=name, reason=error
+                )
+            )
+
+    def _writable_current(self) -> OpenSession | None:
+        opened = self._controller.current_session()
+        if opened is None or not opened.live or opened.session.read_only:
+            return None
+        return opened
+
+
+def read_file(path: Path, words: ReadWords = ReadWords()) -> bytes | Refused:
+    """A file's bytes, or why it cannot be attached: a folder, unreadable, or too big (told by
+    its size, before anything is read). Blocking: run it in a worker thread."""
+    name = path.name or str(path)
+    try:
+        if path.is_dir():
+            return Refused(words.folder.format(name=name))
+        too_big = size_refusal(name, path.stat().st_size)
+        if too_big is not None:
+            return too_big
+        return path.read_bytes()
+    except OSError as error:
+        return Refused(words.unreadable.format(name=name, reason=error.strerror or error))
