@@ -43,11 +43,20 @@ from app.paths import writable_problem
 from app.qtasync import TaskRunner
 from app.state import AppState, write_state
 from core.errors import ChimeError, SessionError
-from core.events import AssistantMessage, Entry, SessionTitle, UserMessage
+from core.events import (
+    AssistantMessage,
+    Entry,
+    ExchangeHidden,
+    PathSelected,
+    SessionTitle,
+    TurnStart,
+    UserMessage,
+)
 from core.framing import DueReminder
 from core.instant import read_instant
 from core.llm.provider import ModelProvider
 from core.readable import zone_or_utc
+from core.session.conversation import Conversation
 from core.session.live import LiveSession
 from core.session.store import SessionStore
 from core.session.summary import SessionSummary as StoredSummary
@@ -92,6 +101,8 @@ class AppController(QObject):
         """Sessions whose close (flush, lock release) is still running, by id."""
         self.storage_problem: str | None = None
         """Why the data folder cannot be written (shown in the banner), or None."""
+        self.entry_observers: list[Callable[[str, Entry], None]] = []
+        """Called with (session id, entry) after each new entry of an open session (find)."""
 
     # -- opening and showing -------------------------------------------------------------
     async def start(self, wanted: list[str], current: str | None) -> None:
@@ -246,6 +257,7 @@ class AppController(QObject):
             persistence_failed=opened.bridge.persistence_failed(),
             streaming=opened.bridge.stream_so_far(),
             delivered=opened.bridge.recent_deliveries(),
+            conversation=session.conversation(),
         )
         self.window.show_session(screen)
         self._state_changed()
@@ -517,7 +529,9 @@ class AppController(QObject):
     # -- bridge handlers -----------------------------------------------------------------
     def _on_event(self, session_id: str, entry: Entry) -> None:
         if session_id == self.current:
-            self.window.add_entry(entry)
+            self.window.add_entry(entry, self._conversation_after(session_id, entry))
+        for observer in self.entry_observers:
+            observer(session_id, entry)
         if isinstance(entry.event, UserMessage) and session_id == self.current:
             self.window.set_session_title(self.open[session_id].session.title)
         if isinstance(entry.event, UserMessage | AssistantMessage | SessionTitle):
@@ -559,6 +573,17 @@ class AppController(QObject):
         if opened is not None and session_id == self.current:
             self.window.set_session_title(opened.session.title)
         self.refresh_sidebar()
+
+    def _conversation_after(self, session_id: str, entry: Entry) -> Conversation | None:
+        """The session's conversation tree after ``entry`` when ``entry`` may change what the
+        transcript shows of it (agent.md §7); None otherwise (nothing to re-read)."""
+        if not isinstance(entry.event, SHAPES_CONVERSATION):
+            return None
+        return self.open[session_id].session.conversation()
+
+
+SHAPES_CONVERSATION = (UserMessage, TurnStart, ExchangeHidden, PathSelected)
+"""Events after which the transcript is handed the conversation tree again."""
 
 
 def _warning(kind: str, count: int, where: str, when: str) -> LeaveWarning:

@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction, QKeySequence
 ACTION_TABLE: tuple[tuple[str, str, str, str, bool], ...] = (
     ("new_session", "Session", "&New session", "Ctrl+N", False),
     ("rename_session", "Session", "&Rename…", "F2", False),
-    ("fork_session", "Session", "&Fork from last good turn", "Ctrl+Shift+F", False),
+    ("fork_session", "Session", "&Fork from last good turn", "Ctrl+Alt+F", False),
     ("export_markdown", "Session", "Export as &Markdown…", "Ctrl+E", False),
     ("export_jsonl", "Session", "Export as &JSONL…", "Ctrl+Shift+E", False),
     ("close_session", "Session", "&Close session", "Ctrl+W", False),
@@ -25,11 +25,17 @@ ACTION_TABLE: tuple[tuple[str, str, str, str, bool], ...] = (
     ("copy", "Edit", "&Copy message", "Ctrl+Shift+C", False),
     ("stop", "Edit", "&Stop answer", "Esc", False),
     ("retry", "Edit", "&Retry failed turn", "Ctrl+Shift+R", False),
+    # -- the conversation verbs (agent.md §7) and find in conversation
+    ("regenerate", "Edit", "Re&generate last answer", "Ctrl+Alt+R", False),
+    ("undo_hide", "Edit", "&Undo hide", "", False),
+    ("find", "Edit", "&Find in conversation…", "Ctrl+F", False),
+    ("find_next", "Edit", "Find ne&xt", "F3", False),
+    ("find_previous", "Edit", "Find pre&vious", "Shift+F3", False),
     ("settings", "Edit", "Se&ttings…", "Ctrl+,", False),
     ("focus_composer", "View", "Go to &message box", "Ctrl+L", False),
     ("focus_transcript", "View", "Go to &transcript", "Ctrl+J", False),
     ("focus_sessions", "View", "Go to &sessions", "Ctrl+K", False),
-    ("search_sessions", "View", "Searc&h sessions", "Ctrl+F", False),
+    ("search_sessions", "View", "Searc&h all sessions", "Ctrl+Shift+F", False),
     ("toggle_sessions", "View", "S&essions sidebar", "Ctrl+Shift+S", True),
     ("toggle_reminders", "View", "&Reminders panel", "Ctrl+R", True),
     ("show_context", "View", "Show time &context", "Ctrl+Shift+K", True),
@@ -69,6 +75,9 @@ class WindowActions(QObject):
         lines = [
             (self.tr("Send message"), "Enter"),
             (self.tr("New line in a message"), "Shift+Enter"),
+            (self.tr("Edit your last message"), self.tr("Up (in an empty message box)")),
+            (self.tr("Cancel an edit"), self.tr("Esc (while editing)")),
+            (self.tr("Next / previous match"), self.tr("Enter / Shift+Enter (in the find bar)")),
         ]
         for menu in MENUS:
             for action in self._by_menu[menu]:

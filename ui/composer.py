@@ -3,9 +3,16 @@
 Enter sends, Shift+Enter adds a line. While a turn runs, Send becomes "Queue" (the agent appends
 the input at once and answers it after the running turn, agent.md §1) and Stop (Esc) is enabled.
 
+Edit mode (agent.md §7 "Edit and resend"): ``begin_edit(seq, text)`` puts a sent message's text
+in the editor and shows the edit bar ("Editing a message — Esc to cancel"); Send then emits
+``edit_submitted`` instead of ``submitted``, and Esc or Cancel leave edit mode, giving back the
+draft that was there before. Up in an empty editor asks to edit the last message.
+
 Signals:
     submitted(str): the user sent this (non-blank) text.
     stop_requested(): the user asked to stop the running turn.
+    edit_submitted(int, str): the user sent the edit of the message at this seq.
+    edit_last_requested(): Up was pressed in the empty editor (outside edit mode).
 """
 
 from __future__ import annotations
@@ -13,6 +20,8 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+
+from ui.edit_bar import EditBar
 
 
 class ComposerEdit(QPlainTextEdit):
@@ -25,6 +34,22 @@ class ComposerEdit(QPlainTextEdit):
 
     enter_pressed = Signal()
     font_changed = Signal()
+    up_in_empty = Signal()
+    escape_pressed = Signal()
+
+    escape_takes_over = False
+    """Esc goes to the editor (to cancel an edit) instead of the window's Stop shortcut."""
+
+    def event(self, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and self.escape_takes_over
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Escape
+        ):
+            event.accept()
+            return True
+        return super().event(event)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
@@ -39,6 +64,13 @@ class ComposerEdit(QPlainTextEdit):
         if enter:
             self.insertPlainText("\n")
             return
+        if event.key() == Qt.Key.Key_Escape and self.escape_takes_over:
+            self.escape_pressed.emit()
+            return
+        plain = not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        if event.key() == Qt.Key.Key_Up and plain and not self.toPlainText():
+            self.up_in_empty.emit()
+            return
         super().keyPressEvent(event)
 
 
@@ -52,11 +84,17 @@ class Composer(QWidget):
 
     submitted = Signal(str)
     stop_requested = Signal()
+    edit_submitted = Signal(int, str)
+    edit_last_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("composer")
         self._busy = False
+        self.edit_bar = EditBar(self)
+        """Placed above the composer by the window; shown in edit mode."""
+        self._editing: int | None = None
+        self._draft_before_edit = ""
         self.editor = ComposerEdit(self)
         self.editor.setObjectName("composer-edit")
         self.editor.setAccessibleName(self.tr("Message"))
@@ -78,6 +116,9 @@ class Composer(QWidget):
         self.send_button.clicked.connect(self.send)
         self.stop_button.clicked.connect(self.stop_requested)
         self.editor.textChanged.connect(self._update_send)
+        self.editor.up_in_empty.connect(self._on_up_in_empty)
+        self.editor.escape_pressed.connect(self.cancel_edit)
+        self.edit_bar.cancel_button.clicked.connect(self.cancel_edit)
         self._update_send()
 
     def _editor_height(self, lines: int) -> int:
@@ -112,8 +153,44 @@ class Composer(QWidget):
         text = self.text().strip("\n ")
         if not text.strip() or not self.editor.isEnabled():
             return
+        editing = self._editing
+        if editing is not None:
+            self._end_edit("")
+            self.edit_submitted.emit(editing, text)
+            return
         self.editor.clear()
         self.submitted.emit(text)
+
+    # -- edit mode ---------------------------------------------------------------------
+    def begin_edit(self, seq: int, text: str) -> None:
+        """Edit the sent message at ``seq``: its text in the editor, the edit bar shown (the
+        draft typed so far comes back when the edit is cancelled)."""
+        if self._editing is None:
+            self._draft_before_edit = self.text()
+        self._editing = seq
+        self.edit_bar.show()
+        self.editor.escape_takes_over = True
+        self.set_text(text)
+
+    def editing(self) -> int | None:
+        """The seq of the message being edited (None: not in edit mode)."""
+        return self._editing
+
+    def cancel_edit(self) -> None:
+        """Leave edit mode (Esc, Cancel): the earlier draft comes back."""
+        if self._editing is not None:
+            self._end_edit(self._draft_before_edit)
+
+    def _end_edit(self, draft: str) -> None:
+        self._editing = None
+        self._draft_before_edit = ""
+        self.edit_bar.hide()
+        self.editor.escape_takes_over = False
+        self.editor.setPlainText(draft)
+
+    def _on_up_in_empty(self) -> None:
+        if self._editing is None and self.editor.isEnabled():
+            self.edit_last_requested.emit()
 
     def set_busy(self, busy: bool) -> None:
         """A turn is running: Send queues and Stop is enabled."""
@@ -123,6 +200,8 @@ class Composer(QWidget):
 
     def set_writable(self, writable: bool, reason: str = "") -> None:
         """Disable input for a read-only session (the reason becomes the placeholder)."""
+        if not writable:
+            self.cancel_edit()
         self.editor.setEnabled(writable)
         self.editor.setReadOnly(not writable)
         if writable:
