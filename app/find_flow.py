@@ -100,29 +100,29 @@ class FindFlow(QObject):
 
     def _slice(self) -> None:
         job = self.job
-        if job is None:
-            return
+        assert job is not None, "the timer runs only while a search does"
         started = time.perf_counter()
         deadline = started + SLICE_MS / 1000
-        while not job.advance(STEP) and time.perf_counter() < deadline:
-            pass
+        done = job.advance(STEP)
+        while not done and time.perf_counter() < deadline:
+            done = job.advance(STEP)
         self.slices.append(time.perf_counter() - started)
-        moved = False
-        if self._current is None:
-            self._current = self._first_current(job)
-            moved = self._current is not None
-        self._show(scroll=moved)
-        if not job.done:
+        chosen = self._current is None and self._choose_first(job)
+        self._show(job, scroll=chosen)
+        if not done:
             self._timer.start()
 
-    def _first_current(self, job: FindJob) -> tuple[int, int] | None:
-        """The first match at or below the top of the view, else (once done) the newest."""
+    def _choose_first(self, job: FindJob) -> bool:
+        """Choose the first current match: the first one at or below the top of the view, else
+        (once the search is done) the newest. True when one was chosen."""
         for index, hit in enumerate(job.hits):
             if hit.seq >= self._from_seq:
-                return (index, 0)
+                self._current = (index, 0)
+                return True
         if job.done and job.hits:
-            return (len(job.hits) - 1, job.hits[-1].count - 1)
-        return None
+            self._current = (len(job.hits) - 1, job.hits[-1].count - 1)
+            return True
+        return False
 
     # -- stepping ------------------------------------------------------------------------
     def step(self, direction: int) -> None:
@@ -130,32 +130,19 @@ class FindFlow(QObject):
         job = self.job
         if job is None or not job.hits:
             return
-        hits = job.hits
+        found = job.total
         if self._current is None:
-            self._current = (0, 0) if direction > 0 else (len(hits) - 1, hits[-1].count - 1)
+            position = 1 if direction > 0 else found
         else:
-            index, number = self._current
-            number += direction
-            if number >= hits[index].count:
-                index, number = index + 1, 0
-            elif number < 0:
-                index -= 1
-                number = hits[index].count - 1 if index >= 0 else 0
-            if index >= len(hits):
+            position = _position(job, self._current) + direction
+            if not 1 <= position <= found:
                 if not job.done:
                     return  # the next one may not have been found yet
-                index, number = 0, 0
-            elif index < 0:
-                if not job.done:
-                    return
-                index, number = len(hits) - 1, hits[-1].count - 1
-            self._current = (index, number)
-        self._show(scroll=True)
+                position = 1 if position > found else found
+        self._current = _match_at(job, position)
+        self._show(job, scroll=True)
 
-    def _show(self, *, scroll: bool) -> None:
-        job = self.job
-        if job is None:
-            return
+    def _show(self, job: FindJob, *, scroll: bool) -> None:
         total = f"{job.total:,}" if job.done else f"{job.total:,}+"
         current = self._current
         if job.done and not job.hits:
@@ -163,9 +150,8 @@ class FindFlow(QObject):
         elif current is None:
             count = total
         else:
-            index, number = current
-            position = sum(hit.count for hit in job.hits[:index]) + number + 1
-            count = self.tr("{position} of {total}").format(position=f"{position:,}", total=total)
+            position = f"{_position(job, current):,}"
+            count = self.tr("{position} of {total}").format(position=position, total=total)
         target = (job.hits[current[0]].seq, current[1]) if current is not None else None
         self.window.show_find(count, job.query, target, scroll=scroll)
 
@@ -181,3 +167,19 @@ class FindFlow(QObject):
             self.search(self.window.find_bar.query())
         else:
             self.stop()
+
+
+def _position(job: FindJob, current: tuple[int, int]) -> int:
+    """The number (from 1, in reading order) of the match ``current`` among those found."""
+    index, number = current
+    return sum(hit.count for hit in job.hits[:index]) + number + 1
+
+
+def _match_at(job: FindJob, position: int) -> tuple[int, int]:
+    """(hit index, occurrence) of the match numbered ``position`` (1 <= position <= total)."""
+    before = 0
+    for index, hit in enumerate(job.hits):
+        if position <= before + hit.count:
+            return index, position - before - 1
+        before += hit.count
+    raise ValueError(f"no match {position} among {before}")

@@ -28,7 +28,6 @@ from app.engine import OpenSession
 from core.agent import Agent
 from core.errors import ChimeError
 from core.events import Event, TurnStart, UserMessage, UserSource
-from core.session.conversation import Conversation
 from ui import row_actions
 from ui.main_window import MainWindow
 
@@ -68,72 +67,70 @@ class ConversationVerbs(QObject):
 
     def retry(self, seq: int) -> None:
         """Run a new turn on the failed input ``seq`` (the error row's Retry)."""
-        agent = self._agent()
-        if agent is None:
+        live = self._live()
+        if live is None:
             return
-        if not agent.retry(seq):  # it did not fail, or its retry is queued already
+        if live[1].retry(seq):
+            self.window.scroll_to_end()
+        else:  # it did not fail, or its retry is queued already
             self.window.notify(self.tr("This message has no failed answer to retry."), 5000)
-            return
-        self.window.scroll_to_end()
 
     def edit(self, seq: int) -> None:
         """Put input ``seq``'s text into the message box in edit mode."""
-        opened = self._writable()
-        message = self._message(opened, seq) if opened is not None else None
+        live = self._live()
+        message = _message(live[0], seq) if live is not None else None
         if message is not None:
             self.window.begin_edit(seq, message.text)
 
     def send_edit(self, seq: int, text: str) -> None:
-        """The message box sent its edit of input ``seq``: a new version with ``text``."""
-        agent = self._agent()
-        if agent is None:
-            self.window.set_draft(text)
-            return
+        """The message box sent its edit of input ``seq``: a new version with ``text`` (given
+        back to the message box when the session refuses it)."""
+        live = self._live()
         zone = self.controller.parts.zone_source()
-        if self._attempt(self.tr("send the edited message"), lambda: agent.edit(seq, text, zone)):
+        if live is not None and self._attempt(
+            self.tr("send the edited message"), lambda: live[1].edit(seq, text, zone)
+        ):
             self.window.scroll_to_end()
         else:
             self.window.set_draft(text)
 
     def edit_last(self) -> None:
         """Up in an empty message box: edit the newest typed message of the shown path."""
-        opened = self._writable()
-        if opened is None:
-            return
-        seq = newest_typed(opened, opened.session.conversation())
+        live = self._live()
+        seq = newest_typed(live[0]) if live is not None else None
         if seq is not None:
             self.edit(seq)
 
     def regenerate(self, seq: int) -> None:
         """A new answer to input ``seq`` (a new version with the same text)."""
-        agent = self._agent()
-        if agent is None:
-            return
-        if self._attempt(self.tr("regenerate the answer"), lambda: agent.regenerate(seq)):
+        live = self._live()
+        if live is not None and self._attempt(
+            self.tr("regenerate the answer"), lambda: live[1].regenerate(seq)
+        ):
             self.window.scroll_to_end()
 
     def regenerate_last(self) -> None:
         """Edit → Regenerate last answer (Ctrl+Alt+R)."""
-        opened = self._writable()
-        if opened is None:
+        live = self._live()
+        if live is None:
             return
-        seq = newest_answered(opened, opened.session.conversation())
+        seq = newest_answered(live[0])
         if seq is None:
             self.window.notify(self.tr("There is no answer to regenerate yet."), 5000)
-            return
-        self.regenerate(seq)
+        else:
+            self.regenerate(seq)
 
     def hide(self, seq: int, *, discard: bool = False) -> None:
         """Take the exchange of input ``seq`` out of the view and the model's history."""
-        opened = self._writable()
-        agent = opened.agent if opened is not None else None
-        if opened is None or agent is None:
+        live = self._live()
+        if live is None or not self._attempt(
+            self.tr("hide the message"), lambda: live[1].hide(seq)
+        ):
             return
-        message = self._message(opened, seq)
-        if not self._attempt(self.tr("hide the message"), lambda: agent.hide(seq)):
-            return
+        opened = live[0]
         self._hidden.append((opened.id, seq))
-        words = _snippet(message.text) if message is not None else ""
+        message = _message(opened, seq)
+        words = _snippet(message.text if message is not None else "")
         if discard:
             text = self.tr(
                 "Discarded “{words}”: left out of the view and of what the model is sent."
@@ -147,13 +144,12 @@ class ConversationVerbs(QObject):
         while self._hidden:
             session_id, seq = self._hidden.pop()
             opened = self.controller.open.get(session_id)
-            if opened is None or opened.agent is None:
-                continue
-            if seq not in opened.session.conversation().hidden:
-                continue
+            agent = opened.agent if opened is not None else None
+            if opened is None or agent is None or seq not in opened.session.conversation().hidden:
+                continue  # closed since, read-only now, or shown again already
             if session_id != self.controller.current:
                 self.controller.show_session(session_id)
-            if self._unhide(opened.agent, seq):
+            if self._unhide(agent, seq):
                 text = self.tr("The message is back in the view and the history.")
                 self.window.notify(text, 5000)
             return
@@ -161,24 +157,23 @@ class ConversationVerbs(QObject):
 
     def show(self, seq: int) -> None:
         """A hidden exchange's Show: back into the view and the history."""
-        agent = self._agent()
-        if agent is not None:
-            self._unhide(agent, seq)
+        live = self._live()
+        if live is not None:
+            self._unhide(live[1], seq)
 
     def _unhide(self, agent: Agent, seq: int) -> bool:
         return self._attempt(self.tr("show the message again"), lambda: agent.hide(seq, False))
 
     def switch_version(self, seq: int, step: int) -> None:
-        """Show the version ``step`` away from input ``seq`` (‹ -1, › +1)."""
-        opened = self._writable()
-        agent = opened.agent if opened is not None else None
-        if opened is None or agent is None:
+        """Show the version ``step`` away from input ``seq`` (‹ -1, › +1; nothing past the
+        first or the last)."""
+        live = self._live()
+        if live is None:
             return
+        opened, agent = live
         conversation = opened.session.conversation()
         versions = conversation.versions(seq)
-        if seq not in versions:
-            return
-        target = versions.index(seq) + step
+        target = versions.index(seq) + step if seq in versions else -1
         if not 0 <= target < len(versions):
             return
         chosen = versions[target]
@@ -187,27 +182,17 @@ class ConversationVerbs(QObject):
         self._attempt(self.tr("switch to that version"), lambda: agent.select(leaf))
 
     # -- helpers -----------------------------------------------------------------------
-    def _writable(self) -> OpenSession | None:
-        """The session on screen when it can be written; else None (and the window says why)."""
+    def _live(self) -> tuple[OpenSession, Agent] | None:
+        """The session on screen and its agent when it can be written; else None (and the
+        window says why)."""
         opened = self.controller.current_session()
         if opened is None:
             return None
-        if opened.agent is None or opened.session.read_only:
+        agent = opened.agent
+        if agent is None or opened.session.read_only:
             self.window.notify(self.tr("This session is read-only: nothing can be changed."), 5000)
             return None
-        return opened
-
-    def _agent(self) -> Agent | None:
-        opened = self._writable()
-        return opened.agent if opened is not None else None
-
-    def _message(self, opened: OpenSession, seq: int) -> UserMessage | None:
-        entries = opened.session.entries
-        try:
-            event = entries[seq].event if 0 <= seq < len(entries) else None
-        except ValueError:  # a line not verified yet that does not decode
-            event = None
-        return event if isinstance(event, UserMessage) else None
+        return opened, agent
 
     def _attempt(self, what: str, act: Callable[[], object]) -> bool:
         """Do ``act()``; False when the session refused it (said in the message bar)."""
@@ -220,8 +205,24 @@ class ConversationVerbs(QObject):
         return True
 
 
-def newest_typed(opened: OpenSession, conversation: Conversation) -> int | None:
+def _message(opened: OpenSession, seq: int) -> UserMessage | None:
+    event = _event_at(opened, seq)
+    return event if isinstance(event, UserMessage) else None
+
+
+def _event_at(opened: OpenSession, seq: int) -> Event | None:
+    """The event at ``seq`` (None past the end, or for a line not verified yet that does not
+    decode)."""
+    entries = opened.session.entries
+    try:
+        return entries[seq].event if 0 <= seq < len(entries) else None
+    except ValueError:
+        return None
+
+
+def newest_typed(opened: OpenSession) -> int | None:
     """The newest message the user typed that the transcript shows (on the path, not hidden)."""
+    conversation = opened.session.conversation()
     path = conversation.path
     for seq, event in _backwards(opened):
         if (
@@ -234,8 +235,9 @@ def newest_typed(opened: OpenSession, conversation: Conversation) -> int | None:
     return None
 
 
-def newest_answered(opened: OpenSession, conversation: Conversation) -> int | None:
+def newest_answered(opened: OpenSession) -> int | None:
     """The input of the newest answer the transcript shows (its turn on the path, not hidden)."""
+    conversation = opened.session.conversation()
     path = conversation.path
     for seq, event in _backwards(opened):
         if not isinstance(event, TurnStart):
@@ -249,13 +251,12 @@ def newest_answered(opened: OpenSession, conversation: Conversation) -> int | No
 
 def _backwards(opened: OpenSession) -> Iterator[tuple[int, Event]]:
     """(seq, event) from the newest entry back, at most ``SCAN_BACK`` of them (a line that does
-    not decode yet is skipped)."""
-    entries = opened.session.entries
-    for seq in range(len(entries) - 1, max(-1, len(entries) - 1 - SCAN_BACK), -1):
-        try:
-            yield seq, entries[seq].event
-        except ValueError:
-            continue
+    not decode yet is left out)."""
+    count = len(opened.session.entries)
+    for seq in range(count - 1, max(-1, count - 1 - SCAN_BACK), -1):
+        event = _event_at(opened, seq)
+        if event is not None:
+            yield seq, event
 
 
 def _snippet(text: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
@@ -122,8 +122,13 @@ class LoopbackServer:
     reply was still open: the proof that cancelling closed the stream.
     """
 
-    def __init__(self, script: Sequence[Reply]) -> None:
+    def __init__(
+        self, script: Sequence[Reply], decide: Callable[[Received], Reply] | None = None
+    ) -> None:
+        """``script``: the replies in order; ``decide``: a reply chosen from each request
+        instead (a server that refuses some messages and answers the others)."""
         self._script = list(script)
+        self._decide = decide
         self.received: list[Received] = []
         self.hung_up = asyncio.Event()
         self.request_seen = asyncio.Event()
@@ -175,7 +180,10 @@ class LoopbackServer:
             return False
         self.received.append(request)
         self.request_seen.set()
-        reply = self._script.pop(0) if self._script else Json(599, error_body("unscripted"))
+        if self._decide is not None:
+            reply = self._decide(request)
+        else:
+            reply = self._script.pop(0) if self._script else Json(599, error_body("unscripted"))
         if isinstance(reply, Json):
             await _send_json(writer, reply)
             return True
