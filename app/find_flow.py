@@ -85,18 +85,16 @@ class FindFlow(QObject):
     def entry_appended(self, session_id: str, entry: Entry) -> None:
         """A new event of a session: the search of the session on screen takes it in."""
         job = self.job
-        if job is None or session_id != self._session_id:
-            return
-        opened = self.controller.open.get(session_id)
-        if opened is None:
+        searched = job is not None and session_id == self._session_id
+        opened = self.controller.open.get(session_id) if searched else None
+        if job is None or opened is None:
             return
         conversation = opened.session.conversation()
         if restructures(entry, conversation):
             self.search(job.query)
             return
         job.extend(conversation)
-        if not self._timer.isActive():
-            self._timer.start()
+        self._timer.start()  # (again: a zero-interval single shot, so at most one slice waits)
 
     def _slice(self) -> None:
         job = self.job
@@ -177,9 +175,8 @@ def _position(job: FindJob, current: tuple[int, int]) -> int:
 
 def _match_at(job: FindJob, position: int) -> tuple[int, int]:
     """(hit index, occurrence) of the match numbered ``position`` (1 <= position <= total)."""
-    before = 0
-    for index, hit in enumerate(job.hits):
-        if position <= before + hit.count:
-            return index, position - before - 1
-        before += hit.count
-    raise ValueError(f"no match {position} among {before}")
+    index = 0
+    while position > job.hits[index].count:
+        position -= job.hits[index].count
+        index += 1
+    return index, position - 1

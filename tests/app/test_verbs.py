@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,15 @@ from app.find_flow import FindFlow
 from app.providers import provider_factory
 from app.settings import Settings
 from core.errors import ProviderError
-from core.events import TokenUsage, UserMessage
+from core.events import (
+    AssistantMessage,
+    ModelRef,
+    TokenUsage,
+    TurnEnd,
+    TurnStart,
+    UserMessage,
+    UserSource,
+)
 from core.llm.messages import Finish, ModelInfo, ModelRequest, TextDelta
 from tests.app.window import Opener, RealApp, running
 from tests.core.llm.loopback import Json, LoopbackServer, Received, Reply, Sse, chunk, error_body
@@ -106,6 +114,26 @@ def reopen(chime: RealApp) -> None:
     chime.until(lambda: chime.controller.current not in (None, session_id))  # a new one shows
     chime.inside(lambda: chime.window.sessions.session_chosen.emit(session_id))
     chime.until(lambda: chime.controller.current == session_id and chime.idle())
+
+
+def long_session(chime: RealApp, exchanges: int, word: Callable[[int], str]) -> str:
+    """Write ``exchanges`` answered questions ("question <n> <word(n)>", 4 entries each) into
+    the session on screen, show it again (its end loaded) and return its id."""
+    opened = chime.controller.current_session()
+    assert opened is not None
+    model = ModelRef("test", "test")
+    for n in range(exchanges):
+        seq = len(opened.session.entries)
+        opened.session.append_events(
+            [
+                UserMessage(f"u{n}", f"question {n} {word(n)}", UserSource("UTC")),
+                TurnStart(n + 1, seq),
+                AssistantMessage(f"a{n}", f"answer {n}", (), model, "stop"),
+                TurnEnd(n + 1, "completed"),
+            ]
+        )
+    chime.controller.show_session(opened.id)
+    return opened.id
 
 
 def shown(chime: RealApp) -> list[tuple[str, str, tuple[int, int]]]:
@@ -388,25 +416,10 @@ def test_find_in_a_long_session_says_plus_while_it_searches_and_loads_a_far_matc
     open_app: Opener, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from app import find_flow
-    from core.events import AssistantMessage, ModelRef, TurnEnd, TurnStart, UserSource
 
     monkeypatch.setattr(find_flow, "SLICE_MS", 0.0)  # one STEP of entries per slice
     with open_app() as chime:
-        opened = chime.controller.current_session()
-        assert opened is not None
-        model = ModelRef("test", "test")
-        for n in range(400):
-            word = "needle" if n in (3, 390) else "hay"
-            seq = len(opened.session.entries)
-            opened.session.append_events(
-                [
-                    UserMessage(f"u{n}", f"question {n} {word}", UserSource("UTC")),
-                    TurnStart(n + 1, seq),
-                    AssistantMessage(f"a{n}", f"answer {n}", (), model, "stop"),
-                    TurnEnd(n + 1, "completed"),
-                ]
-            )
-        chime.controller.show_session(opened.id)
+        long_session(chime, 400, lambda n: "needle" if n in (3, 390) else "hay")
         assert chime.window.transcript_model.row_of_message(4 * 3) < 0  # not loaded
         chime.activate()
         key(chime, Qt.Key.Key_F)
