@@ -81,6 +81,11 @@ FETCH_EVENTS = 20
 MAX_TURN_SCAN = 4000
 """How far a batch edge may move to reach a turn's start, and how far a message's turn is looked
 for."""
+MIN_ROWS = 40
+"""Rows a load reaches for: when the loaded events are mostly off the shown path (the tail after
+an early message was edited), loading goes further back, so the view has rows to scroll."""
+OLDER_SCAN = 4000
+"""Events one load reads at most going back for rows (a long stretch off the shown path)."""
 MAX_ROWS = 500
 """Rows kept loaded: past this, loading older history unloads the newest rows (and the other way
 round), so a re-layout never walks 10,000 rows in Python (bench/ui_bench.py)."""
@@ -199,13 +204,23 @@ class TranscriptModel(QAbstractListModel):
         if not self.canFetchMore(parent):
             return
         self._older_wanted = False
-        start = self._turn_start(max(0, self._loaded_from - FETCH_EVENTS))
-        rows = self._build(start, self._loaded_from).rows
-        self._loaded_from = start
+        rows = self._older_rows(FETCH_EVENTS, 1)
         if not rows:
             return
         self._insert(0, rows)
         self._trim_bottom()
+
+    def _older_rows(self, batch: int, wanted: int) -> list[TranscriptRow]:
+        """The rows of the events before the loaded ones, going back ``batch`` events at a time
+        (to a turn's start) until there are ``wanted`` rows or ``OLDER_SCAN`` events were read
+        (events off the shown path make no row); moves ``_loaded_from`` back."""
+        rows: list[TranscriptRow] = []
+        floor = max(0, self._loaded_from - OLDER_SCAN)
+        while len(rows) < wanted and self._loaded_from > floor:
+            start = self._turn_start(max(floor, self._loaded_from - batch))
+            rows = self._build(start, self._loaded_from).rows + rows
+            self._loaded_from = start
+        return rows
 
     def has_newer(self) -> bool:
         """True while events newer than the last row are not loaded (the user scrolled far up).
@@ -289,7 +304,11 @@ class TranscriptModel(QAbstractListModel):
         self._known_end = count
         self._loaded_from = self._turn_start(max(0, start))
         self._loaded_to = count if stop >= count else self._turn_end(max(stop, self._loaded_from))
-        self._fill(self._build(self._loaded_from, self._loaded_to))
+        built = self._build(self._loaded_from, self._loaded_to)
+        if len(built.rows) < MIN_ROWS:
+            older = self._older_rows(INITIAL_EVENTS, MIN_ROWS - len(built.rows))
+            built = _Built(older + built.rows, built.waiting)
+        self._fill(built)
         self.endResetModel()
 
     def set_conversation(self, conversation: ShownConversation) -> None:

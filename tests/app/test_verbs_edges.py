@@ -247,3 +247,17 @@ def test_a_search_of_a_few_hundred_entries_runs_in_one_slice(
         assert flow.job.done  # no waiting for a second slice
         assert len(flow.slices) == 1
         assert bar.count_label.text().endswith(" of 100")
+
+
+def test_an_edit_far_from_the_end_still_shows_the_messages_before_it(open_app: Opener) -> None:
+    with open_app() as chime:
+        long_session(chime, 100, lambda _n: "hay")
+        chime.activate()
+        the_verbs(chime).edit(4 * 10)
+        composer = chime.window.composer
+        composer.editor.setPlainText("question 10 edited")
+        chime.inside(composer.send_button.click)
+        chime.until(lambda: chime.idle() and chime.kinds()[-1] == "assistant")
+        texts = chime.transcript_texts()
+        assert texts[-2] == "question 10 edited"
+        assert "question 9 hay" in texts  # the messages before the edited one are there

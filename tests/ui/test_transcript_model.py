@@ -233,3 +233,40 @@ def test_a_group_appended_at_once_is_shown_and_the_model_stays_at_the_tail() -> 
     model.append_event(change)
     assert not model.has_newer()
     assert kinds(model)[-1] == "reminder"
+
+
+def test_a_tail_off_the_shown_path_loads_back_to_the_rows_before_the_edited_message() -> None:
+    """An early message edited in a long session: the newest events are all off the shown path,
+    so loading reads further back (``OLDER_SCAN`` events a load) for rows to show."""
+    script = EventScript()
+    for n in range(1100):
+        script.turn(f"question {n}", f"answer {n}")
+    edited = script.add(
+        "user/message",
+        {
+            "id": "edited",
+            "text": "question 2, edited",
+            "source": {"kind": "user", "timeZone": "Europe/Berlin"},
+            "parent": 6,
+            "revises": 8,
+        },
+    )
+    script.start(edited.seq)
+    script.answer("answer to the edit")
+    script.end()
+    model = TranscriptModel()
+    model.reset(script.events, "UTC", conversation=script.conversation())
+    texts = [model.index(r).data() for r in range(model.rowCount())]
+    assert texts == ["question 2, edited", "answer to the edit"]  # 4,400 events off the path
+    assert model.has_older()
+    model.want_older()
+    model.fetchMore(QModelIndex())  # one fetch crosses the rest of the stretch
+    texts = [model.index(r).data() for r in range(model.rowCount())]
+    assert texts == [
+        "question 0",
+        "answer 0",
+        "question 1",
+        "answer 1",
+        "question 2, edited",
+        "answer to the edit",
+    ]
