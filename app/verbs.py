@@ -12,6 +12,8 @@ Choices where the spec is silent:
   newest hidden exchange of this run back); the hidden exchange keeps a thin row with Show.
 - Up in an empty message box edits the newest message the user typed on the shown path (not a
   reminder, not a hidden one); Ctrl+Alt+R regenerates the newest answer on the shown path.
+- A failed reminder turn's Edit says that a reminder cannot be edited (its text is the reminder
+  the schedule framed, not words anyone typed); Retry and Discard work as for a typed message.
 - A version switch keeps the switched message where it was on screen and shows the end of that
   version's branch (``Conversation.leaf_for``).
 """
@@ -79,8 +81,13 @@ class ConversationVerbs(QObject):
         """Put input ``seq``'s text into the message box in edit mode."""
         live = self._live()
         message = _message(live[0], seq) if live is not None else None
-        if message is not None:
+        if message is None:
+            return
+        if isinstance(message.source, UserSource):
             self.window.begin_edit(seq, message.text)
+        else:  # a reminder's turn: its text is the reminder, not words anyone typed
+            text = self.tr("A reminder cannot be edited: retry it, or discard it.")
+            self.window.notify(text, 5000)
 
     def send_edit(self, seq: int, text: str) -> None:
         """The message box sent its edit of input ``seq``: a new version with ``text`` (given

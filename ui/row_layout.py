@@ -642,6 +642,8 @@ class RowLayouts:
         ]
         if not self.writable:
             choices = []
+        elif not row.typed:  # a reminder's turn: nothing typed to edit
+            choices = [choice for choice in choices if choice[0] != row_actions.EDIT]
         choices.append((row_actions.SETTINGS, self._tr("Settings…"), ""))
         for name, text, hint in choices:
             w = small.horizontalAdvance(text) + 22

@@ -420,7 +420,14 @@ class TranscriptModel(QAbstractListModel):
     def _in_turn(self, entry: Entry, input_seq: int) -> list[TranscriptRow]:
         """The visible rows of an event of the turn answering ``input_seq``."""
         rows = self._visible(row_for_event(entry, self._zone_name))
-        return [replace(row, input=input_seq) for row in rows]
+        return [replace(row, input=input_seq, typed=self._typed(row, input_seq)) for row in rows]
+
+    def _typed(self, row: TranscriptRow, input_seq: int) -> bool:
+        """False for the error row of a reminder's turn (its input is no typed message)."""
+        if row.kind != "error" or not 0 <= input_seq < len(self._events):
+            return True
+        event = self._event(input_seq).event
+        return not isinstance(event, UserMessage) or not event.is_reminder
 
     def _answer_rows(
         self, entry: Entry, answer: AssistantMessage, input_seq: int, usage: TurnUsage

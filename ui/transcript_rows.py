@@ -118,6 +118,9 @@ class TranscriptRow:
     """A message with versions: (which one, of how many); (0, 0) without."""
     usage: TurnUsage | None = None
     """Under the answer that ends a turn: what its steps cost (None: nothing reported)."""
+    typed: bool = True
+    """An error row whose input the user typed (False: a reminder's turn, which has no text to
+    edit: its row offers no Edit)."""
 
 
 def hidden_row(entry: Entry, message: UserMessage) -> TranscriptRow:

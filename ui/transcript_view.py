@@ -71,6 +71,7 @@ from ui.row_layout import HIGHLIGHTS_PER_FRAME, MARGIN, RowLayout
 from ui.shown_path import ShownConversation
 from ui.theme import Surfaces
 from ui.transcript_model import MESSAGE_ROWS, TranscriptModel, message_seq, plain_text
+from ui.transcript_rows import TranscriptRow
 from ui.turn_delegate import COPIED_MESSAGE, TurnDelegate
 
 COPIED_MS = 1500
@@ -833,28 +834,27 @@ class TranscriptView(QListView):
         if value is None:
             return
         writable = self._delegate.layouts.writable
-        for name, text in self._verb_entries(value.kind, value.version, writable):
+        for name, text in self._verb_entries(value, writable):
             menu.addAction(text, partial(self._run_action, row, name))
         for action in actions_for(value.kind, writable=writable):
             if action.name != "copy":
                 menu.addAction(label(action), partial(self._run_action, row, action.name))
 
-    def _verb_entries(
-        self, kind: str, version: tuple[int, int], writable: bool
-    ) -> list[tuple[str, str]]:
+    def _verb_entries(self, value: TranscriptRow, writable: bool) -> list[tuple[str, str]]:
         """The context menu's entries for an error row's, a hidden row's and a version
         switcher's buttons (the keyboard's way to them)."""
         if not writable:
             return []
-        if kind == "error":
+        if value.kind == "error":
+            edit = [(row_actions.EDIT, self.tr("&Edit the message…"))] if value.typed else []
             return [
                 (row_actions.RETRY, self.tr("&Retry")),
-                (row_actions.EDIT, self.tr("&Edit the message…")),
+                *edit,
                 (row_actions.DISCARD, self.tr("&Discard")),
             ]
-        if kind == "hidden":
+        if value.kind == "hidden":
             return [(row_actions.SHOW, self.tr("&Show the hidden message"))]
-        number, count = version
+        number, count = value.version
         entries = []
         if number > 1:
             entries.append((row_actions.PREVIOUS_VERSION, self.tr("&Previous version")))

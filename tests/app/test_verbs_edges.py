@@ -5,6 +5,7 @@ sessions, and find while the session changes under it (desktop.md §1.2)."""
 from __future__ import annotations
 
 import functools
+from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -16,7 +17,8 @@ from app import find_flow, verbs
 from app.find_flow import FindFlow
 from app.verbs import ConversationVerbs
 from core.events import UserMessage, UserSource
-from tests.app.test_verbs import key, long_session, press, send, user_messages
+from tests.app.test_flow import advance_and_fire
+from tests.app.test_verbs import FailsOn, key, long_session, press, send, user_messages
 from tests.app.window import Opener, RealApp, running
 from tests.fakes import FakeClock
 
@@ -261,3 +263,28 @@ def test_an_edit_far_from_the_end_still_shows_the_messages_before_it(open_app: O
         texts = chime.transcript_texts()
         assert texts[-2] == "question 10 edited"
         assert "question 9 hay" in texts  # the messages before the edited one are there
+
+
+def test_a_failed_reminder_turn_offers_retry_and_discard_but_no_edit(
+    open_app: Opener, clock: FakeClock
+) -> None:
+    with open_app() as chime:
+        chime.activate()
+        send(chime, "remind me in 2 minutes to boom")
+        provider = FailsOn()
+        chime.controller.set_provider(lambda: provider)
+        advance_and_fire(chime, clock, timedelta(minutes=2))  # a RealApp has what it reads
+        chime.until(lambda: chime.idle() and chime.kinds()[-1] == "error")
+        row = len(chime.kinds()) - 1
+        layout = chime.window.transcript.layout_of(row)
+        assert layout is not None
+        assert [b.name for b in layout.buttons] == ["retry", "discard", "settings"]
+        value = chime.window.transcript_model.row_at(row)
+        assert value is not None
+        chime.inside(lambda: the_verbs(chime).edit(value.input))
+        assert chime.window.composer.editing() is None
+        assert bar_text(chime) == "A reminder cannot be edited: retry it, or discard it."
+        provider.failing = False
+        press(chime, row, "retry")
+        chime.until(lambda: chime.idle() and chime.kinds()[-1] == "assistant")
+        assert "error" not in chime.kinds()
