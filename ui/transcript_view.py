@@ -70,7 +70,13 @@ from ui.row_actions import actions_for, label
 from ui.row_layout import HIGHLIGHTS_PER_FRAME, MARGIN, RowLayout
 from ui.shown_path import ShownConversation
 from ui.theme import Surfaces
-from ui.transcript_model import MESSAGE_ROWS, TranscriptModel, message_seq, plain_text
+from ui.transcript_model import (
+    MESSAGE_ROWS,
+    MIN_ROWS,
+    TranscriptModel,
+    message_seq,
+    plain_text,
+)
 from ui.transcript_rows import TranscriptRow
 from ui.turn_delegate import COPIED_MESSAGE, TurnDelegate
 
@@ -145,6 +151,10 @@ class TranscriptView(QListView):
         self._copied_timer.setSingleShot(True)
         self._copied_timer.setInterval(COPIED_MS)
         self._copied_timer.timeout.connect(self._on_copied_expired)
+        self._fill_timer = QTimer(self)
+        self._fill_timer.setSingleShot(True)
+        self._fill_timer.setInterval(0)
+        self._fill_timer.timeout.connect(self._fill_viewport)
         self.setModel(model)
         self.setItemDelegate(self._delegate)
         self._delegate.configure(self.font(), self.palette())
@@ -913,6 +923,20 @@ class TranscriptView(QListView):
             self._follow = bar.value() >= bar.maximum() - 4 and not self._model.has_newer()
         finally:
             self._rebuilding = self._loading = False
+        self._fill_timer.start()
+
+    def _fill_viewport(self) -> None:
+        """A few rows that do not fill the viewport leave no scroll bar to reach older ones (the
+        newest events far off the shown path: an early message edited in a long session): load
+        older rows, one batch per turn of the event loop, until they fill it or none is left."""
+        model = self._model
+        if model.rowCount() >= MIN_ROWS or not model.has_older():
+            return
+        self.doItemsLayout()
+        if self.verticalScrollBar().maximum() > 0:
+            return
+        self._load_keeping_position(self._fetch_older)
+        self._fill_timer.start()
 
     def _screen_anchor(self, input_seq: int) -> tuple[int, int | None]:
         """(the row to keep in place, its top in the viewport): the row of ``input_seq`` when
@@ -1006,6 +1030,7 @@ class TranscriptView(QListView):
             return
         self._follow = True
         self.scrollToBottom()
+        self._fill_timer.start()
 
     def _on_model_data_changed(
         self, top_left: QModelIndex, _bottom_right: QModelIndex, _roles: Any = None

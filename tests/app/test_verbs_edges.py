@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from app import find_flow, verbs
 from app.find_flow import FindFlow
 from app.verbs import ConversationVerbs
-from core.events import UserMessage, UserSource
+from core.events import AssistantMessage, ModelRef, TurnEnd, TurnStart, UserMessage, UserSource
 from tests.app.test_flow import advance_and_fire
 from tests.app.test_verbs import FailsOn, key, long_session, press, send, user_messages
 from tests.app.window import Opener, RealApp, running
@@ -263,6 +263,50 @@ def test_an_edit_far_from_the_end_still_shows_the_messages_before_it(open_app: O
         texts = chime.transcript_texts()
         assert texts[-2] == "question 10 edited"
         assert "question 9 hay" in texts  # the messages before the edited one are there
+
+
+def closed_session(chime: RealApp, exchanges: int) -> str:
+    """A closed session of ``exchanges`` answered questions ("question <n> hay"), written
+    through the store (not on screen while it grows); returns its id."""
+
+    async def write() -> str:
+        session = await chime.controller.store.create()
+        model = ModelRef("test", "test")
+        for n in range(exchanges):
+            seq = len(session.entries)
+            session.append_events(
+                [
+                    UserMessage(f"u{n}", f"question {n} hay", UserSource("UTC")),
+                    TurnStart(n + 1, seq),
+                    AssistantMessage(f"a{n}", f"answer {n}", (), model, "stop"),
+                    TurnEnd(n + 1, "completed"),
+                ]
+            )
+        await session.close()
+        return session.id
+
+    written: str = chime.run(write())
+    return written
+
+
+def test_an_edit_near_the_start_of_a_long_session_loads_back_to_the_messages_before_it(
+    open_app: Opener,
+) -> None:
+    with open_app() as chime:
+        session_id = closed_session(chime, 1100)  # more events after the edit than a load reads
+        chime.inside(lambda: chime.window.sessions.session_chosen.emit(session_id))
+        chime.until(lambda: chime.controller.current == session_id and chime.idle())
+        chime.activate()
+        the_verbs(chime).edit(4 * 2)
+        composer = chime.window.composer
+        composer.editor.setPlainText("question 2 edited")
+        chime.inside(composer.send_button.click)
+        chime.until(lambda: chime.idle() and chime.kinds()[-1] == "assistant")
+        chime.until(lambda: "question 1 hay" in chime.transcript_texts())  # batch by batch
+        texts = chime.transcript_texts()
+        assert texts[0] == "question 0 hay"
+        assert texts[-2] == "question 2 edited"
+        assert chime.window.transcript.is_following()  # the new answer stays in view
 
 
 def test_a_failed_reminder_turn_offers_retry_and_discard_but_no_edit(
