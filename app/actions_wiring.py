@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QWidget
 from app.controller import AppController
 from app.qtasync import TaskRunner
 from app.settings_flow import SettingsFlow
+from app.verbs import wire_verbs
 from ui.dialogs import (
     LeaveAnswer,
     LeaveWarning,
@@ -84,6 +85,7 @@ def wire_controller(
     act("next_session").triggered.connect(lambda: _step(controller, tasks, 1))
     act("previous_session").triggered.connect(lambda: _step(controller, tasks, -1))
     window.sessions.session_chosen.connect(lambda sid: tasks.spawn(controller.open_session(sid)))
+    wire_verbs(window, controller)  # the conversation verbs and find (agent.md §7)
 
 
 def wire_actions(

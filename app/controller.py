@@ -59,15 +59,19 @@ from core.events import (
     AssistantMessage,
     Attachment,
     Entry,
+    ExchangeHidden,
+    PathSelected,
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    TurnStart,
     UserMessage,
 )
 from core.framing import DueReminder
 from core.instant import read_instant
 from core.llm.provider import ModelProvider
 from core.readable import zone_or_utc
+from core.session.conversation import Conversation
 from core.session.live import LiveSession
 from core.session.store import OPEN_ELSEWHERE, SessionStore
 from core.session.summary import SessionSummary as StoredSummary
@@ -130,6 +134,8 @@ class AppController(QObject):
         self._take_over.timeout.connect(lambda: self._tasks.spawn(self.take_over_released()))
         self.recent_models = recent_models
         """The model picker's recent choices, newest first (kept in state.json)."""
+        self.entry_observers: list[Callable[[str, Entry], None]] = []
+        """Called with (session id, entry) after each new entry of an open session (find)."""
 
     # -- opening and showing -------------------------------------------------------------
     async def start(self, wanted: list[str], current: str | None) -> None:
@@ -316,6 +322,7 @@ class AppController(QObject):
             persistence_failed=opened.bridge.persistence_failed(),
             streaming=opened.bridge.stream_so_far(),
             delivered=opened.bridge.recent_deliveries(),
+            conversation=session.conversation(),
         )
         self.window.show_session(screen)
         self.window.show_attachments(opened.attachments)
@@ -639,7 +646,9 @@ class AppController(QObject):
         if isinstance(entry.event, SessionModel | SessionInstructions):
             self._on_choice(session_id, entry.event)
         if session_id == self.current:
-            self.window.add_entry(entry)
+            self.window.add_entry(entry, self._conversation_after(session_id, entry))
+        for observer in self.entry_observers:
+            observer(session_id, entry)
         if isinstance(entry.event, UserMessage) and session_id == self.current:
             self.window.set_session_title(self.open[session_id].session.title)
         if isinstance(entry.event, UserMessage | AssistantMessage | SessionTitle):
@@ -688,6 +697,17 @@ class AppController(QObject):
         if opened is not None and session_id == self.current:
             self.window.set_session_title(opened.session.title)
         self.refresh_sidebar()
+
+    def _conversation_after(self, session_id: str, entry: Entry) -> Conversation | None:
+        """The session's conversation tree after ``entry`` when ``entry`` may change what the
+        transcript shows of it (agent.md §7); None otherwise (nothing to re-read)."""
+        if not isinstance(entry.event, SHAPES_CONVERSATION):
+            return None
+        return self.open[session_id].session.conversation()
+
+
+SHAPES_CONVERSATION = (UserMessage, TurnStart, ExchangeHidden, PathSelected)
+"""Events after which the transcript is handed the conversation tree again."""
 
 
 _WARNINGS = {

@@ -14,6 +14,10 @@
    with a code block growing as it arrives): the longest UI stall (one token's model update, and
    every ~30 ms the row's re-layout and repaint). Goal < 50 ms.
 4. Selecting all loaded text and copying it (informative).
+5. Find in conversation (Ctrl+F) in that session: typing a word found in every answer, then one
+   found only in the first message, run by the window's own ``FindFlow`` in slices of the event
+   loop; the longest main-thread stall (one turn of the event loop: a slice of the search, the
+   count, the highlight, and Enter loading the far match's window of the model). Goal < 50 ms.
 """
 
 from __future__ import annotations
@@ -224,6 +228,7 @@ def bench_big_session(messages: int) -> None:
             scroll_through(app, window)
             stream_tokens(app, window)
             select_and_copy(window)
+            find_in_conversation(app, window, controller)
             loop.run_until_complete(controller.shutdown())
     peak_mb = rlimit.getrusage(rlimit.RUSAGE_SELF).ru_maxrss / 1024
     print(
@@ -338,6 +343,53 @@ def select_and_copy(window: object) -> None:
     view.copy_selection()
     took = (time.perf_counter() - before) * 1000
     print(f"  select all loaded rows and copy: {took:.0f} ms (informative)")
+
+
+def find_in_conversation(app: object, window: Any, controller: object) -> None:
+    """Type into the find bar as a user does and turn the event loop until each search is done;
+    every turn (and the keystroke that starts a search) is timed."""
+    from PySide6.QtWidgets import QApplication
+
+    try:
+        from app.find_flow import FindFlow
+    except ImportError:  # a tree from before find in conversation (``--before``)
+        return
+    flow = controller.findChild(FindFlow)  # type: ignore[attr-defined]
+    bar = window.find_bar
+    window.open_find()
+    QApplication.processEvents()
+    stalls: list[float] = []
+    cpu: list[float] = []
+
+    def timed(act: Any) -> None:
+        before, before_cpu = time.perf_counter(), time.process_time()
+        act()
+        window.transcript.viewport().repaint()
+        stalls.append(time.perf_counter() - before)
+        cpu.append(time.process_time() - before_cpu)
+
+    reports = []
+    for query in ("inline code", "question number 0 "):
+        start = time.perf_counter()
+        timed(lambda q=query: bar.edit.setText(q))
+        turns = 0
+        while flow.job is not None and not flow.job.done:
+            timed(QApplication.processEvents)
+            turns += 1
+        took = time.perf_counter() - start
+        reports.append(
+            f"{query!r}: {bar.count_label.text()} in {took * 1000:.0f} ms, {turns} turns"
+        )
+        timed(flow.window.find_bar.next_requested.emit)  # Enter: to the next match, loaded
+        timed(QApplication.processEvents)
+    worst = max(stalls) * 1000
+    print("find in conversation (Ctrl+F), " + "; ".join(reports) + ":")
+    print(
+        f"  longest main-thread stall {worst:.1f} ms, median {statistics.median(stalls) * 1000:.1f} ms"
+        f", slowest slice {max(flow.slices) * 1000:.1f} ms  (goal < 50 ms) {'OK' if worst < 50 else 'MISSED'}"
+    )
+    print(f"  {cpu_line(cpu)}")
+    bar.close_bar()
 
 
 def main() -> int:

@@ -36,6 +36,12 @@ ACTION_TABLE: tuple[tuple[str, str, str, str, bool], ...] = (
     ("copy", "Edit", QT_TR_NOOP("&Copy message"), "Ctrl+Shift+C", False),
     ("stop", "Edit", QT_TR_NOOP("&Stop answer"), "Esc", False),
     ("retry", "Edit", QT_TR_NOOP("&Retry failed turn"), "Ctrl+Shift+R", False),
+    # -- the conversation verbs (agent.md §7) and find in conversation
+    ("regenerate", "Edit", QT_TR_NOOP("Re&generate last answer"), "Ctrl+Alt+R", False),
+    ("undo_hide", "Edit", QT_TR_NOOP("&Undo hide"), "", False),
+    ("find", "Edit", QT_TR_NOOP("&Find in conversation…"), "Ctrl+F", False),
+    ("find_next", "Edit", QT_TR_NOOP("Find ne&xt"), "F3", False),
+    ("find_previous", "Edit", QT_TR_NOOP("Find pre&vious"), "Shift+F3", False),
     ("attach_files", "Edit", QT_TR_NOOP("&Attach files…"), "Ctrl+U", False),
     ("settings", "Edit", QT_TR_NOOP("Se&ttings…"), "Ctrl+,", False),
     ("focus_composer", "View", QT_TR_NOOP("Go to &message box"), "Ctrl+L", False),
@@ -98,6 +104,9 @@ class WindowActions(QObject):
         lines = [
             (self.tr("Send message"), native("Enter")),
             (self.tr("New line in a message"), native("Shift+Enter")),
+            (self.tr("Edit your last message"), self.tr("Up (in an empty message box)")),
+            (self.tr("Cancel an edit"), self.tr("Esc (while editing)")),
+            (self.tr("Next / previous match"), self.tr("Enter / Shift+Enter (in the find bar)")),
         ]
         for menu in MENUS:
             for action in self._by_menu[menu]:

@@ -7,11 +7,18 @@ Above the editor, the files added to the message (``attachments``, chips); under
 are offered to the app (``files_offered``; a pasted picture as ``image_pasted``), never inserted
 as text; a message of files only can be sent.
 
+Edit mode (agent.md §7 "Edit and resend"): ``begin_edit(seq, text)`` puts a sent message's text
+in the editor and shows the edit bar ("Editing a message — Esc to cancel"); Send then emits
+``edit_submitted`` instead of ``submitted``, and Esc or Cancel leave edit mode, giving back the
+draft that was there before. Up in an empty editor asks to edit the last message.
+
 Signals:
     submitted(str): the user sent this text (blank only when files are attached).
     stop_requested(): the user asked to stop the running turn.
     files_offered(object): local file paths (a list of str) pasted or dropped into the editor.
     image_pasted(str, object): a pasted picture: a file name and its PNG bytes.
+    edit_submitted(int, str): the user sent the edit of the message at this seq.
+    edit_last_requested(): Up was pressed in the empty editor (outside edit mode).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLay
 from core.events import Attachment
 from ui.attachment_strip import AttachmentStrip
 from ui.composer_tools import ComposerTools
+from ui.edit_bar import EditBar
 
 PASTED_IMAGE_NAME = "Pasted image.png"
 
@@ -78,6 +86,23 @@ class ComposerEdit(QPlainTextEdit):
                 return
         super().insertFromMimeData(source)
 
+    up_in_empty = Signal()
+    escape_pressed = Signal()
+
+    escape_takes_over = False
+    """Esc goes to the editor (to cancel an edit) instead of the window's Stop shortcut."""
+
+    def event(self, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and self.escape_takes_over
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Escape
+        ):
+            event.accept()
+            return True
+        return super().event(event)
+
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
@@ -90,6 +115,13 @@ class ComposerEdit(QPlainTextEdit):
             return
         if enter:
             self.insertPlainText("\n")
+            return
+        if event.key() == Qt.Key.Key_Escape and self.escape_takes_over:
+            self.escape_pressed.emit()
+            return
+        plain = not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        if event.key() == Qt.Key.Key_Up and plain and not self.toPlainText():
+            self.up_in_empty.emit()
             return
         super().keyPressEvent(event)
 
@@ -106,6 +138,8 @@ class Composer(QWidget):
     stop_requested = Signal()
     files_offered = Signal(object)
     image_pasted = Signal(str, object)
+    edit_submitted = Signal(int, str)
+    edit_last_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -113,6 +147,10 @@ class Composer(QWidget):
         self._busy = False
         self.attachments = AttachmentStrip(self)
         self.tools = ComposerTools(self)
+        self.edit_bar = EditBar(self)
+        """Placed above the composer by the window; shown in edit mode."""
+        self._editing: int | None = None
+        self._draft_before_edit = ""
         self.editor = ComposerEdit(self)
         self.editor.setObjectName("composer-edit")
         self.editor.setAccessibleName(self.tr("Message"))
@@ -137,6 +175,9 @@ class Composer(QWidget):
         self.editor.files_offered.connect(self.files_offered)
         self.editor.image_pasted.connect(self.image_pasted)
         self.attachments.removed.connect(lambda _sha: self._update_send())
+        self.editor.up_in_empty.connect(self._on_up_in_empty)
+        self.editor.escape_pressed.connect(self.cancel_edit)
+        self.edit_bar.cancel_button.clicked.connect(self.cancel_edit)
         self._update_send()
 
     def _editor_height(self, lines: int) -> int:
@@ -177,6 +218,11 @@ class Composer(QWidget):
         text = self.text().strip("\n ")
         if not (text.strip() or self.attachments.files) or not self.editor.isEnabled():
             return
+        editing = self._editing
+        if editing is not None:
+            self._end_edit("")
+            self.edit_submitted.emit(editing, text)
+            return
         self.editor.clear()
         self.submitted.emit(text)
 
@@ -187,6 +233,37 @@ class Composer(QWidget):
             self.attachments.add(file)
         self._update_send()
 
+    # -- edit mode ---------------------------------------------------------------------
+    def begin_edit(self, seq: int, text: str) -> None:
+        """Edit the sent message at ``seq``: its text in the editor, the edit bar shown (the
+        draft typed so far comes back when the edit is cancelled)."""
+        if self._editing is None:
+            self._draft_before_edit = self.text()
+        self._editing = seq
+        self.edit_bar.show()
+        self.editor.escape_takes_over = True
+        self.set_text(text)
+
+    def editing(self) -> int | None:
+        """The seq of the message being edited (None: not in edit mode)."""
+        return self._editing
+
+    def cancel_edit(self) -> None:
+        """Leave edit mode (Esc, Cancel): the earlier draft comes back."""
+        if self._editing is not None:
+            self._end_edit(self._draft_before_edit)
+
+    def _end_edit(self, draft: str) -> None:
+        self._editing = None
+        self._draft_before_edit = ""
+        self.edit_bar.hide()
+        self.editor.escape_takes_over = False
+        self.editor.setPlainText(draft)
+
+    def _on_up_in_empty(self) -> None:
+        if self._editing is None and self.editor.isEnabled():
+            self.edit_last_requested.emit()
+
     def set_busy(self, busy: bool) -> None:
         """A turn is running: Send queues and Stop is enabled."""
         self._busy = busy
@@ -195,6 +272,8 @@ class Composer(QWidget):
 
     def set_writable(self, writable: bool, reason: str = "") -> None:
         """Disable input for a read-only session (the reason becomes the placeholder)."""
+        if not writable:
+            self.cancel_edit()
         self.editor.setEnabled(writable)
         self.editor.setReadOnly(not writable)
         self.tools.set_writable(writable)

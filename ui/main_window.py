@@ -22,6 +22,12 @@ Choices where the spec is silent:
 - Files dropped anywhere on the window are offered as attachments, like the composer's paperclip
   (``composer.files_offered``); the model picker and the instructions button are in the
   composer's tools row (``ui.composer_tools``).
+- Find in conversation (Ctrl+F) is a bar above the transcript (``ui.find_bar``); the app searches
+  and hands back the count and the current match (``show_find``). F3 / Shift+F3 open it when it is
+  closed, else go to the next / previous match. Searching all sessions' titles and text is the
+  sidebar's filter (Ctrl+Shift+F).
+- Editing a sent message (``begin_edit``) shows the edit bar above the message box; showing
+  another session cancels the edit.
 
 Signals:
     fork_requested(): the banner's "Fork from last good turn".
@@ -36,7 +42,17 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from itertools import pairwise
 
-from PySide6.QtCore import QByteArray, QMargins, QRect, QSize, Qt, QUrl, Signal, qVersion
+from PySide6.QtCore import (
+    QByteArray,
+    QMargins,
+    QRect,
+    QSize,
+    Qt,
+    QUrl,
+    Signal,
+    SignalInstance,
+    qVersion,
+)
 from PySide6.QtGui import (
     QAccessible,
     QAccessibleEvent,
@@ -67,11 +83,13 @@ from PySide6.QtWidgets import (
 from core.events import Attachment, Entry
 from ui.actions import MENU_TITLES, MENUS, WindowActions, translated
 from ui.composer import Composer, local_files
+from ui.find_bar import FindBar
 from ui.message_bar import MessageBar
 from ui.model_picker import ModelMenu
 from ui.reminders_panel import RemindersPanel
 from ui.screen import DeliveredView, ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionListPanel, SessionSummary
+from ui.shown_path import ShownConversation
 from ui.transcript_model import TranscriptModel
 from ui.transcript_view import TranscriptView
 
@@ -163,11 +181,14 @@ class MainWindow(QMainWindow):
     Signals:
         fork_requested(): fork the current session from its last good turn.
         close_requested(): the window was asked to close (the app decides how to quit).
+        open_url_requested(str): the user confirmed opening this link.
+        session_shown(): ``show_session`` put a (new or refreshed) session on screen.
     """
 
     fork_requested = Signal()
     close_requested = Signal()
     open_url_requested = Signal(str)
+    session_shown = Signal()
 
     def __init__(
         self, clock: Callable[[], datetime], bell: QIcon, parent: QWidget | None = None
@@ -183,6 +204,7 @@ class MainWindow(QMainWindow):
         self.reminders = RemindersPanel(clock, bell, self)
         self.banner = Banner(self)
         self.message_bar = MessageBar(self)
+        self.find_bar = FindBar(self)
         self.version_of: Callable[[], str] = QApplication.applicationVersion
         """Chime's version, asked for when About opens (the application's, set at start)."""
         self._allow_close = False
@@ -206,8 +228,10 @@ class MainWindow(QMainWindow):
         column.setSpacing(0)
         column.addWidget(self._build_toggles(center))
         column.addWidget(self.banner)
+        column.addWidget(self.find_bar)
         column.addWidget(self.transcript, 1)
         column.addWidget(self.message_bar)
+        column.addWidget(self.composer.edit_bar)
         column.addWidget(self.composer)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.setObjectName("main-splitter")
@@ -304,10 +328,20 @@ class MainWindow(QMainWindow):
         self.banner.button.clicked.connect(self.fork_requested)
         self.reminders.ask_delete.connect(self._on_reminders_ask_delete)
         self.transcript.settings_requested.connect(act("settings").trigger)
-        self.transcript.retry_requested.connect(act("retry").trigger)
         self.transcript.link_activated.connect(self.ask_open_link)
         self.transcript.link_hovered.connect(self._on_link_hovered)
         self.sessions.session_chosen.connect(self._on_session_chosen)
+        self._connect_find()
+
+    def _connect_find(self) -> None:
+        """Ctrl+F opens the find bar; F3 / Shift+F3 open it or step through the matches."""
+        act = self.window_actions.action
+        act("find").triggered.connect(self.open_find)
+        act("find_next").triggered.connect(lambda: self._find_step(self.find_bar.next_requested))
+        act("find_previous").triggered.connect(
+            lambda: self._find_step(self.find_bar.previous_requested)
+        )
+        self.find_bar.closed.connect(self._on_find_closed)
 
     def _set_tab_order(self) -> None:
         """Left to right, top to bottom, as the window is drawn."""
@@ -317,9 +351,14 @@ class MainWindow(QMainWindow):
             self.sessions_toggle,
             self.reminders_toggle,
             self.banner.button,
+            self.find_bar.edit,
+            self.find_bar.previous_button,
+            self.find_bar.next_button,
+            self.find_bar.close_button,
             self.transcript,
             self.message_bar.action_button,
             self.message_bar.close_button,
+            self.composer.edit_bar.cancel_button,
             self.composer.editor,
             self.composer.tools.attach_button,
             self.composer.tools.picker,
@@ -388,7 +427,10 @@ class MainWindow(QMainWindow):
     def show_session(self, screen: SessionScreen) -> None:
         """Put a whole session on screen: transcript (following its end), reminders, title,
         zone, access (state, banner, composer), busy and the persistence warning."""
-        self.transcript_model.reset(screen.entries, screen.zone_name)
+        self.composer.cancel_edit()
+        self.transcript_model.reset(
+            screen.entries, screen.zone_name, conversation=screen.conversation
+        )
         if screen.streaming:
             self.transcript_model.append_stream(screen.streaming)
             self.transcript_model.flush_stream()
@@ -399,6 +441,7 @@ class MainWindow(QMainWindow):
         self.set_access(screen.access)
         self.set_busy(screen.busy)
         self.set_persistence_warning(screen.persistence_failed)
+        self.session_shown.emit()
 
     def show_no_session(self, access: SessionAccess, zone_name: str | None) -> None:
         """Nothing can be shown (no session could be opened or created): an empty window that
@@ -408,10 +451,11 @@ class MainWindow(QMainWindow):
         self.set_session_title(None)
         self.set_access(access)
 
-    def add_entry(self, entry: Entry) -> None:
+    def add_entry(self, entry: Entry, conversation: ShownConversation | None = None) -> None:
         """A new entry of the session on screen (a finished answer takes the streamed row's
-        place)."""
-        self.transcript_model.append_event(entry)
+        place); ``conversation``: the session's conversation tree after it, when it may have
+        changed (an input, a turn, a hidden exchange, another version)."""
+        self.transcript.apply_entry(entry, conversation)
 
     def append_stream(self, piece: str) -> None:
         """More of the answer being streamed: it grows in its own row of the transcript."""
@@ -450,6 +494,7 @@ class MainWindow(QMainWindow):
             )
         self.composer.set_writable(access.writable, access.placeholder)
         self.reminders.set_writable(access.writable)
+        self.transcript.set_writable(access.writable)
 
     def set_sessions(self, items: Sequence[SessionSummary], current: str | None) -> None:
         self.sessions.set_sessions(list(items), current)
@@ -462,6 +507,38 @@ class MainWindow(QMainWindow):
 
     def scroll_to_end(self) -> None:
         self.transcript.scroll_to_end()
+
+    # -- the conversation verbs and find (agent.md §7) ------------------------------------
+    def begin_edit(self, seq: int, text: str) -> None:
+        """Edit the sent message at ``seq``: its text in the message box, in edit mode."""
+        self.composer.begin_edit(seq, text)
+
+    def open_find(self) -> None:
+        """Ctrl+F: show the find bar (its text selected); the search runs again for what it
+        holds."""
+        reopened = self.find_bar.isHidden()
+        self.find_bar.open_bar()
+        if reopened and self.find_bar.query():
+            self.find_bar.query_changed.emit(self.find_bar.query())
+
+    def show_find(
+        self, count: str, query: str, target: tuple[int, int] | None, *, scroll: bool = True
+    ) -> None:
+        """What the app found: the count ("3 of 17", "12+"), the text to highlight, and the
+        current match (the seq of its message, which match in it), scrolled to when
+        ``scroll``."""
+        self.find_bar.set_count(count)
+        self.transcript.show_find(query, target, scroll=scroll)
+
+    def _find_step(self, step: SignalInstance) -> None:
+        if self.find_bar.isHidden():
+            self.open_find()
+        else:
+            step.emit()
+
+    def _on_find_closed(self) -> None:
+        self.transcript.show_find("", None)
+        self.transcript.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def set_draft(self, text: str) -> None:
         """Put ``text`` into the message box (a refused message goes back there)."""

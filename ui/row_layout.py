@@ -17,9 +17,16 @@ Choices where the spec is silent:
   box), so a streaming block re-lays out only its last piece.
 - Every message has a footer line with its time (or "Queued") and its action buttons, which
   show on hover or when the row has keyboard focus; the line is always reserved, so nothing
-  moves when they appear.
+  moves when they appear. When the buttons do not fit beside the time they get a line of their
+  own under it (narrow windows).
 - The files attached to a user message are one small line under its bubble, right-aligned
   ("📎 plan.md · 2 KB   📎 photo.png · 1.2 MB"); a message of files only has no bubble.
+- A message with versions shows its switcher "‹ 2/3 ›" in its footer, always (next to the time);
+  an answer that ends a turn shows the turn's usage after its time, small and muted:
+  "10:45 · 1,234 → 256 tokens · 41 tok/s".
+- A failed turn's error row offers Retry, Edit and Discard (and Settings); a hidden exchange is a
+  thin muted line with a Show button. A read-only session's rows offer none of the buttons that
+  would write (``writable``).
 """
 
 from __future__ import annotations
@@ -45,12 +52,13 @@ from PySide6.QtGui import (
     QTextOption,
 )
 
+from ui import row_actions
 from ui.attachment_strip import size_text
 from ui.highlight import CodeFormats, fill_runs, knows, runs_by_lines
 from ui.markdown_blocks import Block, resplit, split_blocks
 from ui.row_actions import RowAction, actions_for, label, tip
 from ui.theme import Surfaces
-from ui.transcript_rows import TranscriptRow, reminder_text
+from ui.transcript_rows import TranscriptRow, reminder_text, usage_numbers
 
 MARGIN = 16
 """Between the transcript's edges and the reading column."""
@@ -157,6 +165,7 @@ class Button:
     text: str
     rect: QRect
     tip: str = ""
+    enabled: bool = True
 
 
 @dataclass(eq=False, slots=True)
@@ -174,6 +183,9 @@ class RowLayout:
     footer_text_rect: QRect | None = None
     buttons: list[Button] = field(default_factory=list)
     footer_buttons: list[Button] = field(default_factory=list)
+    switcher_text: str = ""
+    """A message's version switcher: "2/3" between its ‹ and › buttons (in ``buttons``)."""
+    switcher_rect: QRect | None = None
 
     @property
     def length(self) -> int:
@@ -226,6 +238,10 @@ class RowLayout:
             if button.rect.contains(x, y):
                 return button
         return None
+
+    def button(self, name: str) -> Button | None:
+        """The button called ``name`` (None when the row has none)."""
+        return next((b for b in (*self.buttons, *self.footer_buttons) if b.name == name), None)
 
     def copy_box_at(self, x: int, y: int) -> int:
         return next((i for i, box in enumerate(self.boxes) if box.copy.contains(x, y)), -1)
@@ -328,6 +344,8 @@ class RowLayouts:
         self._formats: CodeFormats | None = None
         self._dark = False
         self.wrap_code = False
+        self.writable = True
+        """The session can be written: rows offer the buttons that write (edit, retry, ...)."""
         self.highlight_budget = HIGHLIGHTS_PER_FRAME
         """Code boxes that may still be coloured in this frame (the view resets it per paint)."""
         self._stream: tuple[str, list[Block]] = ("", [])
@@ -377,6 +395,8 @@ class RowLayouts:
             return self._tool(row, width, expanded)
         if kind == "context":
             return self._card_text(row.text, width, self._fonts.mono, muted=True)
+        if kind == "hidden":
+            return self._hidden(row, width)
         return self._notice(row.text, width)
 
     def _message(self, row: TranscriptRow, width: int, time: str) -> RowLayout:
@@ -507,28 +527,41 @@ class RowLayouts:
         *,
         right: bool,
     ) -> RowLayout:
-        """The footer line under a message: its note (time, "Queued", "Answering…") and its
-        action buttons, on the right for the user's messages."""
-        height = self._small_metrics.height() + 8
-        footer = QRect(0, bottom + 2, width, height)
+        """The footer line under a message: its note (time, "Queued", "Answering…", usage), its
+        version switcher and its action buttons, on the right for the user's messages; the
+        buttons go on a line of their own when they do not fit beside the rest."""
+        line = self._small_metrics.height() + 8
+        top = bottom + 2
         note = self._footer_note(row, time)
         note_w = self._small_metrics.horizontalAdvance(note) + 4
-        actions = () if row.kind == "streaming" else actions_for(row.kind)
-        buttons = self._footer_buttons(actions, footer.top() + 2, height - 4)
-        shift = (
-            width - note_w - (buttons[-1].rect.right() + 9 if buttons else 0)
-            if right
-            else note_w + 10
-        )
+        switcher = self._switcher(row, top + 2, line - 4)
+        switcher_w = switcher[-1].rect.right() + 1 if switcher else 0
+        actions = () if row.kind == "streaming" else actions_for(row.kind, writable=self.writable)
+        buttons = self._footer_buttons(actions, top + 2, line - 4)
+        buttons_w = buttons[-1].rect.right() + 1 if buttons else 0
+        info_w = note_w + (switcher_w + 10 if switcher else 0)
+        own_line = bool(buttons) and info_w + 10 + buttons_w > width
+        if right:
+            note_x, switcher_x = width - note_w, width - info_w
+            buttons_x = width - buttons_w if own_line else width - info_w - 10 - buttons_w
+        else:
+            note_x, switcher_x = 0, note_w + 10
+            buttons_x = 0 if own_line else info_w + 10
+        dy = line if own_line else 0
         layout.footer_buttons = [
-            Button(b.name, b.text, b.rect.translated(shift, 0), b.tip) for b in buttons
+            Button(b.name, b.text, b.rect.translated(buttons_x, dy), b.tip) for b in buttons
         ]
-        layout.footer = footer
+        if switcher:
+            layout.buttons = [replace_rect(b, b.rect.translated(switcher_x, 0)) for b in switcher]
+            first, last = layout.buttons[0].rect, layout.buttons[-1].rect
+            layout.switcher_text = f"{row.version[0]}/{row.version[1]}"
+            layout.switcher_rect = QRect(
+                first.right() + 1, top, last.left() - first.right() - 1, line
+            )
+        layout.footer = QRect(0, top, width, line + dy)
         layout.footer_text = note
-        layout.footer_text_rect = QRect(
-            width - note_w if right else 0, footer.top(), note_w, height
-        )
-        layout.height = footer.bottom() + 1 + GAP
+        layout.footer_text_rect = QRect(note_x, top, note_w, line)
+        layout.height = layout.footer.bottom() + 1 + GAP
         return layout
 
     def _footer_note(self, row: TranscriptRow, time: str) -> str:
@@ -536,7 +569,46 @@ class RowLayouts:
             return translate("RowLayouts", "Answering…")
         if row.queued:
             return translate("RowLayouts", "Queued — sent when the answer above is done")
+        if row.usage is not None and row.usage.reported:
+            return " · ".join(part for part in (time, self.usage_text(row)) if part)
         return time
+
+    def usage_text(self, row: TranscriptRow) -> str:
+        """ "1,234 → 256 tokens · 41 tok/s" for an answer whose turn reported usage, else ""."""
+        if row.usage is None or not row.usage.reported:
+            return ""
+        prompt, completion, rate = usage_numbers(row.usage)
+        text = translate("RowLayouts", "{prompt} → {completion} tokens").format(
+            prompt=prompt, completion=completion
+        )
+        if rate:
+            text += " · " + translate("RowLayouts", "{rate} tok/s").format(rate=rate)
+        return text
+
+    def _switcher(self, row: TranscriptRow, top: int, height: int) -> list[Button]:
+        """The version switcher's ‹ and › buttons from x = 0 (its "2/3" goes between them)."""
+        number, count = row.version
+        if count < 2:
+            return []
+        metrics = self._small_metrics
+        arrow = metrics.horizontalAdvance("‹") + 14
+        middle = metrics.horizontalAdvance(f"{count}/{count}") + 10
+        return [
+            Button(
+                row_actions.PREVIOUS_VERSION,
+                "‹",
+                QRect(0, top, arrow, height),
+                translate("RowLayouts", "Previous version"),
+                enabled=number > 1 and self.writable,
+            ),
+            Button(
+                row_actions.NEXT_VERSION,
+                "›",
+                QRect(arrow + middle, top, arrow, height),
+                translate("RowLayouts", "Next version"),
+                enabled=number < count and self.writable,
+            ),
+        ]
 
     def _footer_buttons(self, actions: Sequence[RowAction], top: int, height: int) -> list[Button]:
         """The actions' buttons side by side from x = 0 (a Copy button is wide enough to say
@@ -584,12 +656,38 @@ class RowLayouts:
         y += piece.height + 8
         small = self._small_metrics
         x, buttons = PAD, []
-        for name, text in (
-            ("retry", translate("RowLayouts", "Retry (Enter)")),
-            ("settings", translate("RowLayouts", "Settings…")),
-        ):
+        choices = [
+            (
+                row_actions.RETRY,
+                translate("RowLayouts", "Retry (Enter)"),
+                translate("RowLayouts", "Run this message again"),
+            ),
+            (
+                row_actions.EDIT,
+                translate("RowLayouts", "Edit"),
+                translate(
+                    "RowLayouts",
+                    "Put this message in the message box to change it and send it again",
+                ),
+            ),
+            (
+                row_actions.DISCARD,
+                translate("RowLayouts", "Discard"),
+                translate(
+                    "RowLayouts", "Leave this message out of the view and of what the model is sent"
+                ),
+            ),
+        ]
+        if not self.writable:
+            choices = []
+        elif not row.typed:  # a reminder's turn: nothing typed to edit
+            choices = [choice for choice in choices if choice[0] != row_actions.EDIT]
+        choices.append((row_actions.SETTINGS, translate("RowLayouts", "Settings…"), ""))
+        for name, text, hint in choices:
             w = small.horizontalAdvance(text) + 22
-            buttons.append(Button(name, text, QRect(x, y, w, small.height() + 10)))
+            if x > PAD and x + w > width - PAD:  # a narrow card: the rest on the next line
+                x, y = PAD, y + small.height() + 10 + 6
+            buttons.append(Button(name, text, QRect(x, y, w, small.height() + 10), hint))
             x += w + 8
         y += small.height() + 10 + PAD
         layout = RowLayout(y + GAP, [piece], caption=caption, buttons=buttons)
@@ -617,6 +715,27 @@ class RowLayouts:
             y += 4 + pieces[1].height
         layout = RowLayout(y + PAD + GAP, pieces)
         layout.card = QRect(0, top, width, y + PAD - top)
+        return layout
+
+    def _hidden(self, row: TranscriptRow, width: int) -> RowLayout:
+        """A hidden exchange: one muted line with its first words and a Show button."""
+        small = self._small_metrics
+        show = translate("RowLayouts", "Show")
+        button_w = small.horizontalAdvance(show) + 22 if self.writable else 0
+        text = translate(
+            "RowLayouts", "1 hidden message: “{words}” — left out of what the model sees"
+        ).format(words=row.text)
+        doc = self._plain_doc(text, self._fonts.notice, max(80, width - button_w - 12))
+        piece = Piece(doc, 0, GAP, 0, doc.characterCount(), markdown=text, muted=True)
+        height = max(piece.height, small.height() + 8)
+        layout = RowLayout(GAP + height + GAP, [piece])
+        if self.writable:
+            rect = QRect(width - button_w, GAP, button_w, small.height() + 8)
+            tip_text = translate(
+                "RowLayouts",
+                "Bring this message and its answer back into the view and the model's history",
+            )
+            layout.buttons = [Button(row_actions.SHOW, show, rect, tip_text)]
         return layout
 
     def _notice(self, text: str, width: int) -> RowLayout:
@@ -711,6 +830,10 @@ class RowLayouts:
                 piece.doc = coloured
             piece.doc.setProperty(HIGHLIGHTED, True)
         return True
+
+
+def replace_rect(button: Button, rect: QRect) -> Button:
+    return Button(button.name, button.text, rect, button.tip, button.enabled)
 
 
 def _stacked(docs: list[QTextDocument], x: int, top: int, base: int, box: int) -> list[Piece]:

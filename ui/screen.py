@@ -13,6 +13,7 @@ from typing import Literal
 
 from core.events import Entry
 from core.frozen import frozen
+from ui.shown_path import ShownConversation
 
 
 @frozen
@@ -67,7 +68,8 @@ class SessionAccess:
 class SessionScreen:
     """Everything ``show_session`` needs: the transcript's entries (a lazy sequence), the zone its
     times are shown in, the active reminders (and the recently delivered ones), the access, what
-    runs, and the answer streamed so far (a session shown while it answers)."""
+    runs, and the answer streamed so far (a session shown while it answers). ``conversation`` is
+    the session's conversation tree (its shown path, agent.md §7; None: every event is shown)."""
 
     title: str | None
     entries: Sequence[Entry]
@@ -78,3 +80,4 @@ class SessionScreen:
     persistence_failed: bool = False
     streaming: str = ""
     delivered: tuple[DeliveredView, ...] = ()
+    conversation: ShownConversation | None = None

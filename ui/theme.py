@@ -78,6 +78,8 @@ DARK: Mapping[Role, str] = {
 WARNING = QColor("#d4322c")
 REMINDER = QColor("#e6a019")
 LIVE = QColor("#2fa84f")
+FIND_MATCH = QColor("#f5c400")
+FIND_CURRENT = QColor("#f08a00")
 
 
 def palette_for(scheme: Scheme) -> QPalette:
@@ -174,6 +176,11 @@ class Surfaces:
     warning_text: QColor
     link: QColor
     focus: QColor
+    find_match: QColor
+    """Behind every match of the find bar's text (the text on it is ``text``)."""
+    find_current: QColor
+    """Behind the current match (the text on it is ``find_current_text``)."""
+    find_current_text: QColor
 
 
 def surfaces(palette: QPalette) -> Surfaces:
@@ -190,6 +197,9 @@ def surfaces(palette: QPalette) -> Surfaces:
     code = mix(base, text, 0.07 if dark else 0.045)
     header = mix(base, text, 0.12 if dark else 0.08)
     placeholder = palette.color(Role.PlaceholderText)
+    find_match = mix(base, FIND_MATCH, 0.35 if dark else 0.5)
+    find_current = mix(base, FIND_CURRENT, 0.9 if dark else 0.75)
+    black = QColor("#000000")
     return Surfaces(
         text=text,
         muted_text=readable(placeholder, (base, window, tool_card, header, code), text),
@@ -208,6 +218,9 @@ def surfaces(palette: QPalette) -> Surfaces:
         warning_text=readable(WARNING, (base, window, error_card), text),
         link=readable(palette.color(Role.Link), (base, user_bubble, reminder_card, code), text),
         focus=highlight,
+        find_match=readable(find_match, (text,), base),
+        find_current=find_current,
+        find_current_text=readable(base if dark else text, (find_current,), black),
     )
 
 

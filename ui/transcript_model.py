@@ -25,6 +25,16 @@ The order rows are shown in (choices where the spec is silent):
 
 Rows have ids (``uid_at``) that stay the same while the rows around them load, unload or move,
 so a text selection, an expanded tool call or a scrolled code box stays with its row.
+
+The shown path (agent.md §7): the rows are those of ``core.session.conversation.shown`` for the
+conversation the app hands in (``ui.shown_path``): inputs off the path (other versions) and the
+turns that are not their input's answer (a failed turn that was retried) make no row; a hidden
+exchange is one ``hidden`` row at its input's place. Each loaded event is checked on its own
+(``seq in path`` costs O(runs)), so loading stays windowed. An event that changes which events are
+shown (``path/select``, ``exchange/hide``, a new version of an input, a turn that re-runs an
+input) rebuilds the loaded window instead of adding rows: ``restructures`` tells the view, which
+calls ``reload_tail`` (the new version or answer is at the end: follow it) or ``reload_around``
+(keep the reader where they were).
 """
 
 from __future__ import annotations
@@ -51,8 +61,11 @@ from core.events import (
     UnknownEvent,
     UserMessage,
 )
+from ui.shown_path import EVERYTHING, PathView, ShownConversation, restructures
 from ui.transcript_rows import (
     TranscriptRow,
+    TurnUsage,
+    hidden_row,
     merge_tool_result,
     reminder_caption,
     reminder_text,
@@ -68,11 +81,19 @@ FETCH_EVENTS = 20
 MAX_TURN_SCAN = 4000
 """How far a batch edge may move to reach a turn's start, and how far a message's turn is looked
 for."""
+MIN_ROWS = 40
+"""Rows a load reaches for: when the loaded events are mostly off the shown path (the tail after
+an early message was edited), loading goes further back, so the view has rows to scroll."""
+OLDER_SCAN = 4000
+"""Events one load reads at most going back for rows (a long stretch off the shown path)."""
 MAX_ROWS = 500
 """Rows kept loaded: past this, loading older history unloads the newest rows (and the other way
 round), so a re-layout never walks 10,000 rows in Python (bench/ui_bench.py)."""
 STREAM_FRAME_MS = 30
 """The streamed answer's row is updated at most this often (pieces arriving faster are joined)."""
+
+MESSAGE_ROWS = ("user", "reminder", "hidden")
+"""Rows that stand at the start of an exchange."""
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 TITLE_ROLE = Qt.ItemDataRole.UserRole + 3
@@ -119,6 +140,10 @@ class TranscriptModel(QAbstractListModel):
         self._tail_input = -1
         """The input of the newest ``turn/start`` (-1: none): later messages wait."""
         self._turn_open = False
+        self._path = PathView(EVERYTHING)
+        self._tail_showing = True
+        """The newest turn's events are shown (its input is on the path, it is the answer)."""
+        self._tail_usage = TurnUsage()
         self._streaming = False
         """A streaming row is shown (just above the waiting rows)."""
         self._stream_pieces: list[str] = []
@@ -179,13 +204,23 @@ class TranscriptModel(QAbstractListModel):
         if not self.canFetchMore(parent):
             return
         self._older_wanted = False
-        start = self._turn_start(max(0, self._loaded_from - FETCH_EVENTS))
-        rows = self._build(start, self._loaded_from).rows
-        self._loaded_from = start
+        rows = self._older_rows(FETCH_EVENTS, 1)
         if not rows:
             return
         self._insert(0, rows)
         self._trim_bottom()
+
+    def _older_rows(self, batch: int, wanted: int) -> list[TranscriptRow]:
+        """The rows of the events before the loaded ones, going back ``batch`` events at a time
+        (to a turn's start) until there are ``wanted`` rows or ``OLDER_SCAN`` events were read
+        (events off the shown path make no row); moves ``_loaded_from`` back."""
+        rows: list[TranscriptRow] = []
+        floor = max(0, self._loaded_from - OLDER_SCAN)
+        while len(rows) < wanted and self._loaded_from > floor:
+            start = self._turn_start(max(floor, self._loaded_from - batch))
+            rows = self._build(start, self._loaded_from).rows + rows
+            self._loaded_from = start
+        return rows
 
     def has_newer(self) -> bool:
         """True while events newer than the last row are not loaded (the user scrolled far up).
@@ -204,7 +239,7 @@ class TranscriptModel(QAbstractListModel):
         if built.rows:
             self._insert(len(self._rows), built.rows)
         self._waiting = built.waiting
-        if not self.has_newer() and self._stream_pieces:
+        if not self.has_newer() and self._stream_pieces and self._tail_showing:
             self._show_stream_row()
         self._trim_top()
 
@@ -214,10 +249,47 @@ class TranscriptModel(QAbstractListModel):
 
     # -- feeding -----------------------------------------------------------------------------
     def reset(
-        self, events: Sequence[Entry], zone_name: str | None, *, keep_stream: bool = False
+        self,
+        events: Sequence[Entry],
+        zone_name: str | None,
+        *,
+        keep_stream: bool = False,
+        conversation: ShownConversation | None = None,
     ) -> None:
-        """Show a new session: rows for the tail of ``events`` (older ones load on demand).
-        ``keep_stream``: the same session again, whose answer may still be streaming."""
+        """Show a new session: rows for the tail of ``events`` (older ones load on demand), of
+        the shown path of ``conversation`` (None: the one shown so far; a new session without
+        one shows every event). ``keep_stream``: the same session again, whose answer may still
+        be streaming."""
+        if conversation is not None:
+            self._path = PathView(conversation)
+        elif not keep_stream:
+            self._path = PathView(EVERYTHING)
+        count = len(events)
+        self._reload(events, zone_name, count - INITIAL_EVENTS, count, keep_stream=keep_stream)
+
+    def reload_tail(self) -> None:
+        """Rebuild the rows of the tail (the shown path changed at its end: a new version)."""
+        self.reset(self._events, self._zone_name, keep_stream=True)
+
+    def reload_around(self, seq: int) -> None:
+        """Rebuild the rows of the events around ``seq`` (the shown path changed there: a hidden
+        exchange, another version); the tail is included when it is near."""
+        count = len(self._events)
+        half = INITIAL_EVENTS // 2
+        stop = min(count, seq + half)
+        if count - stop < half:
+            stop = count
+        self._reload(self._events, self._zone_name, seq - half, stop, keep_stream=True)
+
+    def _reload(
+        self,
+        events: Sequence[Entry],
+        zone_name: str | None,
+        start: int,
+        stop: int,
+        *,
+        keep_stream: bool,
+    ) -> None:
         self.beginResetModel()
         self._events = events
         self._zone_name = zone_name
@@ -228,10 +300,26 @@ class TranscriptModel(QAbstractListModel):
             self._stream_timer.stop()
         count = len(events)
         self._tail_input, self._turn_open = self._last_turn(count)
-        self._loaded_from = self._turn_start(max(0, count - INITIAL_EVENTS))
-        self._loaded_to = self._known_end = count
-        self._fill(self._build(self._loaded_from, count))
+        self._tail_showing, self._tail_usage = self._tail_state(count)
+        self._known_end = count
+        self._loaded_from = self._turn_start(max(0, start))
+        self._loaded_to = count if stop >= count else self._turn_end(max(stop, self._loaded_from))
+        built = self._build(self._loaded_from, self._loaded_to)
+        if len(built.rows) < MIN_ROWS:
+            older = self._older_rows(INITIAL_EVENTS, MIN_ROWS - len(built.rows))
+            built = _Built(older + built.rows, built.waiting)
+        self._fill(built)
         self.endResetModel()
+
+    def set_conversation(self, conversation: ShownConversation) -> None:
+        """The conversation changed without changing the rows shown so far (a new input, a new
+        turn): later rows follow it."""
+        self._path = PathView(conversation)
+
+    def restructures(self, entry: Entry, conversation: ShownConversation) -> bool:
+        """True when ``entry`` changes which of the events already there are shown (see
+        ``ui.shown_path.restructures``): the loaded rows must be rebuilt."""
+        return restructures(entry, conversation)
 
     def set_show_context(self, show: bool) -> None:
         """Include the time-context readings as rows (rebuilds the loaded rows)."""
@@ -254,7 +342,7 @@ class TranscriptModel(QAbstractListModel):
             self._rows.append(row)
             self._uids.append(self._register(row))
         self._waiting = built.waiting
-        if self._stream_pieces and not self.has_newer():
+        if self._stream_pieces and not self.has_newer() and self._tail_showing:
             at = self._tail()
             self._rows.insert(at, TranscriptRow("streaming", self._stream_text()))
             self._uids.insert(at, self._new_uid())
@@ -275,23 +363,28 @@ class TranscriptModel(QAbstractListModel):
         """
         seq = entry.seq
         self._known_end = max(self._known_end, seq + 1)
-        previous_input = self._tail_input
         self._track_turn(entry)
         if seq != self._loaded_to:
             return
         self._loaded_to = seq + 1
         match entry.event:
             case ToolResult() as result:
-                self._merge_result(result)
+                if self._tail_showing:
+                    self._merge_result(result)
             case UserMessage():
                 self._add_waiting(entry)
             case TurnStart(input=input_seq):
-                if input_seq != previous_input:  # not a retry of the same input
+                if self._path.shows_turn(input_seq, seq):
                     self._take_input(input_seq, seq)
+            case AssistantMessage() as answer if self._tail_showing:
+                rows = self._answer_rows(entry, answer, self._tail_input, self._tail_usage)
+                self._add_answer(rows)
             case AssistantMessage():
-                self._add_answer(self._visible(row_for_event(entry, self._zone_name)))
+                self._add_answer([])
+            case _ if self._tail_showing:
+                self._add_rows(self._in_turn(entry, self._tail_input))
             case _:
-                self._add_rows(self._visible(row_for_event(entry, self._zone_name)))
+                pass
 
     def _track_turn(self, entry: Entry) -> None:
         """The queue's state follows every announced event, shown or not."""
@@ -299,10 +392,56 @@ class TranscriptModel(QAbstractListModel):
             case TurnStart(input=input_seq):
                 self._turn_open = True
                 self._tail_input = input_seq
+                self._tail_showing = self._path.turn_shown(input_seq, entry.seq)
+                self._tail_usage = TurnUsage()
             case TurnEnd():
                 self._turn_open = False
+            case AssistantMessage() as answer:
+                self._tail_usage = self._tail_usage.plus(answer)
             case _:
                 pass
+
+    def _tail_state(self, count: int) -> tuple[bool, TurnUsage]:
+        """Whether the newest turn's events are shown, and what its steps cost so far."""
+        usage = TurnUsage()
+        steps: list[AssistantMessage] = []
+        for index in range(count - 1, max(-1, count - 1 - MAX_TURN_SCAN), -1):
+            match self._event(index).event:
+                case TurnStart(input=input_seq):
+                    for answer in reversed(steps):
+                        usage = usage.plus(answer)
+                    return self._path.turn_shown(input_seq, index), usage
+                case AssistantMessage() as answer:
+                    steps.append(answer)
+                case _:
+                    pass
+        return True, usage
+
+    def _in_turn(self, entry: Entry, input_seq: int) -> list[TranscriptRow]:
+        """The visible rows of an event of the turn answering ``input_seq``."""
+        rows = self._visible(row_for_event(entry, self._zone_name))
+        return [replace(row, input=input_seq, typed=self._typed(row, input_seq)) for row in rows]
+
+    def _typed(self, row: TranscriptRow, input_seq: int) -> bool:
+        """False for the error row of a reminder's turn (its input is no typed message)."""
+        if row.kind != "error" or not 0 <= input_seq < len(self._events):
+            return True
+        event = self._event(input_seq).event
+        return not isinstance(event, UserMessage) or not event.is_reminder
+
+    def _answer_rows(
+        self, entry: Entry, answer: AssistantMessage, input_seq: int, usage: TurnUsage
+    ) -> list[TranscriptRow]:
+        """An answer step's rows; the step that ends its turn carries the turn's usage."""
+        rows = self._in_turn(entry, input_seq)
+        if (
+            usage.reported
+            and answer.finish != "tool_calls"
+            and rows
+            and rows[0].kind == "assistant"
+        ):
+            rows[0] = replace(rows[0], usage=usage)
+        return rows
 
     def _add_waiting(self, entry: Entry) -> None:
         row = self._message_row(entry, queued=self._turn_open)
@@ -314,7 +453,8 @@ class TranscriptModel(QAbstractListModel):
     def _take_input(self, input_seq: int, seq: int) -> None:
         """A turn starts on the message at ``input_seq``: it stops waiting and stands here."""
         if input_seq not in self._waiting:
-            row = self._message_row(self._event(input_seq))
+            event = self._event(input_seq) if 0 <= input_seq < seq else None
+            row = self._message_row(event) if event is not None else None
             if row is not None:
                 self._insert(self._tail(), [replace(row, seq=seq)])
             return
@@ -370,7 +510,7 @@ class TranscriptModel(QAbstractListModel):
         self._flush_stream()
 
     def _flush_stream(self) -> None:
-        if not self._stream_pieces or self.has_newer():
+        if not self._stream_pieces or self.has_newer() or not self._tail_showing:
             return
         self._show_stream_row()
 
@@ -407,6 +547,13 @@ class TranscriptModel(QAbstractListModel):
         """Where the row with this id is now (-1 when it is not loaded)."""
         for position in range(len(self._uids) - 1, -1, -1):
             if self._uids[position] == uid:
+                return position
+        return -1
+
+    def row_of_message(self, seq: int) -> int:
+        """The row showing the user or assistant message at ``seq`` (-1 when it is not loaded)."""
+        for position, row in enumerate(self._rows):
+            if message_seq(row) == seq:
                 return position
         return -1
 
@@ -488,7 +635,7 @@ class TranscriptModel(QAbstractListModel):
         if end == len(self._rows) and not self._turn_open:
             return end
         for position in range(end - 1, -1, -1):
-            if self._rows[position].kind in ("user", "reminder"):
+            if self._rows[position].kind in MESSAGE_ROWS:
                 return position
         return 0
 
@@ -497,7 +644,7 @@ class TranscriptModel(QAbstractListModel):
         if excess <= 0:
             return
         cut = next(
-            (i for i in range(excess, self._tail()) if self._rows[i].kind in ("user", "reminder")),
+            (i for i in range(excess, self._tail()) if self._rows[i].kind in MESSAGE_ROWS),
             None,
         )
         if cut is None or self._rows[cut].seq < 0:
@@ -549,13 +696,18 @@ class TranscriptModel(QAbstractListModel):
                     pass
         return -1, False
 
-    def _input_before(self, start: int) -> int:
-        """The input of the last ``turn/start`` before ``start`` (-1: none within the scan)."""
+    def _turn_before(self, start: int) -> tuple[int, bool]:
+        """(the input of the turn open at ``start``, whether its events are shown); (-1, True)
+        when ``start`` is between turns (or no ``turn/start`` is within the scan)."""
         for index in range(start - 1, max(-1, start - 1 - MAX_TURN_SCAN), -1):
-            event = self._event(index).event
-            if isinstance(event, TurnStart):
-                return event.input
-        return -1
+            match self._event(index).event:
+                case TurnStart(input=input_seq):
+                    return input_seq, self._path.turn_shown(input_seq, index)
+                case TurnEnd():
+                    return -1, True
+                case _:
+                    pass
+        return -1, True
 
     def _taken_later(self, seq: int) -> bool:
         """A ``turn/start`` after ``seq`` (within the scan) takes the message at ``seq``."""
@@ -567,53 +719,85 @@ class TranscriptModel(QAbstractListModel):
         return False
 
     def _message_row(self, entry: Entry, *, queued: bool = False) -> TranscriptRow | None:
+        """The row of an input: its message (with its versions), a ``hidden`` row, or None when
+        it is off the shown path (or not a message)."""
+        event = entry.event
+        if not isinstance(event, UserMessage):
+            return None
+        state = self._path.input_state(entry.seq)
+        if state == "off":
+            return None
+        if state == "hidden":
+            return hidden_row(entry, event)
         rows = row_for_event(entry, self._zone_name)
         if not rows or rows[0].kind not in ("user", "reminder"):
             return None
-        return replace(rows[0], queued=queued) if queued else rows[0]
+        version = self._path.version(entry.seq)
+        return replace(rows[0], queued=queued, input=entry.seq, version=version)
 
     def _build(self, start: int, stop: int) -> _Built:
-        """The rows of events ``[start, stop)`` in the order they are shown."""
+        """The rows of events ``[start, stop)`` of the shown path, in the order they are shown."""
         rows: list[TranscriptRow] = []
         held: dict[int, TranscriptRow] = {}
         calls: dict[str, int] = {}
-        last_input = self._input_before(start)
+        turn_input, showing = self._turn_before(start)
+        usage = TurnUsage()
         for seq in range(start, stop):
             entry = self._event(seq)
             match entry.event:
                 case ToolResult() as result:
-                    self._merge_into(rows, calls, result)
+                    if showing:
+                        self._merge_into(rows, calls, result)
                 case UserMessage():
                     self._place_message(entry, rows, held)
                 case TurnStart(input=input_seq):
-                    if input_seq != last_input:
+                    turn_input, usage = input_seq, TurnUsage()
+                    showing = self._path.turn_shown(input_seq, seq)
+                    if self._path.shows_turn(input_seq, seq):
                         self._place_input(input_seq, seq, rows, held)
-                    last_input = input_seq
+                case AssistantMessage() as answer:
+                    usage = usage.plus(answer)
+                    if showing:
+                        self._add_built(
+                            rows, calls, self._answer_rows(entry, answer, turn_input, usage)
+                        )
+                case TurnEnd():
+                    if showing:
+                        self._add_built(rows, calls, self._in_turn(entry, turn_input))
+                    turn_input, showing = -1, True
                 case _:
-                    for row in self._visible(row_for_event(entry, self._zone_name)):
-                        if row.kind == "tool" and row.call_id:
-                            calls[row.call_id] = len(rows)
-                        rows.append(row)
+                    if showing:
+                        self._add_built(rows, calls, self._in_turn(entry, turn_input))
         waiting = self._waiting_rows(rows, stop) if stop >= self._known_end else []
         return _Built(rows, waiting)
+
+    def _add_built(
+        self, rows: list[TranscriptRow], calls: dict[str, int], new: list[TranscriptRow]
+    ) -> None:
+        for row in new:
+            if row.kind == "tool" and row.call_id:
+                calls[row.call_id] = len(rows)
+            rows.append(row)
 
     def _place_message(
         self, entry: Entry, rows: list[TranscriptRow], held: dict[int, TranscriptRow]
     ) -> None:
-        """A message stands at its turn's start; a waiting one is added by ``_waiting_rows``."""
-        if entry.seq > self._tail_input:
-            return
+        """A message stands at the start of the turn that answers it; a message no turn took
+        yet is added by ``_waiting_rows`` (after the newest turn's input) or stands where it is
+        (before it: a log written by a crash between the two)."""
         row = self._message_row(entry)
         if row is None:
             return
         if self._taken_later(entry.seq):
             held[entry.seq] = row
-        else:
+        elif entry.seq <= self._tail_input:
             rows.append(row)
 
     def _place_input(
         self, input_seq: int, seq: int, rows: list[TranscriptRow], held: dict[int, TranscriptRow]
     ) -> None:
+        """The turn at ``seq`` is the answer of ``input_seq``: its message (or hidden row)
+        stands here."""
         row = held.pop(input_seq, None)
         if row is None:
             row = self._message_row(self._event(input_seq)) if 0 <= input_seq < seq else None
@@ -626,7 +810,7 @@ class TranscriptModel(QAbstractListModel):
         waiting = []
         for seq in range(floor, stop):
             entry = self._event(seq)
-            if isinstance(entry.event, UserMessage):
+            if isinstance(entry.event, UserMessage) and not self._taken_later(seq):
                 row = self._message_row(entry, queued=self._turn_open)
                 if row is not None:
                     rows.append(row)
@@ -646,6 +830,14 @@ class TranscriptModel(QAbstractListModel):
         if self._show_context:
             return rows
         return [row for row in rows if row.kind != "context"]
+
+
+def message_seq(row: TranscriptRow) -> int:
+    """The seq of the message a row shows: a user message or reminder at its input's seq, an
+    answer at its own (-1 for other rows)."""
+    if row.kind in ("user", "reminder"):
+        return row.input
+    return row.seq if row.kind == "assistant" else -1
 
 
 def plain_text(row: TranscriptRow) -> str:

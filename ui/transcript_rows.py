@@ -12,8 +12,14 @@ Choices where the spec is silent (desktop.md §1):
   showing the reminders the framing parser read from it (``UserMessage.reminders``); it counts as
   late when delivered more than a minute after its intended ``occurrence_at``.
 - Malformed and unknown events make no row (the JSONL export keeps them).
-- ``turn/end`` makes a row only when the turn did not complete: ``error`` (failed, with Retry) or
-  ``notice`` (cancelled / interrupted).
+- ``turn/end`` makes a row only when the turn did not complete: ``error`` (failed, with Retry,
+  Edit and Discard) or ``notice`` (cancelled / interrupted).
+- A hidden exchange (agent.md §7) is one thin ``hidden`` row at its input's place, with the first
+  words of the message and a Show button (the transcript model makes it).
+- Usage under an answer is summed over the model steps of its turn: prompt tokens and completion
+  tokens as the endpoint reported them for each step, and tokens per second = the completion
+  tokens of the steps that reported a duration / those durations. It is shown under the row of
+  the step that ends the turn (a step without tool calls); nothing when no step reported usage.
 """
 
 from __future__ import annotations
@@ -52,10 +58,44 @@ from core.readable import format_clock, tool_summary
 translate = QCoreApplication.translate  # pyside6-lupdate reads translate("TranscriptRows", …)
 
 RowKind = Literal[
-    "user", "reminder", "assistant", "tool", "context", "error", "notice", "streaming"
+    "user", "reminder", "assistant", "tool", "context", "error", "notice", "streaming", "hidden"
 ]
 
 LATE_AFTER = timedelta(minutes=1)
+HIDDEN_SNIPPET_CHARS = 60
+
+
+@dataclass(frozen=True, slots=True)
+class TurnUsage:
+    """Tokens an answer's steps cost (see the module docstring); ``timed`` is the completion
+    tokens of the steps that reported a duration, ``duration_ms`` their summed duration."""
+
+    prompt: int = 0
+    completion: int = 0
+    timed: int = 0
+    duration_ms: int = 0
+    reported: bool = False
+
+    def plus(self, answer: AssistantMessage) -> TurnUsage:
+        usage = answer.usage
+        if usage is None:
+            return self
+        timed, duration = self.timed, self.duration_ms
+        if answer.duration_ms is not None and answer.duration_ms > 0:
+            timed += usage.completion_tokens
+            duration += answer.duration_ms
+        return TurnUsage(
+            self.prompt + usage.prompt_tokens,
+            self.completion + usage.completion_tokens,
+            timed,
+            duration,
+            True,
+        )
+
+    @property
+    def per_second(self) -> float | None:
+        """Completion tokens per second, None when no step reported a duration."""
+        return self.timed * 1000 / self.duration_ms if self.duration_ms > 0 else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +121,34 @@ class TranscriptRow:
     late: bool = False
     queued: bool = False
     files: tuple[Attachment, ...] = ()
+    input: int = -1
+    """The seq of the input whose exchange the row belongs to (-1: none, e.g. streaming)."""
+    version: tuple[int, int] = (0, 0)
+    """A message with versions: (which one, of how many); (0, 0) without."""
+    usage: TurnUsage | None = None
+    """Under the answer that ends a turn: what its steps cost (None: nothing reported)."""
+    typed: bool = True
+    """An error row whose input the user typed (False: a reminder's turn, which has no text to
+    edit: its row offers no Edit)."""
+
+
+def hidden_row(entry: Entry, message: UserMessage) -> TranscriptRow:
+    """The thin row standing for a hidden exchange: the first words of its message."""
+    text = (
+        reminder_text(_user_row(message, entry.seq, None)) if message.is_reminder else message.text
+    )
+    first = " ".join(text.split())
+    if len(first) > HIDDEN_SNIPPET_CHARS:
+        first = first[: HIDDEN_SNIPPET_CHARS - 1].rstrip() + "…"
+    return TranscriptRow("hidden", first, entry.seq, read_instant(entry.at), input=entry.seq)
+
+
+def usage_numbers(usage: TurnUsage) -> tuple[str, str, str]:
+    """(prompt tokens, completion tokens, tokens per second or "") written with thousands
+    separators: ``("1,234", "256", "41")``."""
+    rate = usage.per_second
+    shown_rate = "" if rate is None else (f"{rate:,.0f}" if rate >= 10 else f"{rate:.1f}")
+    return f"{usage.prompt:,}", f"{usage.completion:,}", shown_rate
 
 
 def row_for_event(entry: Entry, zone_name: str | None) -> list[TranscriptRow]:

@@ -13,12 +13,19 @@ hover, or for the keyboard's current row) and its context menu (right click, the
 Shift+F10) hold its actions (``ui.row_actions``). A link shows its target in the status bar on
 hover; clicking it asks the window (``link_activated``), which shows the target before opening.
 
+The shown path (agent.md §7): ``apply_entry`` feeds each new entry with the conversation after
+it; an entry that changes which events are shown rebuilds the loaded rows, at the end (a new
+version: the view follows it) or around where the reader is (a hidden exchange, another version:
+``keep_in_place`` names the row that should stay where it is on screen).
+
 Signals:
-    retry_requested(): the user asked to retry the failed turn (error row's Retry, or Enter on it).
     settings_requested(): the user asked for Settings from an error row.
     link_activated(str): a link in a message was clicked (its target).
     link_hovered(str): the mouse is over a link with this target ("" when it left).
-    row_action(str, int): a row action the view does not handle itself (name, the row's seq).
+    row_action(str, int): a row action the view does not handle itself (name, the seq of the
+        input whose exchange the row belongs to): the table's (``ui.row_actions``), an error
+        row's ``retry`` (also Enter on it), ``edit`` and ``discard``, a hidden row's ``show``
+        (also Enter), a message's ``version-previous`` and ``version-next``.
 """
 
 from __future__ import annotations
@@ -55,11 +62,22 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QToolTip, QWidget
 
+from core.events import Entry, ExchangeHidden, PathSelected
+from ui import row_actions
+from ui.find_marks import Mark, marks_in
 from ui.highlight import CodeFormats
 from ui.row_actions import actions_for, label
 from ui.row_layout import HIGHLIGHTS_PER_FRAME, MARGIN, RowLayout
+from ui.shown_path import ShownConversation
 from ui.theme import Surfaces
-from ui.transcript_model import TranscriptModel, plain_text
+from ui.transcript_model import (
+    MESSAGE_ROWS,
+    MIN_ROWS,
+    TranscriptModel,
+    message_seq,
+    plain_text,
+)
+from ui.transcript_rows import TranscriptRow
 from ui.turn_delegate import COPIED_MESSAGE, TurnDelegate
 
 COPIED_MS = 1500
@@ -91,7 +109,6 @@ class TranscriptView(QListView):
     Signals: see the module docstring.
     """
 
-    retry_requested = Signal()
     settings_requested = Signal()
     link_activated = Signal(str)
     link_hovered = Signal(str)
@@ -119,6 +136,14 @@ class TranscriptView(QListView):
         self._painting = False
         self._painting_order: tuple[tuple[int, int], tuple[int, int]] | None = None
         self._last_double: tuple[float, QPoint] = (float("-inf"), QPoint())
+        self._keep: tuple[int, int] | None = None
+        """(the input whose row the reader looks at, the input whose row takes its place) for the
+        next rebuild around it (``keep_in_place``)."""
+        self._rebuilding = False
+        self._find_query = ""
+        self._find_target: tuple[int, int] | None = None
+        """(the seq of the message holding the current match, which match in it)."""
+        self._find_cache: dict[int, tuple[RowLayout, list[Mark]]] = {}
         self._auto_scroll = QTimer(self)
         self._auto_scroll.setInterval(AUTO_SCROLL_MS)
         self._auto_scroll.timeout.connect(self._on_auto_scroll)
@@ -126,6 +151,10 @@ class TranscriptView(QListView):
         self._copied_timer.setSingleShot(True)
         self._copied_timer.setInterval(COPIED_MS)
         self._copied_timer.timeout.connect(self._on_copied_expired)
+        self._fill_timer = QTimer(self)
+        self._fill_timer.setSingleShot(True)
+        self._fill_timer.setInterval(0)
+        self._fill_timer.timeout.connect(self._fill_viewport)
         self.setModel(model)
         self.setItemDelegate(self._delegate)
         self._delegate.configure(self.font(), self.palette())
@@ -198,6 +227,76 @@ class TranscriptView(QListView):
 
     def copied_box(self, uid: int) -> int:
         return self._copied[1] if self._copied[0] == uid else -1
+
+    def find_marks(self, row: int) -> tuple[list[Mark], int]:
+        if not self._find_query:
+            return [], -1
+        layout = self._delegate.layout_at(row)
+        value = self._model.row_at(row)
+        if layout is None or value is None or message_seq(value) < 0:
+            return [], -1
+        uid = self._model.uid_at(row)
+        cached = self._find_cache.get(uid)
+        if cached is None or cached[0] is not layout:
+            cached = (layout, marks_in(layout, self._find_query))
+            self._find_cache[uid] = cached
+        marks = cached[1]
+        target = self._find_target
+        if target is None or target[0] != message_seq(value) or not marks:
+            return marks, -1
+        return marks, min(target[1], len(marks) - 1)
+
+    # -- find in conversation --------------------------------------------------------------
+    def show_find(self, query: str, target: tuple[int, int] | None, *, scroll: bool = True) -> None:
+        """Highlight every match of ``query`` in the rows shown; ``target`` (the seq of the
+        message holding the current match, which of its matches) is loaded if need be and
+        scrolled to when ``scroll``. An empty query clears the highlights."""
+        if query != self._find_query:
+            self._find_cache.clear()
+        self._find_query, self._find_target = query, target
+        if target is not None and scroll:
+            self._scroll_to_match(*target)
+        self.viewport().update()
+
+    def _scroll_to_match(self, seq: int, number: int) -> None:
+        row = self._model.row_of_message(seq)
+        if row < 0:  # not loaded: load the events around it
+            self._rebuilding = self._loading = True
+            try:
+                self._model.reload_around(seq)
+                self.doItemsLayout()
+            finally:
+                self._rebuilding = self._loading = False
+            row = self._model.row_of_message(seq)
+            if row < 0:
+                return
+        index = self._model.index(row)
+        self.setCurrentIndex(index)
+        marks, current = self.find_marks(row)
+        layout = self._delegate.layout_at(row)
+        y = 0
+        if marks and layout is not None:
+            mark = marks[current if current >= 0 else 0]
+            y = int(layout.point_of(layout.pieces[mark.piece].base + mark.start).y())
+        bar = self.verticalScrollBar()
+        self._loading = True
+        try:
+            bar.setValue(
+                bar.value() + self.visualRect(index).top() + y - self.viewport().height() // 2
+            )
+        finally:
+            self._loading = False
+        self._follow = bar.value() >= bar.maximum() - 4 and not self._model.has_newer()
+
+    def first_visible_seq(self) -> int:
+        """The lowest seq of a message at the top of the viewport (-1: nothing is shown)."""
+        index = self.indexAt(QPoint(self.viewport().width() // 2, 2))
+        if not index.isValid():
+            return -1
+        value = self._model.row_at(index.row())
+        if value is None:
+            return -1
+        return value.input if value.input >= 0 else value.seq
 
     # -- public slots --------------------------------------------------------------------
     def set_show_context(self, show: bool) -> None:
@@ -567,7 +666,7 @@ class TranscriptView(QListView):
         box = hit.layout.copy_box_at(hit.x, hit.y)
         if name.startswith("copy-code:") and box == int(name.split(":")[1]):
             self.copy_code(hit.row, box)
-        elif over is not None and over.name == name:
+        elif over is not None and over.name == name and over.enabled:
             self._run_action(hit.row, name)
 
     def _click(self, point: QPoint) -> None:
@@ -652,12 +751,10 @@ class TranscriptView(QListView):
             return
         if name == "copy":
             self.copy_row(row)
-        elif name == "retry":
-            self.retry_requested.emit()
-        elif name == "settings":
+        elif name == row_actions.SETTINGS:
             self.settings_requested.emit()
         else:
-            self.row_action.emit(name, value.seq)
+            self.row_action.emit(name, value.input if value.input >= 0 else value.seq)
 
     def _show_copied(self, uid: int, what: int) -> None:
         self._copied = (uid, what)
@@ -683,8 +780,11 @@ class TranscriptView(QListView):
         row = self._model.row_at(index.row()) if index.isValid() else None
         if row is None:
             return False
-        if row.kind == "error":
-            self.retry_requested.emit()
+        if row.kind == "error" and self._delegate.layouts.writable:
+            self._run_action(index.row(), row_actions.RETRY)
+            return True
+        if row.kind == "hidden" and self._delegate.layouts.writable:
+            self._run_action(index.row(), row_actions.SHOW)
             return True
         if row.kind in ("tool", "context"):
             self._model.toggle_expanded(index.row())
@@ -743,11 +843,136 @@ class TranscriptView(QListView):
         value = self._model.row_at(row)
         if value is None:
             return
-        if value.kind == "error":
-            menu.addAction(self.tr("&Retry"), self.retry_requested.emit)
-        for action in actions_for(value.kind):
+        writable = self._delegate.layouts.writable
+        for name, text in self._verb_entries(value, writable):
+            menu.addAction(text, partial(self._run_action, row, name))
+        for action in actions_for(value.kind, writable=writable):
             if action.name != "copy":
                 menu.addAction(label(action), partial(self._run_action, row, action.name))
+
+    def _verb_entries(self, value: TranscriptRow, writable: bool) -> list[tuple[str, str]]:
+        """The context menu's entries for an error row's, a hidden row's and a version
+        switcher's buttons (the keyboard's way to them)."""
+        if not writable:
+            return []
+        if value.kind == "error":
+            edit = [(row_actions.EDIT, self.tr("&Edit the message…"))] if value.typed else []
+            return [
+                (row_actions.RETRY, self.tr("&Retry")),
+                *edit,
+                (row_actions.DISCARD, self.tr("&Discard")),
+            ]
+        if value.kind == "hidden":
+            return [(row_actions.SHOW, self.tr("&Show the hidden message"))]
+        number, count = value.version
+        entries = []
+        if number > 1:
+            entries.append((row_actions.PREVIOUS_VERSION, self.tr("&Previous version")))
+        if 0 < number < count:
+            entries.append((row_actions.NEXT_VERSION, self.tr("&Next version")))
+        return entries
+
+    def set_writable(self, writable: bool) -> None:
+        """A read-only session's rows offer no buttons that would write."""
+        if self._delegate.set_writable(writable):
+            self.scheduleDelayedItemsLayout()
+            self.viewport().update()
+
+    # -- the shown path ------------------------------------------------------------------
+    def apply_entry(self, entry: Entry, conversation: ShownConversation | None) -> None:
+        """A new entry of the session on screen, with the conversation after it (None: it did
+        not change): rows are added, or the loaded ones rebuilt when the shown path changed."""
+        model = self._model
+        if conversation is None or not model.restructures(entry, conversation):
+            if conversation is not None:
+                model.set_conversation(conversation)
+            model.append_event(entry)
+            return
+        model.set_conversation(conversation)
+        event = entry.event
+        if isinstance(event, ExchangeHidden):
+            self._rebuild_around(event.input)
+        elif isinstance(event, PathSelected) or not self._follow:
+            self._rebuild_around(self._keep[1] if self._keep is not None else -1)
+        else:  # a new version (edit, regenerate) or a re-run at the end: show it, follow it
+            model.reload_tail()
+            self.scroll_to_end()
+
+    def keep_in_place(self, shown_input: int, next_input: int) -> None:
+        """The next rebuild around the reader (``path/select``) puts the row of ``next_input``
+        where the row of ``shown_input`` is on screen now (a version switch)."""
+        self._keep = (shown_input, next_input)
+
+    def _rebuild_around(self, input_seq: int) -> None:
+        """Rebuild the loaded rows around the reader: the row of ``input_seq`` (a hidden
+        exchange's, a new version's: ``keep_in_place``), else the top row, stays where it is."""
+        keep, self._keep = self._keep, None
+        old_input = keep[0] if keep is not None else input_seq
+        row, offset = self._screen_anchor(old_input)
+        anchor_seq = self._anchor_seq(row)
+        target = input_seq if input_seq >= 0 else anchor_seq
+        self._rebuilding = self._loading = True
+        try:
+            self._model.reload_around(max(0, target))
+            self.doItemsLayout()
+            found = self._row_for(input_seq, anchor_seq)
+            bar = self.verticalScrollBar()
+            if found >= 0 and offset is not None:
+                top = self.visualRect(self._model.index(found)).top()
+                bar.setValue(bar.value() + top - offset)
+            self._follow = bar.value() >= bar.maximum() - 4 and not self._model.has_newer()
+        finally:
+            self._rebuilding = self._loading = False
+        self._fill_timer.start()
+
+    def _fill_viewport(self) -> None:
+        """A few rows that do not fill the viewport leave no scroll bar to reach older ones (the
+        newest events far off the shown path: an early message edited in a long session): load
+        older rows, one batch per turn of the event loop, until they fill it or none is left."""
+        model = self._model
+        if model.rowCount() >= MIN_ROWS or not model.has_older():
+            return
+        self.doItemsLayout()
+        if self.verticalScrollBar().maximum() > 0:
+            return
+        self._load_keeping_position(self._fetch_older)
+        self._fill_timer.start()
+
+    def _screen_anchor(self, input_seq: int) -> tuple[int, int | None]:
+        """(the row to keep in place, its top in the viewport): the row of ``input_seq`` when
+        it is on screen, else the top row (None: nothing is shown)."""
+        height = self.viewport().height()
+        for position in range(self._model.rowCount()):
+            value = self._model.row_at(position)
+            if value is not None and value.input == input_seq and value.kind in MESSAGE_ROWS:
+                top = self.visualRect(self._model.index(position)).top()
+                if -height < top < height:
+                    return position, top
+                break
+        index = self.indexAt(QPoint(self.viewport().width() // 2, 2))
+        if not index.isValid():
+            return -1, None
+        return index.row(), self.visualRect(index).top()
+
+    def _anchor_seq(self, row: int) -> int:
+        value = self._model.row_at(row)
+        if value is None:
+            return -1
+        return value.input if value.input >= 0 else value.seq
+
+    def _row_for(self, input_seq: int, seq: int) -> int:
+        """The row of input ``input_seq``'s message (or hidden row), else the first row of the
+        exchange at or after ``seq``."""
+        later = -1
+        for position in range(self._model.rowCount()):
+            value = self._model.row_at(position)
+            if value is None:
+                continue
+            if value.kind in MESSAGE_ROWS and value.input == input_seq >= 0:
+                return position
+            if later < 0 and max(value.input, value.seq) >= seq:
+                later = position
+        return later
 
     # -- scrolling and model changes -----------------------------------------------------
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -798,10 +1023,14 @@ class TranscriptView(QListView):
 
     def _on_model_reset(self) -> None:
         self._delegate.forget()
+        self._find_cache.clear()
         self._anchor = self._head = None
         self._offsets.clear()
+        if self._rebuilding:  # the rebuild puts the reader back where they were
+            return
         self._follow = True
         self.scrollToBottom()
+        self._fill_timer.start()
 
     def _on_model_data_changed(
         self, top_left: QModelIndex, _bottom_right: QModelIndex, _roles: Any = None

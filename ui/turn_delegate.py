@@ -10,6 +10,7 @@ lost references to Python objects returned by ``data()``).
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
@@ -28,6 +29,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from core.readable import format_clock
+from ui.find_marks import Mark
 from ui.row_layout import Button, CodeBox, Piece, RowLayout, RowLayouts
 from ui.theme import Surfaces, is_dark, surfaces
 from ui.transcript_model import TranscriptModel
@@ -64,6 +66,11 @@ class RowState(Protocol):
         the message's own Copy button, -1 for nothing."""
         ...
 
+    def find_marks(self, row: int) -> tuple[Sequence[Mark], int]:
+        """The find bar's matches in the row at ``row`` and which of them is the current one
+        (-1: none is)."""
+        ...
+
 
 class TurnDelegate(QStyledItemDelegate):
     """Paints one transcript row: bubble, Markdown blocks, code boxes, cards, footer buttons."""
@@ -93,6 +100,14 @@ class TurnDelegate(QStyledItemDelegate):
     def set_wrap_code(self, wrap: bool) -> None:
         self.layouts.wrap_code = wrap
         self.forget()
+
+    def set_writable(self, writable: bool) -> bool:
+        """Rows offer the buttons that write only when ``writable``; True when that changed."""
+        if writable == self.layouts.writable:
+            return False
+        self.layouts.writable = writable
+        self.forget()
+        return True
 
     def set_width(self, viewport_width: int) -> bool:
         """The viewport width changed; True when the reading column changed with it (rows are
@@ -176,8 +191,14 @@ class TurnDelegate(QStyledItemDelegate):
             self._paint_box(painter, colors, box, self._state.copied_box(uid) == number)
         selection = self._state.selection_in(index.row())
         palette = option.palette
-        for piece in layout.pieces:
-            self._paint_piece(painter, colors, palette, layout, piece, selection, offsets)
+        marks, current = self._state.find_marks(index.row())
+        for number, piece in enumerate(layout.pieces):
+            found = [
+                (mark.start, mark.end, at == current)
+                for at, mark in enumerate(marks)
+                if mark.piece == number
+            ]
+            self._paint_piece(painter, colors, palette, layout, piece, selection, offsets, found)
         for number, box in enumerate(layout.boxes):
             self._paint_scrollbar(painter, colors, box, offsets.get(number, 0))
         hovered = self._state.hovered_button(uid)
@@ -236,6 +257,7 @@ class TurnDelegate(QStyledItemDelegate):
         piece: Piece,
         selection: tuple[int, int] | None,
         offsets: dict[int, int],
+        found: Sequence[tuple[int, int, bool]] = (),
     ) -> None:
         chosen = None
         if selection is not None:
@@ -243,15 +265,18 @@ class TurnDelegate(QStyledItemDelegate):
             if low < high:
                 chosen = (low - piece.base, high - piece.base)
         color = colors.muted_text if piece.muted else colors.text
+        marks = [_find_selection(piece, mark, colors) for mark in found]
         if piece.box < 0:
-            self._draw_doc(painter, piece, color, chosen, palette=palette)
+            self._draw_doc(painter, piece, color, chosen, palette=palette, marks=marks)
             return
         body = layout.boxes[piece.box].body
         shift = offsets.get(piece.box, 0)
         clip = QRect(
             body.left() - piece.x + shift, body.top() - piece.y, body.width(), body.height()
         )
-        self._draw_doc(painter, piece, color, chosen, palette=palette, shift=shift, clip=clip)
+        self._draw_doc(
+            painter, piece, color, chosen, palette=palette, shift=shift, clip=clip, marks=marks
+        )
 
     def _draw_doc(
         self,
@@ -263,13 +288,18 @@ class TurnDelegate(QStyledItemDelegate):
         palette: QPalette | None = None,
         shift: int = 0,
         clip: QRect | None = None,
+        marks: Sequence[QAbstractTextDocumentLayout.Selection] = (),
     ) -> None:
-        """Draw a piece's document in ``color``, ``chosen`` positions in the selection colours,
-        shifted left by ``shift`` and clipped to ``clip`` (piece coordinates)."""
+        """Draw a piece's document in ``color``, the find bar's ``marks`` highlighted, ``chosen``
+        positions in the selection colours, shifted left by ``shift`` and clipped to ``clip``
+        (piece coordinates)."""
         context = QAbstractTextDocumentLayout.PaintContext()
         context.palette.setColor(QPalette.ColorRole.Text, color)
+        selections = list(marks)
         if chosen is not None and palette is not None:
-            context.selections = [_selection(piece, chosen, palette)]
+            selections.append(_selection(piece, chosen, palette))
+        if selections:
+            context.selections = selections
         painter.save()
         painter.translate(piece.x - shift, piece.y)
         if clip is not None:
@@ -303,10 +333,10 @@ class TurnDelegate(QStyledItemDelegate):
         self, painter: QPainter, colors: Surfaces, button: Button, *, hovered: bool
     ) -> None:
         painter.setPen(QPen(colors.code_border))
-        painter.setBrush(colors.button_hover if hovered else colors.button)
+        painter.setBrush(colors.button_hover if hovered and button.enabled else colors.button)
         painter.drawRoundedRect(QRectF(button.rect).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6)
         painter.setFont(self.layouts.fonts.small)
-        painter.setPen(colors.text)
+        painter.setPen(colors.text if button.enabled else colors.muted_text)
         painter.drawText(button.rect, int(Qt.AlignmentFlag.AlignCenter), button.text)
 
     def _paint_footer(
@@ -325,6 +355,9 @@ class TurnDelegate(QStyledItemDelegate):
         painter.setPen(colors.muted_text)
         flags = int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft)
         painter.drawText(layout.footer_text_rect, flags, layout.footer_text)
+        if layout.switcher_rect is not None:
+            center = int(Qt.AlignmentFlag.AlignCenter)
+            painter.drawText(layout.switcher_rect, center, layout.switcher_text)
         if not show_actions and not copied:
             return
         for button in layout.footer_buttons:
@@ -342,17 +375,35 @@ class TurnDelegate(QStyledItemDelegate):
         painter.drawRoundedRect(QRectF(area).adjusted(-3, -2, 3, 2), 10, 10)
 
 
+def _find_selection(
+    piece: Piece, mark: tuple[int, int, bool], colors: Surfaces
+) -> QAbstractTextDocumentLayout.Selection:
+    """A find match in the piece: every match on the match colour, the current one stronger."""
+    start, end, current = mark
+    if current:
+        return _painted(piece, start, end, colors.find_current, colors.find_current_text)
+    return _painted(piece, start, end, colors.find_match, colors.text)
+
+
 def _selection(
     piece: Piece, chosen: tuple[int, int], palette: QPalette
 ) -> QAbstractTextDocumentLayout.Selection:
     """Positions ``chosen`` of a piece, in the palette's selection colours."""
+    background = palette.color(QPalette.ColorRole.Highlight)
+    return _painted(piece, *chosen, background, palette.color(QPalette.ColorRole.HighlightedText))
+
+
+def _painted(
+    piece: Piece, start: int, end: int, background: QColor, foreground: QColor
+) -> QAbstractTextDocumentLayout.Selection:
+    """Positions ``[start, end)`` of a piece drawn on ``background`` in ``foreground``."""
     selection = QAbstractTextDocumentLayout.Selection()
     cursor = QTextCursor(piece.doc)
-    cursor.setPosition(chosen[0])
-    cursor.setPosition(chosen[1], QTextCursor.MoveMode.KeepAnchor)
+    cursor.setPosition(start)
+    cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
     selection.cursor = cursor
     fmt = QTextCharFormat()
-    fmt.setBackground(QBrush(palette.color(QPalette.ColorRole.Highlight)))
-    fmt.setForeground(QBrush(palette.color(QPalette.ColorRole.HighlightedText)))
+    fmt.setBackground(QBrush(background))
+    fmt.setForeground(QBrush(foreground))
     selection.format = fmt
     return selection

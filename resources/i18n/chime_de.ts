@@ -68,6 +68,26 @@
         <translation>Fehlgeschlagene Runde &amp;wiederholen</translation>
     </message>
     <message>
+        <source>Re&amp;generate last answer</source>
+        <translation>Letzte Antwort &amp;neu erzeugen</translation>
+    </message>
+    <message>
+        <source>&amp;Undo hide</source>
+        <translation>Ausblenden &amp;rückgängig machen</translation>
+    </message>
+    <message>
+        <source>&amp;Find in conversation…</source>
+        <translation>Im Gespräch &amp;suchen…</translation>
+    </message>
+    <message>
+        <source>Find ne&amp;xt</source>
+        <translation>Nächster &amp;Treffer</translation>
+    </message>
+    <message>
+        <source>Find pre&amp;vious</source>
+        <translation>&amp;Vorheriger Treffer</translation>
+    </message>
+    <message>
         <source>&amp;Attach files…</source>
         <translation>&amp;Dateien anhängen…</translation>
     </message>
@@ -370,6 +390,65 @@
     </message>
 </context>
 <context>
+    <name>ConversationVerbs</name>
+    <message>
+        <source>This message has no failed answer to retry.</source>
+        <translation>Diese Nachricht hat keine fehlgeschlagene Antwort zum Wiederholen.</translation>
+    </message>
+    <message>
+        <source>A reminder cannot be edited: retry it, or discard it.</source>
+        <translation>Eine Erinnerung kann nicht bearbeitet werden: Wiederholen oder verwerfen Sie sie.</translation>
+    </message>
+    <message>
+        <source>send the edited message</source>
+        <translation>die bearbeitete Nachricht senden</translation>
+    </message>
+    <message>
+        <source>regenerate the answer</source>
+        <translation>die Antwort neu erzeugen</translation>
+    </message>
+    <message>
+        <source>There is no answer to regenerate yet.</source>
+        <translation>Es gibt noch keine Antwort, die neu erzeugt werden kann.</translation>
+    </message>
+    <message>
+        <source>hide the message</source>
+        <translation>die Nachricht ausblenden</translation>
+    </message>
+    <message>
+        <source>Discarded “{words}”: left out of the view and of what the model is sent.</source>
+        <translation>„{words}“ verworfen: aus der Ansicht und aus dem, was das Modell erhält, herausgenommen.</translation>
+    </message>
+    <message>
+        <source>“{words}” is hidden from the model (and from this view).</source>
+        <translation>„{words}“ ist vor dem Modell (und in dieser Ansicht) ausgeblendet.</translation>
+    </message>
+    <message>
+        <source>The message is back in the view and the history.</source>
+        <translation>Die Nachricht ist wieder in der Ansicht und im Verlauf.</translation>
+    </message>
+    <message>
+        <source>There is no hidden message to bring back.</source>
+        <translation>Es gibt keine ausgeblendete Nachricht zum Zurückholen.</translation>
+    </message>
+    <message>
+        <source>show the message again</source>
+        <translation>die Nachricht wieder zeigen</translation>
+    </message>
+    <message>
+        <source>switch to that version</source>
+        <translation>zu dieser Version wechseln</translation>
+    </message>
+    <message>
+        <source>This session is read-only: nothing can be changed.</source>
+        <translation>Diese Sitzung ist schreibgeschützt: Nichts kann geändert werden.</translation>
+    </message>
+    <message>
+        <source>Could not {what}: {why}</source>
+        <translation>Nicht möglich – {what}: {why}</translation>
+    </message>
+</context>
+<context>
     <name>Crash</name>
     <message>
         <source>Chime could not use the disk: %1. Recent changes may not be saved; details are in %2.</source>
@@ -429,6 +508,59 @@
     <message>
         <source>Images (*.png *.jpg *.jpeg *.gif *.webp)</source>
         <translation>Bilder (*.png *.jpg *.jpeg *.gif *.webp)</translation>
+    </message>
+</context>
+<context>
+    <name>EditBar</name>
+    <message>
+        <source>Editing a message — Esc to cancel</source>
+        <translation>Nachricht wird bearbeitet – Esc bricht ab</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Cancel the edit</source>
+        <translation>Die Bearbeitung abbrechen</translation>
+    </message>
+</context>
+<context>
+    <name>FindBar</name>
+    <message>
+        <source>Find in this conversation</source>
+        <translation>In diesem Gespräch suchen</translation>
+    </message>
+    <message>
+        <source>Find in conversation</source>
+        <translation>Im Gespräch suchen</translation>
+    </message>
+    <message>
+        <source>Matches</source>
+        <translation>Treffer</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+Enter)</source>
+        <translation>Vorheriger Treffer (Umschalt+Enter)</translation>
+    </message>
+    <message>
+        <source>Next match (Enter)</source>
+        <translation>Nächster Treffer (Enter)</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>Schließen (Esc)</translation>
+    </message>
+</context>
+<context>
+    <name>FindFlow</name>
+    <message>
+        <source>No matches</source>
+        <translation>Keine Treffer</translation>
+    </message>
+    <message>
+        <source>{position} of {total}</source>
+        <translation>{position} von {total}</translation>
     </message>
 </context>
 <context>
@@ -786,6 +918,30 @@ Kürzlich zugestellt:
         <source>Copy this message as plain text (Ctrl+Shift+C)</source>
         <translation>Diese Nachricht als reinen Text kopieren (Strg+Umschalt+C)</translation>
     </message>
+    <message>
+        <source>Edit</source>
+        <translation>Bearbeiten</translation>
+    </message>
+    <message>
+        <source>Edit this message and send it again; the earlier version stays (Up in an empty message box edits the last one)</source>
+        <translation>Diese Nachricht bearbeiten und erneut senden; die frühere Version bleibt erhalten (Pfeil nach oben in einem leeren Nachrichtenfeld bearbeitet die letzte)</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>Neu erzeugen</translation>
+    </message>
+    <message>
+        <source>Answer this message again; the earlier answer stays (Ctrl+Alt+R for the last answer)</source>
+        <translation>Diese Nachricht erneut beantworten; die frühere Antwort bleibt erhalten (Strg+Alt+R für die letzte Antwort)</translation>
+    </message>
+    <message>
+        <source>Hide from the model</source>
+        <translation>Vor dem Modell ausblenden</translation>
+    </message>
+    <message>
+        <source>Leave this message and its answer out of the view and of what the model is sent (Undo in the message bar; a thin row keeps its place, with Show)</source>
+        <translation>Diese Nachricht und ihre Antwort aus der Ansicht und aus dem, was das Modell erhält, herausnehmen („Rückgängig“ in der Meldungsleiste; eine schmale Zeile mit „Zeigen“ hält ihren Platz)</translation>
+    </message>
 </context>
 <context>
     <name>RowLayouts</name>
@@ -810,6 +966,22 @@ Kürzlich zugestellt:
         <translation>Eingereiht – wird gesendet, wenn die Antwort darüber fertig ist</translation>
     </message>
     <message>
+        <source>{prompt} → {completion} tokens</source>
+        <translation>{prompt} → {completion} Token</translation>
+    </message>
+    <message>
+        <source>{rate} tok/s</source>
+        <translation>{rate} Token/s</translation>
+    </message>
+    <message>
+        <source>Previous version</source>
+        <translation>Vorherige Version</translation>
+    </message>
+    <message>
+        <source>Next version</source>
+        <translation>Nächste Version</translation>
+    </message>
+    <message>
         <source>Reminder</source>
         <translation>Erinnerung</translation>
     </message>
@@ -822,8 +994,40 @@ Kürzlich zugestellt:
         <translation>Wiederholen (Eingabe)</translation>
     </message>
     <message>
+        <source>Run this message again</source>
+        <translation>Diese Nachricht erneut ausführen</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>Bearbeiten</translation>
+    </message>
+    <message>
+        <source>Put this message in the message box to change it and send it again</source>
+        <translation>Diese Nachricht ins Nachrichtenfeld holen, um sie zu ändern und erneut zu senden</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <source>Leave this message out of the view and of what the model is sent</source>
+        <translation>Diese Nachricht aus der Ansicht und aus dem, was das Modell erhält, herausnehmen</translation>
+    </message>
+    <message>
         <source>Settings…</source>
         <translation>Einstellungen…</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Zeigen</translation>
+    </message>
+    <message>
+        <source>1 hidden message: “{words}” — left out of what the model sees</source>
+        <translation>1 ausgeblendete Nachricht: „{words}“ – nicht in dem, was das Modell sieht</translation>
+    </message>
+    <message>
+        <source>Bring this message and its answer back into the view and the model&apos;s history</source>
+        <translation>Diese Nachricht und ihre Antwort zurück in die Ansicht und den Verlauf des Modells holen</translation>
     </message>
 </context>
 <context>
@@ -1242,8 +1446,28 @@ Probieren Sie „remind me in 10 minutes to stretch“ – die Erinnerung kommt 
         <translation>&amp;Linkadresse kopieren</translation>
     </message>
     <message>
+        <source>&amp;Edit the message…</source>
+        <translation>Nachricht &amp;bearbeiten…</translation>
+    </message>
+    <message>
         <source>&amp;Retry</source>
         <translation>&amp;Wiederholen</translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation>&amp;Verwerfen</translation>
+    </message>
+    <message>
+        <source>&amp;Show the hidden message</source>
+        <translation>Ausgeblendete Nachricht &amp;zeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Previous version</source>
+        <translation>V&amp;orherige Version</translation>
+    </message>
+    <message>
+        <source>&amp;Next version</source>
+        <translation>Nächs&amp;te Version</translation>
     </message>
 </context>
 <context>
@@ -1266,6 +1490,30 @@ Probieren Sie „remind me in 10 minutes to stretch“ – die Erinnerung kommt 
     <message>
         <source>New line in a message</source>
         <translation>Neue Zeile in einer Nachricht</translation>
+    </message>
+    <message>
+        <source>Edit your last message</source>
+        <translation>Die eigene letzte Nachricht bearbeiten</translation>
+    </message>
+    <message>
+        <source>Up (in an empty message box)</source>
+        <translation>Pfeil nach oben (in einem leeren Nachrichtenfeld)</translation>
+    </message>
+    <message>
+        <source>Cancel an edit</source>
+        <translation>Eine Bearbeitung abbrechen</translation>
+    </message>
+    <message>
+        <source>Esc (while editing)</source>
+        <translation>Esc (beim Bearbeiten)</translation>
+    </message>
+    <message>
+        <source>Next / previous match</source>
+        <translation>Nächster / vorheriger Treffer</translation>
+    </message>
+    <message>
+        <source>Enter / Shift+Enter (in the find bar)</source>
+        <translation>Enter / Umschalt+Enter (in der Suchleiste)</translation>
     </message>
     <message>
         <source>(in the transcript)</source>

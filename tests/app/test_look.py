@@ -155,6 +155,8 @@ def transcript_pairs(window: MainWindow) -> dict[str, tuple[QColor, QColor]]:
         "link": (s.link, palette.color(Role.Base)),
         "link in a bubble": (s.link, s.user_bubble),
         "selected text": (palette.color(Role.HighlightedText), palette.color(Role.Highlight)),
+        "find match": (s.text, s.find_match),
+        "current find match": (s.find_current_text, s.find_current),
     }
     formats = view.code_formats()
     dark = palette.color(Role.Base).lightness() < 128

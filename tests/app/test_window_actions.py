@@ -250,7 +250,7 @@ def test_the_sidebar_filter_narrows_by_title_and_by_message_text(open_app: Opene
         other = chime.controller.current
         chime.answers.titles.append("Garden ideas")
         chime.trigger("rename_session")
-        press(chime, Qt.Key.Key_F, CTRL | SHIFT)  # "Search all sessions"
+        press(chime, Qt.Key.Key_F, CTRL | SHIFT)  # Ctrl+F is find in conversation
         assert chime.window.sessions.filter.hasFocus()
         chime.qtbot.keyClicks(chime.window.sessions.filter, "QUARTERLY")
         assert [sid for sid, _ in chime.sidebar()] == [budget]

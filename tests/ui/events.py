@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from core.events import Entry, decode_entry
+from core.session.conversation import Conversation
+from core.session.folds import SessionFolds
 
 T0 = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
 
@@ -93,6 +95,13 @@ class EventScript:
         if error:
             data["error"] = {"kind": "provider", "message": error}
         return self.add("turn/end", data)
+
+    def conversation(self) -> Conversation:
+        """The conversation tree of the entries so far, as the session's folds see it."""
+        folds = SessionFolds()
+        for entry in self.events:
+            folds.feed(entry)
+        return folds.snapshot()
 
     def turn(self, user_text: str, answer: str) -> None:
         seq = self.user(user_text).seq

@@ -120,6 +120,7 @@ def test_a_message_typed_while_an_answer_streams_is_shown_after_it_marked_queued
 
 
 def test_reopened_the_log_shows_each_message_above_its_own_answer_and_a_retry_once() -> None:
+    """A retried input is shown once, at the turn that answers it now (the failed one left out)."""
     script = EventScript()
     first = script.user("first question")
     script.start(first.seq)
@@ -133,16 +134,15 @@ def test_reopened_the_log_shows_each_message_above_its_own_answer_and_a_retry_on
     script.end()
     third = script.user("third question")  # no turn took it yet
     model = TranscriptModel()
-    model.reset(script.events, "UTC")
+    model.reset(script.events, "UTC", conversation=script.conversation())
     assert [model.index(r).data() for r in range(model.rowCount())] == [
         "first question",
         "First answer",
         "second question",
-        "The server is down.",
         "Second answer",
         "third question",
     ]
-    assert model.index(5).data(QUEUED_ROLE) is False  # waiting, but no answer runs
+    assert model.index(4).data(QUEUED_ROLE) is False  # waiting, but no answer runs
     model.append_event(script.start(third.seq))
     model.append_event(script.answer("Third answer"))
     assert model.index(model.rowCount() - 1).data() == "Third answer"
@@ -233,3 +233,40 @@ def test_a_group_appended_at_once_is_shown_and_the_model_stays_at_the_tail() -> 
     model.append_event(change)
     assert not model.has_newer()
     assert kinds(model)[-1] == "reminder"
+
+
+def test_a_tail_off_the_shown_path_loads_back_to_the_rows_before_the_edited_message() -> None:
+    """An early message edited in a long session: the newest events are all off the shown path,
+    so loading reads further back (``OLDER_SCAN`` events a load) for rows to show."""
+    script = EventScript()
+    for n in range(1100):
+        script.turn(f"question {n}", f"answer {n}")
+    edited = script.add(
+        "user/message",
+        {
+            "id": "edited",
+            "text": "question 2, edited",
+            "source": {"kind": "user", "timeZone": "Europe/Berlin"},
+            "parent": 6,
+            "revises": 8,
+        },
+    )
+    script.start(edited.seq)
+    script.answer("answer to the edit")
+    script.end()
+    model = TranscriptModel()
+    model.reset(script.events, "UTC", conversation=script.conversation())
+    texts = [model.index(r).data() for r in range(model.rowCount())]
+    assert texts == ["question 2, edited", "answer to the edit"]  # 4,400 events off the path
+    assert model.has_older()
+    model.want_older()
+    model.fetchMore(QModelIndex())  # one fetch crosses the rest of the stretch
+    texts = [model.index(r).data() for r in range(model.rowCount())]
+    assert texts == [
+        "question 0",
+        "answer 0",
+        "question 1",
+        "answer 1",
+        "question 2, edited",
+        "answer to the edit",
+    ]

@@ -340,12 +340,13 @@ def test_a_tool_call_expands_on_click_and_an_error_row_offers_retry_and_settings
     assert "Arguments:" in expanded.text(0, expanded.length)
     error = model.rowCount() - 1
     buttons = {b.name: b for b in view.layout_of(error).buttons}  # type: ignore[union-attr]
-    with qtbot.waitSignal(view.retry_requested):
+    with qtbot.waitSignal(view.row_action) as retried:
         qtbot.mouseClick(
             view.viewport(),
             Qt.MouseButton.LeftButton,
             pos=buttons["retry"].rect.center() + view.row_origin(error),
         )
+    assert retried.args == ["retry", question.seq]  # THAT input, not the newest failed one
     with qtbot.waitSignal(view.settings_requested):
         qtbot.mouseClick(
             view.viewport(),
@@ -355,5 +356,6 @@ def test_a_tool_call_expands_on_click_and_an_error_row_offers_retry_and_settings
     view.setCurrentIndex(model.index(error))
     menu = view.build_menu(error, "")
     assert "&Retry" in [action.text() for action in menu.actions()]
-    with qtbot.waitSignal(view.retry_requested):
+    with qtbot.waitSignal(view.row_action) as entered:
         qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert entered.args == ["retry", question.seq]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
@@ -126,9 +126,18 @@ class LoopbackServer:
     answers to its fixed routes (``/v1/models``, ``/props``) while the script plays the chat.
     """
 
-    def __init__(self, script: Sequence[Reply], paths: Mapping[str, Reply] | None = None) -> None:
+    def __init__(
+        self,
+        script: Sequence[Reply],
+        paths: Mapping[str, Reply] | None = None,
+        decide: Callable[[Received], Reply] | None = None,
+    ) -> None:
+        """``script``: the replies in order; ``paths``: fixed routes (see above); ``decide``: a
+        reply chosen from each request instead of the script (a server that refuses some
+        messages and answers the others)."""
         self._script = list(script)
         self._paths = dict(paths or {})
+        self._decide = decide
         self.received: list[Received] = []
         self.hung_up = asyncio.Event()
         self.request_seen = asyncio.Event()
@@ -185,7 +194,7 @@ class LoopbackServer:
             return False
         self.received.append(request)
         self.request_seen.set()
-        reply = self._reply_to(request.path)
+        reply = self._reply_to(request)
         if isinstance(reply, Json):
             await _send_json(writer, reply)
             return True
@@ -199,10 +208,12 @@ class LoopbackServer:
         self.hung_up.set()
         return False
 
-    def _reply_to(self, path: str) -> Reply:
-        routes = sorted((k for k in self._paths if path.startswith(k)), key=len)
+    def _reply_to(self, request: Received) -> Reply:
+        routes = sorted((k for k in self._paths if request.path.startswith(k)), key=len)
         if routes:
             return self._paths[routes[-1]]
+        if self._decide is not None:
+            return self._decide(request)
         return self._script.pop(0) if self._script else Json(599, error_body("unscripted"))
 
 
