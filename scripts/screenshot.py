@@ -217,6 +217,7 @@ def render(out: Path, theme: str, scene: str, size: tuple[int, int]) -> Path:
     from core.llm.offline import OfflineAssistant
     from core.session.store import SessionStore
     from ui.main_window import MainWindow
+    from ui.model_picker import ModelMenu
 
     app = make_application([sys.argv[0]])
     load_style(app)
@@ -239,6 +240,7 @@ def render(out: Path, theme: str, scene: str, size: tuple[int, int]) -> Path:
         controller = AppController(window, store, parts, Path(folder), tasks)
         wire_controller(window, controller, tasks)
         window.set_provider("Offline assistant")
+        window.set_model_menu(ModelMenu(None, "Offline assistant"))  # the app's setting answers
         window.resize(*size)
         window.show()
         with loop:
