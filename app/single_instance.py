@@ -2,8 +2,9 @@
 
 The running instance listens on a local socket named after the user and the data folder
 (``QLocalServer``, readable by this user only); a start that reaches it sends one JSON line
-(``{"session": ID or null}``), waits for the answer ``ok`` and exits, and the running instance
-raises its window and opens that session (``InstanceGuard.requested``). Two data folders have two
+(``{"session": ID or null}``, read by the bounded decode: a line it refuses asks for no session),
+waits for the answer ``ok`` and exits, and the running instance raises its window and opens that
+session (``InstanceGuard.requested``). Two data folders have two
 names, so they still run side by side. A socket left by a crashed instance answers nobody: it is
 removed and listened on anew. A start that cannot reach the running instance in time (it hangs)
 runs on as before, and then sees the running instance's sessions read-only (their locks).
@@ -20,6 +21,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
+
+from core.jsonread import INSTANCE_REQUEST, parse_json
 
 CONNECT_MS = 1000
 ANSWER_MS = 3000
@@ -90,7 +93,7 @@ class InstanceGuard(QObject):
         line = bytes(client.readLine().data())
         session: str | None = None
         with contextlib.suppress(ValueError, AttributeError):
-            asked = json.loads(line).get("session")
+            asked = parse_json(line, INSTANCE_REQUEST).get("session")
             session = asked if isinstance(asked, str) and asked else None
         client.write(b"ok\n")
         client.flush()
