@@ -13,7 +13,6 @@ Must not: touch the session store or the engine (the composition root connects `
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -90,14 +89,21 @@ class InstanceGuard(QObject):
     def _read(self, client: QLocalSocket) -> None:
         if not client.canReadLine():
             return
-        line = bytes(client.readLine().data())
-        session: str | None = None
-        with contextlib.suppress(ValueError, AttributeError):
-            asked = parse_json(line, INSTANCE_REQUEST).get("session")
-            session = asked if isinstance(asked, str) and asked else None
+        session = asked_session(bytes(client.readLine().data()))
         client.write(b"ok\n")
         client.flush()
         self.requested.emit(session)
+
+
+def asked_session(line: bytes) -> str | None:
+    """The session a start's request line asks for; None when it asks for none, or is a line the
+    bounded decode refuses (nested too deeply, not UTF-8, not JSON) or not of that shape."""
+    try:
+        asked = parse_json(line, INSTANCE_REQUEST)
+    except ValueError:
+        return None
+    session = asked.get("session") if isinstance(asked, dict) else None
+    return session if isinstance(session, str) and session else None
 
 
 def claim(folder: Path, session: str | None) -> InstanceGuard | None:
