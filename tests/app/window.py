@@ -47,6 +47,9 @@ class Answers:
         self.lose: list[bool] = []
         """Answers to "quit and lose what could not be saved?" (True: quit)."""
         self.asked: list[str] = []
+        self.asked_inside_a_task: list[bool] = []
+        """Whether each "lose them?" question was asked inside an asyncio task step: a real
+        modal dialog's nested event loop would then starve every other task."""
 
     def leave(self, _parent: QWidget, warning: LeaveWarning) -> LeaveAnswer | None:
         self.warnings.append(warning)
@@ -61,6 +64,7 @@ class Answers:
 
     def lose_unsaved(self, _parent: QWidget, question: str) -> bool:
         self.asked.append(question)
+        self.asked_inside_a_task.append(asyncio.current_task() is not None)
         return self.lose.pop(0)
 
 
