@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from PySide6.QtCore import QCoreApplication, QUrl
+from PySide6.QtCore import QCoreApplication, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QWidget
 
@@ -115,7 +115,7 @@ def wire_actions(
 
     def asked() -> None:
         if confirm("quit"):
-            tasks.spawn(_quit_asking(window, controller, questions, quit_app))
+            tasks.spawn(_quit_asking(window, controller, tasks, questions, quit_app))
 
     act("quit").triggered.connect(asked)
     window.close_requested.connect(asked)
@@ -158,17 +158,30 @@ KEPT_OPEN = QT_TRANSLATE_NOOP(
 async def _quit_asking(
     window: MainWindow,
     controller: AppController,
+    tasks: TaskRunner,
     questions: Questions,
     quit_app: Callable[[], Coroutine[Any, Any, None]],
 ) -> None:
     """Ctrl+Q and the window's close button: when some changes cannot be saved (a full disk),
-    ask before they are lost. SIGTERM (a logout) quits without asking: no one could answer."""
+    ask before they are lost. SIGTERM (a logout) quits without asking: no one could answer.
+
+    The question is asked from the Qt event loop, never inside this task: a modal dialog runs a
+    nested event loop, and no other task can take a step while one is running (asyncio refuses
+    to enter a task inside another), so every task started meanwhile (the writer's retry, the
+    take-over probe) would never run, and the quit that awaits them would never end."""
     count = await controller.unsaved()
-    question = QCoreApplication.translate("QuitQuestion", UNSAVED).format(count=count)
-    if count and not questions.lose_unsaved(window, question):
-        window.notify(QCoreApplication.translate("QuitQuestion", KEPT_OPEN), 15000)
+    if not count:
+        await quit_app()
         return
-    await quit_app()
+    question = QCoreApplication.translate("QuitQuestion", UNSAVED).format(count=count)
+
+    def ask() -> None:
+        if questions.lose_unsaved(window, question):
+            tasks.spawn(quit_app())
+        else:
+            window.notify(QCoreApplication.translate("QuitQuestion", KEPT_OPEN), 15000)
+
+    QTimer.singleShot(0, window, ask)
 
 
 def _step(controller: AppController, tasks: TaskRunner, step: int) -> None:

@@ -2,8 +2,9 @@
 
 The running instance listens on a local socket named after the user and the data folder
 (``QLocalServer``, readable by this user only); a start that reaches it sends one JSON line
-(``{"session": ID or null}``), waits for the answer ``ok`` and exits, and the running instance
-raises its window and opens that session (``InstanceGuard.requested``). Two data folders have two
+(``{"session": ID or null}``, read by the bounded decode: a line it refuses asks for no session),
+waits for the answer ``ok`` and exits, and the running instance raises its window and opens that
+session (``InstanceGuard.requested``). Two data folders have two
 names, so they still run side by side. A socket left by a crashed instance answers nobody: it is
 removed and listened on anew. A start that cannot reach the running instance in time (it hangs)
 runs on as before, and then sees the running instance's sessions read-only (their locks).
@@ -12,7 +13,6 @@ Must not: touch the session store or the engine (the composition root connects `
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -20,6 +20,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
+
+from core.jsonread import INSTANCE_REQUEST, parse_json
 
 CONNECT_MS = 1000
 ANSWER_MS = 3000
@@ -87,14 +89,21 @@ class InstanceGuard(QObject):
     def _read(self, client: QLocalSocket) -> None:
         if not client.canReadLine():
             return
-        line = bytes(client.readLine().data())
-        session: str | None = None
-        with contextlib.suppress(ValueError, AttributeError):
-            asked = json.loads(line).get("session")
-            session = asked if isinstance(asked, str) and asked else None
+        session = asked_session(bytes(client.readLine().data()))
         client.write(b"ok\n")
         client.flush()
         self.requested.emit(session)
+
+
+def asked_session(line: bytes) -> str | None:
+    """The session a start's request line asks for; None when it asks for none, or is a line the
+    bounded decode refuses (nested too deeply, not UTF-8, not JSON) or not of that shape."""
+    try:
+        asked = parse_json(line, INSTANCE_REQUEST)
+    except ValueError:
+        return None
+    session = asked.get("session") if isinstance(asked, dict) else None
+    return session if isinstance(session, str) and session else None
 
 
 def claim(folder: Path, session: str | None) -> InstanceGuard | None:

@@ -2,8 +2,9 @@
 
 Every JSON text that enters is read by ``parse_json`` under the ``JsonLimits`` of its entry point
 (the constants below: a model's tool arguments, a log line, the log's header, the checkpoint,
-settings.json, state.json, and a tool text read back for display). A text is refused with a
-``JsonRefusedError`` (a ValueError) whose message is a short reason the caller puts in its sentence:
+settings.json, state.json, the request line a second start sends the running instance, and a tool
+text read back for display). A text is refused with a ``JsonRefusedError`` (a ValueError) whose
+message is a short reason the caller puts in its sentence:
 
 - ``too large (N bytes; at most M)``: checked first, on the length alone (``characters`` for
   ``str`` input);
@@ -75,6 +76,8 @@ LOG_HEADER = JsonLimits(64 * 1024)
 CHECKPOINT = JsonLimits(256 * MIB)
 SETTINGS = JsonLimits(MIB)
 """settings.json and state.json."""
+INSTANCE_REQUEST = JsonLimits(64 * 1024)
+"""The line a second start sends the running Chime of its data folder (``app.single_instance``)."""
 TOOL_TEXT = JsonLimits(8 * MIB)
 """A tool call's arguments or result, or a reminder follow-up's literal, read back to show or
 answer it."""

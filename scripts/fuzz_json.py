@@ -1,9 +1,9 @@
 """Long fuzz of every place JSON enters Chime (tests/survival/test_fuzz_json_entry.py): the bounded
 decode against an independent reading of its rules, tool-call arguments, log lines, headers and
 checkpoints, whole sessions with a hostile line or hostile derived files, settings.json and
-state.json, the texts read back for display and answers, and the model stream. Every input must
-be answered the entry point's way; any other exception counts as a failure. See
-scripts/fuzz_common.py for the options."""
+state.json, the line a second start sends the running instance, the texts read back for display
+and answers, and the model stream. Every input must be answered the entry point's way; any other
+exception counts as a failure. See scripts/fuzz_common.py for the options."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ TARGETS: dict[str, fuzz_common.Target] = {
         },
     ),
     "settings-state": (t.check_settings_files, {"raw": t.SETTINGS_BYTES}),
+    "instance-request": (t.check_request_line, {"raw": t.REQUEST_BYTES}),
     "read-back": (t.check_read_back, {"arguments": TEXTS, "result": TEXTS}),
     "stream": (t.check_stream, {"event": TEXTS, "arguments": TEXTS}),
 }

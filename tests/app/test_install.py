@@ -204,15 +204,32 @@ HAND_OVER = (
 def test_a_start_that_sends_nonsense_is_answered_and_asks_for_no_session(
     qtbot, qapp, tmp_path: Path
 ) -> None:
-    guard = InstanceGuard(tmp_path)
-    sent = threading.Thread(target=lambda: _send_raw(tmp_path, [b"not js", b"on\n"]))
+    assert asked_for(qtbot, tmp_path, [b"not js", b"on\n"]) == [None]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [b"[" * 100_000 + b"\n", b'{"session": "\xff\xfe"}\n', b'{"session": 1e400}\n'],
+    ids=["nested-100000-deep", "not-utf8", "number-out-of-range"],
+)
+def test_a_hostile_request_line_is_answered_and_asks_for_no_session(
+    qtbot, qapp, tmp_path: Path, line: bytes
+) -> None:
+    """The request line is JSON that enters: read by the bounded decode (no RecursionError)."""
+    assert asked_for(qtbot, tmp_path, [line]) == [None]
+
+
+def asked_for(qtbot, folder: Path, pieces: list[bytes]) -> list[object]:  # type: ignore[no-untyped-def]
+    """What the running instance was asked for when a start sent ``pieces``."""
+    guard = InstanceGuard(folder)
+    sent = threading.Thread(target=lambda: _send_raw(folder, pieces))
     try:
         with qtbot.waitSignal(guard.requested, timeout=10_000) as handed:
             sent.start()
     finally:
         sent.join(timeout=10)
         guard.close()
-    assert handed.args == [None]
+    return list(handed.args)
 
 
 def _send_raw(folder: Path, pieces: list[bytes]) -> None:

@@ -53,6 +53,9 @@ class Answers:
         self.session_settings_shown: list[SessionSettings] = []
         self.files: list[list[Path]] = []
         """What the paperclip's file dialog answers ([]: cancelled), one per visit."""
+        self.asked_inside_a_task: list[bool] = []
+        """Whether each "lose them?" question was asked inside an asyncio task step: a real
+        modal dialog's nested event loop would then starve every other task."""
 
     def session_settings(
         self, _parent: QWidget, current: SessionSettings
@@ -76,6 +79,7 @@ class Answers:
 
     def lose_unsaved(self, _parent: QWidget, question: str) -> bool:
         self.asked.append(question)
+        self.asked_inside_a_task.append(asyncio.current_task() is not None)
         return self.lose.pop(0)
 
 

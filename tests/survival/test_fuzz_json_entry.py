@@ -3,9 +3,10 @@ the bounded decode itself against an independent reading of its rules, then each
 which must answer in its own way and never raise anything else: a model's tool-call arguments (an
 error result), a log line and the header (a refusal the open turns into read-only, a torn tail
 or a refused header), the checkpoint and the offsets index (ignored: the session opens as from
-the log alone), settings.json and state.json (defaults, a sentence), and the texts the window,
-the offline assistant and the framing parser read back. ``scripts/fuzz_json.py`` runs the same
-bodies for longer and counts inputs and failures.
+the log alone), settings.json and state.json (defaults, a sentence), the line a second start
+sends the running instance (a session id or none), and the texts the window, the offline
+assistant and the framing parser read back. ``scripts/fuzz_json.py`` runs the same bodies for
+longer and counts inputs and failures.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.settings import SETTINGS_FILE, read_settings
+from app.single_instance import asked_session
 from app.state import STATE_FILE, read_state_checked
 from core.agent.tool_registry import ToolRegistry
 from core.errors import ScheduleLogError, SessionFormatError
@@ -32,6 +34,7 @@ from core.events import AssistantMessage, Entry, ModelRef, ToolCall, ToolResult
 from core.framing import parse_framing
 from core.jsonread import (
     CHECKPOINT,
+    INSTANCE_REQUEST,
     LOG_HEADER,
     LOG_LINE,
     SETTINGS,
@@ -61,7 +64,9 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 FEWER = settings(FUZZ, max_examples=40)  # real files, or the loopback server: slower per input
-LIMITS = st.sampled_from([TOOL_ARGUMENTS, LOG_LINE, LOG_HEADER, CHECKPOINT, SETTINGS, TOOL_TEXT])
+LIMITS = st.sampled_from(
+    [TOOL_ARGUMENTS, LOG_LINE, LOG_HEADER, CHECKPOINT, SETTINGS, INSTANCE_REQUEST, TOOL_TEXT]
+)
 AT = "2026-08-05T12:00:00.000Z"
 NOW = datetime(2026, 8, 5, 12, tzinfo=UTC)
 
@@ -196,6 +201,24 @@ SETTINGS_BYTES = st.one_of(BYTES, TEXTS.map(_settings_like))
 @given(raw=SETTINGS_BYTES)
 def test_settings_and_state_of_any_bytes_give_defaults_and_a_sentence(raw: bytes) -> None:
     check_settings_files(raw)
+
+
+def check_request_line(raw: bytes) -> None:
+    session = asked_session(raw)
+    assert session is None or (isinstance(session, str) and session)
+
+
+def _request_like(text: str) -> bytes:
+    return ('{"session":' + text + "}\n").encode("utf-8", "surrogatepass")
+
+
+REQUEST_BYTES = st.one_of(BYTES, TEXTS.map(_request_like))
+
+
+@FUZZ
+@given(raw=REQUEST_BYTES)
+def test_a_request_line_of_any_bytes_asks_for_a_session_or_for_none(raw: bytes) -> None:
+    check_request_line(raw)
 
 
 # -- what the window, the offline assistant and the framing parser read back ----------------
