@@ -85,7 +85,9 @@ from ui.timefmt import short_day, short_month
 _log = logging.getLogger(__name__)
 SEARCH_TEXT_EVENTS = 400
 TAKE_OVER_SECONDS = 2.0
-TORN = "A session log's incomplete last write (never saved) was set aside as {name}."
+TORN = QT_TRANSLATE_NOOP(
+    "AppController", "A session log's incomplete last write (never saved) was set aside as {name}."
+)
 
 translate = QCoreApplication.translate  # pyside6-lupdate reads translate("LeaveWarning", …)
 OFFLINE_PROVIDER = "offline"

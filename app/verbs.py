@@ -157,7 +157,13 @@ class ConversationVerbs(QObject):
             if session_id != self.controller.current:
                 self.controller.show_session(session_id)
             if self._unhide(agent, seq):
-                text = self.tr("The message is back in the view and the history.")
+                if seq in opened.session.conversation().path:
+                    text = self.tr("The message is back in the view and the history.")
+                else:  # it belongs to a version not shown now
+                    text = self.tr(
+                        "The message is back, in a version of this conversation not shown now "
+                        "(switch versions with ‹ ›)."
+                    )
                 self.window.notify(text, 5000)
             return
         self.window.notify(self.tr("There is no hidden message to bring back."), 5000)

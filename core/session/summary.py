@@ -19,7 +19,7 @@ bytes fails it, the scan meets a corrupt line, or ``seedLength`` is beyond the l
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from core.errors import SessionError
@@ -60,7 +60,7 @@ def summarize(folder: Path, session_id: str) -> SessionSummary:
     try:
         header = parse_header(head)
     except SessionError as error:
-        return SessionSummary(session_id, None, None, _EPOCH_START, problem=str(error))
+        return SessionSummary(session_id, None, None, _last_written(path), problem=str(error))
     folds, start = _checkpoint_state(folder, header.id, log_length(path))
     if folds is None:
         folds, start = SessionFolds(header.seed_length), len(head) + 1
@@ -99,3 +99,12 @@ def _checkpoint_state(folder: Path, session_id: str, size: int) -> tuple[Session
 
 
 _EPOCH_START = datetime.fromisoformat("1970-01-01T00:00:00+00:00")
+
+
+def _last_written(path: Path) -> datetime:
+    """When the log was last written (its file's time: a header that cannot be read says
+    nothing), else the epoch."""
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    except (OSError, ValueError, OverflowError):
+        return _EPOCH_START

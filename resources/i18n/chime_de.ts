@@ -155,6 +155,10 @@
 <context>
     <name>AppController</name>
     <message>
+        <source>A session log&apos;s incomplete last write (never saved) was set aside as {name}.</source>
+        <translation>Der unvollständige letzte Schreibvorgang eines Sitzungsprotokolls (nie gespeichert) wurde als {name} beiseitegelegt.</translation>
+    </message>
+    <message>
         <source>Could not open the session: </source>
         <translation>Die Sitzung konnte nicht geöffnet werden: </translation>
     </message>
@@ -426,6 +430,10 @@
     <message>
         <source>The message is back in the view and the history.</source>
         <translation>Die Nachricht ist wieder in der Ansicht und im Verlauf.</translation>
+    </message>
+    <message>
+        <source>The message is back, in a version of this conversation not shown now (switch versions with ‹ ›).</source>
+        <translation>Die Nachricht ist wieder da, in einer Version dieses Gesprächs, die gerade nicht angezeigt wird (Versionen wechseln Sie mit ‹ ›).</translation>
     </message>
     <message>
         <source>There is no hidden message to bring back.</source>

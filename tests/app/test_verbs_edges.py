@@ -151,6 +151,7 @@ def test_regenerate_last_skips_a_hidden_answer_and_undo_finds_its_session(
         chime.until(lambda: chime.idle() and len(user_messages(chime)) == 3)
         assert user_messages(chime)[-1].revises == 0  # the shown answer before the hidden one
         chime.trigger("undo_hide")  # "thanks" is in the log again (on the earlier version)
+        assert bar_text(chime).startswith("The message is back, in a version of this conversation")
         opened = chime.controller.current_session()
         assert opened is not None
         assert not opened.session.conversation().hidden

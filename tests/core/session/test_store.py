@@ -548,8 +548,12 @@ def test_list_shows_titles_and_last_activity_newest_first(tmp_path: Path, clock:
         bad = tmp_path / "sessions" / "broken"
         bad.mkdir()
         (bad / "session.jsonl").write_bytes(b"{}\n")
+        written = clock().timestamp() - 86_400  # an unreadable header: listed by its file's time
+        os.utime(bad / "session.jsonl", (written, written))
         listed = await store.list()
         await second.close()
+        broken = next(s for s in listed if s.problem)
+        assert broken.last_activity_at.timestamp() == written
         return [(s.id, s.title, s.event_count) for s in listed] + [
             (s.id, s.problem, 0) for s in listed if s.problem
         ]
@@ -863,6 +867,8 @@ def test_list_survives_a_damaged_checkpoint_and_a_log_without_newline(
         odd = tmp_path / "sessions" / "odd"
         odd.mkdir()
         (odd / "session.jsonl").write_bytes(b"x" * 70000)
+        written = clock().timestamp() - 86_400  # listed by its file's time: before s0001
+        os.utime(odd / "session.jsonl", (written, written))
         return [(s.id, s.title, s.event_count) for s in await store.list()]
 
     assert run(scenario()) == [("s0001", "q1", 7), ("odd", None, 0)]
