@@ -71,6 +71,10 @@ class FindBar(QFrame):
     def query(self) -> str:
         return self.edit.text()
 
+    def set_query(self, text: str) -> None:
+        """Put ``text`` in the bar (``query_changed`` follows when it differs)."""
+        self.edit.setText(text)
+
     def open_bar(self) -> None:
         """Show the bar with its text selected, focused (Ctrl+F again re-selects it)."""
         self.show()

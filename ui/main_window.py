@@ -669,9 +669,15 @@ class MainWindow(QMainWindow):
         if not self.sessions_panel.visible():
             self.sessions_panel.set_shown(True)
 
-    def _on_session_chosen(self, _session_id: str) -> None:
+    def _on_session_chosen(self, session_id: str) -> None:
         if self.sessions_panel.collapsed and self.sessions_panel.revealed:
             self.sessions_panel.set_shown(False)
+        typed = self.sessions.filter.text().strip()
+        if typed and self.sessions.proxy.snippet(session_id):
+            # found by its messages: it opens with the text in the find bar, which searches
+            # again once the session shows and goes to its match (§1.2)
+            self.find_bar.set_query(typed)
+            self.open_find()
 
     def _on_dock_visibility_changed(self, visible: bool) -> None:
         """The dock's own close button hid it: that is the user's choice too."""

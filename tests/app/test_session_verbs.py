@@ -375,3 +375,29 @@ def test_search_finds_a_closed_session_by_a_word_of_its_messages_with_a_snippet(
         assert "No session matches “absentword”" in chime.window.sessions.empty_text()
         chime.window.sessions.filter.clear()
         chime.until(lambda: len(chime.sidebar()) == 2)
+
+
+def test_a_session_found_by_its_messages_opens_at_its_match_in_the_find_bar(
+    open_app: Opener, tmp_path: Path
+) -> None:
+    with open_app() as chime:
+        chime.activate()
+        chime.send("pack the zanzibar guidebook tomorrow")
+        for text in ("hello", "what can you do", "help", "what can you do", "help"):
+            chime.send(text)
+        found = chime.controller.current
+        chime.trigger("close_session")
+        chime.until(lambda: chime.controller.current not in (None, found))
+        chime.until((tmp_path / "sessions" / str(found) / INDEX_NAME).exists)
+        search_for(chime, "zanzibar")
+        listed = chime.window.sessions.list
+        chime.inside(lambda: listed.activated.emit(listed.model().index(0, 0)))
+        chime.until(lambda: chime.controller.current == found and chime.idle())
+        bar = chime.window.find_bar
+        chime.until(lambda: bar.count_label.text() == "2 of 2")  # the message and its answer
+        assert bar.isVisible()
+        assert bar.query() == "zanzibar"
+        view, model = chime.window.transcript, chime.window.transcript_model
+        rows = [r for r in range(model.rowCount()) if "zanzibar" in str(model.index(r).data())]
+        assert rows  # the current match (the newest) is on screen
+        assert view.visualRect(model.index(rows[-1])).intersects(view.viewport().rect())
