@@ -8,7 +8,6 @@ owner and appends nothing. Composed on the Qt loop by ``compose`` and started by
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -23,8 +22,6 @@ from core.events import Attachment, SessionModel
 from core.host import SessionHost
 from core.llm.provider import ModelProvider
 from core.session.live import LiveSession
-
-_log = logging.getLogger(__name__)
 
 
 def _follow_setting(_choice: SessionModel) -> ModelProvider | None:
@@ -116,20 +113,13 @@ class OpenSession:
         its providers: an endpoint's idle keep-alive sockets close here, not at exit."""
         await host.dispose()
         await asyncio.gather(*self._retiring, return_exceptions=True)
-        await _closed(host.agent.provider)
+        await close_provider(host.agent.provider)
 
 
 async def _retire(provider: ModelProvider, host: SessionHost) -> None:
     """Close a replaced provider once the session is idle (a running turn keeps its provider)."""
     await host.when_idle()
-    await _closed(provider)
-
-
-async def _closed(provider: ModelProvider) -> None:
-    try:
-        await close_provider(provider)
-    except Exception:  # closing is best effort: a broken connection is gone anyway
-        _log.warning("closing the model provider failed", exc_info=True)
+    await close_provider(provider)
 
 
 def compose(session: LiveSession, parts: EngineParts, parent: QObject | None) -> OpenSession:

@@ -20,6 +20,7 @@ setting (``None``), so the app's own factory answers it.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,8 @@ from ui.settings_dialog import PresetChoice
 
 if TYPE_CHECKING:
     from core.llm.openai_compat import OpenAICompatProvider, ToolCheck
+
+_log = logging.getLogger(__name__)
 
 ProviderFactory = Callable[[], ModelProvider]
 translate = QCoreApplication.translate  # pyside6-lupdate reads translate("Providers", …)
@@ -116,10 +119,15 @@ def endpoint_provider(endpoint: Endpoint, api_key: str, **options: Any) -> OpenA
 
 async def close_provider(provider: ModelProvider) -> None:
     """Closes a provider that holds connections (an endpoint's HTTP client); the offline
-    assistant holds none."""
+    assistant holds none. Best effort: a connection that fails to close is gone anyway, so a
+    failure is logged, never raised."""
     aclose = getattr(provider, "aclose", None)
-    if aclose is not None:
+    if aclose is None:
+        return
+    try:
         await aclose()
+    except Exception:
+        _log.warning("closing the model provider failed", exc_info=True)
 
 
 def endpoint_name(settings: Settings) -> str:

@@ -283,12 +283,10 @@ def test_test_connection_without_a_model_only_lists_and_asks_for_one() -> None:
     import asyncio
 
     from app.providers import test_connection
-    from tests.core.llm.loopback import Json, LoopbackServer
-
-    listing = {"object": "list", "data": [{"id": "a", "object": "model"}]}
+    from tests.core.llm.loopback import LoopbackServer, model_list
 
     async def scenario() -> tuple[bool, str]:
-        async with LoopbackServer([], {"/v1/models": Json(200, listing)}) as server:
+        async with LoopbackServer([], {"/v1/models": model_list("a")}) as server:
             return await test_connection(Endpoint(server.base_url, ""), "")
 
     assert asyncio.run(scenario()) == (

@@ -26,7 +26,15 @@ from core.session.search import INDEX_NAME
 from tests.app.harness import run_loop
 from tests.app.verb_files import chips, write_note, write_picture
 from tests.app.window import Opener, RealApp, running
-from tests.core.llm.loopback import Json, LoopbackServer, Reply, Sse, chunk
+from tests.core.llm.loopback import (
+    Json,
+    LoopbackServer,
+    Reply,
+    Sse,
+    chunk,
+    model_list,
+    server_routes,
+)
 from tests.fakes import FakeClock
 from ui.model_picker import ENDPOINT
 from ui.session_settings import SessionSettings
@@ -67,12 +75,7 @@ def endpoint(loop: Any, folder: Path, script: list[Reply], model: str = "small")
     the script plays the chats."""
     listings = [r for r in script if isinstance(r, Json) and _is_listing(r)]
     chats = [r for r in script if r not in listings]
-    paths: dict[str, Reply] = {
-        "/props": Json(404),
-        "/api/": Json(404),
-        "/v1/models": listings[0] if listings else models(model),
-    }
-    server = LoopbackServer(chats, paths)
+    server = LoopbackServer(chats, server_routes(listings[0] if listings else model_list(model)))
     run_loop(loop, server.__aenter__())
     settings = {"provider": "openai-compatible", "base_url": server.base_url, "model": model}
     folder.mkdir(parents=True, exist_ok=True)
@@ -89,10 +92,6 @@ def answer(text: str) -> Sse:
 
 def _is_listing(reply: Json) -> bool:
     return isinstance(reply.body, dict) and reply.body.get("object") == "list"
-
-
-def models(*names: str) -> Json:
-    return Json(200, {"object": "list", "data": [{"id": n, "object": "model"} for n in names]})
 
 
 def chats(server: LoopbackServer) -> list[dict[str, Any]]:
@@ -128,7 +127,7 @@ def close_menu(chime: RealApp) -> None:
 def test_a_model_picked_answers_the_next_turn_and_stays_chosen_when_the_session_reopens(
     qtbot, qapp, loop, tmp_path: Path, clock: FakeClock
 ) -> None:
-    script: list[Reply] = [models("small", "big"), answer("From big."), answer("Big again.")]
+    script: list[Reply] = [model_list("small", "big"), answer("From big."), answer("Big again.")]
     with endpoint(loop, tmp_path, script) as server:
         with running(qtbot, qapp, loop, tmp_path, clock) as chime:
             picker = chime.window.composer.tools.picker
@@ -164,7 +163,7 @@ def test_a_model_picked_answers_the_next_turn_and_stays_chosen_when_the_session_
 def test_a_session_on_the_offline_assistant_sends_nothing_and_new_settings_keep_its_choice(
     qtbot, qapp, loop, tmp_path: Path, clock: FakeClock
 ) -> None:
-    script: list[Reply] = [models("small", "big"), answer("From big."), answer("From other.")]
+    script: list[Reply] = [model_list("small", "big"), answer("From big."), answer("From other.")]
     with (
         endpoint(loop, tmp_path, script) as server,
         running(qtbot, qapp, loop, tmp_path, clock) as chime,

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from app.attach_flow import read_file
-from app.engine import EngineParts, _closed
+from app.engine import EngineParts
+from app.providers import close_provider
 from app.state import STATE_FILE, AppState, read_state, write_state
 from core.errors import SessionReadOnlyError
 from core.events import SessionModel
@@ -258,6 +259,6 @@ def test_a_replaced_provider_is_closed_once_idle_and_a_failing_close_is_only_log
         opened.host.set_provider(old)  # type: ignore[arg-type]
         chime.inside(lambda: opened.set_provider(OfflineAssistant(clock)))
         chime.until(lambda: old.closed)
-        chime.run(_closed(broken))  # type: ignore[arg-type]
+        chime.run(close_provider(broken))  # type: ignore[arg-type]
         assert broken.closed
         assert "closing the model provider failed" in caplog.text

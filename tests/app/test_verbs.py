@@ -29,7 +29,16 @@ from core.events import (
 )
 from core.llm.messages import Finish, ModelInfo, ModelRequest, TextDelta
 from tests.app.window import Opener, RealApp, running
-from tests.core.llm.loopback import Json, LoopbackServer, Received, Reply, Sse, chunk, error_body
+from tests.core.llm.loopback import (
+    Json,
+    LoopbackServer,
+    Received,
+    Reply,
+    Sse,
+    chunk,
+    error_body,
+    model_list,
+)
 from tests.fakes import FakeClock
 from ui.transcript_rows import TranscriptRow
 
@@ -445,7 +454,7 @@ def refusing_long_messages(request: Received) -> Reply:
     """A server that refuses a conversation whose last message says "very long" with the
     context-length 400 real servers send, and answers the others."""
     if request.path.endswith("/models"):
-        return Json(200, {"object": "list", "data": [{"id": "test-model", "object": "model"}]})
+        return model_list("test-model")
     messages: list[dict[str, Any]] = request.json()["messages"]
     last = messages[-1].get("content")
     text = last if isinstance(last, str) else json.dumps(last)

@@ -32,6 +32,8 @@ from tests.core.llm.loopback import (
     chunk,
     closed_port,
     error_body,
+    model_list,
+    server_routes,
 )
 from tests.fakes import FakeClock
 from ui.actions import ACTION_TABLE
@@ -49,10 +51,6 @@ KEY = "sk-test-not-a-real-key"
 @pytest.fixture
 def open_app(qtbot, qapp, loop, tmp_path: Path, clock: FakeClock) -> Opener:
     return functools.partial(running, qtbot, qapp, loop, tmp_path, clock)
-
-
-def models_body(*ids: str) -> dict[str, object]:
-    return {"object": "list", "data": [{"id": i, "object": "model"} for i in ids]}
 
 
 def open_settings(chime: RealApp) -> SettingsDialog:
@@ -90,11 +88,7 @@ def settings_visit_script() -> list[Reply]:
     return [said, called, said, talked, Json(401, error_body("no")), answer]
 
 
-SERVER_ROUTES: dict[str, Reply] = {
-    "/v1/models": Json(200, models_body("qwen3:8b", "llama3.2")),
-    "/props": Json(404, {}),
-    "/api/": Json(404, {}),
-}
+SERVER_ROUTES = server_routes(model_list("qwen3:8b", "llama3.2"))
 """What the server answers to its fixed routes: two models; no /props, no LM Studio API."""
 
 

@@ -109,6 +109,18 @@ def usage_chunk(prompt: int, completion: int) -> dict[str, Any]:
     }
 
 
+def model_list(*ids: str) -> Json:
+    """A ``GET /models`` answer listing ``ids``."""
+    return Json(200, {"object": "list", "data": [{"id": i, "object": "model"} for i in ids]})
+
+
+def server_routes(models: Reply) -> dict[str, Reply]:
+    """The fixed routes of a plain OpenAI-compatible server (``LoopbackServer`` ``paths``):
+    ``models`` at ``/v1/models`` (which the family probe asks too), and neither llama.cpp's
+    ``/props`` nor Ollama's or LM Studio's ``/api/`` routes."""
+    return {"/v1/models": models, "/props": Json(404, {}), "/api/": Json(404, {})}
+
+
 def error_body(message: str, code: str | None = None) -> dict[str, Any]:
     return {"error": {"message": message, "type": "invalid_request_error", "code": code}}
 

@@ -9,7 +9,16 @@ import pytest
 from core.errors import ProviderError
 from core.llm.openai_compat import OpenAICompatProvider
 from core.llm.provider import ModelProvider
-from tests.core.llm.loopback import Json, LoopbackServer, Reply, Sse, chunk, closed_port, error_body
+from tests.core.llm.loopback import (
+    Json,
+    LoopbackServer,
+    Reply,
+    Sse,
+    chunk,
+    closed_port,
+    error_body,
+    model_list,
+)
 from tests.core.llm.openai_kit import KEY, collect, provider_for, run
 
 LOGGERS = ("", "openai", "httpx2", "httpcore2", "core")
@@ -25,7 +34,7 @@ def test_the_key_appears_in_no_log_record_message_or_repr_during_a_whole_exchang
     script: list[Reply] = [
         Sse([chunk("hi", finish="stop")]),
         Json(500, error_body("boom")),
-        Json(200, {"object": "list", "data": [{"id": "m", "object": "model"}]}),
+        model_list("m"),
         Json(404, {}),  # the door's GET /models after that answer without events
         Json(400, echo),
         Json(401, echo),

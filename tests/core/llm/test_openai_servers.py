@@ -17,7 +17,16 @@ from core.events import ToolCall
 from core.llm.compat import QUIRKS
 from core.llm.messages import Message, ModelRequest
 from core.llm.openai_compat import OpenAICompatProvider, ToolCheck
-from tests.core.llm.loopback import Json, LoopbackServer, Reply, Silent, Sse, chunk, closed_port
+from tests.core.llm.loopback import (
+    Json,
+    LoopbackServer,
+    Reply,
+    Silent,
+    Sse,
+    chunk,
+    closed_port,
+    model_list,
+)
 from tests.core.llm.openai_kit import TOOL, collect, final, run
 
 SERVERS = Path(__file__).resolve().parents[2] / "data" / "servers"
@@ -194,9 +203,7 @@ def no_answer(models: Reply) -> ProviderError:
 
 
 def test_an_empty_answer_from_a_server_that_lists_its_models_names_the_context() -> None:
-    listing = {"object": "list", "data": [{"id": "m", "object": "model"}]}
-
-    error = no_answer(Json(200, listing))
+    error = no_answer(model_list("m"))
 
     assert error.kind == "bad_response"
     assert "longer than the model's context" in error.message
