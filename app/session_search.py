@@ -24,7 +24,7 @@ from PySide6.QtCore import QObject
 from app.controller import AppController
 from app.qtasync import TaskRunner
 from core.session import jsonl_store as disk
-from core.session.search import Match, refresh, search
+from core.session.search import UNREADABLE, Match, refresh, search
 from ui.main_window import MainWindow
 
 _log = logging.getLogger(__name__)
@@ -107,5 +107,5 @@ class SessionSearch(QObject):
         with self._lock:
             try:
                 refresh(disk.session_dir(self._data_dir, session_id))
-            except (OSError, ValueError) as error:  # deleted meanwhile, unreadable: next search
+            except UNREADABLE as error:  # moved to the trash meanwhile, unreadable: next search
                 _log.info("search index of %s not refreshed: %s", session_id, error)

@@ -18,6 +18,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.errors import SessionError
 from core.events import AssistantMessage, Event, UserMessage
 from core.jsonread import LOG_HEADER, parse_json
 from core.session import jsonl_store as disk
@@ -29,6 +30,10 @@ SNIPPET_CHARS = 80
 _TAIL_BYTES = 32
 INDEX_LIMIT = 1 << 30
 """An index larger than this (bytes) is not read: it is rebuilt, like a damaged one."""
+UNREADABLE = (OSError, ValueError, SessionError)
+"""What ``refresh`` and ``find`` raise when a session cannot be read: its folder went to the trash
+or its log vanished meanwhile (OSError or SessionNotFoundError, depending on which read saw it go),
+or its header is not one (ValueError)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +51,8 @@ def fold_spaces(text: str) -> str:
 
 
 def refresh(folder: Path) -> Path:
-    """Bring ``folder``'s index up to date with its log; returns the index's path. OSError when
-    the log cannot be read (the index is then left as it was)."""
+    """Bring ``folder``'s index up to date with its log; returns the index's path. One of
+    ``UNREADABLE`` when the log cannot be read (the index is then left as it was)."""
     index = folder / INDEX_NAME
     log = folder / disk.LOG_NAME
     size = disk.log_length(log)
@@ -96,7 +101,7 @@ def search(data_dir: Path, session_ids: list[str], query: str) -> list[Match]:
     for session_id in session_ids:
         try:
             match = find(disk.session_dir(data_dir, session_id), session_id, query)
-        except (OSError, ValueError):
+        except UNREADABLE:
             continue
         if match is not None:
             matches.append(match)

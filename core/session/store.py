@@ -184,8 +184,12 @@ class SessionStore:
         return await asyncio.to_thread(self._list, trash=True)
 
     def _list(self, *, trash: bool) -> builtins.list[SessionSummary]:
-        ids = disk.session_ids(self.data_dir, trash=trash)
-        found = [summarize(self._folder(sid, trash=trash), sid) for sid in ids]
+        found = []
+        for sid in disk.session_ids(self.data_dir, trash=trash):
+            try:
+                found.append(summarize(self._folder(sid, trash=trash), sid))
+            except (FileNotFoundError, SessionNotFoundError):
+                continue  # moved to or from the trash since the folder was listed
         return sorted(found, key=lambda s: (s.last_activity_at, s.id), reverse=True)
 
     async def fork(self, session_id: str, cut: int) -> LiveSession:

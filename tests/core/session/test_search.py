@@ -145,3 +145,23 @@ def test_an_index_is_never_written_into_a_folder_that_went_away(tmp_path: Path) 
     disk.replace_derived(gone / INDEX_NAME, b"newer")
     assert (gone / INDEX_NAME).read_bytes() == b"newer"
     assert sorted(p.name for p in gone.iterdir()) == [INDEX_NAME]  # no temporary file left
+
+
+def test_a_session_moved_away_in_the_middle_of_a_refresh_is_left_out_of_a_search(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = make_store(tmp_path, clock)
+    kept = write_session(store, ["water the basil"])
+    moved = write_session(store, ["water the ferns"])
+    moved_dir = disk.session_dir(tmp_path, moved)
+    log_length = disk.log_length
+
+    def trashed_after_measuring(path: Path) -> int:
+        size = log_length(path)
+        if path.parent == moved_dir:  # the trash move lands between the size and the read
+            disk.move_session(moved_dir, tmp_path / "trash" / moved)
+        return size
+
+    monkeypatch.setattr(disk, "log_length", trashed_after_measuring)
+    assert [m.session_id for m in search(tmp_path, [moved, kept], "water")] == [kept]
+    assert not moved_dir.exists()

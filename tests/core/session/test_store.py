@@ -568,6 +568,26 @@ def test_list_shows_titles_and_last_activity_newest_first(tmp_path: Path, clock:
     assert listed[4][0] == "broken"
 
 
+def test_a_session_moved_to_the_trash_while_listing_is_left_out(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def scenario() -> list[str]:
+        store = make_store(tmp_path, clock)
+        for _ in range(2):
+            await (await new_session(store, turns=1)).close()
+        listed_ids = disk.session_ids
+
+        def listed_then_trashed(data_dir: Path, *, trash: bool = False) -> list[str]:
+            ids = listed_ids(data_dir, trash=trash)
+            disk.move_session(data_dir / "sessions" / "s0001", data_dir / "trash" / "s0001")
+            return ids
+
+        monkeypatch.setattr(disk, "session_ids", listed_then_trashed)
+        return [s.id for s in await store.list()]
+
+    assert run(scenario()) == ["s0002"]
+
+
 def test_fork_copies_a_prefix_verbatim_cut_at_a_turn_boundary(
     tmp_path: Path, clock: FakeClock
 ) -> None:
