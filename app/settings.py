@@ -28,6 +28,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from core.jsonread import SETTINGS, parse_json
+from ui.i18n import QT_TRANSLATE_NOOP, Sentence
 
 _log = logging.getLogger(__name__)
 
@@ -138,7 +139,13 @@ class ReadSettings:
     (None when the file was read, or there was none)."""
 
     settings: Settings
-    problem: str | None = None
+    sentences: tuple[Sentence, ...] = ()
+
+    @property
+    def problem(self) -> str | None:
+        """What went wrong, in the language installed when it is asked for (the window asks once
+        the translators are in)."""
+        return " ".join(s.text() for s in self.sentences) or None
 
 
 def load_settings(data_dir: Path) -> Settings:
@@ -157,20 +164,25 @@ def read_settings(data_dir: Path) -> ReadSettings:
     except OSError as error:
         _log.warning("cannot read %s: %s", path, error)
         reason = error.strerror or str(error)
-        return ReadSettings(Settings(), f"{SETTINGS_FILE} could not be read: {reason}. {DEFAULTS}")
+        unread = _said(QT_TRANSLATE_NOOP("SavedFiles", "%1 could not be read: %2."), reason)
+        return ReadSettings(Settings(), (unread, DEFAULTS))
     try:
         return ReadSettings(Settings.from_json(parse_json(raw, SETTINGS)))
     except ValueError as error:
         _log.warning("settings file %s is invalid, using defaults: %s", path, error)
-        return ReadSettings(
-            Settings(), f"{SETTINGS_FILE} is not valid: {error}. {_set_aside(path)}"
-        )
+        invalid = _said(QT_TRANSLATE_NOOP("SavedFiles", "%1 is not valid: %2."), str(error))
+        return ReadSettings(Settings(), (invalid, _set_aside(path), DEFAULTS))
 
 
-DEFAULTS = "The default settings apply."
+def _said(source: str, *values: str) -> Sentence:
+    """A sentence about the settings file (its name is %1; ``values`` are %2 on)."""
+    return Sentence("SavedFiles", source, (SETTINGS_FILE, *values))
 
 
-def _set_aside(path: Path) -> str:
+DEFAULTS = _said(QT_TRANSLATE_NOOP("SavedFiles", "The default settings apply."))
+
+
+def _set_aside(path: Path) -> Sentence:
     """Rename an invalid settings file out of the way (left in place when the folder cannot be
     written: the defaults are used all the same); says what became of it."""
     for n in range(1, 100):
@@ -180,9 +192,14 @@ def _set_aside(path: Path) -> str:
                 path.replace(target)
             except OSError as error:
                 _log.warning("cannot set %s aside: %s", path, error)
-                return f"It could not be set aside ({error.strerror or error}). {DEFAULTS}"
-            return f"It was set aside as {target.name}. {DEFAULTS}"
-    return f"It was left in place (too many set aside already). {DEFAULTS}"
+                reason = str(error.strerror or error)
+                return _said(
+                    QT_TRANSLATE_NOOP("SavedFiles", "It could not be set aside (%2)."), reason
+                )
+            return _said(QT_TRANSLATE_NOOP("SavedFiles", "It was set aside as %2."), target.name)
+    return _said(
+        QT_TRANSLATE_NOOP("SavedFiles", "It was left in place (too many set aside already).")
+    )
 
 
 def save_settings(data_dir: Path, settings: Settings) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from core.jsonread import SETTINGS, parse_json
+from ui.i18n import QT_TRANSLATE_NOOP, Sentence
 
 _log = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ class AppState:
     recent_models: tuple[RecentModel, ...] = ()
 
 
-FRESH = "No sessions were reopened (they are all in the list)."
+FRESH = QT_TRANSLATE_NOOP("SavedFiles", "No sessions were reopened (they are all in the list).")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 
 
@@ -51,7 +52,8 @@ def read_state(data_dir: Path) -> AppState:
 
 
 def read_state_checked(data_dir: Path) -> tuple[AppState, str | None]:
-    """The last written state and, when it could not all be used, the sentence saying so."""
+    """The last written state and, when it could not all be used, the sentence saying so (in the
+    installed language: the state is read once the translators are in)."""
     try:
         with (data_dir / STATE_FILE).open("rb") as handle:
             raw = parse_json(handle.read(SETTINGS.max_size + 1), SETTINGS)
@@ -59,13 +61,28 @@ def read_state_checked(data_dir: Path) -> tuple[AppState, str | None]:
         return AppState(), None
     except OSError as error:
         _log.warning("state.json unreadable, starting fresh: %s", error)
-        return AppState(), f"{STATE_FILE} could not be read: {error.strerror or error}. {FRESH}"
+        reason = str(error.strerror or error)
+        return AppState(), _said(
+            QT_TRANSLATE_NOOP("SavedFiles", "%1 could not be read: %2."), reason
+        )
     except ValueError as error:
         _log.warning("state.json invalid, starting fresh: %s", error)
-        return AppState(), f"{STATE_FILE} is not valid: {error}. {FRESH}"
+        return AppState(), _said(
+            QT_TRANSLATE_NOOP("SavedFiles", "%1 is not valid: %2."), str(error)
+        )
     if not isinstance(raw, dict):
-        return AppState(), f"{STATE_FILE} is not a JSON object. {FRESH}"
+        return AppState(), _said(QT_TRANSLATE_NOOP("SavedFiles", "%1 is not a JSON object."))
     return _state_of(raw)
+
+
+def _said(source: str, *values: str, fresh: bool = True) -> str:
+    """A sentence about the state file (its name is %1, ``values`` are %2 on), followed by what
+    that means for the sessions when none were reopened (``fresh``)."""
+    sentences = (
+        Sentence("SavedFiles", source, (STATE_FILE, *values)),
+        *([Sentence("SavedFiles", FRESH)] * fresh),
+    )
+    return " ".join(s.text() for s in sentences)
 
 
 def _state_of(raw: dict[str, Any]) -> tuple[AppState, str | None]:
@@ -76,7 +93,12 @@ def _state_of(raw: dict[str, Any]) -> tuple[AppState, str | None]:
     if not _is_base64(geometry) or not _is_base64(window_state):
         _log.warning("state.json: the window geometry is not base64 text; it is not restored")
         geometry = window_state = ""
-        problem = f"{STATE_FILE} holds a window size Chime cannot read; the default size is used."
+        problem = _said(
+            QT_TRANSLATE_NOOP(
+                "SavedFiles", "%1 holds a window size Chime cannot read; the default size is used."
+            ),
+            fresh=False,
+        )
     state = AppState(
         open=tuple(s for s in opened if isinstance(s, str)) if isinstance(opened, list) else (),
         current=current if isinstance(current, str) else None,

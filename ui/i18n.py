@@ -10,7 +10,10 @@ not where they come from.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLocale
+import re
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication, QLocale
 
 TRANSLATED = ("de",)
 """The languages Chime ships a translation for besides English (resources/i18n/chime_<lang>.qm)."""
@@ -23,6 +26,31 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
 
 def QT_TR_NOOP(text: str) -> str:
     return text
+
+
+_PLACE = re.compile(r"%([1-9])")
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """Words made before the translators are installed, translated when they are shown: the
+    settings file is read before its ``language`` is known. ``source`` is marked with
+    ``QT_TRANSLATE_NOOP(context, ...)`` where it is written; ``%1``…``%9`` stand for ``args``
+    (values such as file names and system error texts, which are not translated)."""
+
+    context: str
+    source: str
+    args: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        """The sentence in the installed language (English without a translator), the values
+        put in at once so that a value holding "%2" is not filled in again."""
+
+        def value(place: re.Match[str]) -> str:
+            n = int(place[1])
+            return self.args[n - 1] if n <= len(self.args) else place[0]
+
+        return _PLACE.sub(value, QCoreApplication.translate(self.context, self.source))
 
 
 def chosen_language(setting: str, system: QLocale) -> str:

@@ -1039,6 +1039,45 @@ Kürzlich zugestellt:
     </message>
 </context>
 <context>
+    <name>SavedFiles</name>
+    <message>
+        <source>%1 could not be read: %2.</source>
+        <translation>%1 konnte nicht gelesen werden: %2.</translation>
+    </message>
+    <message>
+        <source>%1 is not valid: %2.</source>
+        <translation>%1 ist ungültig: %2.</translation>
+    </message>
+    <message>
+        <source>The default settings apply.</source>
+        <translation>Es gelten die Standardeinstellungen.</translation>
+    </message>
+    <message>
+        <source>It could not be set aside (%2).</source>
+        <translation>Sie konnte nicht beiseitegelegt werden (%2).</translation>
+    </message>
+    <message>
+        <source>It was set aside as %2.</source>
+        <translation>Sie wurde als %2 beiseitegelegt.</translation>
+    </message>
+    <message>
+        <source>It was left in place (too many set aside already).</source>
+        <translation>Sie wurde nicht verschoben (es wurden schon zu viele beiseitegelegt).</translation>
+    </message>
+    <message>
+        <source>No sessions were reopened (they are all in the list).</source>
+        <translation>Es wurden keine Sitzungen wieder geöffnet (sie stehen alle in der Liste).</translation>
+    </message>
+    <message>
+        <source>%1 is not a JSON object.</source>
+        <translation>%1 ist kein JSON-Objekt.</translation>
+    </message>
+    <message>
+        <source>%1 holds a window size Chime cannot read; the default size is used.</source>
+        <translation>%1 enthält eine Fenstergröße, die Chime nicht lesen kann; die Standardgröße wird verwendet.</translation>
+    </message>
+</context>
+<context>
     <name>SessionDelegate</name>
     <message>
         <source>read-only</source>

@@ -17,11 +17,12 @@ from PySide6.QtWidgets import QDialogButtonBox
 
 from app.controller import due_words
 from app.settings import SETTINGS_FILE, Settings
+from app.state import STATE_FILE
 from tests.app.test_flow import advance_and_fire
 from tests.app.window import ZONE, Opener, RealApp, running
 from tests.fakes import FakeClock
 from ui.actions import ACTION_TABLE, MENU_TITLES, MENUS
-from ui.i18n import chosen_language
+from ui.i18n import Sentence, chosen_language
 from ui.row_actions import ROW_ACTIONS
 from ui.settings_dialog import THEMES, SettingsDialog, SettingsDraft
 from ui.timefmt import day_time
@@ -102,6 +103,30 @@ def test_language_system_follows_a_german_desktop(open_app: Opener, tmp_path: Pa
         assert next(iter(menus(chime))) == "&Sitzung"
     with open_app(system_locale=QLocale(QLocale.Language.French)) as chime:
         assert next(iter(menus(chime))) == "&Session"  # no French translation: English
+
+
+def test_on_a_german_desktop_damaged_settings_and_state_files_are_explained_in_german(
+    open_app: Opener, tmp_path: Path
+) -> None:
+    # The settings are read before their language is known: what went wrong is said in the
+    # language chosen after reading them (here the desktop's, as the defaults say).
+    (tmp_path / SETTINGS_FILE).write_bytes(b"{not json")
+    (tmp_path / STATE_FILE).write_bytes(b"[1, 2]")
+    with open_app(system_locale=GERMAN) as chime:
+        message = chime.window.message_bar.text()
+        assert next(iter(menus(chime))) == "&Sitzung"
+    assert message.startswith("settings.json ist ungültig: ")
+    assert (
+        ". Sie wurde als settings.json.bad-1 beiseitegelegt. Es gelten die Standardeinstellungen. "
+        "state.json ist kein JSON-Objekt. Es wurden keine Sitzungen wieder geöffnet (sie stehen "
+        "alle in der Liste)."
+    ) in message
+
+
+def test_a_sentence_fills_in_its_values_once() -> None:
+    said = Sentence("Settings", "%1 could not be read: %2.", ("a %2 file", "no %1 here"))
+    assert said.text() == "a %2 file could not be read: no %1 here."
+    assert Sentence("Settings", "%1 is not valid: %2.", ("x",)).text() == "x is not valid: %2."
 
 
 def test_the_system_language_is_german_or_english() -> None:
