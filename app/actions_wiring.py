@@ -26,6 +26,7 @@ from ui.dialogs import (
     ask_export_path,
     ask_leave,
     ask_lose_unsaved,
+    ask_restart_for_language,
     ask_title,
 )
 from ui.i18n import QT_TRANSLATE_NOOP
@@ -54,6 +55,8 @@ class Questions:
     """The session's instructions and temperature, edited (None: cancelled or unchanged)."""
     attachment_paths: Callable[[QWidget], list[Path]] = ask_attachment_paths
     """The files to attach to the message (empty: cancelled)."""
+    restart_for_language: Callable[[QWidget, str], bool] = ask_restart_for_language
+    """Whether to start again now to show the language just chosen (named in its own words)."""
 
 
 def wire_controller(

@@ -12,7 +12,9 @@ path under a file) does not stop the start: logging goes to stderr and the windo
 can be saved (existing sessions open read-only). SIGTERM/SIGINT (logout, terminal), Ctrl+Q and
 closing the window all flush every session before exiting. A second start on the same data
 folder hands its ``--session`` to the running instance, which raises its window
-(``app.single_instance``), and exits.
+(``app.single_instance``), and exits. Choosing another language in the settings offers to start
+again in it: Chime quits as it always does (everything flushed, the open sessions recorded) and
+replaces its process with a new start on the same data folder (``restart_command``).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from app.single_instance import claim
 from app.state import read_state_checked
 from app.system import local_zone_name, monotonic_seconds, system_clock
 from core.clock import Clock, NewId, ZoneSource
+from ui.i18n import LANGUAGES, chosen_language
 from ui.main_window import MainWindow
 
 if TYPE_CHECKING:  # built after the first paint (``Application.start``); imported there
@@ -238,6 +241,7 @@ class Application:
         self.new_id = new_id
         self.questions = questions
         """None: the real modal dialogs (``app.actions_wiring.Questions``)."""
+        self.system_locale = system_locale
         self.language = install_language(app, self.first_settings.language, system_locale)
         """The translators in effect, installed before the first widget is built (a language
         applies when Chime starts; ``system_locale`` stands in for the desktop's in tests)."""
@@ -253,6 +257,10 @@ class Application:
         self._problems = " ".join(p for p in (read.problem, state_problem) if p)
         """What could not be used of settings.json and state.json, said once the window is up."""
         self._done: list[Callable[[], None]] = []
+        self.restart_wanted = False
+        """The user chose to start again (in another language): ``run`` does once quit is done."""
+        self._language_setting = self.first_settings.language
+        """The ``language`` setting last saved: a restart is offered when it changes."""
 
     def _compose(self) -> Started:
         """Build the task runner, the controller over the session store, the settings flow, and
@@ -275,6 +283,7 @@ class Application:
             use_provider=controller.set_provider,
         )
         questions = self.questions if self.questions is not None else Questions()
+        flow.applied.append(lambda settings: self._offer_restart(settings.language, questions))
         wire_actions(self.window, controller, flow, tasks, quit_app=self.quit, questions=questions)
         verbs = wire_verbs(
             self.window,
@@ -286,6 +295,20 @@ class Application:
             data_dir=self.folder,
         )
         return Started(tasks, controller, flow, verbs)
+
+    def _offer_restart(self, setting: str, questions: Questions) -> None:
+        """Settings were saved: when their language setting changed to a language other than the
+        one shown, offer to start again in it (a language applies at start, desktop.md §3).
+        After "Later", saving other settings does not ask again."""
+        changed, self._language_setting = setting != self._language_setting, setting
+        system = self.system_locale if self.system_locale is not None else QLocale.system()
+        wanted = chosen_language(setting, system)
+        if not changed or wanted == self.language.language:
+            return
+        if questions.restart_for_language(self.window, dict(LANGUAGES)[wanted]):
+            self.restart_wanted = True
+            assert self.started is not None  # settings are saved only once the engine runs
+            self.started.tasks.spawn(self.quit())
 
     def _compose_controller(self, tasks: TaskRunner) -> AppController:
         from app.controller import AppController
@@ -437,5 +460,31 @@ def run(argv: Sequence[str] | None = None) -> int:
         loop.run_until_complete(_lifetime(chime))
     notifier.setEnabled(False)
     guard.close()
+    if chime.restart_wanted:
+        return restart(folder)
     _log.info("Chime exited cleanly")
     return 0
+
+
+def restart_command(folder: Path) -> list[str]:
+    """How this Chime starts again on ``folder``: the same interpreter and package (or the
+    bundle's own executable), without ``--session`` so that the sessions open at quit reopen."""
+    if getattr(sys, "frozen", False):  # a PyInstaller bundle: the executable is Chime
+        return [sys.executable, "--data-dir", str(folder)]
+    return [sys.executable, "-m", "app", "--data-dir", str(folder)]
+
+
+def restart(folder: Path) -> int:
+    """Replace this process with a new start (everything is flushed and every lock released
+    by now). Returns 1 only when that cannot be done; the user is told to start Chime."""
+    command = restart_command(folder)
+    _log.info("Chime starts again: %s", command)
+    for handler in logging.getLogger().handlers:
+        handler.flush()  # exec runs no exit handlers
+    try:
+        os.execv(command[0], command)
+    except OSError as error:
+        _log.error("cannot start again: %s", error)
+        reason = error.strerror or str(error)
+        sys.stderr.write(f"chime: could not start again ({reason}); start Chime yourself.\n")
+    return 1

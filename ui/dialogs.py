@@ -107,6 +107,25 @@ def ask_lose_unsaved(parent: QWidget, question: str) -> bool:
     return box.clickedButton() is lose
 
 
+def ask_restart_for_language(parent: QWidget, language: str) -> bool:
+    """True when the user wants Chime to start again now to show ``language`` (its own name)."""
+    box = QMessageBox(
+        QMessageBox.Icon.Question,
+        translate("Dialogs", "Restart Chime?"),
+        translate(
+            "Dialogs",
+            "Chime switches to %1 when it starts again. Restart it now? Your conversations and "
+            "reminders are saved first, and the open ones open again.",
+        ).replace("%1", language),
+        parent=parent,
+    )
+    restart = box.addButton(translate("Dialogs", "Restart now"), QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(translate("Dialogs", "Later"), QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(restart)
+    box.exec()
+    return box.clickedButton() is restart
+
+
 def ask_attachment_paths(parent: QWidget) -> list[Path]:
     """The files to attach to the message being written (none when cancelled)."""
     paths, _selected = QFileDialog.getOpenFileNames(

@@ -17,6 +17,8 @@ from PySide6.QtCore import QCoreApplication, QLocale
 
 TRANSLATED = ("de",)
 """The languages Chime ships a translation for besides English (resources/i18n/chime_<lang>.qm)."""
+LANGUAGES = (("en", "English"), ("de", "Deutsch"))
+"""Each language Chime speaks by its own name (never translated)."""
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:

@@ -33,15 +33,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.i18n import QT_TRANSLATE_NOOP, chosen_language
+from ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP, chosen_language
 
 THEMES = (
     ("system", QT_TRANSLATE_NOOP("SettingsDialog", "Follow the system")),
     ("light", QT_TRANSLATE_NOOP("SettingsDialog", "Light")),
     ("dark", QT_TRANSLATE_NOOP("SettingsDialog", "Dark")),
 )
-LANGUAGES = (("en", "English"), ("de", "Deutsch"))
-"""Each language by its own name (never translated), after "System (…)"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +205,9 @@ class SettingsDialog(QDialog):
         self.language_combo.addItem(self.tr("System (%1)").replace("%1", system), "system")
         for value, name in LANGUAGES:
             self.language_combo.addItem(name, value)
-        self.language_note = QLabel(self.tr("Applies when Chime starts again"), box)
+        self.language_note = QLabel(
+            self.tr("Applies when Chime starts again (it offers to restart)"), box
+        )
         self.language_note.setObjectName("settings-language-note")
         self.language_note.setWordWrap(True)
         form.addRow(self.tr("&Language"), self.language_combo)

@@ -506,6 +506,22 @@
         <translation>Chime geöffnet lassen</translation>
     </message>
     <message>
+        <source>Restart Chime?</source>
+        <translation>Chime neu starten?</translation>
+    </message>
+    <message>
+        <source>Chime switches to %1 when it starts again. Restart it now? Your conversations and reminders are saved first, and the open ones open again.</source>
+        <translation>Chime wechselt beim nächsten Start zu %1. Jetzt neu starten? Ihre Gespräche und Erinnerungen werden vorher gespeichert, und die geöffneten öffnen sich wieder.</translation>
+    </message>
+    <message>
+        <source>Restart now</source>
+        <translation>Jetzt neu starten</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Später</translation>
+    </message>
+    <message>
         <source>Attach files</source>
         <translation>Dateien anhängen</translation>
     </message>
@@ -1295,8 +1311,8 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
         <translation>System (%1)</translation>
     </message>
     <message>
-        <source>Applies when Chime starts again</source>
-        <translation>Wirkt beim nächsten Start von Chime</translation>
+        <source>Applies when Chime starts again (it offers to restart)</source>
+        <translation>Wirkt beim nächsten Start von Chime (Chime bietet einen Neustart an)</translation>
     </message>
     <message>
         <source>&amp;Language</source>

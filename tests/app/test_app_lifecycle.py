@@ -9,6 +9,7 @@ import errno
 import functools
 import json
 import logging
+import os
 import signal
 import subprocess
 import sys
@@ -24,11 +25,12 @@ from PySide6.QtWidgets import QMessageBox
 
 import app.__main__ as entry_point
 from app import settings as settings_module
-from app.main import LOG_FILE, Application, run
+from app.main import LOG_FILE, Application, restart_command, run
 from app.settings import KeyStore, Settings
 from app.single_instance import server_name
 from app.state import read_state
 from core.events import AssistantMessage
+from core.session.jsonl_store import try_lock
 from tests.app.window import Opener, RealApp, disconnect_application, running
 from tests.fakes import FakeClock
 from ui.theme import palette_for
@@ -113,6 +115,62 @@ def test_run_shows_the_window_and_sigterm_flushes_records_the_open_session_and_e
     assert (tmp_path / "sessions" / seen["current"] / "session.jsonl").is_file()
     assert not seen["app"].window.isVisible()
     assert "Chime exited cleanly" in (tmp_path / LOG_FILE).read_text(encoding="utf-8")
+
+
+class Replaced(BaseException):
+    """The process image was replaced: nothing after ``os.execv`` runs."""
+
+
+@pytest.mark.parametrize("exec_fails", [False, True])
+def test_a_restart_quits_flushed_then_replaces_the_process_with_a_new_start(
+    qapp,
+    loop,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    exec_fails: bool,
+) -> None:
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    seen: dict[str, Any] = {}
+    real_start = Application.start
+
+    def execv(path: str, argv: list[str]) -> None:
+        seen["exec"] = (path, argv)
+        seen["state_at_exec"] = read_state(tmp_path).open
+        seen["lock_free_at_exec"] = try_lock(tmp_path / "sessions" / seen["current"])
+        if exec_fails:
+            raise OSError(errno.ENOEXEC, "Exec format error")
+        raise Replaced
+
+    async def start_then_restart(self: Application) -> None:
+        await real_start(self)
+        seen["app"], seen["current"] = self, self.started and self.started.controller.current
+        self.restart_wanted = True  # what "Restart now" sets before quitting
+        await self.quit()
+
+    monkeypatch.setattr(os, "execv", execv)
+    try:
+        if exec_fails:
+            assert run_starting_with(qapp, loop, tmp_path, monkeypatch, start_then_restart) == 1
+        else:
+            with pytest.raises(Replaced):
+                run_starting_with(qapp, loop, tmp_path, monkeypatch, start_then_restart)
+    finally:
+        if "app" in seen:
+            disconnect_application(qapp, seen["app"])
+        if seen.get("lock_free_at_exec"):
+            seen["lock_free_at_exec"].release()
+    assert seen["exec"] == (sys.executable, restart_command(tmp_path))
+    assert seen["state_at_exec"] == (seen["current"],)  # recorded before the new start
+    assert seen["lock_free_at_exec"] is not None  # the session was closed and its lock released
+    log = (tmp_path / LOG_FILE).read_text(encoding="utf-8")
+    assert "Chime starts again" in log  # flushed before the exec
+    assert "Chime exited cleanly" not in log
+    said = capsys.readouterr().err
+    if exec_fails:
+        assert "could not start again (Exec format error); start Chime yourself." in said
+    else:
+        assert "could not start again" not in said
 
 
 def test_a_start_that_fails_is_shown_in_one_sentence_and_sigterm_still_exits_cleanly(
@@ -387,7 +445,6 @@ def test_ctrl_q_during_a_streaming_answer_keeps_the_partial_answer_and_the_resta
 def test_quitting_while_a_session_is_closing_waits_for_that_close_to_finish(
     qtbot, qapp, loop, tmp_path: Path, clock: FakeClock
 ) -> None:
-    from core.session.jsonl_store import try_lock
 
     with running(qtbot, qapp, loop, tmp_path, clock) as chime:
         first = chime.controller.current

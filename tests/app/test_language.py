@@ -3,6 +3,7 @@ translation that is complete and built from the code's strings (scripts/translat
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib.util
 import json
@@ -12,16 +13,19 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from PySide6.QtCore import QLocale, Qt
-from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtCore import QLocale, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox, QWidget
 
 from app.controller import due_words
-from app.settings import SETTINGS_FILE, Settings
-from app.state import STATE_FILE
+from app.main import restart_command
+from app.settings import SETTINGS_FILE, Settings, load_settings
+from app.settings_flow import settings_draft
+from app.state import STATE_FILE, read_state
 from tests.app.test_flow import advance_and_fire
 from tests.app.window import ZONE, Opener, RealApp, running
 from tests.fakes import FakeClock
 from ui.actions import ACTION_TABLE, MENU_TITLES, MENUS
+from ui.dialogs import ask_restart_for_language
 from ui.i18n import Sentence, chosen_language
 from ui.row_actions import ROW_ACTIONS
 from ui.settings_dialog import THEMES, SettingsDialog, SettingsDraft
@@ -84,6 +88,68 @@ def test_language_de_shows_german_menus_actions_panels_and_standard_buttons(
         now, friday = datetime(2026, 8, 4, 12, tzinfo=UTC), datetime(2026, 8, 7, 12, tzinfo=UTC)
         assert day_time(friday, now, ZONE) == "Fr. 7. Aug. 14:00"
         assert due_words(friday, now, ZONE) == "am Fr. 7. Aug. um 14:00"
+
+
+def test_choosing_another_language_offers_a_restart_that_quits_and_starts_in_it(
+    open_app: Opener, tmp_path: Path
+) -> None:
+    with open_app() as chime:
+        session = chime.controller.current
+        chime.send("remind me in 2 hours to call Ana")
+        flow = chime.settings_flow
+        draft = settings_draft(flow.settings, "", "")
+        chime.answers.restarts.append(False)  # Later
+        chime.inside(lambda: flow.apply(dataclasses.replace(draft, language="de")))
+        assert chime.answers.restart_languages == ["Deutsch"]
+        assert load_settings(tmp_path).language == "de"
+        assert next(iter(menus(chime))) == "&Session"  # nothing is retranslated live
+        chime.inside(lambda: flow.apply(dataclasses.replace(draft, language="de", text_size=12)))
+        chime.inside(lambda: flow.apply(dataclasses.replace(draft, language="en")))
+        assert chime.answers.restart_languages == ["Deutsch"]  # Later is not asked again
+        chime.answers.restarts.append(True)  # Restart now, from "System" on a German desktop
+        chime.chime.system_locale = GERMAN
+        chime.inside(lambda: flow.apply(dataclasses.replace(draft, language="system")))
+        assert chime.answers.restart_languages == ["Deutsch", "Deutsch"]
+        chime.until(lambda: chime.chime._finished)  # quit as Ctrl+Q does: no reminder warning
+        assert chime.chime.restart_wanted
+        assert not chime.answers.warnings
+    assert read_state(tmp_path).open == (session,)
+    with open_app(system_locale=GERMAN) as chime:  # what the new process shows
+        assert next(iter(menus(chime))) == "&Sitzung"
+        assert chime.controller.current == session
+        panel = chime.window.reminders.model
+        chime.until(lambda: panel.rowCount() == 1)
+        assert panel.index(0).data().startswith("call Ana\neinmal")
+
+
+def test_the_restart_question_names_the_language_and_restarts_only_when_asked(qtbot) -> None:
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    said: list[str] = []
+
+    def answer(click: str) -> None:
+        box = next(
+            w
+            for w in QApplication.topLevelWidgets()
+            if isinstance(w, QMessageBox) and w.isVisible()
+        )
+        said.append(box.text())
+        assert box.defaultButton().text() == "Restart now"
+        next(b for b in box.buttons() if b.text() == click).click()
+
+    QTimer.singleShot(0, lambda: answer("Restart now"))
+    assert ask_restart_for_language(parent, "Deutsch") is True
+    QTimer.singleShot(0, lambda: answer("Later"))
+    assert ask_restart_for_language(parent, "Deutsch") is False
+    assert said[0].startswith("Chime switches to Deutsch when it starts again. Restart it now?")
+
+
+def test_a_restart_starts_the_same_interpreter_or_bundle_on_the_same_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert restart_command(tmp_path) == [sys.executable, "-m", "app", "--data-dir", str(tmp_path)]
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert restart_command(tmp_path) == [sys.executable, "--data-dir", str(tmp_path)]
 
 
 def test_language_en_shows_english_menus_on_a_german_desktop(

@@ -53,6 +53,10 @@ class Answers:
         self.session_settings_shown: list[SessionSettings] = []
         self.files: list[list[Path]] = []
         """What the paperclip's file dialog answers ([]: cancelled), one per visit."""
+        self.restarts: list[bool] = []
+        """Answers to "Restart Chime?" after another language was chosen (True: restart now)."""
+        self.restart_languages: list[str] = []
+        """The language each "Restart Chime?" named."""
         self.asked_inside_a_task: list[bool] = []
         """Whether each "lose them?" question was asked inside an asyncio task step: a real
         modal dialog's nested event loop would then starve every other task."""
@@ -76,6 +80,10 @@ class Answers:
     def export_path(self, _parent: QWidget, suggested: Path, kind: str) -> Path | None:
         self.suggested.append((suggested, kind))
         return self.paths.pop(0)
+
+    def restart_for_language(self, _parent: QWidget, language: str) -> bool:
+        self.restart_languages.append(language)
+        return self.restarts.pop(0)
 
     def lose_unsaved(self, _parent: QWidget, question: str) -> bool:
         self.asked.append(question)
@@ -126,6 +134,7 @@ class RealApp:
                 self.answers.lose_unsaved,
                 self.answers.session_settings,
                 self.answers.attachment_paths,
+                self.answers.restart_for_language,
             ),
             system_locale=system_locale or QLocale(QLocale.Language.English),
         )
