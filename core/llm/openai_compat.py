@@ -11,7 +11,8 @@ know about sessions, tools' meaning or Qt; log, print or embed the API key anywh
 Choices the spec leaves open (written down here):
 
 - The server is asked once what it is and how long its context is (``core.llm.server_probe``,
-  bounded by ``probe_timeout``), before the provider's first step; the request is then shaped for
+  bounded by ``probe_timeout``; a server that did not answer in time is asked again after a
+  failed step), before the provider's first step; the request is then shaped for
   its family (``core.llm.compat``) and bounded by ``budget()``: ``max_tokens`` is the budget's
   answer share. Where the family cannot stream a tool choice, a step with tools is asked
   unstreamed and its answer read as one chunk.
@@ -262,11 +263,22 @@ class OpenAICompatProvider:
         return self._server.quirks if self._server is not None else self._guess
 
     async def stream(self, request: ModelRequest) -> AsyncGenerator[StreamChunk, None]:
-        """Streams one model step: ``TextDelta`` pieces, then exactly one ``Finish``."""
+        """Streams one model step: ``TextDelta`` pieces, then exactly one ``Finish``.
+
+        A step that fails while the server has not said what it is (it was too busy to answer
+        the probe in time: a local server still reading another prompt) forgets the preset's
+        guess, so the next step (Retry) asks again: a wrong guess (llama-cpp-python served
+        under the llama.cpp preset is asked streamed with tools, which it cannot do) is not
+        kept for the provider's whole life."""
         budget = await self.budget()
-        async with contextlib.aclosing(self._step(request, budget.answer_tokens)) as step:
-            async for chunk in step:
-                yield chunk
+        try:
+            async with contextlib.aclosing(self._step(request, budget.answer_tokens)) as step:
+                async for chunk in step:
+                    yield chunk
+        except ProviderError:
+            if self._ask_server and self._server is not None and not self._server.probed:
+                self._server = None
+            raise
 
     async def check_tools(self, force: ForcedTool | None = None) -> ToolCheck:
         """Test connection: a streamed one-word chat (its failure raises), then a tool probe

@@ -184,6 +184,44 @@ def test_a_frozen_server_keeps_the_presets_family_and_default_after_one_bound() 
     assert (budget.context_tokens, budget.source) == (4096, "default")
 
 
+def test_a_server_too_busy_to_say_what_it_is_is_asked_again_after_a_failed_step() -> None:
+    record = record_of("llamacpp-python")
+    listing = record["routes"]["/v1/models"]
+    asked_models: list[int] = []
+    streamed: list[bool] = []
+
+    def decide(request: Any) -> Reply:
+        if request.path.endswith("/models"):
+            asked_models.append(1)
+            # Still reading another prompt the first time: no answer within the bound.
+            return Silent() if len(asked_models) == 1 else Json(listing["status"], listing["body"])
+        if request.path.startswith(("/props", "/api/")):
+            return NOT_THERE
+        streamed.append(bool(request.json().get("stream")))
+        if streamed[-1]:  # what it does when asked streamed with tools: a 200 and nothing
+            return Sse([], done=False)
+        return Json(200, record["completion"])
+
+    async def scenario() -> tuple[ProviderError | None, Any, str]:
+        async with LoopbackServer([], decide=decide) as server:
+            provider = OpenAICompatProvider(
+                server.base_url, "m", preset="llamacpp", probe_timeout=0.05, max_retries=0
+            )
+            _, error = await collect(provider, HISTORY)  # the llama.cpp guess: streamed
+            chunks, _ = await collect(provider, HISTORY)  # asked again: llama-cpp-python
+            await provider.aclose()
+            return error, final(chunks), provider.quirks.family
+
+    error, retried, family = run(scenario)
+
+    assert error is not None
+    assert error.kind == "bad_response"
+    assert family == "llamacpp-python"
+    assert streamed == [True, False]  # the retry was asked whole, as that server needs
+    assert len(asked_models) == 3  # the probe, the empty answer's diagnosis, the probe again
+    assert [call.name for call in retried.tool_calls] == ["schedule_create"]
+
+
 # ---------------------------------------------------------------- an answer without events
 
 
