@@ -80,8 +80,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.events import Attachment, Entry
+from core.events import AssistantMessage, Attachment, Entry
 from ui.actions import MENU_TITLES, MENUS, WindowActions, translated
+from ui.answer_wait import AnswerWait
 from ui.composer import Composer, local_files
 from ui.find_bar import FindBar
 from ui.message_bar import MessageBar
@@ -205,6 +206,8 @@ class MainWindow(QMainWindow):
         self.banner = Banner(self)
         self.message_bar = MessageBar(self)
         self.find_bar = FindBar(self)
+        self.answer_wait = AnswerWait(self)
+        self._busy = False
         self.version_of: Callable[[], str] = QApplication.applicationVersion
         """Chime's version, asked for when About opens (the application's, set at start)."""
         self._allow_close = False
@@ -230,6 +233,7 @@ class MainWindow(QMainWindow):
         column.addWidget(self.banner)
         column.addWidget(self.find_bar)
         column.addWidget(self.transcript, 1)
+        column.addWidget(self.answer_wait)
         column.addWidget(self.message_bar)
         column.addWidget(self.composer.edit_bar)
         column.addWidget(self.composer)
@@ -454,16 +458,25 @@ class MainWindow(QMainWindow):
     def add_entry(self, entry: Entry, conversation: ShownConversation | None = None) -> None:
         """A new entry of the session on screen (a finished answer takes the streamed row's
         place); ``conversation``: the session's conversation tree after it, when it may have
-        changed (an input, a turn, a hidden exchange, another version)."""
+        changed (an input, a turn, a hidden exchange, another version). An answer that calls
+        tools is followed by another request to the model: the wait for it begins."""
         self.transcript.apply_entry(entry, conversation)
+        event = entry.event
+        if self._busy and isinstance(event, AssistantMessage) and event.tool_calls:
+            self.answer_wait.begin()
 
     def append_stream(self, piece: str) -> None:
         """More of the answer being streamed: it grows in its own row of the transcript."""
+        if piece:
+            self.answer_wait.end()
         self.transcript_model.append_stream(piece)
 
     def end_stream(self) -> None:
-        """The stream ended (without an answer, or before it was recorded)."""
+        """The stream ended (without an answer, or before it was recorded). A turn still busy
+        asks the model again (after a tool call): the wait for its answer begins again."""
         self.transcript_model.end_stream()
+        if self._busy:
+            self.answer_wait.begin()
 
     def show_stream_piece(self, piece: str) -> None:
         """A piece of the streamed answer, or "" when the stream ended without an answer."""
@@ -473,7 +486,14 @@ class MainWindow(QMainWindow):
             self.end_stream()
 
     def set_busy(self, busy: bool) -> None:
+        """A turn runs (or not): the composer offers Stop and Queue, and until the answer's
+        first word the line under the transcript says it is awaited."""
+        self._busy = busy
         self.composer.set_busy(busy)
+        if busy and not self.transcript_model.is_streaming:
+            self.answer_wait.begin()
+        else:
+            self.answer_wait.end()
 
     def set_reminders(
         self,

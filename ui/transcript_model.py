@@ -496,6 +496,11 @@ class TranscriptModel(QAbstractListModel):
         if not self._stream_timer.isActive():
             self._stream_timer.start()
 
+    @property
+    def is_streaming(self) -> bool:
+        """Some of an answer has arrived and is shown or about to be."""
+        return self._streaming or bool(self._stream_pieces)
+
     def end_stream(self) -> None:
         """The stream ended without a recorded answer taking its place: drop its row."""
         self._stream_timer.stop()

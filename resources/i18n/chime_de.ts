@@ -153,6 +153,17 @@
     </message>
 </context>
 <context>
+    <name>AnswerWait</name>
+    <message>
+        <source>Waiting for the answer…</source>
+        <translation>Warten auf die Antwort…</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+</context>
+<context>
     <name>AppController</name>
     <message>
         <source>A session log&apos;s incomplete last write (never saved) was set aside as {name}.</source>
