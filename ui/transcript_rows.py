@@ -198,6 +198,11 @@ def _assistant_rows(
     rows: list[TranscriptRow] = []
     if answer.text.strip():
         rows.append(TranscriptRow("assistant", answer.text, seq, at))
+    elif not answer.tool_calls and answer.finish != "interrupted":
+        # Nothing at all: say so, or the turn ends with no trace (a small local model does
+        # this); the row is the answer's, so Regenerate is at hand.
+        nothing = translate("TranscriptRows", "The model sent an empty answer.")
+        rows.append(TranscriptRow("assistant", f"*{nothing}*", seq, at))
     rows.extend(_tool_row(call, seq, at, zone_name) for call in answer.tool_calls)
     return rows
 

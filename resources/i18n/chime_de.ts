@@ -1445,6 +1445,10 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
         <translation>Zeitkontext</translation>
     </message>
     <message>
+        <source>The model sent an empty answer.</source>
+        <translation>Das Modell hat eine leere Antwort gesendet.</translation>
+    </message>
+    <message>
         <source>Arguments:</source>
         <translation>Argumente:</translation>
     </message>

@@ -103,6 +103,25 @@ def test_tool_errors_and_deletes_are_summarised_in_words() -> None:
     assert tool_summary("schedule_list", "{}", "[1,2]", "UTC") == "List reminders — 2 active"
 
 
+def test_an_empty_answer_says_so_unless_it_called_tools_or_was_stopped() -> None:
+    script = EventScript()
+    [row] = row_for_event(script.answer("  \n"), "UTC")
+    assert (row.kind, row.text) == ("assistant", "*The model sent an empty answer.*")
+    [tool] = row_for_event(script.answer("", [create_call("c1", "x", 60)]), "UTC")
+    assert tool.kind == "tool"
+    stopped = script.add(
+        "assistant/message",
+        {
+            "id": "a-stopped",
+            "text": "",
+            "toolCalls": [],
+            "model": {"provider": "offline", "name": "offline"},
+            "finish": "interrupted",
+        },
+    )
+    assert row_for_event(stopped, "UTC") == []
+
+
 def test_a_failed_turn_is_an_error_row_and_a_completed_one_makes_none() -> None:
     script = EventScript()
     failed = script.add(
