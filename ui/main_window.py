@@ -473,7 +473,7 @@ class MainWindow(QMainWindow):
 
     def end_stream(self) -> None:
         """The stream ended (without an answer, or before it was recorded). A turn still busy
-        asks the model again (after a tool call): the wait for its answer begins again."""
+        goes on asking the model (a step it retries): the wait for its answer begins again."""
         self.transcript_model.end_stream()
         if self._busy:
             self.answer_wait.begin()
