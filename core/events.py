@@ -233,6 +233,8 @@ class AssistantMessage:
     finish: FinishReason
     usage: TokenUsage | None = None
     duration_ms: int | None = None
+    first_text_ms: int | None = None
+    """From the request to the answer's first piece of text (None: no text, or not measured)."""
     type: ClassVar[EventType] = EventType.ASSISTANT_MESSAGE
 
     def to_data(self) -> dict[str, Any]:
@@ -247,6 +249,8 @@ class AssistantMessage:
             data["usage"] = self.usage.to_json()
         if self.duration_ms is not None:
             data["durationMs"] = self.duration_ms
+        if self.first_text_ms is not None:
+            data["firstTextMs"] = self.first_text_ms
         return data
 
 
@@ -612,9 +616,11 @@ def _assistant_message(data: Any) -> AssistantMessage:
         raise EventShapeError("model needs a string provider and name")
     if finish not in FINISH_REASONS:
         raise _wrong("finish", "a known reason")
-    duration = data.get("durationMs")
+    duration, first_text = data.get("durationMs"), data.get("firstTextMs")
     if duration is not None and type(duration) is not int:
         raise _wrong("durationMs", "a whole number")
+    if first_text is not None and type(first_text) is not int:
+        raise _wrong("firstTextMs", "a whole number")
     return AssistantMessage(
         message_id,
         text,
@@ -623,6 +629,7 @@ def _assistant_message(data: Any) -> AssistantMessage:
         finish,
         _usage(data.get("usage")),
         duration,
+        first_text,
     )
 
 

@@ -58,7 +58,7 @@ from ui.highlight import CodeFormats, fill_runs, knows, runs_by_lines
 from ui.markdown_blocks import Block, resplit, split_blocks
 from ui.row_actions import RowAction, actions_for, label, tip
 from ui.theme import Surfaces
-from ui.transcript_rows import TranscriptRow, reminder_text, usage_numbers
+from ui.transcript_rows import TranscriptRow, first_text_wait, reminder_text, usage_numbers
 
 MARGIN = 16
 """Between the transcript's edges and the reading column."""
@@ -574,7 +574,8 @@ class RowLayouts:
         return time
 
     def usage_text(self, row: TranscriptRow) -> str:
-        """ "1,234 → 256 tokens · 41 tok/s" for an answer whose turn reported usage, else ""."""
+        """ "1,234 → 256 tokens · 41 tok/s · first word after 14 s" for an answer whose turn
+        reported usage (the wait only when it took a second or more), else ""."""
         if row.usage is None or not row.usage.reported:
             return ""
         prompt, completion, rate = usage_numbers(row.usage)
@@ -583,6 +584,10 @@ class RowLayouts:
         )
         if rate:
             text += " · " + translate("RowLayouts", "{rate} tok/s").format(rate=rate)
+        if waited := first_text_wait(row.usage):
+            text += " · " + translate("RowLayouts", "first word after {seconds} s").format(
+                seconds=waited
+            )
         return text
 
     def _switcher(self, row: TranscriptRow, top: int, height: int) -> list[Button]:

@@ -17,9 +17,13 @@ Choices where the spec is silent (desktop.md §1):
 - A hidden exchange (agent.md §7) is one thin ``hidden`` row at its input's place, with the first
   words of the message and a Show button (the transcript model makes it).
 - Usage under an answer is summed over the model steps of its turn: prompt tokens and completion
-  tokens as the endpoint reported them for each step, and tokens per second = the completion
-  tokens of the steps that reported a duration / those durations. It is shown under the row of
-  the step that ends the turn (a step without tool calls); nothing when no step reported usage.
+  tokens as the endpoint reported them for each step, and tokens per second over the time the
+  model spent writing: the completion tokens of the steps whose first text and end were both
+  timed, over the time between (a step without text, or whose text came whole, unstreamed, is not
+  counted: it was not seen being written; no rate when no step was). The wait for the turn's
+  first text (the steps before it included) is shown when it took a second or more (a local model
+  reading a long prompt). It is shown under the row of the step that ends the turn (a step
+  without tool calls); nothing when no step reported usage.
 """
 
 from __future__ import annotations
@@ -65,37 +69,52 @@ LATE_AFTER = timedelta(minutes=1)
 HIDDEN_SNIPPET_CHARS = 60
 
 
+MIN_WRITING_MS = 100
+"""A step written faster than this (its text came whole) says nothing about the model's speed."""
+
+
 @dataclass(frozen=True, slots=True)
 class TurnUsage:
-    """Tokens an answer's steps cost (see the module docstring); ``timed`` is the completion
-    tokens of the steps that reported a duration, ``duration_ms`` their summed duration."""
+    """Tokens an answer's steps cost (see the module docstring): ``written`` completion tokens
+    over ``writing_ms`` (the steps timed from their first text to their end); ``first_text_ms``,
+    how long the turn took to its first text (None: no text yet), and ``before_text_ms``, the
+    steps before it (tool calls without words)."""
 
     prompt: int = 0
     completion: int = 0
-    timed: int = 0
-    duration_ms: int = 0
     reported: bool = False
+    written: int = 0
+    writing_ms: int = 0
+    before_text_ms: int = 0
+    first_text_ms: int | None = None
 
     def plus(self, answer: AssistantMessage) -> TurnUsage:
         usage = answer.usage
         if usage is None:
             return self
-        timed, duration = self.timed, self.duration_ms
-        if answer.duration_ms is not None and answer.duration_ms > 0:
-            timed += usage.completion_tokens
-            duration += answer.duration_ms
+        written, writing = self.written, self.writing_ms
+        before, first_text = self.before_text_ms, self.first_text_ms
+        total, first = answer.duration_ms, answer.first_text_ms
+        if total is not None and first is not None and total - first >= MIN_WRITING_MS:
+            written, writing = written + usage.completion_tokens, writing + total - first
+        if first_text is None and first is not None:
+            first_text = before + first
+        elif first_text is None and total is not None:
+            before += total
         return TurnUsage(
             self.prompt + usage.prompt_tokens,
             self.completion + usage.completion_tokens,
-            timed,
-            duration,
             True,
+            written,
+            writing,
+            before,
+            first_text,
         )
 
     @property
     def per_second(self) -> float | None:
-        """Completion tokens per second, None when no step reported a duration."""
-        return self.timed * 1000 / self.duration_ms if self.duration_ms > 0 else None
+        """Completion tokens per second while the model wrote; None when no step can tell."""
+        return self.written * 1000 / self.writing_ms if self.writing_ms > 0 else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +168,15 @@ def usage_numbers(usage: TurnUsage) -> tuple[str, str, str]:
     rate = usage.per_second
     shown_rate = "" if rate is None else (f"{rate:,.0f}" if rate >= 10 else f"{rate:.1f}")
     return f"{usage.prompt:,}", f"{usage.completion:,}", shown_rate
+
+
+def first_text_wait(usage: TurnUsage) -> str:
+    """The wait for the turn's first text in seconds ("14", "2.5"), or "" under a second."""
+    waited = usage.first_text_ms
+    if waited is None or waited < 1000:
+        return ""
+    seconds = waited / 1000
+    return f"{seconds:,.0f}" if seconds >= 10 else f"{seconds:.1f}"
 
 
 def row_for_event(entry: Entry, zone_name: str | None) -> list[TranscriptRow]:

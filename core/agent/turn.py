@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from core.agent.files import needed, with_files
@@ -58,6 +59,8 @@ class TurnState:
     """The streamed text of the current step, as received (joined only when recorded: adding to
     one string per delta copies the whole answer each time, quadratic for a long answer)."""
     streaming: bool = False
+    first_text_at: datetime | None = None
+    """When the current step's first piece of text arrived (None: none yet)."""
     open_calls: list[ToolCall] = field(default_factory=list)
     model: ModelRef = field(default_factory=lambda: ModelRef("", ""))
 
@@ -100,10 +103,11 @@ async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) ->
             await ctx.barrier()
             began = ctx.clock()
             finish = await _stream(ctx, state, await _request(ctx, reading))
-            elapsed = ctx.clock() - began
+            timing = StepTiming(_ms(ctx.clock() - began), None)
+            if state.first_text_at is not None:
+                timing = StepTiming(timing.duration_ms, _ms(state.first_text_at - began))
             last = step == MAX_STEPS - 1
-            duration_ms = max(0, round(elapsed.total_seconds() * 1000))
-            _record_answer(ctx, state, finish, duration_ms, last=last)
+            _record_answer(ctx, state, finish, timing, last=last)
             if not finish.tool_calls:
                 break
             await _run_calls(ctx, state, finish.tool_calls, skip=last)
@@ -131,12 +135,26 @@ async def _request(ctx: TurnContext, reading: TimeReading) -> ModelRequest:
     )
 
 
+def _ms(elapsed: timedelta) -> int:
+    return max(0, round(elapsed.total_seconds() * 1000))
+
+
+@dataclass(frozen=True, slots=True)
+class StepTiming:
+    """How long a model step took from its request, and until its first piece of text."""
+
+    duration_ms: int
+    first_text_ms: int | None
+
+
 async def _stream(ctx: TurnContext, state: TurnState, request: ModelRequest) -> Finish:
-    state.pieces, state.streaming = [], True
+    state.pieces, state.streaming, state.first_text_at = [], True, None
     stream = ctx.provider.stream(request)
     try:
         async for chunk in stream:
             if isinstance(chunk, TextDelta):
+                if state.first_text_at is None and chunk.text:
+                    state.first_text_at = ctx.clock()
                 state.pieces.append(chunk.text)
                 ctx.on_delta(chunk.text)
             elif isinstance(chunk, Finish):
@@ -151,7 +169,7 @@ async def _close(stream: AsyncGenerator[Any, None]) -> None:
 
 
 def _record_answer(
-    ctx: TurnContext, state: TurnState, finish: Finish, duration_ms: int, *, last: bool
+    ctx: TurnContext, state: TurnState, finish: Finish, timing: StepTiming, *, last: bool
 ) -> None:
     calls = finish.tool_calls
     reason: FinishReason
@@ -161,7 +179,14 @@ def _record_answer(
         reason = "length" if finish.reason == "length" else "stop"
     model = ModelRef(state.model.provider, finish.model or state.model.name)
     answer = AssistantMessage(
-        ctx.new_id(), finish.text, calls, model, reason, finish.usage, duration_ms
+        ctx.new_id(),
+        finish.text,
+        calls,
+        model,
+        reason,
+        finish.usage,
+        timing.duration_ms,
+        timing.first_text_ms,
     )
     state.pieces, state.streaming = [], False
     state.open_calls = list(calls)

@@ -1009,6 +1009,10 @@ Kürzlich zugestellt:
         <translation>{rate} Token/s</translation>
     </message>
     <message>
+        <source>first word after {seconds} s</source>
+        <translation>erstes Wort nach {seconds} s</translation>
+    </message>
+    <message>
         <source>Previous version</source>
         <translation>Vorherige Version</translation>
     </message>

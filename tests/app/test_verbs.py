@@ -345,8 +345,8 @@ def test_retry_from_the_menu_retries_the_newest_failed_message(open_app: Opener)
 
 
 class Reporting:
-    """Answers in two seconds of the fake clock and reports 1,234 prompt and 82 completion
-    tokens."""
+    """Reads the prompt for 1.5 s of the fake clock, writes for 2 s, and reports 1,234 prompt and
+    82 completion tokens."""
 
     def __init__(self, clock: FakeClock) -> None:
         self.clock = clock
@@ -356,8 +356,10 @@ class Reporting:
         return ModelInfo("test", "reporting")
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | Finish]:
+        self.clock.advance(timedelta(seconds=1.5))
+        yield TextDelta("Count")
         self.clock.advance(timedelta(seconds=2))
-        yield TextDelta("Counted.")
+        yield TextDelta("ed.")
         yield Finish("Counted.", (), "stop", TokenUsage(1234, 82))
 
 
@@ -373,7 +375,10 @@ def test_the_usage_of_an_answer_is_a_quiet_line_under_it(
         send(chime, "count this")
         layout = chime.window.transcript.layout_of(chime.window.transcript_model.rowCount() - 1)
         assert layout is not None
-        assert layout.footer_text.endswith(" · 1,234 → 82 tokens · 41 tok/s")
+        # The rate is over the writing (82 tokens in 2 s), not the prompt's reading.
+        assert layout.footer_text.endswith(
+            " · 1,234 → 82 tokens · 41 tok/s · first word after 1.5 s"
+        )
 
 
 # -- find ----------------------------------------------------------------------------------

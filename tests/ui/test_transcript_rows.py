@@ -7,11 +7,18 @@ from datetime import timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.events import UserMessage
+from core.events import AssistantMessage, ModelRef, TokenUsage, UserMessage
 from core.framing import parse_framing
 from core.readable import tool_summary
 from tests.ui.events import T0, EventScript, create_call, view
-from ui.transcript_rows import merge_tool_result, reminder_caption, row_for_event
+from ui.transcript_rows import (
+    TurnUsage,
+    first_text_wait,
+    merge_tool_result,
+    reminder_caption,
+    row_for_event,
+    usage_numbers,
+)
 
 TRICKY = st.text(
     alphabet=st.sampled_from(['"', "\\", "\u2028", "\u0085", "\ufeff", "😀", "a", "\n", " "]),
@@ -138,3 +145,33 @@ def test_bookkeeping_events_make_no_rows() -> None:
     script = EventScript()
     for kind in ("turn/start", "schedule/change", "session/title", "something/new"):
         assert row_for_event(script.add(kind, {}), "UTC") == []
+
+
+def step(completion: int, duration: int | None, first_text: int | None) -> AssistantMessage:
+    return AssistantMessage(
+        "a", "x", (), ModelRef("m", "m"), "stop", TokenUsage(100, completion), duration, first_text
+    )
+
+
+def test_the_rate_is_over_the_writing_and_the_wait_for_the_first_word_is_said() -> None:
+    usage = TurnUsage().plus(step(60, 15_000, 12_000))  # 12 s reading, 3 s writing
+    assert usage_numbers(usage) == ("100", "60", "20")
+    assert first_text_wait(usage) == "12"
+    both = usage.plus(step(30, 2_000, 500))  # a second step: its wait is not the turn's
+    assert usage_numbers(both) == ("200", "90", "20")  # 90 tokens over 4.5 s of writing
+    assert first_text_wait(both) == "12"
+
+
+def test_an_answer_that_came_whole_or_without_words_has_no_rate() -> None:
+    whole = TurnUsage().plus(step(40, 9_000, 8_990))  # unstreamed: its text came at the end
+    assert usage_numbers(whole) == ("100", "40", "")
+    assert first_text_wait(whole) == "9.0"
+    wordless = TurnUsage().plus(step(6, 15_000, None))  # an empty answer, or a tool call alone
+    assert usage_numbers(wordless) == ("100", "6", "")
+    assert first_text_wait(wordless) == ""
+    then = wordless.plus(step(20, 6_000, 4_000))  # the words came in the next step
+    assert usage_numbers(then) == ("200", "26", "10")  # its 20 tokens over 2 s of writing
+    assert first_text_wait(then) == "19"  # 15 s of the tool step, then 4 s
+    quick = TurnUsage().plus(step(10, 1_200, 300))
+    assert first_text_wait(quick) == ""  # under a second: not worth a word
+    assert TurnUsage().plus(step(5, None, None)).per_second is None

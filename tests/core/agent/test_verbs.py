@@ -5,16 +5,18 @@ instructions, and the answer's duration."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from datetime import timedelta
 
 from core.agent import Agent
 from core.agent.agent import INSTRUCTIONS_HEADING
+from core.agent.tool_registry import ToolRegistry
 from core.errors import ProviderError
-from core.events import SCHEDULE_SOURCE, AssistantMessage, UserMessage
-from core.llm.messages import ModelRequest
+from core.events import SCHEDULE_SOURCE, AssistantMessage, ToolCall, UserMessage
+from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk, TextDelta
 from core.session.conversation import shown
 from tests import wire as v
-from tests.core.agent.fakes import Reply, ScriptedModel, settle
+from tests.core.agent.fakes import EchoTools, Reply, ScriptedModel, counter_ids, settle
 from tests.core.agent.test_agent import START, make_agent
 from tests.fakes import FakeClock, MemoryLog
 
@@ -222,6 +224,53 @@ def test_an_answer_records_how_long_it_took() -> None:
 
     answer = asyncio.run(main()).of_type(v.ASSISTANT_MESSAGE)[0]
     assert answer["durationMs"] == 2500
+    assert answer["firstTextMs"] == 2500  # its text came in one piece at the end
+
+
+class Writing:
+    """Reads the prompt for 3 s of ``clock``, then writes "Fine" in two pieces 1.5 s apart; the
+    step before calls ``echo`` without a word."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.steps = 0
+
+    @property
+    def info(self) -> ModelInfo:
+        return ModelInfo("test", "writing")
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
+        self.steps += 1
+        self.clock.advance(timedelta(seconds=3))
+        if self.steps == 1:
+            yield Finish("", (ToolCall("call-1", "echo", "{}"),), "tool_calls")
+            return
+        yield TextDelta("Fi")
+        self.clock.advance(timedelta(seconds=1.5))
+        yield TextDelta("ne")
+        yield Finish("Fine", (), "stop")
+
+
+def test_an_answer_records_when_its_first_text_came_and_a_tool_call_alone_none() -> None:
+    clock = FakeClock(START)
+
+    async def main() -> MemoryLog:
+        log = MemoryLog()
+        agent = Agent(
+            log,
+            Writing(clock),
+            ToolRegistry([EchoTools()]),
+            clock,
+            lambda: "Europe/Berlin",
+            system_prompt="You are Chime.",
+            new_id=counter_ids(),
+        )
+        await exchange(agent, "hi")
+        return log
+
+    calling, answer = asyncio.run(main()).of_type(v.ASSISTANT_MESSAGE)
+    assert (calling["durationMs"], "firstTextMs" in calling) == (3000, False)
+    assert (answer["durationMs"], answer["firstTextMs"]) == (4500, 3000)
 
 
 def test_a_failed_reminder_answer_is_retried_once_the_endpoint_answers_again() -> None:
