@@ -103,9 +103,8 @@ async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) ->
             await ctx.barrier()
             began = ctx.clock()
             finish = await _stream(ctx, state, await _request(ctx, reading))
-            timing = StepTiming(_ms(ctx.clock() - began), None)
-            if state.first_text_at is not None:
-                timing = StepTiming(timing.duration_ms, _ms(state.first_text_at - began))
+            ended, first = ctx.clock(), state.first_text_at
+            timing = StepTiming(_ms(ended - began), None if first is None else _ms(first - began))
             last = step == MAX_STEPS - 1
             _record_answer(ctx, state, finish, timing, last=last)
             if not finish.tool_calls:
