@@ -89,18 +89,18 @@ class TurnUsage:
     first_text_ms: int | None = None
 
     def plus(self, answer: AssistantMessage) -> TurnUsage:
-        usage = answer.usage
-        if usage is None:
-            return self
-        written, writing = self.written, self.writing_ms
-        before, first_text = self.before_text_ms, self.first_text_ms
         total, first = answer.duration_ms, answer.first_text_ms
-        if total is not None and first is not None and total - first >= MIN_WRITING_MS:
-            written, writing = written + usage.completion_tokens, writing + total - first
+        before, first_text = self.before_text_ms, self.first_text_ms
         if first_text is None and first is not None:
             first_text = before + first
         elif first_text is None and total is not None:
             before += total
+        usage = answer.usage
+        if usage is None:  # its time still counts towards the wait for the first words
+            return replace(self, before_text_ms=before, first_text_ms=first_text)
+        written, writing = self.written, self.writing_ms
+        if total is not None and first is not None and total - first >= MIN_WRITING_MS:
+            written, writing = written + usage.completion_tokens, writing + total - first
         return TurnUsage(
             self.prompt + usage.prompt_tokens,
             self.completion + usage.completion_tokens,

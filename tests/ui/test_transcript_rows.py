@@ -172,6 +172,10 @@ def test_an_answer_that_came_whole_or_without_words_has_no_rate() -> None:
     then = wordless.plus(step(20, 6_000, 4_000))  # the words came in the next step
     assert usage_numbers(then) == ("200", "26", "10")  # its 20 tokens over 2 s of writing
     assert first_text_wait(then) == "19"  # 15 s of the tool step, then 4 s
+    unreported = AssistantMessage("a", "", (), ModelRef("m", "m"), "tool_calls", None, 5_000)
+    after_it = TurnUsage().plus(unreported).plus(step(20, 6_000, 4_000))
+    assert not TurnUsage().plus(unreported).reported
+    assert first_text_wait(after_it) == "9.0"  # the step without usage is waited for too
     quick = TurnUsage().plus(step(10, 1_200, 300))
     assert first_text_wait(quick) == ""  # under a second: not worth a word
     assert TurnUsage().plus(step(5, None, None)).per_second is None
