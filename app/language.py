@@ -28,6 +28,12 @@ class Installed:
     previous_locale: QLocale
 
 
+def language_for(setting: str, system: QLocale | None = None) -> str:
+    """The language ``setting`` means (``en`` or a translated one), ``system`` standing in for the
+    desktop's locale (``QLocale.system()`` when None)."""
+    return chosen_language(setting, QLocale.system() if system is None else system)
+
+
 def install_language(
     app: QCoreApplication, setting: str, system: QLocale | None = None
 ) -> Installed:
@@ -35,7 +41,7 @@ def install_language(
     ``system`` is given). A language chosen in the settings also becomes the default locale (day
     and month names, digit grouping); ``system`` leaves the system's."""
     previous = QLocale()
-    language = chosen_language(setting, QLocale.system() if system is None else system)
+    language = language_for(setting, system)
     if setting != "system":
         QLocale.setDefault(QLocale(language))
     installed: list[QTranslator] = []

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app import __version__
 from app.appearance import apply_appearance, load_style, make_application
-from app.language import install_language
+from app.language import install_language, language_for
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
 from app.settings import KeyStore, ReadSettings, effective_provider, read_settings
@@ -47,7 +47,7 @@ from app.single_instance import claim
 from app.state import read_state_checked
 from app.system import local_zone_name, monotonic_seconds, system_clock
 from core.clock import Clock, NewId, ZoneSource
-from ui.i18n import LANGUAGES, chosen_language
+from ui.i18n import LANGUAGES
 from ui.main_window import MainWindow
 
 if TYPE_CHECKING:  # built after the first paint (``Application.start``); imported there
@@ -301,8 +301,7 @@ class Application:
         one shown, offer to start again in it (a language applies at start, desktop.md §3).
         After "Later", saving other settings does not ask again."""
         changed, self._language_setting = setting != self._language_setting, setting
-        system = self.system_locale if self.system_locale is not None else QLocale.system()
-        wanted = chosen_language(setting, system)
+        wanted = language_for(setting, self.system_locale)
         if not changed or wanted == self.language.language:
             return
         if questions.restart_for_language(self.window, dict(LANGUAGES)[wanted]):

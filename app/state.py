@@ -78,11 +78,8 @@ def read_state_checked(data_dir: Path) -> tuple[AppState, str | None]:
 def _said(source: str, *values: str, fresh: bool = True) -> str:
     """A sentence about the state file (its name is %1, ``values`` are %2 on), followed by what
     that means for the sessions when none were reopened (``fresh``)."""
-    sentences = (
-        Sentence("SavedFiles", source, (STATE_FILE, *values)),
-        *([Sentence("SavedFiles", FRESH)] * fresh),
-    )
-    return " ".join(s.text() for s in sentences)
+    said = Sentence("SavedFiles", source, (STATE_FILE, *values)).text()
+    return f"{said} {Sentence('SavedFiles', FRESH).text()}" if fresh else said
 
 
 def _state_of(raw: dict[str, Any]) -> tuple[AppState, str | None]:

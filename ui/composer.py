@@ -264,6 +264,11 @@ class Composer(QWidget):
         if self._editing is None and self.editor.isEnabled():
             self.edit_last_requested.emit()
 
+    @property
+    def busy(self) -> bool:
+        """A turn is running (``set_busy``)."""
+        return self._busy
+
     def set_busy(self, busy: bool) -> None:
         """A turn is running: Send queues and Stop is enabled."""
         self._busy = busy

@@ -207,7 +207,6 @@ class MainWindow(QMainWindow):
         self.message_bar = MessageBar(self)
         self.find_bar = FindBar(self)
         self.answer_wait = AnswerWait(self)
-        self._busy = False
         self.version_of: Callable[[], str] = QApplication.applicationVersion
         """Chime's version, asked for when About opens (the application's, set at start)."""
         self._allow_close = False
@@ -462,7 +461,7 @@ class MainWindow(QMainWindow):
         tools is followed by another request to the model: the wait for it begins."""
         self.transcript.apply_entry(entry, conversation)
         event = entry.event
-        if self._busy and isinstance(event, AssistantMessage) and event.tool_calls:
+        if self.composer.busy and isinstance(event, AssistantMessage) and event.tool_calls:
             self.answer_wait.begin()
 
     def append_stream(self, piece: str) -> None:
@@ -475,7 +474,7 @@ class MainWindow(QMainWindow):
         """The stream ended (without an answer, or before it was recorded). A turn still busy
         goes on asking the model (a step it retries): the wait for its answer begins again."""
         self.transcript_model.end_stream()
-        if self._busy:
+        if self.composer.busy:
             self.answer_wait.begin()
 
     def show_stream_piece(self, piece: str) -> None:
@@ -488,7 +487,6 @@ class MainWindow(QMainWindow):
     def set_busy(self, busy: bool) -> None:
         """A turn runs (or not): the composer offers Stop and Queue, and until the answer's
         first word the line under the transcript says it is awaited."""
-        self._busy = busy
         self.composer.set_busy(busy)
         if busy and not self.transcript_model.is_streaming:
             self.answer_wait.begin()
