@@ -1,17 +1,33 @@
-"""Fold throughput: fold_schedule over a 200k-event in-memory log, against a same-run baseline.
+"""Fold throughput: fold_schedule over a 200k-event in-memory log, against the reference fold.
 
-The baseline is a plain loop that only reads each event's ``type`` and ``data``: the floor any
-fold must pay. Also reports the incremental ScheduleFolder's cost per fed payload. Run with
-``.venv/bin/python bench/fold_bench.py``; figures go to stdout, nothing is asserted.
+    .venv/bin/python bench/fold_bench.py [--rounds 9] [--reference DIR]
+
+The floor is the reference implementation's ``foldScheduleEvents`` (npm ``@deepseek-ai/dsh-schedule``)
+run by ``node`` on the same log in the same run: one Node process parses the log once, warms up,
+then folds it once per round, interleaved with one ``fold_schedule`` per round, so a busy machine
+slows both alike. Install the reference once, outside the repository's tracked files::
+
+    npm install --prefix bench/.reference @deepseek-ai/dsh-schedule
+
+(``bench/.reference/`` is gitignored; ``--reference`` names another folder). Without ``node`` or the
+package the Node rows are skipped with a sentence. Also reported: a plain Python loop reading each
+event's ``type`` and ``data`` (the floor of any Python fold) and the incremental ScheduleFolder's
+cost per fed payload. Goal (issue 23): fold_schedule / reference <= 1.0. Nothing is asserted.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 # This checkout's code, not whichever one an editable install of a shared venv points at.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -23,6 +39,25 @@ from core.schedule import ScheduleFolder, fold_schedule
 CHANGE_TYPE = EventType.SCHEDULE_CHANGE.value
 EVENTS = 200_000
 RUNS = 5
+REFERENCE = Path(__file__).resolve().parent / ".reference"
+PACKAGE = "@deepseek-ai/dsh-schedule"
+DRIVER = """
+import { foldScheduleEvents } from '@deepseek-ai/dsh-schedule';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+const events = JSON.parse(readFileSync(process.argv[1], 'utf8'));
+const once = () => {
+  const cpu = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  const fold = foldScheduleEvents(events);
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const used = process.cpuUsage(cpu);
+  return `${ms} ${(used.user + used.system) / 1000} ${fold.active.length} ${fold.seenIds.length}`;
+};
+for (let i = 0; i < 5; i++) once();
+console.log('ready');
+for await (const _ of createInterface({ input: process.stdin })) console.log(once());
+"""
 START_MS = 1_785_931_200_000  # 2026-08-05T12:00:00.000Z
 
 
@@ -102,7 +137,98 @@ def incremental(events: list[dict[str, Any]]) -> ScheduleFolder:
     return folder
 
 
+class Reference:
+    """The reference fold in a Node process that folds the log once per ``fold()``."""
+
+    def __init__(self, folder: Path, log: Path) -> None:
+        self._process = subprocess.Popen(
+            ["node", "--input-type=module", "-e", DRIVER, str(log)],
+            cwd=folder,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self._read() == "ready", "the reference driver did not start"
+
+    def fold(self) -> tuple[Timing, int, int]:
+        """One fold: its wall and CPU seconds, its active count and its seen count."""
+        assert self._process.stdin is not None
+        self._process.stdin.write("fold\n")
+        self._process.stdin.flush()
+        wall, cpu, active, seen = self._read().split()
+        return Timing(float(wall) / 1000, float(cpu) / 1000), int(active), int(seen)
+
+    def close(self) -> None:
+        if self._process.stdin is not None:
+            self._process.stdin.close()
+        self._process.wait(timeout=30)
+
+    def _read(self) -> str:
+        assert self._process.stdout is not None
+        return self._process.stdout.readline().strip()
+
+
+def reference_missing(folder: Path) -> str | None:
+    """Why the reference cannot run, or None."""
+    if shutil.which("node") is None:
+        return "node is not on PATH: the reference rows are skipped."
+    if not (folder / "node_modules" / PACKAGE / "package.json").is_file():
+        return (
+            f"{PACKAGE} is not installed in {folder}: the reference rows are skipped "
+            f"(npm install --prefix {folder} {PACKAGE})."
+        )
+    return None
+
+
+class Timing(NamedTuple):
+    wall: float
+    cpu: float
+
+
+def timed(work: Callable[[], object]) -> Timing:
+    """Wall and CPU seconds of one call (CPU: this thread's, what a loaded machine steals not)."""
+    wall, cpu = time.perf_counter(), time.thread_time()
+    work()
+    return Timing(time.perf_counter() - wall, time.thread_time() - cpu)
+
+
+def against_reference(events: list[dict[str, Any]], folder: Path, rounds: int) -> None:
+    """Interleaved rounds of the reference fold and fold_schedule; ratios per round, on CPU time
+    (the machine is shared: wall time also counts waiting for a core) and on wall time."""
+    why = reference_missing(folder)
+    if why is not None:
+        print(why)
+        return
+    fold = fold_schedule(events)
+    with tempfile.TemporaryDirectory(prefix="chime-fold-bench-") as name:
+        log = Path(name) / "log.json"
+        log.write_text(json.dumps(events), "utf-8")
+        reference = Reference(folder, log)
+        try:
+            pairs = []
+            for _ in range(rounds):
+                theirs, active, seen = reference.fold()
+                assert (active, seen) == (len(fold.active), len(fold.seen_ids)), "folds differ"
+                pairs.append((theirs, timed(lambda: fold_schedule(events))))
+        finally:
+            reference.close()
+    for what in ("cpu", "wall"):
+        theirs = [getattr(pair[0], what) for pair in pairs]
+        ours = [getattr(pair[1], what) for pair in pairs]
+        ratios = sorted(o / t for t, o in zip(theirs, ours, strict=True))
+        print(
+            f"{what:4} reference (node) best {min(theirs) * 1e3:6.1f} ms, fold_schedule best "
+            f"{min(ours) * 1e3:6.1f} ms; ratio per round median {statistics.median(ratios):.2f}x "
+            f"(range {ratios[0]:.2f}-{ratios[-1]:.2f}x), best/best {min(ours) / min(theirs):.2f}x"
+        )
+    print("goal: fold_schedule / reference <= 1.0")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--reference", type=Path, default=REFERENCE)
+    args = parser.parse_args()
     events = build_log(EVENTS)
     changes = sum(1 for event in events if event["type"] == CHANGE_TYPE)
     fold = fold_schedule(events)
@@ -134,6 +260,7 @@ def main() -> None:
     )
     snapshot = best_of(RUNS, lambda: incremental(events[:2]).fold())
     print(f"one feed + fold() : {snapshot * 1e6:8.1f} us")
+    against_reference(events, args.reference, args.rounds)
 
 
 if __name__ == "__main__":

@@ -70,29 +70,43 @@ def _skipped(batch: list[EveryRecord], now_ms: int) -> dict[str, int]:
 def plan_delivery(fold: ScheduleFold, now: datetime) -> Delivery:
     """The §10.4 decision for an idle agent at ``now`` (converted as a clock sample).
 
+    With the next-due index of an incremental fold (``fold.due_index()``) it costs O(log n) plus
+    the due every records, however many are active; any other fold is scanned (O(n)).
     Raises ``core.schedule.wire.ClockError`` when ``now`` is naive or outside years 1–9999 (the
     decision fails; the owner logs it and is not faulted).
     """
     now_ms = datetime_to_ms(now)
-    due = [record for record in fold.active if record.scheduled_ms <= now_ms]
-    one_shots = [record for record in due if not isinstance(record, EveryRecord)]
-    if one_shots:
-        first = min(
-            one_shots, key=lambda record: record.scheduled_ms
-        )  # min keeps creation order on ties
+    index = fold.due_index()
+    first = index.first_due_one_shot(now_ms) if index is not None else _first_one_shot(fold, now_ms)
+    if first is not None:
         changes = [DispatchChange(first.id).to_json()]
         return Delivery("one-shot", one_shot_framing(first), changes)
-    batch = sorted(
-        (record for record in due if isinstance(record, EveryRecord)),
-        key=lambda record: record.scheduled_ms,  # sorted is stable: ties keep creation order
-    )
+    batch = index.due_every(now_ms) if index is not None else _due_every(fold, now_ms)
     if batch:
         changes = [DispatchChange(record.id, now_ms).to_json() for record in batch]
         return Delivery(
             "every", batch_framing(batch, now_ms), changes, skipped=_skipped(batch, now_ms)
         )
-    targets = [record.scheduled_ms for record in fold.active]
-    return Delivery("wait", wake_at=ms_to_datetime(min(targets)) if targets else None)
+    earliest = index.earliest() if index is not None else _earliest(fold)
+    return Delivery("wait", wake_at=None if earliest is None else ms_to_datetime(earliest))
+
+
+def _first_one_shot(fold: ScheduleFold, now_ms: int) -> Record | None:
+    """The due one-shot with the smallest target, by a scan (``min`` keeps creation order on
+    ties)."""
+    due = [r for r in fold.active if r.scheduled_ms <= now_ms and not isinstance(r, EveryRecord)]
+    return min(due, key=lambda record: record.scheduled_ms) if due else None
+
+
+def _due_every(fold: ScheduleFold, now_ms: int) -> list[EveryRecord]:
+    """The due every records by target, by a scan (``sorted`` is stable: ties keep creation
+    order)."""
+    due = (r for r in fold.active if isinstance(r, EveryRecord) and r.scheduled_ms <= now_ms)
+    return sorted(due, key=lambda record: record.scheduled_ms)
+
+
+def _earliest(fold: ScheduleFold) -> int | None:
+    return min((record.scheduled_ms for record in fold.active), default=None)
 
 
 def timer_delay_ms(wake_at: datetime, now: datetime) -> int:

@@ -9,13 +9,17 @@ trial-feeds a ``copy`` to refuse a change that would corrupt the log). Every vio
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from itertools import islice
+from dataclasses import dataclass, field
+from itertools import compress, islice, repeat
+from operator import eq, methodcaller
 from typing import Any
 
 from core.errors import ScheduleLogError
 from core.events import EventType
+from core.instant import parse_instant_text
+from core.schedule.due import DueIndex
 from core.schedule.every import next_target
 from core.schedule.log import FoldingLog, SessionLog
 from core.schedule.records import (
@@ -31,19 +35,26 @@ from core.schedule.records import (
     decode_id,
     decode_instant,
     decode_record,
+    quick_record,
 )
-from core.schedule.wire import safe_int
+from core.schedule.wire import TRIM_CHARS, safe_int
 
 _CHANGE = EventType.SCHEDULE_CHANGE.value  # a plain str: the fold compares it 10^6 times
 _MISSING: Any = object()
+_GET_DATA = methodcaller("get", "data", _MISSING)
 
 
 @dataclass(frozen=True, slots=True)
 class ScheduleFold:
-    """The fold's result: ``active`` records and ``seen_ids``, both in creation order."""
+    """The fold's result: ``active`` records and ``seen_ids``, both in creation order.
+
+    ``source`` (not part of the value: never compared or shown) is the incremental folder that
+    took this snapshot; while it still holds this very snapshot, ``due_index`` is its next-due
+    index, so ``plan_delivery`` need not scan ``active``."""
 
     active: tuple[Record, ...] = ()
     seen_ids: tuple[str, ...] = ()
+    source: ScheduleFolder | None = field(default=None, compare=False, repr=False)
 
     def get(self, schedule_id: str) -> Record | None:
         """The active record with exactly this id, or None."""
@@ -52,6 +63,25 @@ class ScheduleFold:
     def to_json(self) -> dict[str, Any]:
         """``{"active": [<record>...], "seenIds": [...]}`` in the §2.2 forms and key orders."""
         return {"active": [r.to_json() for r in self.active], "seenIds": list(self.seen_ids)}
+
+    def due_index(self) -> DueIndex | None:
+        """The next-due index of exactly this state, or None (no folder keeps one for it)."""
+        source = self.source
+        if source is None or source._snapshot is not self:
+            return None
+        return source.due_index()
+
+
+def _instant(data: dict[str, Any]) -> int | None:
+    """``acceptedAt`` in ms when it is a canonical instant ``str``, else None. The fast path
+    tests the result for truth: an ``acceptedAt`` of exactly 1970 (0) just takes the strict one."""
+    text = data.get("acceptedAt")
+    if type(text) is str:
+        try:
+            return parse_instant_text(text)
+        except ValueError:
+            return None
+    return None
 
 
 def _decode_version(value: object) -> None:
@@ -83,35 +113,55 @@ def decode_change(data: object) -> Change:
 
 
 class ScheduleFolder:
-    """The incremental fold: ``feed`` one payload at a time, ``fold`` for an immutable snapshot."""
+    """The incremental fold: ``feed`` one payload at a time, ``fold`` for an immutable snapshot.
 
-    __slots__ = ("_active", "_seen", "_snapshot")
+    ``feed`` tries the fast path first (``_feed_common``: the exact shapes writers emit, decoded
+    without building change values); anything else goes through the strict ``decode_change``, so
+    every error is the strict decoder's. Both end in the same transition methods."""
+
+    __slots__ = ("_active", "_due", "_seen", "_snapshot")
 
     def __init__(self) -> None:
         self._active: dict[str, Record] = {}
-        self._seen: dict[str, None] = {}  # an insertion-ordered set: creation order and lookup
+        self._seen: dict[str, int] = {}  # id -> creation ordinal: creation order and lookup
         self._snapshot: ScheduleFold | None = ScheduleFold()
+        self._due: DueIndex | None = None  # built on first use (an owner), then kept up to date
 
     def feed(self, data: object) -> None:
         """Decode and apply one payload. On ScheduleLogError the state is unchanged, so an
-        append guard may feed the live folder directly; ``copy`` is for speculative batches."""
+        append guard may feed the live folder directly; ``copy`` is for speculative batches.
+
+        The shapes writers emit are decoded inline (one call per change: this runs for every
+        change of a log); any other payload, valid or not, is the strict decoder's."""
+        if type(data) is dict and (version := data.get("version")) == VERSION:
+            operation, size = data.get("operation"), len(data)
+            if type(version) is not int:  # True and 1.0 equal 1 too: the strict path judges
+                pass
+            elif operation == "create":
+                record = data.get("schedule")
+                if size == 3 and type(record) is dict and (record := quick_record(record)):
+                    self._create(record)
+                    return
+            elif type(sid := data.get("id")) is str and sid and sid.strip(TRIM_CHARS) is sid:
+                if size == 3 and operation == "delete":
+                    self._delete(sid)
+                    return
+                if size == 3 and operation == "dispatch":
+                    self._dispatch(sid, None)
+                    return
+                if size == 4 and operation == "dispatch" and (accepted := _instant(data)):
+                    self._dispatch(sid, accepted)
+                    return
         self.apply(decode_change(data))
 
     def apply(self, change: Change) -> None:
         """Apply one decoded change (§8.3). On ScheduleLogError the state is unchanged."""
         if isinstance(change, CreateChange):
-            record = change.record
-            sid = record.id
-            if sid in self._seen:
-                raise ScheduleLogError("a create reuses an id already created in this scope")
-            self._seen[sid] = None
-            self._active[sid] = record
+            self._create(change.record)
         elif isinstance(change, DeleteChange):
-            if self._active.pop(change.id, None) is None:
-                raise ScheduleLogError("a delete names an id that is not active")
+            self._delete(change.id)
         else:
-            self._dispatch(change)
-        self._snapshot = None
+            self._dispatch(change.id, change.accepted_ms)
 
     def is_active(self, schedule_id: str) -> bool:
         """True when a record with exactly this id is active."""
@@ -120,8 +170,14 @@ class ScheduleFolder:
     def fold(self) -> ScheduleFold:
         """A snapshot of the current state (cached until the next feed)."""
         if self._snapshot is None:
-            self._snapshot = ScheduleFold(tuple(self._active.values()), tuple(self._seen))
+            self._snapshot = ScheduleFold(tuple(self._active.values()), tuple(self._seen), self)
         return self._snapshot
+
+    def due_index(self) -> DueIndex:
+        """The next-due index of the current state (built once, then kept up to date)."""
+        if self._due is None:
+            self._due = DueIndex(self._active, self._seen)
+        return self._due
 
     def copy(self) -> ScheduleFolder:
         """An independent folder with the same state (for trial feeding)."""
@@ -129,6 +185,8 @@ class ScheduleFolder:
         twin._active = dict(self._active)
         twin._seen = dict(self._seen)
         twin._snapshot = self._snapshot
+        if self._due is not None:
+            twin._due = self._due.copy_for(twin._active)
         return twin
 
     @classmethod
@@ -144,7 +202,7 @@ class ScheduleFolder:
         if not isinstance(seen, list) or not isinstance(active, list):
             raise ScheduleLogError("active and seenIds must be arrays")
         folder = cls()
-        folder._seen = dict.fromkeys(decode_id(sid) for sid in seen)
+        folder._seen = {sid: index for index, sid in enumerate(map(decode_id, seen))}
         if len(folder._seen) != len(seen):
             raise ScheduleLogError("seenIds holds a duplicate id")
         folder._active = {record.id: record for record in map(decode_record, active)}
@@ -152,15 +210,37 @@ class ScheduleFolder:
         folder._snapshot = None
         return folder
 
-    def _dispatch(self, change: DispatchChange) -> None:
-        sid, accepted = change.id, change.accepted_ms
+    # -- transitions (§8.3): each checks first, then changes the state --------------------------
+
+    def _create(self, record: Record) -> None:
+        sid, seen = record.id, self._seen
+        if sid in seen:
+            raise ScheduleLogError("a create reuses an id already created in this scope")
+        seen[sid] = ordinal = len(seen)
+        self._active[sid] = record
+        self._snapshot = None
+        if self._due is not None:
+            self._due.added(record, ordinal)
+
+    def _delete(self, sid: str) -> None:
+        if self._active.pop(sid, None) is None:
+            raise ScheduleLogError("a delete names an id that is not active")
+        self._removed()
+
+    def _removed(self) -> None:
+        self._snapshot = None
+        if self._due is not None:
+            self._due.removed(self._seen)
+
+    def _dispatch(self, sid: str, accepted: int | None) -> None:
         record = self._active.get(sid)
         if record is None:
             raise ScheduleLogError("a dispatch names an id that is not active")
-        if not isinstance(record, EveryRecord):
+        if type(record) is not EveryRecord:
             if accepted is not None:
                 raise ScheduleLogError("a one-shot dispatch must not carry acceptedAt")
             del self._active[sid]
+            self._removed()
             return
         if accepted is None:
             raise ScheduleLogError("an every dispatch needs acceptedAt")
@@ -169,8 +249,15 @@ class ScheduleFolder:
         following = next_target(record.scheduled_ms, record.every_seconds * 1000, accepted)
         if following is None:
             del self._active[sid]
-        else:  # the constructor, not dataclasses.replace (~4 us: it walks the fields)
-            self._active[sid] = EveryRecord(sid, record.prompt, record.every_seconds, following)
+            self._removed()
+            return
+        # the constructor, not dataclasses.replace (~4 us: it walks the fields)
+        advanced = EveryRecord(sid, record.prompt, record.every_seconds, following)
+        self._active[sid] = advanced
+        self._snapshot = None
+        if self._due is not None:  # the new entry first: a rebuild on removal keeps it once
+            self._due.added(advanced, self._seen[sid])
+            self._due.removed(self._seen)
 
 
 def _check_creation_order(seen: list[str], active_ids: list[str], count: int) -> None:
@@ -198,19 +285,49 @@ def _from(events: Sequence[object], start: int) -> Iterator[object]:
     return map(events.__getitem__, range(start, len(events)))
 
 
+def _dict_payloads(events: Sequence[object], start: int) -> Iterator[object]:
+    """The ``data`` of each ``schedule/change`` event at index ≥ ``start`` (the sentinel when it
+    has none), for a list or tuple of plain dicts (every log Chime holds): the filter runs in C,
+    no Python code runs for an event that is not a schedule change. Raises TypeError, as it
+    reaches it, for an event that is not a dict (``dict.get`` refuses it)."""
+    get: Callable[[object, str], object] = dict.get  # type: ignore[assignment]  # refuses non-dicts at run time, which is the point
+    types = map(get, islice(events, start, None), repeat("type"))
+    return map(_GET_DATA, compress(islice(events, start, None), map(eq, types, repeat(_CHANGE))))
+
+
+def _payloads(events: Sequence[object], start: int) -> Iterator[object]:
+    """``_dict_payloads`` for any Sequence of anything: only mappings count."""
+    return (
+        event.get("data", _MISSING)
+        for event in _from(events, start)
+        # dict first (ABC checks are slow); a TypeGuard helper would cost a call per event.
+        if (type(event) is dict or isinstance(event, Mapping)) and event.get("type") == _CHANGE
+    )
+
+
 def fold_schedule(events: Sequence[Mapping[str, Any]], seed_length: object = 0) -> ScheduleFold:
     """Fold a session's events from ``seed_length`` on (§8). Raises ScheduleLogError.
 
     Only mappings whose ``type`` is exactly ``schedule/change`` are decoded, from their ``data``
     (a missing ``data`` is the sentinel, which fails decoding); everything else is ignored.
     """
+    start = check_seed_length(seed_length, len(events))
     folder = ScheduleFolder()
-    apply = folder.apply  # bound once: this loop runs once per event of the log
-    for event in _from(events, check_seed_length(seed_length, len(events))):
-        # dict first (ABC checks are slow); a TypeGuard helper would cost a call per event.
-        if (type(event) is dict or isinstance(event, Mapping)) and event.get("type") == _CHANGE:
-            apply(decode_change(event.get("data", _MISSING)))
-    return folder.fold()
+    if type(events) is list or type(events) is tuple:
+        try:
+            deque(map(folder.feed, _dict_payloads(events, start)), 0)
+        except TypeError:  # not all dicts: fold again, the general way (same changes, same end)
+            folder = ScheduleFolder()
+        else:
+            return _plain(folder)
+    deque(map(folder.feed, _payloads(events, start)), 0)
+    return _plain(folder)
+
+
+def _plain(folder: ScheduleFolder) -> ScheduleFold:
+    """The folder's fold without its index: a one-off fold is planned on at most once."""
+    fold = folder.fold()
+    return ScheduleFold(fold.active, fold.seen_ids)
 
 
 def fold_reader(log: SessionLog) -> Callable[[], ScheduleFold]:

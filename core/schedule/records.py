@@ -217,3 +217,35 @@ def decode_record(value: object) -> Record:
     if type(seconds) is not int or not MIN_EVERY_SECONDS <= seconds <= MAX_EVERY_SECONDS:
         seconds = _decode_seconds(seconds, "everySeconds", MIN_EVERY_SECONDS, MAX_EVERY_SECONDS)
     return EveryRecord(sid, prompt, seconds, ms)
+
+
+def quick_record(value: dict[str, Any]) -> Record | None:
+    """``decode_record`` for the shape writers emit, or None when ``value`` is not exactly that:
+    str (not subclass) id, prompt and instant, an int count of seconds, every field valid. None
+    promises nothing (the strict decoder then judges); a record returned is the one
+    ``decode_record`` gives. The fold's fast path: no exceptions, no helpers, no wrappers."""
+    kind = value.get("kind")
+    if type(kind) is not str or len(value) != _KEY_COUNTS.get(kind):
+        return None
+    sid, prompt, target = value.get("id"), value.get("prompt"), value.get("scheduledAt")
+    if type(sid) is not str or not sid or sid.strip(TRIM_CHARS) != sid:
+        return None
+    if type(prompt) is not str or not prompt or prompt.strip(TRIM_CHARS) != prompt:
+        return None
+    if type(target) is not str:
+        return None
+    try:
+        ms = parse_instant_text(target)
+    except ValueError:
+        return None
+    if kind == "at":
+        return AtRecord(sid, prompt, ms)
+    if kind == "after":
+        seconds = value.get("afterSeconds")
+        if type(seconds) is int and 1 <= seconds <= SAFE:
+            return AfterRecord(sid, prompt, seconds, ms)
+        return None
+    seconds = value.get("everySeconds")
+    if type(seconds) is int and MIN_EVERY_SECONDS <= seconds <= MAX_EVERY_SECONDS:
+        return EveryRecord(sid, prompt, seconds, ms)
+    return None
