@@ -1,0 +1,124 @@
+"""The next-due index (core.schedule.due) against the plain computation: on any sequence of
+changes, ``plan_delivery`` on a folder's indexed snapshot decides exactly what it decides by
+scanning the same records (schedule.md §10.4), at any ``now``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.errors import ScheduleLogError
+from core.instant import format_instant_ms, ms_to_datetime
+from core.schedule import ScheduleFolder, plan_delivery
+from core.schedule.due import DueIndex
+from core.schedule.fold import ScheduleFold
+
+T0 = 1_785_931_200_000
+IDS = [f"schedule-{n}" for n in range(1, 9)]
+STEP = 60_000
+
+
+def create(sid: str, kind: str, offset: int) -> dict[str, Any]:
+    record: dict[str, Any] = {"id": sid, "kind": kind, "prompt": f"p {sid}"}
+    if kind == "after":
+        record["afterSeconds"] = 60
+    if kind == "every":
+        record["everySeconds"] = 300
+    record["scheduledAt"] = format_instant_ms(T0 + offset * STEP)
+    return {"version": 1, "operation": "create", "schedule": record}
+
+
+@st.composite
+def changes(draw: st.DrawFn) -> dict[str, Any]:
+    sid = draw(st.sampled_from(IDS))
+    offset = draw(st.integers(min_value=0, max_value=6))  # few targets: many ties
+    match draw(st.sampled_from(["after", "at", "every", "delete", "dispatch", "every-dispatch"])):
+        case "after" | "at" | "every" as kind:
+            return create(sid, kind, offset)
+        case "delete" | "dispatch" as operation:
+            return {"version": 1, "operation": operation, "id": sid}
+        case _:
+            accepted = format_instant_ms(T0 + offset * STEP + draw(st.integers(0, 900_000)))
+            return {"version": 1, "operation": "dispatch", "id": sid, "acceptedAt": accepted}
+
+
+def scanned(fold: ScheduleFold) -> ScheduleFold:
+    """The same records without the folder: plan_delivery scans them."""
+    return ScheduleFold(fold.active, fold.seen_ids)
+
+
+def assert_same_decisions(folder: ScheduleFolder, nows: list[int]) -> None:
+    fold = folder.fold()
+    assert fold.due_index() is not None
+    for now_ms in nows:
+        now = ms_to_datetime(now_ms)
+        assert plan_delivery(fold, now) == plan_delivery(scanned(fold), now)
+
+
+NOWS = [T0 - 1, *(T0 + k * STEP // 2 for k in range(16)), T0 + 10**9]
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None)
+@given(st.lists(changes(), max_size=30), st.integers(min_value=0, max_value=30))
+def test_the_indexed_decision_equals_the_scanned_one_after_every_change(
+    sequence: list[dict[str, Any]], built_after: int
+) -> None:
+    folder = ScheduleFolder()
+    for number, change in enumerate(sequence):
+        if number == built_after:
+            folder.due_index()  # the index is built from a state, then kept up to date
+        try:
+            folder.feed(change)
+        except ScheduleLogError:
+            continue
+        if folder._due is not None:
+            assert_same_decisions(folder, NOWS)
+        twin = folder.copy()  # a trial copy carries its own index
+        assert_same_decisions(twin, NOWS[::5])
+
+
+def test_heavy_churn_rebuilds_the_heaps_and_keeps_every_decision() -> None:
+    folder, rng, created = ScheduleFolder(), random.Random(23), 0
+    folder.due_index()
+    active: list[str] = []
+    for _ in range(3000):
+        if active and rng.random() < 0.5:
+            sid = active.pop(rng.randrange(len(active)))
+            folder.feed({"version": 1, "operation": "delete", "id": sid})
+        else:
+            created += 1
+            kind = rng.choice(["after", "at", "every"])
+            folder.feed(create(f"r{created}", kind, rng.randrange(50)))
+            active.append(f"r{created}")
+    index = folder.due_index()
+    assert len(index._one_shots) + len(index._every) <= 2 * len(active) + 2 * 64
+    assert_same_decisions(folder, [T0 + k * STEP for k in range(0, 52, 3)])
+
+
+def test_dispatching_the_due_records_one_by_one_walks_the_heap_in_order() -> None:
+    folder = ScheduleFolder()
+    for number in range(200):
+        folder.feed(create(f"r{number}", "at", number % 7))
+    now = ms_to_datetime(T0 + 10 * STEP)
+    order = []
+    while (delivery := plan_delivery(folder.fold(), now)).kind == "one-shot":
+        folder.feed(delivery.changes[0])
+        order.append(delivery.changes[0]["id"])
+    expected = sorted(
+        (f"r{n}" for n in range(200)), key=lambda sid: (int(sid[1:]) % 7, int(sid[1:]))
+    )
+    assert order == expected
+    assert delivery.kind == "wait"
+    assert delivery.wake_at is None
+
+
+def test_an_index_built_on_an_empty_fold_reports_nothing() -> None:
+    index = DueIndex({}, {})
+    assert index.first_due_one_shot(T0) is None
+    assert index.due_every(T0) == []
+    assert index.earliest() is None
