@@ -154,6 +154,38 @@ class ScheduleFolder:
                     return
         self.apply(decode_change(data))
 
+    def feed_all(self, payloads: Iterable[object]) -> None:
+        """Feed ``payloads`` all or none: on ScheduleLogError the state is as before (the
+        §8.5 guard of an append group, without copying a folder of 10^5 records per append).
+
+        Undoing is cheap for what writers append; only a group refused after a delete or a
+        one-shot dispatch restores creation order by re-sorting (O(n log n), and rare: Chime's
+        own writers never append a change the fold refuses)."""
+        seen_before, replaced = len(self._seen), []
+        try:
+            for data in payloads:
+                sid = data.get("id") if isinstance(data, Mapping) else None
+                if type(sid) is str and sid in self._active:
+                    replaced.append((sid, self._active[sid]))
+                self.feed(data)
+        except ScheduleLogError:
+            self._undo(seen_before, replaced)
+            raise
+
+    def _undo(self, seen_before: int, replaced: list[tuple[str, Record]]) -> None:
+        active, seen = self._active, self._seen
+        while len(seen) > seen_before:  # creates add at the end of both: pop them back
+            active.pop(seen.popitem()[0], None)
+        moved = False
+        for sid, record in reversed(replaced):
+            if sid not in seen:
+                continue  # created in this group, and undone above
+            moved = moved or sid not in active
+            active[sid] = record
+        if moved:
+            self._active = dict(sorted(active.items(), key=lambda item: seen[item[0]]))
+        self._due, self._snapshot = None, None  # rebuilt on demand
+
     def apply(self, change: Change) -> None:
         """Apply one decoded change (§8.3). On ScheduleLogError the state is unchanged."""
         if isinstance(change, CreateChange):

@@ -37,7 +37,8 @@ def schedule_after(
 ) -> ScheduleFolder | None:
     """The schedule folder once ``entries`` are folded (None: they hold no schedule change).
     Raises ScheduleLogError when the fold has failed (then every change is refused) or would
-    fail with them; ``schedule`` itself is never changed."""
+    fail with them, and ``schedule`` is then unchanged; else it is fed (all or none, in place:
+    copying a folder of 10^5 records per append cost more than the append) and returned."""
     changes = [
         (entry.seq, event) for entry in entries if isinstance(event := entry.event, ScheduleChanged)
     ]
@@ -45,11 +46,8 @@ def schedule_after(
         return None
     if isinstance(schedule, ScheduleFailed):
         raise ScheduleLogError(schedule.reason)
-    trial = schedule.copy()
-    for seq, change in changes:
-        if seq >= seed_length:
-            trial.feed(change.data)
-    return trial
+    schedule.feed_all(change.data for seq, change in changes if seq >= seed_length)
+    return schedule
 
 
 def refold(fresh: SessionFolds, queued: Sequence[Entry]) -> bool:

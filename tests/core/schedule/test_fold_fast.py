@@ -5,6 +5,8 @@ with a plain loop over any event list."""
 
 from __future__ import annotations
 
+import contextlib
+import re
 from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
@@ -14,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.errors import ScheduleLogError
-from core.instant import MAX_MS, format_instant_ms
-from core.schedule import ScheduleFolder, fold_schedule
+from core.instant import MAX_MS, format_instant_ms, ms_to_datetime
+from core.schedule import ScheduleFolder, fold_schedule, plan_delivery
 from core.schedule.fold import ScheduleFold, decode_change
 
 IDS = ["schedule-1", "schedule-2", "schedule-3", "x"]
@@ -204,3 +206,58 @@ def test_a_one_off_fold_carries_no_index_and_a_folders_snapshot_only_while_curre
     folder.feed({"version": 1, "operation": "delete", "id": "a"})
     assert snapshot.due_index() is None  # stale: plan_delivery scans it instead
     assert snapshot == ScheduleFold(snapshot.active, snapshot.seen_ids)
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None)
+@given(CHANGES, CHANGES, st.booleans())
+def test_a_group_is_fed_all_or_none(before: list[Any], group: list[Any], indexed: bool) -> None:
+    folder = ScheduleFolder()
+    for payload in before:
+        with contextlib.suppress(ScheduleLogError):
+            folder.feed(payload)
+    if indexed:
+        folder.due_index()
+    expected, state = folder.copy(), folder.fold()
+    try:
+        for payload in group:
+            expected.feed(payload)
+    except ScheduleLogError as error:
+        with pytest.raises(ScheduleLogError, match=re.escape(str(error))):
+            folder.feed_all(group)
+        assert folder.fold() == state
+        assert [type(r) for r in folder.fold().active] == [type(r) for r in state.active]
+    else:
+        folder.feed_all(group)
+        assert folder.fold() == expected.fold()
+    now = ms_to_datetime(T0 + 1_500_000)
+    assert plan_delivery(folder.fold(), now) == plan_delivery(
+        ScheduleFold(folder.fold().active, folder.fold().seen_ids), now
+    )
+
+
+def _at(sid: str) -> dict[str, Any]:
+    record = {"id": sid, "kind": "at", "prompt": "p", "scheduledAt": format_instant_ms(T0)}
+    return {"version": 1, "operation": "create", "schedule": record}
+
+
+def test_a_refused_group_puts_deleted_records_back_in_creation_order() -> None:
+    folder = ScheduleFolder()
+    folder.feed_all([_at("a"), _at("b"), _at("c")])
+    folder.due_index()
+    before = folder.fold()
+    group = [
+        {"version": 1, "operation": "delete", "id": "b"},
+        {"version": 1, "operation": "dispatch", "id": "a"},
+        _at("d"),
+        {"version": 1, "operation": "delete", "id": "d"},
+        {"version": 1, "operation": "delete", "id": "nope"},
+    ]
+    with pytest.raises(ScheduleLogError, match="not active"):
+        folder.feed_all(group)
+    assert folder.fold() == before
+    assert [r.id for r in folder.fold().active] == ["a", "b", "c"]
+    now = ms_to_datetime(T0)
+    assert plan_delivery(folder.fold(), now).changes == [
+        {"version": 1, "operation": "dispatch", "id": "a"}
+    ]
