@@ -12,7 +12,10 @@ runs it (one worker thread):
    ``app.session_search`` does on close), and the search after it;
 4. a word found in no session (the whole of every index is read).
 
-Figures are medians of ``--runs`` where a run can be repeated; informative, not a gate.
+The floor, in the same run: reading all the logs and ``bytes.find`` of the query in each (what a
+search without any index costs at least). The warm searches are reported as ratios to it; goal
+(issue 23): <= 0.5x, else the index is not worth having. Figures are medians of ``--runs``;
+informative, not a gate.
 """
 
 from __future__ import annotations
@@ -153,6 +156,19 @@ def main() -> None:
         )
         absent = [timed(lambda: search(folder, ids, "no such word"))[0] for _ in range(args.runs)]
         print(f"4. a word in no session, warm index: {statistics.median(absent):.0f} ms")
+        logs = [disk.session_dir(folder, sid) / disk.LOG_NAME for sid in ids]
+        floors = [timed(lambda: scan_logs(logs, b"no such word"))[0] for _ in range(args.runs)]
+        floor = statistics.median(floors)
+        print(f"floor: read every log + bytes.find: {floor:.0f} ms")
+        print(
+            f"ratios to the floor: warm search {statistics.median(warm) / floor:.2f}x, "
+            f"word in no session {statistics.median(absent) / floor:.2f}x (goal <= 0.5x)"
+        )
+
+
+def scan_logs(logs: list[Path], needle: bytes) -> int:
+    """The floor: each log read whole and searched once."""
+    return sum(log.read_bytes().find(needle) >= 0 for log in logs)
 
 
 if __name__ == "__main__":

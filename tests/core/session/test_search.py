@@ -4,6 +4,7 @@ incrementally refreshed index that is rebuilt whenever it cannot be trusted."""
 from __future__ import annotations
 
 import asyncio
+import os
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +22,7 @@ from core.events import (
     UserSource,
 )
 from core.session import jsonl_store as disk
+from core.session import search as search_module
 from core.session.search import INDEX_NAME, find, refresh, search
 from core.session.store import SessionStore
 from tests.core.session.helpers import make_store
@@ -74,11 +76,12 @@ def test_the_index_grows_incrementally_and_is_rebuilt_when_the_log_changed(
     sid = write_session(store, ["first words"])
     folder = disk.session_dir(tmp_path, sid)
     index = refresh(folder)
-    before = index.read_text()
+    before = index.read_text().split("\n", 2)
     append(store, sid, "second words")
     refresh(folder)
-    after = index.read_text()
-    assert after.split("\n", 1)[1].startswith(before.split("\n", 1)[1])  # old lines kept as is
+    after = index.read_text().split("\n", 2)
+    assert after[1].startswith(before[1])  # the old places and texts are kept as they were
+    assert after[2] == before[2] + "second words\n"
     assert find(folder, sid, "second") is not None
     assert find(folder, sid, "second").seq == 2  # type: ignore[union-attr]
 
@@ -154,14 +157,72 @@ def test_a_session_moved_away_in_the_middle_of_a_refresh_is_left_out_of_a_search
     kept = write_session(store, ["water the basil"])
     moved = write_session(store, ["water the ferns"])
     moved_dir = disk.session_dir(tmp_path, moved)
-    log_length = disk.log_length
+    stamp = search_module._stamp
 
-    def trashed_after_measuring(path: Path) -> int:
-        size = log_length(path)
-        if path.parent == moved_dir:  # the trash move lands between the size and the read
+    def trashed_after_measuring(path: str) -> tuple[int, str]:
+        measured = stamp(path)
+        if Path(path).parent == moved_dir:  # the trash move lands between the size and the read
             disk.move_session(moved_dir, tmp_path / "trash" / moved)
-        return size
+        return measured
 
-    monkeypatch.setattr(disk, "log_length", trashed_after_measuring)
+    monkeypatch.setattr(search_module, "_stamp", trashed_after_measuring)
     assert [m.session_id for m in search(tmp_path, [moved, kept], "water")] == [kept]
     assert not moved_dir.exists()
+
+
+def test_the_index_holds_only_folded_text_and_finds_nothing_in_its_places(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    store = make_store(tmp_path, clock)
+    sid = write_session(store, ["Straße  NACH\tHause", "zero"])
+    folder = disk.session_dir(tmp_path, sid)
+    _header, places, texts = refresh(folder).read_text().split("\n", 2)
+    assert texts == "strasse nach hause\nzero\n"
+    first_offset = places.split()[1]
+    assert find(folder, sid, first_offset) is None  # a number of the places line is no text
+    match = find(folder, sid, "STRASSE nach")
+    assert match is not None
+    assert match.snippet == "Straße NACH Hause"  # cut from the message as the log holds it
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.text(alphabet="aAßSsİi  \n1", min_size=1, max_size=10), min_size=1, max_size=6),
+    st.text(alphabet="aAßSsİi 1", min_size=1, max_size=4),
+)
+def test_find_answers_like_a_plain_scan_of_the_messages(texts: list[str], query: str) -> None:
+    with tempfile.TemporaryDirectory() as raw:
+        root = Path(raw)
+        store = make_store(root, FakeClock(datetime(2026, 8, 5, 12, 0, tzinfo=UTC)))
+        sid = write_session(store, texts)
+        needle = " ".join(query.split()).casefold()
+        expected = next(
+            (
+                seq
+                for seq, text in enumerate(texts)
+                if " ".join(text.split()) and needle in " ".join(text.split()).casefold()
+            ),
+            None,
+        )
+        match = find(disk.session_dir(root, sid), sid, query)
+        assert (None if match is None else match.seq) == (expected if needle else None)
+
+
+def test_a_log_changed_in_place_is_indexed_anew_and_an_old_index_is_replaced(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    store = make_store(tmp_path, clock)
+    sid = write_session(store, ["the quick fox"])
+    folder = disk.session_dir(tmp_path, sid)
+    (folder / INDEX_NAME).write_text('{"version":1,"covered":1,"count":0,"tail":""}\n0\tstale\n')
+    assert find(folder, sid, "stale") is None  # another version: rebuilt from the log
+    assert find(folder, sid, "quick") is not None
+    log = folder / disk.LOG_NAME
+    data = log.read_bytes()
+    changed = data.replace(b"the quick fox", b"the quiet fox").replace(b"index", b"INDEX")
+    log.write_bytes(changed)  # the same size, another end: its stamp and tail tell
+    os.utime(log, ns=(1, 1))
+    assert find(folder, sid, "quick") is None
+    match = find(folder, sid, "quiet")
+    assert match is not None
+    assert match.snippet == "the quiet fox"
