@@ -174,7 +174,9 @@ async def main(idle_seconds: float, due_count: int, active: int) -> None:
         print(f"one drive: {small:.3f} ms with 100 active (the floor)")
         for count in sorted({10_000, active}):
             cost = await drive_cost(store, count)
-            print(f"one drive: {cost:.3f} ms with {count:,} active -> {cost / small:.1f}x the floor")
+            print(
+                f"one drive: {cost:.3f} ms with {count:,} active -> {cost / small:.1f}x the floor"
+            )
 
 
 if __name__ == "__main__":
