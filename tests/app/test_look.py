@@ -22,10 +22,6 @@ from ui.screen import ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionDelegate, SessionSummary
 from ui.theme import AA, card_colors, contrast
 
-# WORKAROUND(offscreen QPA): showing a window logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
-
 Role = QPalette.ColorRole
 NOW = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
 ANSWER = "Here is code:\n\n```python\ndef f(x):\n    return x + 1  # add one\n```\n\nSee [docs](https://example.com)."

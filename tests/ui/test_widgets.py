@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
@@ -204,7 +203,6 @@ def test_the_settings_dialog_edits_a_copy_and_fills_presets(qtbot) -> None:
     assert dialog.test_result.text() == "✗ Could not connect"
 
 
-@pytest.mark.qt_log_ignore("propagateSizeHints")  # the offscreen platform, showing a dialog
 def test_a_test_result_of_three_lines_is_shown_whole_and_the_context_is_edited(qtbot) -> None:
     dialog = SettingsDialog(SettingsDraft(provider="openai-compatible", context_tokens=8192), [])
     qtbot.addWidget(dialog)
@@ -272,7 +270,6 @@ def test_the_rename_dialog_is_wide_enough_for_the_title(qtbot, clock: FakeClock)
     assert long.textValue() == title
 
 
-@pytest.mark.qt_log_ignore("propagateSizeHints")  # WORKAROUND(offscreen QPA): showing a widget
 def test_a_reminder_card_wraps_in_a_narrow_panel_instead_of_cutting_its_time(
     qtbot, clock: FakeClock
 ) -> None:
