@@ -36,7 +36,6 @@ class FindJob:
         self.hits: list[Hit] = []
         self.done = not query.strip()
         self._entries = entries
-        self._conversation = conversation
         self._pattern = re.compile(re.escape(query), re.IGNORECASE)
         self._read = 0
         self._walk: Iterator[Entry] = shown(conversation, self._upto(len(entries)))
@@ -66,7 +65,6 @@ class FindJob:
         """Go on searching the entries appended since (same path: a new path needs a new job)."""
         if not self.query.strip():
             return
-        self._conversation = conversation
         self._walk = _chain(self._walk, shown(conversation, self._upto(len(self._entries))))
         self.done = False
 
