@@ -9,8 +9,8 @@ Choices where the spec is silent:
 - Switching to a session in the sidebar opens it (it becomes live) and keeps the others open;
   Close makes the current one cold and shows the next open one (or a new session).
 - Reminder badges: an open session shows its live fold's count; a cold one the count its listing
-  read (``StoredSummary.active_reminders``, from the checkpoint and the bytes after it), and no
-  badge when that count is unknown (None).
+  read (``SessionFileSummary.active_reminders``, from the checkpoint and the bytes after it), and
+  no badge when that count is unknown (None).
 - The filter searches titles of every session and the loaded message text of open ones.
 - New session (Ctrl+N) shows an open session that has no message yet instead of making another
   empty one; a fork is titled "<title> (fork)", so it can be told from its original.
@@ -74,12 +74,12 @@ from core.readable import zone_or_utc
 from core.session.conversation import Conversation
 from core.session.live import LiveSession
 from core.session.store import OPEN_ELSEWHERE, SessionStore
-from core.session.summary import SessionSummary as StoredSummary
+from core.session.summary import SessionFileSummary
 from ui.dialogs import LeaveWarning
 from ui.i18n import QT_TRANSLATE_NOOP
 from ui.main_window import MainWindow, request_attention
 from ui.screen import ReminderView, SessionAccess, SessionScreen
-from ui.session_list import SessionSummary
+from ui.session_list import SessionListItem
 from ui.timefmt import short_day, short_month
 
 _log = logging.getLogger(__name__)
@@ -122,7 +122,7 @@ class AppController(QObject):
         self._is_active = is_active
         self.open: dict[str, OpenSession] = {}
         self.current: str | None = None
-        self._stored: list[StoredSummary] = []
+        self._stored: list[SessionFileSummary] = []
         self._trashed: list[str] = []
         self._writes_state = True
         self._watching: set[asyncio.Task[object]] = set()
@@ -623,16 +623,16 @@ class AppController(QObject):
         """Every session the sidebar lists, in its order (open ones and stored ones)."""
         return [item.id for item in self._sidebar_items()]
 
-    def _sidebar_items(self) -> list[SessionSummary]:
+    def _sidebar_items(self) -> list[SessionListItem]:
         items = {s.id: _stored_item(s) for s in self._stored if s.id not in self._trashed}
         for sid, opened in self.open.items():
             items[sid] = self._open_item(opened)
         return sorted(items.values(), key=lambda s: (s.last_activity, s.id), reverse=True)
 
-    def _open_item(self, opened: OpenSession) -> SessionSummary:
+    def _open_item(self, opened: OpenSession) -> SessionListItem:
         session = opened.session
         last = read_instant(session.last_activity) or self.parts.clock()
-        return SessionSummary(
+        return SessionListItem(
             opened.id,
             session.title or self.tr("New session"),
             last,
@@ -789,14 +789,14 @@ def _in_words(error: Exception) -> str:
     return str(error)
 
 
-def _stored_item(summary: StoredSummary) -> SessionSummary:
+def _stored_item(summary: SessionFileSummary) -> SessionListItem:
     title = summary.title or (
         translate("AppController", "Unreadable session")
         if summary.problem
         else translate("AppController", "New session")
     )
     count = summary.active_reminders or 0
-    return SessionSummary(summary.id, title, summary.last_activity_at, reminder_count=count)
+    return SessionListItem(summary.id, title, summary.last_activity_at, reminder_count=count)
 
 
 def answers_offline(opened: OpenSession) -> bool:

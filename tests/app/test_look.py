@@ -19,7 +19,7 @@ from tests.ui.events import EventScript
 from ui.highlight import style_token_types
 from ui.main_window import MainWindow, fit_rect
 from ui.screen import ReminderView, SessionAccess, SessionScreen
-from ui.session_list import SessionDelegate, SessionSummary
+from ui.session_list import SessionDelegate, SessionListItem
 from ui.theme import AA, card_colors, contrast
 
 Role = QPalette.ColorRole
@@ -54,8 +54,8 @@ def full_window(qtbot) -> MainWindow:
     )
     window.set_sessions(
         [
-            SessionSummary("a", "Plants", NOW, reminder_count=1, live=True),
-            SessionSummary("b", "Older", NOW - timedelta(days=1)),
+            SessionListItem("a", "Plants", NOW, reminder_count=1, live=True),
+            SessionListItem("b", "Older", NOW - timedelta(days=1)),
         ],
         "a",
     )
