@@ -51,27 +51,18 @@ from typing import Literal
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from app.engine import EngineParts, OpenSession, compose, start
+from app.event_effects import Touches, touches
 from app.paths import writable_problem
 from app.qtasync import TaskRunner
 from app.state import AppState, RecentModel, write_state
 from core.errors import ChimeError, SessionError
-from core.events import (
-    AssistantMessage,
-    Attachment,
-    Entry,
-    ExchangeHidden,
-    PathSelected,
-    SessionInstructions,
-    SessionModel,
-    SessionTitle,
-    TurnStart,
-    UserMessage,
-)
+from core.events import Attachment, Entry, Event, SessionModel
 from core.framing import DueReminder
 from core.instant import read_instant
 from core.llm.provider import ModelProvider
 from core.readable import zone_or_utc
 from core.session.conversation import Conversation
+from core.session.find import findable_text
 from core.session.live import LiveSession
 from core.session.store import OPEN_ELSEWHERE, SessionStore
 from core.session.summary import SessionFileSummary
@@ -645,18 +636,19 @@ class AppController(QObject):
 
     # -- bridge handlers -----------------------------------------------------------------
     def _on_event(self, session_id: str, entry: Entry) -> None:
-        if isinstance(entry.event, SessionModel | SessionInstructions):
+        effects = touches(entry.event)
+        if effects.choice:
             self._on_choice(session_id, entry.event)
         if session_id == self.current:
-            self.window.add_entry(entry, self._conversation_after(session_id, entry))
+            self.window.add_entry(entry, self._conversation_after(session_id, effects))
         for observer in self.entry_observers:
             observer(session_id, entry)
-        if isinstance(entry.event, UserMessage) and session_id == self.current:
+        if effects.title and session_id == self.current:
             self.window.set_session_title(self.open[session_id].session.title)
-        if isinstance(entry.event, UserMessage | AssistantMessage | SessionTitle):
+        if effects.listing:
             self.refresh_sidebar()
 
-    def _on_choice(self, session_id: str, event: SessionModel | SessionInstructions) -> None:
+    def _on_choice(self, session_id: str, event: Event) -> None:
         """The session chose its model (it answers with it from its next turn) or instructions."""
         opened = self.open.get(session_id)
         if opened is not None and isinstance(event, SessionModel):
@@ -700,16 +692,12 @@ class AppController(QObject):
             self.window.set_session_title(opened.session.title)
         self.refresh_sidebar()
 
-    def _conversation_after(self, session_id: str, entry: Entry) -> Conversation | None:
-        """The session's conversation tree after ``entry`` when ``entry`` may change what the
-        transcript shows of it (agent.md §7); None otherwise (nothing to re-read)."""
-        if not isinstance(entry.event, SHAPES_CONVERSATION):
+    def _conversation_after(self, session_id: str, effects: Touches) -> Conversation | None:
+        """The session's conversation tree after an event that may change what the transcript
+        shows of it (agent.md §7); None otherwise (nothing to re-read)."""
+        if not effects.conversation:
             return None
         return self.open[session_id].session.conversation()
-
-
-SHAPES_CONVERSATION = (UserMessage, TurnStart, ExchangeHidden, PathSelected)
-"""Events after which the transcript is handed the conversation tree again."""
 
 
 _WARNINGS = {
@@ -820,6 +808,7 @@ def _search_text(entries: Sequence[Entry]) -> str:
             event = entries[seq].event
         except ValueError:  # a corrupt line of a session not verified yet: nothing to search
             continue
-        if isinstance(event, UserMessage | AssistantMessage):
-            texts.append(event.text)
+        text = findable_text(event)
+        if text is not None:
+            texts.append(text)
     return "\n".join(texts)
