@@ -47,44 +47,43 @@ def _check_url() -> str:
 
 
 def _sentence(code: FailureCode, a: tuple[Value, ...]) -> str:  # noqa: C901 -- one case per code, read as a table
-    t = "Failures"
     shown = tuple(number(v) for v in a)
     match code:
         case FailureCode.TIMED_OUT:
             text = translate(
-                t,
+                "Failures",
                 "The model endpoint at %1 did not answer for %2 seconds. Check that the server is running and not overloaded, then retry.",
             )
         case FailureCode.STOPPED_SENDING:
             text = translate(
-                t,
+                "Failures",
                 "The model endpoint at %1 stopped sending the answer for %2 seconds. Check that the server is running and not overloaded, then retry.",
             )
         case FailureCode.UNREACHABLE:
             text = translate(
-                t,
+                "Failures",
                 "Could not connect to the model endpoint at %1. Check that the server is running and that the base URL in Settings is right.",
             )
         case FailureCode.BAD_URL:
             text = translate(
-                t,
+                "Failures",
                 "The base URL '%1' is not a web address this app can use. Enter one that starts with http:// or https:// in Settings, for example http://localhost:11434/v1.",
             )
         case FailureCode.CUT_OFF:
             text = translate(
-                t,
+                "Failures",
                 "The connection to the model endpoint broke before the answer was complete. Retry; if it keeps happening, check the server.",
             )
         case FailureCode.ENDED_EARLY:
             text = translate(
-                t,
+                "Failures",
                 "The model endpoint closed the stream before the answer was complete. Retry; if it keeps happening, check the server.",
             )
         case FailureCode.NO_ANSWER:
             return _no_answer(shown)
         case FailureCode.CRASHED:
             text = translate(
-                t,
+                "Failures",
                 "The model endpoint at %1 accepted the request, then stopped answering: the server seems to have stopped or crashed. Restart it, then retry; its log says why.",
             )
         case (
@@ -96,95 +95,101 @@ def _sentence(code: FailureCode, a: tuple[Value, ...]) -> str:  # noqa: C901 -- 
             | FailureCode.EVENT_NUMBER
         ):
             what = _unreadable(code, shown)
-            cannot = translate(t, "The model endpoint sent a stream this app cannot read (%1).")
+            cannot = translate(
+                "Failures", "The model endpoint sent a stream this app cannot read (%1)."
+            )
             return f"{fill(cannot, (what,))} {_check_url()}"
         case FailureCode.OVERSIZED:
             text = translate(
-                t,
+                "Failures",
                 "The model endpoint sent more than %1 bytes without finishing one piece of the answer.",
             )
             return f"{fill(text, shown)} {_check_url()}"
         case FailureCode.MODELS_MALFORMED:
-            text = translate(t, "The model endpoint's model list is not in the OpenAI format.")
+            text = translate(
+                "Failures", "The model endpoint's model list is not in the OpenAI format."
+            )
             return f"{text} {_check_url()}"
         case FailureCode.FAILED_MIDWAY:
-            text = translate(t, "The model endpoint reported an error while answering.")
+            text = translate("Failures", "The model endpoint reported an error while answering.")
         case FailureCode.KEY_NEEDED:
-            text = translate(t, "The endpoint requires an API key (401). Add the key in Settings.")
+            text = translate(
+                "Failures", "The endpoint requires an API key (401). Add the key in Settings."
+            )
         case FailureCode.KEY_REJECTED:
             text = translate(
-                t, "The endpoint rejected the API key (401). Check the key in Settings."
+                "Failures", "The endpoint rejected the API key (401). Check the key in Settings."
             )
         case FailureCode.FORBIDDEN:
             text = translate(
-                t,
+                "Failures",
                 "The endpoint refused access with this API key (403). Check the key's permissions and the model in Settings.",
             )
         case FailureCode.NO_SUCH_MODEL:
             text = translate(
-                t,
+                "Failures",
                 "The endpoint has no model named '%1', or no chat API at this base URL (404). Check the model name and base URL in Settings.",
             )
         case FailureCode.NO_MODEL_LIST:
             text = translate(
-                t,
+                "Failures",
                 "The endpoint has no model list at this base URL (404). Check the base URL in Settings (it usually ends in /v1).",
             )
         case FailureCode.RATE_LIMITED:
             text = (
                 translate(
-                    t,
+                    "Failures",
                     "The endpoint is rate-limiting requests (429) and still refused after %1 retries. Wait a moment, then retry.",
                 )
                 if a[0]
                 else translate(
-                    t,
+                    "Failures",
                     "The endpoint is rate-limiting requests (429) and still refused. Wait a moment, then retry.",
                 )
             )
         case FailureCode.NO_QUOTA:
             text = translate(
-                t,
+                "Failures",
                 "The account behind this API key has no quota left (429). Check your plan or billing with the provider.",
             )
         case FailureCode.SERVER_FAILED:
             text = (
                 translate(
-                    t,
+                    "Failures",
                     "The model endpoint failed with a server error (%1) after %2 retries. Try again later, or check the server's logs.",
                 )
                 if a[1]
                 else translate(
-                    t,
+                    "Failures",
                     "The model endpoint failed with a server error (%1). Try again later, or check the server's logs.",
                 )
             )
         case FailureCode.TOO_LONG:
             text = translate(
-                t,
+                "Failures",
                 "The conversation is too long for this model's context (%1). Hide or edit earlier messages, start a new session, or choose a model with a bigger context; a local server can be given a bigger one (llama.cpp: -c 8192; llama-cpp-python: --n_ctx 8192), then enter it in Settings.",
             )
         case FailureCode.NO_IMAGES:
             text = translate(
-                t,
+                "Failures",
                 "This model does not accept images (%1). Edit the message to remove the image, or choose a model that reads images.",
             )
         case FailureCode.REFUSED:
             text = translate(
-                t,
+                "Failures",
                 "The endpoint refused the request (%1). Check that the model supports tool calls and that the settings are right.",
             )
         case FailureCode.CLOSED:
             text = translate(
-                t,
+                "Failures",
                 "The request was cancelled because the model connection was closed (the settings changed).",
             )
         case FailureCode.UNFINISHED:
-            text = translate(t, "The model's answer ended without finishing.")
+            text = translate("Failures", "The model's answer ended without finishing.")
         case FailureCode.CLOCK_FAILED:
-            text = translate(t, "The offline assistant couldn't read the clock.")
+            text = translate("Failures", "The offline assistant couldn't read the clock.")
         case FailureCode.INTERNAL:
-            text = translate(t, "Internal error: %1")
+            text = translate("Failures", "Internal error: %1")
         case unexpected:
             assert_never(unexpected)
     return fill(text, shown)
