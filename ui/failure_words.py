@@ -2,7 +2,8 @@
 translated sentence (context ``Failures``). No I/O.
 
 The values a sentence names (URLs, model names, the server's own text, an exception's text) are
-put in as they are; numbers are written the window's way (``4.096`` in German). Untranslated, each
+put in as they are; quantities (tokens, bytes) are grouped the window's way (``4.096`` in German),
+and a fraction of seconds takes its decimal sign (``2,5``). Untranslated, each
 sentence is ``core.failures.english``'s, word for word (a test holds the two equal).
 """
 
@@ -19,15 +20,21 @@ from ui.i18n import fill
 translate = QCoreApplication.translate  # pyside6-lupdate reads translate("Failures", …)
 
 
-def number(value: Value) -> str:
-    """``4,096`` (``4.096`` in German), ``2.5`` (``2,5``): a number in the window's language."""
+def number(value: int) -> str:
+    """``4,096`` (``4.096`` in German): a quantity grouped the window's way."""
     locale = QLocale()
-    if isinstance(value, str):
-        return value
-    whole = isinstance(value, int) or value.is_integer()
-    if locale.language() == QLocale.Language.C:
-        return f"{int(value):,}" if whole else f"{value:g}"
-    return locale.toString(int(value)) if whole else locale.toString(float(value), "g", 6)
+    return f"{value:,}" if locale.language() == QLocale.Language.C else locale.toString(value)
+
+
+def _plain(value: Value) -> str:
+    """A value as it is: text, a whole number ungrouped (a status, a column), a fraction with
+    the window's decimal sign (``2,5`` in German)."""
+    if isinstance(value, str | int) or value.is_integer():
+        return str(value if not isinstance(value, float) else int(value))
+    locale = QLocale()
+    return (
+        f"{value:g}" if locale.language() == QLocale.Language.C else locale.toString(value, "g", 6)
+    )
 
 
 def failure_text(failure: Failure) -> str:
@@ -47,7 +54,7 @@ def _check_url() -> str:
 
 
 def _sentence(code: FailureCode, a: tuple[Value, ...]) -> str:  # noqa: C901 -- one case per code, read as a table
-    shown = tuple(number(v) for v in a)
+    shown = tuple(_plain(v) for v in a)
     match code:
         case FailureCode.TIMED_OUT:
             text = translate(
@@ -80,7 +87,7 @@ def _sentence(code: FailureCode, a: tuple[Value, ...]) -> str:  # noqa: C901 -- 
                 "The model endpoint closed the stream before the answer was complete. Retry; if it keeps happening, check the server.",
             )
         case FailureCode.NO_ANSWER:
-            return _no_answer(shown)
+            return _no_answer(number(int(a[0])), number(int(a[1])), shown[2])
         case FailureCode.CRASHED:
             text = translate(
                 "Failures",
@@ -104,7 +111,7 @@ def _sentence(code: FailureCode, a: tuple[Value, ...]) -> str:  # noqa: C901 -- 
                 "Failures",
                 "The model endpoint sent more than %1 bytes without finishing one piece of the answer.",
             )
-            return f"{fill(text, shown)} {_check_url()}"
+            return f"{fill(text, (number(int(a[0])),))} {_check_url()}"
         case FailureCode.MODELS_MALFORMED:
             text = translate(
                 "Failures", "The model endpoint's model list is not in the OpenAI format."
@@ -195,18 +202,18 @@ def _sentence(code: FailureCode, a: tuple[Value, ...]) -> str:  # noqa: C901 -- 
     return fill(text, shown)
 
 
-def _no_answer(shown: tuple[str, ...]) -> str:
+def _no_answer(prompt: str, context: str, source_name: str) -> str:
     sources = {
         "server": translate("Failures", "as the server reports it"),
         "settings": translate("Failures", "as set in Settings"),
         "default": translate("Failures", "assumed: the server does not report it"),
     }
-    source = sources.get(shown[2], shown[2])
+    source = sources.get(source_name, source_name)
     text = translate(
         "Failures",
         "The model endpoint accepted the request but sent no answer. Most often the conversation is longer than the model's context (the request is about %1 tokens; the context is %2 tokens, %3). Start a new session, or give the server a bigger context (llama.cpp: -c 8192; llama-cpp-python: --n_ctx 8192) and enter it in Settings. If that is not it, the server's log says what went wrong.",
     )
-    return fill(text, (shown[0], shown[1], source))
+    return fill(text, (prompt, context, source))
 
 
 def _unreadable(code: FailureCode, shown: tuple[str, ...]) -> str:

@@ -278,6 +278,8 @@ def test_a_transport_that_was_shut_down_cancels_the_request() -> None:
 
     assert error is not None
     assert error.kind == "cancelled"
+    assert error.failure is not None
+    assert error.failure.code == "closed"
 
 
 def test_an_unexpected_transport_failure_is_still_a_provider_error() -> None:
