@@ -11,10 +11,11 @@ from PySide6.QtWidgets import QApplication
 
 from app.language import install_language, remove_language
 from core.errors import ErrorKind, ProviderError
-from core.events import TurnError
+from core.events import Entry, TurnError, decode_event
 from core.failures import SIGNATURES, Failure, FailureCode, english
 from core.readable import ToolKind, ToolOutcome, ToolRefusal, english_summary
 from ui.failure_words import failure_text
+from ui.transcript_rows import row_for_event
 from ui.wording import provider_error_text, refusal_text, tool_title, turn_error_text
 
 VALUES = {str: "http://model.test/v1", int: 4096, float: 2.5}
@@ -114,3 +115,21 @@ def test_an_endpoint_error_is_said_by_its_failure_else_its_message(german: None)
     coded = ProviderError.because(ErrorKind.CANCELLED, Failure(FailureCode.CLOSED))
     assert provider_error_text(coded).startswith("Die Anfrage wurde abgebrochen")
     assert provider_error_text(ProviderError(ErrorKind.SERVER, "scripted")) == "scripted"
+
+
+def test_an_old_logs_failed_turn_shows_its_english_message_in_a_german_window(
+    german: None,
+) -> None:
+    """A ``turn/end`` written before reasons were stored (kind and message only) is an error row
+    with that message; one whose code this version does not know too."""
+    old = {"kind": "connection", "message": "Could not connect to the model endpoint."}
+    later = {**old, "reason": {"code": "from_a_later_version", "args": []}}
+    coded = {**old, "reason": {"code": "cut_off", "args": []}}
+    texts = []
+    for error in (old, later, coded):
+        end = decode_event("turn/end", {"turn": 1, "status": "failed", "error": error})
+        [row] = row_for_event(Entry(4, "2026-08-07T12:00:00.000Z", end), "UTC")
+        assert row.kind == "error"
+        texts.append(row.text)
+    assert texts[:2] == ["Could not connect to the model endpoint."] * 2
+    assert texts[2].startswith("Die Verbindung zum Modell-Endpunkt ist abgebrochen")

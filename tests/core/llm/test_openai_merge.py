@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from core.errors import ProviderError
 from core.events import ToolCall
+from core.failures import english
 from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta
 from core.llm.openai_compat import OpenAICompatProvider, shown_url, url_problem
-from core.failures import english
 from core.llm.openai_errors import describe_error
 from tests.core.llm.loopback import chunk, closed_port, usage_chunk
 from tests.core.llm.openai_kit import collect, run
