@@ -145,11 +145,11 @@ def test_the_english_sentences_are_the_ones_the_messages_always_had() -> None:
 
 @pytest.mark.parametrize("code", list(FailureCode))
 def test_each_code_says_a_sentence_and_survives_the_log(code: FailureCode) -> None:
-    failure = sample(code)
-    assert english(failure).strip()
-    end = TurnEnd(3, "failed", TurnError(ErrorKind.SERVER, english(failure), failure))
-    again = decode_event("turn/end", json.loads(json.dumps(end.to_data())))
-    assert again == end
+    for failure in (sample(code), Failure(code, sample(code).args, "the server's own words")):
+        assert english(failure).strip()
+        end = TurnEnd(3, "failed", TurnError(ErrorKind.SERVER, english(failure), failure))
+        again = decode_event("turn/end", json.loads(json.dumps(end.to_data())))
+        assert again == end
 
 
 def test_the_key_is_redacted_from_every_value_and_the_server_text() -> None:
