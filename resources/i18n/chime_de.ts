@@ -1022,6 +1022,25 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
     </message>
 </context>
 <context>
+    <name>RefusalWords</name>
+    <message>
+        <source>“%1” is %2: attachments are at most %3 for text and %4 for images.</source>
+        <translation>„%1“ ist %2 groß: Anhänge sind höchstens %3 (Text) und %4 (Bilder) groß.</translation>
+    </message>
+    <message>
+        <source>“%1” is %2: text files are at most %3.</source>
+        <translation>„%1“ ist %2 groß: Textdateien sind höchstens %3 groß.</translation>
+    </message>
+    <message>
+        <source>“%1” is neither text nor a PNG, JPEG, GIF or WebP image, so it cannot be attached.</source>
+        <translation>„%1“ ist weder Text noch ein PNG-, JPEG-, GIF- oder WebP-Bild und kann deshalb nicht angehängt werden.</translation>
+    </message>
+    <message>
+        <source>“%1” could not be saved (%2).</source>
+        <translation>„%1“ konnte nicht gespeichert werden (%2).</translation>
+    </message>
+</context>
+<context>
     <name>RemindersPanel</name>
     <message>
         <source>once</source>
