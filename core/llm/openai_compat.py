@@ -51,7 +51,8 @@ Choices the spec leaves open (written down here):
 - ``CancelledError`` is never converted: cancelling the consuming task cancels it and closes the
   stream. Kind ``cancelled`` is for a request cut off because the provider itself was closed.
 
-``ProviderError.kind`` (``retryable`` marks the ones worth the window's Retry at once):
+``ProviderError.kind`` (``retryable`` marks the ones worth the window's Retry at once); its
+``failure`` names the reason by code (``core.failures``) for the window to say in its language:
 
 - ``auth``: 401 (key rejected, or a key is required) and 403.
 - ``rate_limit``: 429 after the bounded retries (retryable); an exhausted quota is not retryable.
