@@ -38,6 +38,8 @@ INDEX_NAME = "search.txt"
 INDEX_VERSION = 2
 SNIPPET_CHARS = 80
 _TAIL_BYTES = 32
+_FIELDS = (str, str, int, int)
+"""The types of a header's tail, stamp, covered and count."""
 INDEX_LIMIT = 1 << 30
 """An index larger than this (bytes) is not read: it is rebuilt, like a damaged one."""
 UNREADABLE = (OSError, ValueError, SessionError)
@@ -211,16 +213,11 @@ def _message_text(event: Event) -> str:
 def _read(index: str) -> _Index | None:
     """The index at ``index``, or None when it is missing, of another version or shape."""
     try:
-        fd = os.open(index, os.O_RDONLY)
+        with open(index, "rb", buffering=0) as handle:
+            size = os.fstat(handle.fileno()).st_size
+            raw = handle.read(size) if size <= INDEX_LIMIT else b""
     except OSError:
         return None
-    try:
-        size = os.fstat(fd).st_size
-        raw = os.read(fd, size) if size <= INDEX_LIMIT else b""
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     if len(raw) != size:  # too large, or it changed while read: rebuilt
         return None
     places_at = raw.find(b"\n") + 1
@@ -233,9 +230,7 @@ def _read(index: str) -> _Index | None:
         stamp, version = header["stamp"], header["version"]
     except (ValueError, KeyError, TypeError):
         return None
-    if version != INDEX_VERSION or type(tail) is not str or type(stamp) is not str:
-        return None
-    if type(covered) is not int or type(count) is not int:
+    if version != INDEX_VERSION or tuple(map(type, (tail, stamp, covered, count))) != _FIELDS:
         return None
     return _Index(covered, count, tail, stamp, raw, places_at, texts_at)
 

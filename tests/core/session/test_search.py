@@ -226,3 +226,61 @@ def test_a_log_changed_in_place_is_indexed_anew_and_an_old_index_is_replaced(
     match = find(folder, sid, "quiet")
     assert match is not None
     assert match.snippet == "the quiet fox"
+
+
+def test_a_damaged_places_line_or_header_field_gets_the_index_rebuilt(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    store = make_store(tmp_path, clock)
+    sid = write_session(store, ["alpha", "beta gamma"])
+    folder = disk.session_dir(tmp_path, sid)
+    header, places, texts = refresh(folder).read_text().split("\n", 2)
+    for damaged in [
+        f"{header}\n0\n{texts}",  # a places line without the pair of the second text
+        f"{header}\n0 x 1 y\n{texts}",
+        header.replace('"stamp": "', '"stamp": 1, "x": "') + f"\n{places}\n{texts}",
+        header.replace('"count": ', '"count": "').replace(', "tail"', '", "tail"')
+        + f"\n{places}\n{texts}",
+        f"{header}\n{places}\n{texts}torn",
+        f"{header}",
+    ]:
+        (folder / INDEX_NAME).write_text(damaged)
+        match = find(folder, sid, "GAMMA")
+        assert match is not None
+        assert (match.seq, match.snippet) == (1, "beta gamma")
+
+
+def test_an_index_true_of_a_touched_log_is_kept_and_restamped(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    store = make_store(tmp_path, clock)
+    sid = write_session(store, ["alpha"])
+    folder = disk.session_dir(tmp_path, sid)
+    before = refresh(folder).read_text()
+    os.utime(folder / disk.LOG_NAME, ns=(5, 5))  # touched, not changed: the tail still matches
+    after = refresh(folder).read_text()
+    assert after.split("\n", 1)[1] == before.split("\n", 1)[1]
+    assert after.split("\n", 1)[0] != before.split("\n", 1)[0]  # the new stamp
+
+
+def test_a_long_message_gets_its_snippet_from_its_whole_line(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    store = make_store(tmp_path, clock)
+    long = "word " * 30_000 + "needle at the end"
+    sid = write_session(store, ["short", long])
+    match = find(disk.session_dir(tmp_path, sid), sid, "NEEDLE")
+    assert match is not None
+    assert match.snippet.endswith("word needle at the end")
+
+
+def test_an_index_over_the_size_limit_is_not_read_but_rebuilt(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = make_store(tmp_path, clock)
+    sid = write_session(store, ["alpha"])
+    folder = disk.session_dir(tmp_path, sid)
+    refresh(folder)
+    monkeypatch.setattr(search_module, "INDEX_LIMIT", 10)
+    (folder / INDEX_NAME).write_text("x" * 11)
+    assert find(folder, sid, "alpha") is not None
