@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWi
 
 from core.events import Attachment
 from core.visible_text import visible_name
-from ui.untrusted import plain, tip
+from ui.untrusted import literal, plain
 from ui.wrap_layout import WrapLayout
 
 NAME_CHARS = 32
@@ -70,7 +70,7 @@ class AttachmentStrip(QWidget):
         row.setContentsMargins(6, 2, 2, 2)
         name = visible_name(attachment.name)  # the log may hold a name from before the rule
         label = plain(QLabel(f"📎 {short_name(name)} · {size_text(attachment.size)}", chip))
-        label.setToolTip(tip(f"{name}\n{attachment.media_type}"))
+        label.setToolTip(literal(f"{name}\n{attachment.media_type}"))
         remove = QToolButton(chip)
         remove.setText("✕")
         remove.setAutoRaise(True)

@@ -56,6 +56,7 @@ from PySide6.QtWidgets import (
 
 from ui.theme import CardColors, card_colors
 from ui.timefmt import since
+from ui.untrusted import literal
 
 Index = QModelIndex | QPersistentModelIndex
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -127,7 +128,7 @@ class SessionListModel(QAbstractListModel):
         if role == SEARCH_ROLE:
             return f"{item.title}\n{item.search_text}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return item.title
+            return literal(item.title)  # a title is the model's or the user's words, not HTML
         return None
 
     def _accessible(self, item: SessionSummary) -> str:

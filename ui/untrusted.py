@@ -10,7 +10,8 @@ guesses rich text from the first ``<`` (``Qt.mightBeRichText``). So:
   shown as the characters the model wrote. Markdown's own escapes and entities (``\\*``,
   ``&amp;``) keep their meaning; they are Markdown, not HTML, and hide nothing.
 - ``plain`` makes a label show its text as it is (``Qt.PlainText``), never as HTML.
-- ``tip`` is a tooltip's text that Qt cannot take for HTML (escaped and wrapped when it might).
+- ``literal`` is the text for a tooltip or a message box's informative text, places where Qt
+  guesses: escaped and wrapped when Qt would take it for HTML, so it shows as written.
 
 Must not: decide what text means (Markdown cut into blocks is ``ui.markdown_blocks``).
 """
@@ -20,8 +21,8 @@ from __future__ import annotations
 from typing import TypeVar
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextDocument
 from PySide6.QtGui import Qt as GuiQt  # mightBeRichText and convertFromPlainText live in QtGui
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel
 
 _Feature = QTextDocument.MarkdownFeature
@@ -42,8 +43,10 @@ def plain(label: L) -> L:
     return label
 
 
-def tip(text: str) -> str:
-    """A tooltip showing ``text`` as written (Qt renders a tooltip that looks like HTML)."""
+def literal(text: str) -> str:
+    """``text`` for a place where Qt guesses the format (a tooltip, a message box's informative
+    text): unchanged when Qt takes it for plain text, else escaped and wrapped so it shows as
+    written."""
     if not GuiQt.mightBeRichText(text):
         return text
     return GuiQt.convertFromPlainText(text, Qt.WhiteSpaceMode.WhiteSpaceNormal)
