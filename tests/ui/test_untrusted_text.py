@@ -61,7 +61,7 @@ def test_an_answer_about_html_shows_every_word_it_wrote(qapp, answer: str) -> No
 
 
 WORD = st.text(alphabet="abcxyzÄé日本0123456789.,;!?'\"()/", min_size=1, max_size=8)
-ATTRIBUTE = st.sampled_from(["", ' class="x"', " href='y'", " src=z", " a=\"<b>\"", " hidden"])
+ATTRIBUTE = st.sampled_from(["", ' class="x"', " href='y'", " src=z", ' a="<b>"', " hidden"])
 
 
 @st.composite
@@ -107,7 +107,9 @@ def test_a_user_message_with_html_is_shown_whole_too(qapp, message: str) -> None
 
 def test_markdown_still_renders_as_markdown(qapp) -> None:
     doc = QTextDocument()
-    set_markdown(doc, "# Title\n\n**bold** and `code` and a | table |\n\n| a | b |\n|---|---|\n| 1 | 2 |")
+    set_markdown(
+        doc, "# Title\n\n**bold** and `code` and a | table |\n\n| a | b |\n|---|---|\n| 1 | 2 |"
+    )
     assert "**" not in doc.toPlainText()
     assert "#" not in doc.toPlainText()
     assert doc.toPlainText().startswith("Title")
@@ -157,4 +159,3 @@ def test_an_attachment_name_in_the_transcript_shows_its_direction_controls(qapp)
     shown = "\n".join(piece.doc.toPlainText() for piece in layout.pieces)
     assert "invoice[U+202E]fdp.exe" in shown
     assert "\u202e" not in shown
-
