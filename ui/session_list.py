@@ -54,6 +54,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.visible_text import visible_name
 from ui.theme import CardColors, card_colors
 from ui.timefmt import since
 from ui.untrusted import literal
@@ -128,7 +129,7 @@ class SessionListModel(QAbstractListModel):
         if role == SEARCH_ROLE:
             return f"{item.title}\n{item.search_text}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return literal(item.title)  # a title is the model's or the user's words, not HTML
+            return literal(visible_name(item.title))  # the model's or the user's words, not HTML
         return None
 
     def _accessible(self, item: SessionSummary) -> str:
@@ -270,7 +271,7 @@ class SessionDelegate(QStyledItemDelegate):
             painter.setPen(color)
         title_rect = QRect(left, inner.top(), inner.right() - left - 30, line)
         elided = QFontMetrics(title_font).elidedText(
-            item.title, Qt.TextElideMode.ElideRight, title_rect.width()
+            visible_name(item.title), Qt.TextElideMode.ElideRight, title_rect.width()
         )
         painter.drawText(title_rect, int(Qt.AlignmentFlag.AlignVCenter), elided)
         if item.unread:

@@ -167,3 +167,24 @@ def test_a_visible_name_hides_nothing_and_changes_only_what_it_must(name: str) -
 
 def test_the_thread_reader_hands_back_the_event_loop_it_ran_on() -> None:
     assert asyncio.run(read_in_background(lambda: 3, 5)) == 3
+
+
+def test_a_file_that_takes_too_long_to_read_is_refused_with_a_sentence(
+    open_app: Opener, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app import attach_flow
+
+    async def gave_up(_work: object, _seconds: float = 0) -> None:
+        return None  # what read_in_background answers once its time is up
+
+    monkeypatch.setattr(attach_flow, "read_in_background", gave_up)
+    slow = tmp_path / "on-a-hung-mount\u202e.txt"
+    slow.write_text("x", encoding="utf-8")
+    with open_app() as chime:
+        chime.answers.files.append([slow])
+        chime.trigger("attach_files")
+        settle(chime)
+        assert chime.window.message_bar.text() == (
+            "“on-a-hung-mount[U+202E].txt” was not added: reading it took longer than 20 seconds."
+        )
+        assert chips(chime) == []

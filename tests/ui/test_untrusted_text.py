@@ -132,6 +132,8 @@ def test_a_session_title_tooltip_is_not_taken_for_html(qapp) -> None:
     doc = QTextDocument()
     doc.setHtml(tip)
     assert doc.toPlainText() == title
+    model.set_sessions([SessionSummary("s2", "plan\u202etxt.exe", T0)])
+    assert model.data(model.index(0), Qt.ItemDataRole.ToolTipRole) == "plan[U+202E]txt.exe"
 
 
 PIECES = ["<", ">", "&", "a", "b", "/", " ", "\n", "lt;", "!", "<b>", "<title>", "&amp;"]
