@@ -230,3 +230,67 @@ def test_more_starts_than_may_wait_drop_the_oldest(qtbot, tmp_path: Path, shared
     for start in idle:
         start.abort()
     guard.close()
+
+
+def test_a_start_that_was_handed_over_gets_no_guard(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(The hand-over itself runs across two processes in tests/app/test_install.py.)"""
+    monkeypatch.setattr(single_instance, "hand_over", lambda _folder, _session: True)
+    assert claim(tmp_path, "s-9") is None
+
+
+def test_a_listener_of_the_same_user_at_the_door_takes_the_start(
+    qapp, tmp_path: Path, shared_tmp: Path
+) -> None:
+    """A process of its own: PySide holds the GIL while Qt waits, so a thread could not answer."""
+    door = socket_path(tmp_path, os.getuid())
+    assert door is not None
+    running = subprocess.Popen(
+        [sys.executable, "-c", OTHER_USER, str(door), "file"], stdout=subprocess.PIPE, text=True
+    )
+    assert running.stdout is not None
+    assert running.stdout.readline().strip() == "listening"
+    try:
+        assert hand_over(tmp_path, "s-4")
+    finally:
+        heard = heard_by(running)
+    assert heard == ['{"session": "s-4"}']
+
+
+def test_the_running_instance_hangs_up_on_another_users_connection(
+    qtbot, tmp_path: Path, shared_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Played by faking the credentials the connection reports (a real other user cannot enter
+    the private directory at all)."""
+    guard = InstanceGuard(tmp_path)
+    heard: list[object] = []
+    guard.requested.connect(heard.append)
+    monkeypatch.setattr(single_instance, "peer_uid", lambda _connection: os.getuid() + 1)
+    door = socket_path(tmp_path, os.getuid())
+    assert door is not None
+    intruder = QLocalSocket()
+    intruder.connectToServer(str(door))
+    assert intruder.waitForConnected(1000)
+    intruder.write(b'{"session": "s-1"}\n')
+    intruder.flush()
+    qtbot.waitUntil(lambda: intruder.state() == QLocalSocket.LocalSocketState.UnconnectedState)
+    assert heard == []
+    assert guard._clients == []
+    guard.close()
+
+
+def test_no_place_for_the_door_means_a_lone_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing" / "deeper"))
+    assert private_dir(os.getuid()) is None
+    assert not is_private(tmp_path / "missing", os.getuid())
+    guard = InstanceGuard(tmp_path)
+    assert not guard.listening
+    guard.close()
+
+
+def test_an_unconnected_socket_has_no_peer(qapp) -> None:
+    assert single_instance.peer_uid(QLocalSocket()) is None
