@@ -4,7 +4,6 @@ hangs, and names whose direction controls or line breaks would disguise them."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import os
@@ -163,10 +162,6 @@ def test_a_visible_name_hides_nothing_and_changes_only_what_it_must(name: str) -
         assert shown == name
     assert "\n" not in shown
     assert "\u202e" not in shown
-
-
-def test_the_thread_reader_hands_back_the_event_loop_it_ran_on() -> None:
-    assert asyncio.run(read_in_background(lambda: 3, 5)) == 3
 
 
 def test_a_file_that_takes_too_long_to_read_is_refused_with_a_sentence(
