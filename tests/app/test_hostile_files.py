@@ -8,6 +8,8 @@ import contextlib
 import functools
 import os
 import socket
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -183,3 +185,33 @@ def test_a_file_that_takes_too_long_to_read_is_refused_with_a_sentence(
             "“on-a-hung-mount[U+202E].txt” was not added: reading it took longer than 20 seconds."
         )
         assert chips(chime) == []
+
+
+HUNG_READ = """
+import asyncio, sys
+from app.attach_read import read_in_background
+
+def hang():
+    with open(sys.argv[1], "rb") as pipe:  # blocks until someone writes: nobody will
+        return pipe.read()
+
+print(asyncio.run(read_in_background(hang, 0.2)), flush=True)
+"""
+
+
+@pytest.mark.slow  # a real process: only its exit shows that nothing waits for the read
+def test_a_read_that_never_returns_does_not_keep_the_process_from_exiting(tmp_path: Path) -> None:
+    """A FIFO made Ctrl+Q never exit: the read sat in a thread that Python joins at exit."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", HUNG_READ, str(pipe)],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
+    assert done.returncode == 0
+    assert done.stdout.strip() == "None"
