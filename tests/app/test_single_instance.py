@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pwd
+import socket
 import subprocess
 import sys
 import tempfile
@@ -294,3 +295,17 @@ def test_no_place_for_the_door_means_a_lone_start(
 
 def test_an_unconnected_socket_has_no_peer(qapp) -> None:
     assert single_instance.peer_uid(QLocalSocket()) is None
+
+
+def test_a_socket_left_by_a_crashed_instance_is_not_an_answer_and_is_taken_over(
+    qapp, tmp_path: Path, shared_tmp: Path
+) -> None:
+    door = socket_path(tmp_path, os.getuid())
+    assert door is not None
+    left = socket.socket(socket.AF_UNIX)
+    left.bind(str(door))  # bound, never listening: what a killed Chime leaves
+    left.close()
+    assert not hand_over(tmp_path, "s-1")
+    guard = InstanceGuard(tmp_path)
+    assert guard.listening
+    guard.close()

@@ -5,12 +5,13 @@ answer); and the status bar and reminders panel follow a change within a minute.
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from app.system import local_zone_name
-from app.zone_watch import INTERVAL_MS, ZoneWatch
+from app.zone_watch import INTERVAL_MS, ZoneWatch, follow_zone
 from tests.app.window import RealApp
 from tests.fakes import FakeClock
 
@@ -62,3 +63,11 @@ def test_the_watch_says_a_change_once_and_samples_within_a_minute(qtbot) -> None
     watch.stop()
     assert seen == ["Asia/Tokyo"]
     assert INTERVAL_MS <= 60_000
+
+
+def test_a_zone_change_with_no_session_shown_moves_the_status_bar_only() -> None:
+    shown: list[object] = []
+    window = SimpleNamespace(set_zone=shown.append, set_reminders=lambda *_: shown.append("r"))
+    controller = SimpleNamespace(window=window, current_session=lambda: None)
+    follow_zone(controller, "Asia/Tokyo")  # type: ignore[arg-type]  # the two parts it reads
+    assert shown == ["Asia/Tokyo"]
