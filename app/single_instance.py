@@ -51,7 +51,10 @@ MAX_STARTS = 8
 
 
 def own_uid() -> int:
-    return os.getuid()
+    """This user's id (0 where the system has none: Windows, whose folders then never count as
+    private, so Chime runs there as a lone instance kept apart by the sessions' locks)."""
+    getuid = getattr(os, "getuid", None)
+    return int(getuid()) if getuid is not None else 0
 
 
 def private_dir(uid: int, env: Mapping[str, str] = os.environ) -> Path | None:
