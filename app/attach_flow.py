@@ -3,8 +3,9 @@ on the window or a paste into the message box.
 
 Each file is read by ``app.attach_read`` (only a regular file, bounded by the bytes read, in a
 daemon thread with a time limit, so neither a device nor a pipe nor a hung mount can fill memory,
-hang the window or hold up quitting) and stored in its session's folder (``LiveSession.add_attachment``, which tells text from images and
-refuses the rest with a sentence); an image is refused at once while the offline assistant answers
+hang the window or hold up quitting) and stored in its session's folder
+(``LiveSession.add_attachment``, which tells text from images and refuses the rest with a
+sentence); an image is refused at once while the offline assistant answers
 the session. Accepted files wait in their session (``OpenSession.attachments``, chips above the
 message box) until its next message takes them (``AppController.submit``); the chip's ✕ takes one
 off. Refused ones are said in the message bar, all in one message, and nothing else changes.
@@ -36,6 +37,7 @@ from app.attach_read import (
 from app.controller import AppController, answers_offline
 from app.engine import OpenSession
 from app.qtasync import TaskRunner
+from app.refusal_words import refused_text
 from core.errors import ChimeError
 from core.events import Attachment
 from core.session.attachments import image_type
@@ -111,7 +113,7 @@ class AttachFlow:
         for name, data in files:
             outcome = data if isinstance(data, Refused) else await self._store(opened, name, data)
             if isinstance(outcome, Refused):
-                refusals.append(outcome.reason)
+                refusals.append(refused_text(outcome))
                 continue
             if all(f.sha256 != outcome.sha256 for f in opened.attachments):
                 opened.attachments.append(outcome)

@@ -81,12 +81,6 @@ async def _exchange(record: dict[str, Any]) -> tuple[Any, LoopbackServer, OpenAI
     return chunks, server, provider
 
 
-async def sent_request(record: dict[str, Any]) -> Any:
-    """The chat body the door sends for ``HISTORY`` to the record's server."""
-    _, server, _ = await _exchange(record)
-    return next(r.json() for r in server.received if r.path.endswith("/chat/completions"))
-
-
 @pytest.mark.parametrize("family", FAMILIES)
 def test_each_family_is_recognised_sent_the_request_it_accepts_and_its_answer_is_read(
     family: str,
@@ -245,6 +239,8 @@ def test_an_empty_answer_from_a_server_that_lists_its_models_names_the_context()
 
     assert error.kind == "bad_response"
     assert "longer than the model's context" in error.message
+    assert error.failure is not None
+    assert error.failure.code == "no_answer"
     assert "the context is 4,096 tokens, assumed: the server does not report it" in error.message
     assert "--n_ctx" in error.message
 
@@ -281,6 +277,8 @@ def test_an_empty_answer_from_a_server_that_then_stops_says_it_stopped() -> None
     assert error is not None
     assert (error.kind, error.retryable) == ("connection", True)
     assert "stopped answering" in error.message
+    assert error.failure is not None
+    assert error.failure.code == "crashed"
 
 
 EMPTY_STREAM = (
