@@ -17,7 +17,7 @@ from core.events import Attachment
 from tests.ui.events import T0
 from ui.message_bar import MessageBar
 from ui.row_layout import RowLayouts
-from ui.session_list import SessionListModel, SessionSummary
+from ui.session_list import SessionListItem, SessionListModel
 from ui.theme import surfaces
 from ui.transcript_rows import TranscriptRow
 from ui.untrusted import literal, set_markdown
@@ -137,12 +137,12 @@ def test_the_message_bar_shows_a_session_argument_as_written(qtbot) -> None:
 def test_a_session_title_tooltip_is_not_taken_for_html(qapp) -> None:
     model = SessionListModel(lambda: T0)
     title = "About <title> & <b>bold</b>"
-    model.set_sessions([SessionSummary("s1", title, T0)])
+    model.set_sessions([SessionListItem("s1", title, T0)])
     tip = model.data(model.index(0), Qt.ItemDataRole.ToolTipRole)
     doc = QTextDocument()
     doc.setHtml(tip)
     assert doc.toPlainText() == title
-    model.set_sessions([SessionSummary("s2", "plan\u202etxt.exe", T0)])
+    model.set_sessions([SessionListItem("s2", "plan\u202etxt.exe", T0)])
     assert model.data(model.index(0), Qt.ItemDataRole.ToolTipRole) == "plan[U+202E]txt.exe"
 
 
