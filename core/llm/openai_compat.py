@@ -332,7 +332,7 @@ class OpenAICompatProvider:
             async with sdk_stream:  # leaving it (also by the bound's break) closes the response
                 async for chunk in sdk_stream:
                     for piece in merge.feed(chunk):
-                        yield TextDelta(piece)
+                        yield piece
                     if merge.size > self._max_answer_chars:
                         break
         except Exception as exc:  # every failure leaves as a ProviderError, by contract
@@ -342,6 +342,8 @@ class OpenAICompatProvider:
             yield TextDelta(note)
             yield merge.cut(note, self._model)
         else:
+            for piece in merge.flush():
+                yield piece
             yield await self._finish(merge, request)
 
     async def list_models(self) -> list[str]:
