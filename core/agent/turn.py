@@ -40,7 +40,7 @@ from core.events import (
 )
 from core.failures import Failure, FailureCode
 from core.llm.budget import fixed_tokens
-from core.llm.messages import Finish, Message, ModelRequest, TextDelta
+from core.llm.messages import Finish, Message, ModelRequest, ReasoningDelta, TextDelta
 from core.llm.provider import BudgetedProvider, ModelProvider
 from core.time_context import TimeReading
 
@@ -64,6 +64,12 @@ class TurnState:
     """When the current step's first piece of text arrived (None: none yet)."""
     open_calls: list[ToolCall] = field(default_factory=list)
     model: ModelRef = field(default_factory=lambda: ModelRef("", ""))
+    thinking: list[str] = field(default_factory=list)
+    """The streamed reasoning of the current step, as received."""
+    thought_from: datetime | None = None
+    """When the current step's first piece of reasoning arrived (None: none yet)."""
+    thought_until: datetime | None = None
+    """When its reasoning ended: the first piece of answer after it (None: not yet)."""
 
     @property
     def partial(self) -> str:
@@ -93,6 +99,8 @@ class TurnContext:
     on_delta: Callable[[str], None]
     clock: Clock
     temperature: float | None = None
+    on_reasoning: Callable[[str], None] = lambda _text: None
+    """Streaming reasoning as it arrives (shown apart from the answer)."""
 
 
 async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) -> TurnOutcome:
@@ -149,14 +157,21 @@ class StepTiming:
 
 async def _stream(ctx: TurnContext, state: TurnState, request: ModelRequest) -> Finish:
     state.pieces, state.streaming, state.first_text_at = [], True, None
+    state.thinking, state.thought_from, state.thought_until = [], None, None
     stream = ctx.provider.stream(request)
     try:
         async for chunk in stream:
             if isinstance(chunk, TextDelta):
                 if state.first_text_at is None and chunk.text:
                     state.first_text_at = ctx.clock()
+                if state.thought_from is not None and state.thought_until is None:
+                    state.thought_until = ctx.clock()
                 state.pieces.append(chunk.text)
                 ctx.on_delta(chunk.text)
+            elif isinstance(chunk, ReasoningDelta):
+                state.thought_from = state.thought_from or ctx.clock()
+                state.thinking.append(chunk.text)
+                ctx.on_reasoning(chunk.text)
             elif isinstance(chunk, Finish):
                 return chunk
         raise ProviderError.because(ErrorKind.BAD_RESPONSE, Failure(FailureCode.UNFINISHED))
@@ -187,6 +202,9 @@ def _record_answer(
         finish.usage,
         timing.duration_ms,
         timing.first_text_ms,
+        finish.reasoning or None,
+        _thought_ms(ctx, state) if finish.reasoning else None,
+        finish.calls_from_text,
     )
     state.pieces, state.streaming = [], False
     state.open_calls = list(calls)
@@ -208,12 +226,30 @@ async def _run_calls(
         ctx.append(ToolResult(call.id, call.name, content, is_error))
 
 
+def _thought_ms(ctx: TurnContext, state: TurnState) -> int | None:
+    """How long the step's reasoning streamed (None: it came whole, with the answer)."""
+    if state.thought_from is None:
+        return None
+    return _ms((state.thought_until or ctx.clock()) - state.thought_from)
+
+
 def _keep_partial(ctx: TurnContext, state: TurnState) -> None:
-    """Records a streamed-but-unfinished answer as ``finish: "interrupted"`` (if it had text)."""
-    partial = state.partial
-    if state.streaming and partial:
-        ctx.append(AssistantMessage(ctx.new_id(), partial, (), state.model, "interrupted"))
-    state.pieces, state.streaming = [], False
+    """Records a streamed-but-unfinished answer as ``finish: "interrupted"`` (if it had text or
+    reasoning)."""
+    partial, thought = state.partial, "".join(state.thinking).strip()
+    if state.streaming and (partial or thought):
+        ctx.append(
+            AssistantMessage(
+                ctx.new_id(),
+                partial,
+                (),
+                state.model,
+                "interrupted",
+                reasoning=thought or None,
+                reasoning_ms=_thought_ms(ctx, state) if thought else None,
+            )
+        )
+    state.pieces, state.streaming, state.thinking = [], False, []
 
 
 def close_open(ctx: TurnContext, state: TurnState) -> None:
