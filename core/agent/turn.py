@@ -4,7 +4,9 @@ Must not decide which input runs or when: the agent's pump does that.
 The runner appends ``context/time``, then loops: barrier, model request (system prompt, the
 history window, the turn's reading, the tool definitions), streamed answer, ``assistant/message``,
 and for each tool call in order: validate (known name, JSON arguments), barrier, the tool,
-``tool/result``. It stops when a step has no tool calls, or after ``MAX_STEPS`` steps: the last
+``tool/result``. A step's reasoning is recorded beside its text, with how long it streamed; a last
+answer that left a reminder request without a ``schedule_create`` call records the reminder the
+offline assistant understood (``core.agent.safety_net``). It stops when a step has no tool calls, or after ``MAX_STEPS`` steps: the last
 step's message is then recorded with ``finish: "length"`` and its calls get error results without
 running (the model will not see them, so running them would act behind its back). ``TurnState``
 is what the pump needs to close a cancelled turn.
@@ -24,6 +26,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from core.agent.files import needed, with_files
+from core.agent.safety_net import CREATE, missed_reminder
 from core.agent.tool_registry import ToolRegistry
 from core.clock import Clock
 from core.errors import ErrorKind, ProviderError
@@ -107,15 +110,21 @@ async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) ->
     """The model/tool loop of one turn. ProviderError ends it ``failed``; cancellation propagates."""
     info = ctx.provider.info
     state.model = ModelRef(info.provider, info.name)
+    created = False
     try:
         for step in range(MAX_STEPS):
             await ctx.barrier()
             began = ctx.clock()
-            finish = await _stream(ctx, state, await _request(ctx, reading))
+            request = await _request(ctx, reading)
+            finish = await _stream(ctx, state, request)
             ended, first = ctx.clock(), state.first_text_at
             timing = StepTiming(_ms(ended - began), None if first is None else _ms(first - began))
             last = step == MAX_STEPS - 1
-            _record_answer(ctx, state, finish, timing, last=last)
+            created = created or any(c.name == CREATE for c in finish.tool_calls)
+            unset = None
+            if not created and not finish.tool_calls:
+                unset = missed_reminder(request, began, reading.zone_name)
+            _record_answer(ctx, state, finish, timing, last=last, unset=unset)
             if not finish.tool_calls:
                 break
             await _run_calls(ctx, state, finish.tool_calls, skip=last)
@@ -184,7 +193,13 @@ async def _close(stream: AsyncGenerator[Any, None]) -> None:
 
 
 def _record_answer(
-    ctx: TurnContext, state: TurnState, finish: Finish, timing: StepTiming, *, last: bool
+    ctx: TurnContext,
+    state: TurnState,
+    finish: Finish,
+    timing: StepTiming,
+    *,
+    last: bool,
+    unset: str | None = None,
 ) -> None:
     calls = finish.tool_calls
     reason: FinishReason
@@ -205,6 +220,7 @@ def _record_answer(
         finish.reasoning or None,
         _thought_ms(ctx, state) if finish.reasoning else None,
         finish.calls_from_text,
+        unset,
     )
     state.pieces, state.streaming = [], False
     state.open_calls = list(calls)

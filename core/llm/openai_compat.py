@@ -24,6 +24,9 @@ Choices the spec leaves open (written down here):
   ``PROBE_TOOL`` as the family allows (forced by name with a one-token answer, ``"required"``, or
   in words under ``"auto"``).
 
+- A tool call the model wrote as text (a ``<tool_call>`` block, a fenced JSON object of ``name``
+  and ``arguments``) becomes the step's tool call where the family leaves such calls unparsed,
+  the request offered that tool and its arguments validate (``openai_wire.with_text_calls``).
 - The time-context reading is a second system message placed just before the latest user
   message (``openai_wire.to_openai_messages``), so everything before the current turn stays a
   stable prefix for the server's cache.
@@ -100,6 +103,7 @@ from core.llm.openai_wire import (
     ToolChoice,
     chat_body,
     completion_as_chunk,
+    with_text_calls,
 )
 from core.llm.server_probe import PROBE_TIMEOUT, ServerProfile, models_state, probe_server
 
@@ -415,7 +419,7 @@ class OpenAICompatProvider:
     async def _finish(self, merge: StreamMerge, request: ModelRequest) -> Finish:
         outcome = merge.finish(self._model)
         if isinstance(outcome, Finish):
-            return outcome
+            return with_text_calls(outcome, request, self.quirks)
         if outcome == "empty":
             raise await self._no_answer(request)
         raise _incomplete(outcome)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import base64
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType, SimpleNamespace
 from typing import Any, Literal
 
@@ -23,6 +23,7 @@ from core.events import FinishReason, TokenUsage, ToolCall
 from core.llm.compat import Quirks, ToolContent
 from core.llm.messages import Finish, Image, Message, ModelRequest, ReasoningDelta, TextDelta
 from core.llm.reasoning import Piece, ThinkSplitter, split_closing
+from core.llm.text_calls import calls_in_text
 
 FINISH_REASONS: Mapping[str, FinishReason] = MappingProxyType(
     {
@@ -104,6 +105,20 @@ def to_openai_tools(request: ModelRequest) -> list[dict[str, Any]]:
         definition if "type" in definition else {"type": "function", "function": definition}
         for definition in request.tools
     ]
+
+
+def with_text_calls(finish: Finish, request: ModelRequest, quirks: Quirks) -> Finish:
+    """``finish`` with the tool calls its text writes out (``core.llm.text_calls``) made real,
+    where the family leaves such calls unparsed, the request offered tools and the server sent
+    none: reason ``tool_calls``, the text without the calls, ``calls_from_text`` set."""
+    if finish.tool_calls or not request.tools or not quirks.text_calls:
+        return finish
+    found = calls_in_text(finish.text, request.tools)
+    if found is None:
+        return finish
+    return replace(
+        finish, text=found.text, tool_calls=found.calls, reason="tool_calls", calls_from_text=True
+    )
 
 
 def completion_as_chunk(completion: Any) -> Any:
