@@ -6,6 +6,7 @@ step before it."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from datetime import timedelta
 from typing import Any
@@ -80,7 +81,7 @@ def test_consecutive_turns_share_the_system_prompt_and_tools_byte_for_byte() -> 
 def test_what_varies_per_turn_comes_after_the_stable_prefix() -> None:
     wires = [m for _t, m in _wire_all()]
     assert len(wires) == 4
-    for before, after in zip(wires, wires[1:], strict=False):
+    for before, after in itertools.pairwise(wires):
         cut = _reading_at(before)
         assert cut >= 1  # after the system prompt and the history before the newest message
         assert before[cut + 1].startswith(b'{"role": "user"')  # only the newest message follows
