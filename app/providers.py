@@ -188,7 +188,7 @@ def reminder_probe() -> ToolProbe:
 async def test_connection(
     endpoint: Endpoint,
     api_key: str,
-    on_stage: Callable[[ProbeStage], object] = lambda _stage: None,
+    on_stage: Callable[[ProbeStage], object] = lambda _stage: None,  # noqa: PT028 -- an app function named test_connection, not a pytest test
 ) -> tuple[bool, str]:
     """Whether the endpoint offers the model, streams a chat and the model calls tools, in words."""
     names, error = await list_models(endpoint.base_url, api_key)
