@@ -5,7 +5,6 @@ back, it reports where it is, and cancelling it closes the request."""
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 import pytest
