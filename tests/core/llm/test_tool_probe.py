@@ -12,7 +12,7 @@ import pytest
 from core.host import load_system_prompt
 from core.llm.openai_compat import OpenAICompatProvider, ProbeStage, ToolCheck, ToolProbe
 from core.schedule.tools import tool_definitions
-from tests.core.llm.loopback import Json, LoopbackServer, Reply, Silent, Sse, chunk
+from tests.core.llm.loopback import Json, LoopbackServer, Received, Reply, Silent, Sse, chunk
 from tests.core.llm.openai_kit import run
 
 PROBE = ToolProbe(
@@ -107,11 +107,18 @@ def test_a_refusal_of_tools_is_its_own_verdict() -> None:
 def test_cancelling_the_probe_while_the_server_reads_closes_the_request() -> None:
     async def scenario() -> tuple[bool, list[ProbeStage]]:
         stages: list[ProbeStage] = []
-        async with LoopbackServer([SAID_OK, Silent()], ROUTES) as server:
+        probed = asyncio.Event()
+
+        def decide(request: Received) -> Reply:
+            if "tools" not in request.json():
+                return SAID_OK
+            probed.set()
+            return Silent()
+
+        async with LoopbackServer([], ROUTES, decide=decide) as server:
             provider = OpenAICompatProvider(server.base_url, "m", max_retries=0, timeout=600)
             task = asyncio.create_task(provider.check_tools(probe=PROBE, on_stage=stages.append))
-            while len(server.received) < 2 or stages[-1:] != ["reading"]:
-                await asyncio.sleep(0.01)
+            await probed.wait()
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await task
