@@ -13,11 +13,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.errors import ProviderError
 from core.events import ToolCall
-from core.llm.messages import Finish, ReasoningDelta, TextDelta
+from core.llm.messages import Finish, ReasoningDelta, StreamChunk, TextDelta
 from core.llm.reasoning import CLOSE, OPEN, ThinkSplitter, split_think
-from tests.core.llm.loopback import Sse
-from tests.core.llm.openai_kit import exchange, final
+from tests.core.llm.loopback import Json, LoopbackServer, Sse
+from tests.core.llm.openai_kit import collect, exchange, final, provider_for, run
 
 RECORDS = Path(__file__).resolve().parents[2] / "data" / "reasoning"
 SHAPES = sorted(p.stem for p in RECORDS.glob("*.json"))
@@ -128,3 +129,35 @@ def test_a_tag_later_in_the_answer_is_text() -> None:
 
     assert split.reasoning == ""
     assert split.answer == f"Use {OPEN} to mark thinking."
+
+
+def test_a_whole_unstreamed_answer_splits_the_same_way() -> None:
+    completion = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1_780_000_000,
+        "model": "qwen3",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "<think>Easy.</think>\n\nFour."},
+                "finish_reason": "stop",
+            }
+        ],
+    }
+
+    models = Json(200, {"object": "list", "data": [{"id": "qwen3", "owned_by": "me"}]})
+
+    async def scenario() -> tuple[list[StreamChunk], ProviderError | None]:
+        async with LoopbackServer([Json(200, completion)], {"/v1/models": models}) as server:
+            provider = provider_for(server.base_url, ask_server=True)  # llama-cpp-python
+            found = await collect(provider)
+            await provider.aclose()
+            return found
+
+    chunks, error = run(scenario)
+
+    assert error is None, error
+    done = final(chunks)
+    assert (done.reasoning, done.text) == ("Easy.", "Four.")
+    assert [type(c).__name__ for c in chunks] == ["ReasoningDelta", "TextDelta", "Finish"]
