@@ -24,7 +24,7 @@ from core.llm.messages import (
 )
 from core.llm.openai_wire import chat_body
 from tests import wire as v
-from tests.core.agent.fakes import EchoTools, counter_ids
+from tests.core.agent.fakes import EchoTools, counter_ids, settle
 from tests.fakes import FakeClock, MemoryLog
 
 START = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
@@ -134,3 +134,62 @@ def test_an_answer_with_its_own_reasoning_field_keeps_its_text_as_written() -> N
     messages = fold_history([Entry(seq, at, e) for seq, e in enumerate(events)])
 
     assert [m.text for m in messages] == ["how?", text]
+
+
+def test_reasoning_that_came_whole_with_the_answer_has_no_time() -> None:
+    class WholeModel(ThinkingModel):
+        async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
+            yield Finish("Hello!", (), "stop", reasoning=THOUGHT)
+
+    async def main() -> MemoryLog:
+        clock, log = FakeClock(START), MemoryLog()
+        agent = Agent(
+            log,
+            WholeModel(clock),
+            ToolRegistry([EchoTools()]),
+            clock,
+            lambda: None,
+            system_prompt="You are Chime.",
+            new_id=counter_ids(),
+        )
+        agent.submit("hi", None)
+        await agent.when_idle()
+        return log
+
+    recorded = asyncio.run(main()).of_type(v.ASSISTANT_MESSAGE)[0]
+
+    assert recorded["reasoning"] == THOUGHT
+    assert "reasoningMs" not in recorded
+
+
+def test_a_stopped_answer_keeps_the_thinking_streamed_so_far() -> None:
+    gate = asyncio.Event()
+
+    class StoppedModel(ThinkingModel):
+        async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
+            yield ReasoningDelta("Half a thought")
+            await gate.wait()
+            yield Finish("never", (), "stop")
+
+    async def main() -> MemoryLog:
+        clock, log = FakeClock(START), MemoryLog()
+        agent = Agent(
+            log,
+            StoppedModel(clock),
+            ToolRegistry([EchoTools()]),
+            clock,
+            lambda: None,
+            system_prompt="You are Chime.",
+            new_id=counter_ids(),
+        )
+        agent.submit("hi", None)
+        await settle()
+        agent.cancel()
+        await agent.when_idle()
+        return log
+
+    recorded = asyncio.run(main()).of_type(v.ASSISTANT_MESSAGE)
+
+    assert [(a["text"], a["reasoning"], a["finish"]) for a in recorded] == [
+        ("", "Half a thought", "interrupted")
+    ]

@@ -161,3 +161,11 @@ def test_a_whole_unstreamed_answer_splits_the_same_way() -> None:
     done = final(chunks)
     assert (done.reasoning, done.text) == ("Easy.", "Four.")
     assert [type(c).__name__ for c in chunks] == ["ReasoningDelta", "TextDelta", "Finish"]
+
+
+def test_the_space_after_a_closed_block_is_dropped_even_at_the_end() -> None:
+    splitter = ThinkSplitter()
+
+    pieces = splitter.feed("<think>done</think>\n\n") + splitter.flush()
+
+    assert [(p.kind, p.text) for p in pieces] == [("reasoning", "done")]

@@ -167,3 +167,7 @@ def test_the_door_turns_a_fenced_call_from_a_local_server_into_a_tool_call() -> 
     assert done.tool_calls == (ToolCall("text_call_0", "schedule_create", OVEN_ARGS),)
     assert done.calls_from_text
     assert done.reason == "tool_calls"
+
+
+def test_a_block_that_is_not_json_is_prose() -> None:
+    assert calls_in_text("<tool_call>{name: schedule_list}</tool_call>", TOOLS) is None
