@@ -8,8 +8,14 @@ the settings name (0: the server's own, else the family's default). Listing mode
 connection" use a throwaway provider and report failures as the provider's own readable message.
 
 "Test connection" checks what Chime needs, in order: the model list (the URL and key are right,
-the model is there), a streamed one-word chat, and a tool probe; a model that answers the probe
-without a tool call is named plainly: reminders will not work with it.
+the model is there), a streamed one-word chat, and a tool probe in the real request's shape
+(Chime's own system prompt, the three reminder tools and a reminder request in plain words,
+``reminder_probe``), waited for as long as a real turn (the provider's own timeout, not a short
+one: a small CPU reads that prompt for a minute before the first token). The verdict says what
+came back: a tool call the server parsed, a tool call written as text (which Chime reads), or
+words only (reminders will not work with it). ``on_stage`` hears where the check is, so the
+dialog can say it is waiting while the server reads the prompt; cancelling the task that awaits
+``test_connection`` cancels the request and closes its connection.
 
 A session's own choice (``session/model``, agent.md §7) is resolved by ``choice_factory`` against
 the same settings: provider ``offline`` → the offline assistant, ``openai-compatible`` → the
@@ -39,7 +45,7 @@ from ui.settings_dialog import PresetChoice
 from ui.wording import provider_error_text
 
 if TYPE_CHECKING:
-    from core.llm.openai_compat import OpenAICompatProvider, ToolCheck
+    from core.llm.openai_compat import OpenAICompatProvider, ProbeStage, ToolCheck, ToolProbe
 
 _log = logging.getLogger(__name__)
 
@@ -161,7 +167,29 @@ async def list_models(base_url: str, api_key: str) -> tuple[list[str], str]:
         await provider.aclose()
 
 
-async def test_connection(endpoint: Endpoint, api_key: str) -> tuple[bool, str]:
+PROBE_REMINDER = "Remind me in 10 minutes to stretch."
+"""The probe's reminder request: plain words, as a person types one."""
+TEXT_CALLS = QT_TRANSLATE_NOOP(
+    "Providers",
+    "Connected to %1: the model writes its tool calls as text, which Chime reads, so reminders "
+    "work.",
+)
+
+
+def reminder_probe() -> ToolProbe:
+    """The real request shape: Chime's system prompt, its reminder tools and a reminder request."""
+    from core.host import load_system_prompt
+    from core.llm.openai_compat import ToolProbe
+    from core.schedule.tools import tool_definitions
+
+    return ToolProbe(load_system_prompt(), tuple(tool_definitions()), PROBE_REMINDER)
+
+
+async def test_connection(
+    endpoint: Endpoint,
+    api_key: str,
+    on_stage: Callable[[ProbeStage], object] = lambda _stage: None,  # noqa: PT028 -- an app function named test_connection, not a pytest test
+) -> tuple[bool, str]:
     """Whether the endpoint offers the model, streams a chat and the model calls tools, in words."""
     names, error = await list_models(endpoint.base_url, api_key)
     if error:
@@ -174,9 +202,9 @@ async def test_connection(endpoint: Endpoint, api_key: str) -> tuple[bool, str]:
         return False, translate(
             "Providers", "Connected, but the endpoint has no model named “%1”."
         ).replace("%1", endpoint.model)
-    provider = endpoint_provider(endpoint, api_key, timeout=30.0, max_retries=0)
+    provider = endpoint_provider(endpoint, api_key, max_retries=0)
     try:
-        check = await provider.check_tools()
+        check = await provider.check_tools(probe=reminder_probe(), on_stage=on_stage)
     except ProviderError as failure:
         return False, provider_error_text(failure)
     finally:
@@ -195,6 +223,8 @@ def _checked(check: ToolCheck) -> str:
         said = failure_text(check.refused) if check.refused is not None else check.refusal
         refusal = f" {said}" if said else ""
         return f"{translate('Providers', NO_TOOLS)}{refusal} {context}"
+    if check.seen == "text":
+        return f"{translate('Providers', TEXT_CALLS).replace('%1', check.family)} {context}"
     connected = translate(
         "Providers", "Connected to %1: the model streams answers and calls tools."
     ).replace("%1", check.family)

@@ -11,7 +11,7 @@ value and ``to_data()`` renders its ``data`` with the keys in write order.
 | user/message       | UserMessage      | id, text, source ({kind:user,timeZone} or {kind:plugin,plugin}), parent?, revises?, attachments?, skipped? |
 | turn/start         | TurnStart        | turn (1, 2, ...), input (seq of the consumed user/message) |
 | context/time       | ContextTime      | timeZone (name or null), text (the reading sent to the model) |
-| assistant/message  | AssistantMessage | id, text, toolCalls [{id,name,arguments}], model {provider,name}, finish, usage? |
+| assistant/message  | AssistantMessage | id, text, toolCalls [{id,name,arguments}], model {provider,name}, finish, usage?, durationMs?, firstTextMs?, reasoning?, reasoningMs?, callsFromText?, reminderNotSet? |
 | tool/result        | ToolResult       | callId, name, content, isError                            |
 | turn/end           | TurnEnd          | turn, status (completed|failed|cancelled|interrupted), error? {kind,message} |
 | session/title      | SessionTitle     | title                                                     |
@@ -238,6 +238,15 @@ class AssistantMessage:
     duration_ms: int | None = None
     first_text_ms: int | None = None
     """From the request to the answer's first piece of text (None: no text, or not measured)."""
+    reasoning: str | None = None
+    """The model's thinking before this answer (None: it showed none). Never sent back to it."""
+    reasoning_ms: int | None = None
+    """How long it thought: from its first piece of reasoning to the end of the reasoning."""
+    calls_from_text: bool = False
+    """The tool calls were recognised in the answer's text (the server left them unparsed)."""
+    reminder_not_set: str | None = None
+    """The person asked for a reminder and the turn set none: the ``schedule_create`` arguments
+    (a JSON object as text) the offline assistant understood, for the window to offer."""
     type: ClassVar[EventType] = EventType.ASSISTANT_MESSAGE
 
     def to_data(self) -> dict[str, Any]:
@@ -254,6 +263,14 @@ class AssistantMessage:
             data["durationMs"] = self.duration_ms
         if self.first_text_ms is not None:
             data["firstTextMs"] = self.first_text_ms
+        if self.reasoning is not None:
+            data["reasoning"] = self.reasoning
+        if self.reasoning_ms is not None:
+            data["reasoningMs"] = self.reasoning_ms
+        if self.calls_from_text:
+            data["callsFromText"] = True
+        if self.reminder_not_set is not None:
+            data["reminderNotSet"] = self.reminder_not_set
         return data
 
 
@@ -640,7 +657,23 @@ def _assistant_message(data: Any) -> AssistantMessage:
         _usage(data.get("usage")),
         duration,
         first_text,
+        *_answer_extras(data),
     )
+
+
+def _answer_extras(data: dict[str, Any]) -> tuple[str | None, int | None, bool, str | None]:
+    """The optional ``reasoning``, ``reasoningMs``, ``callsFromText`` and ``reminderNotSet``."""
+    reasoning, thought = data.get("reasoning"), data.get("reasoningMs")
+    from_text, not_set = data.get("callsFromText", False), data.get("reminderNotSet")
+    if reasoning is not None and type(reasoning) is not str:
+        raise _wrong("reasoning", "a string")
+    if thought is not None and type(thought) is not int:
+        raise _wrong("reasoningMs", "a whole number")
+    if type(from_text) is not bool:
+        raise _wrong("callsFromText", "a boolean")
+    if not_set is not None and type(not_set) is not str:
+        raise _wrong("reminderNotSet", "a string")
+    return reasoning, thought, from_text, not_set
 
 
 def _tool_result(data: Any) -> ToolResult:

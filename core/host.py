@@ -211,6 +211,10 @@ class SessionHost:
     def on_delta(self, callback: Callable[[str], None]) -> Unsubscribe:
         return self.agent.on_delta(callback)
 
+    def on_reasoning(self, callback: Callable[[str], None]) -> Unsubscribe:
+        """Streaming reasoning, apart from the answer text (``on_delta``)."""
+        return self.agent.on_reasoning(callback)
+
     def on_turn_end(self, callback: Callable[[int, str], None]) -> Unsubscribe:
         return self.agent.on_turn_end(callback)
 

@@ -256,11 +256,14 @@ class SettingsDialog(QDialog):
         )
 
     def set_models(self, names: Sequence[str], error: str = "") -> None:
-        """Show the endpoint's model list (keeping the typed name), or why it could not be read."""
+        """Show the endpoint's model list, or why it could not be read. The typed name stays when
+        the list has it (or no list came); otherwise the field follows the list's first model: a
+        name kept from another server would only fail the next request."""
         typed = self.model_combo.currentText()
         self.model_combo.clear()
         self.model_combo.addItems(list(names))
-        self.model_combo.setEditText(typed or (names[0] if names else ""))
+        keep = typed if typed in names or not names else names[0]
+        self.model_combo.setEditText(keep)
         self.refresh_button.setEnabled(True)
         self._show_result(error or self.tr("%n model(s) found.", "", len(names)))
 

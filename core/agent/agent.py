@@ -145,6 +145,7 @@ class Agent:
         self._idle_waiters: list[asyncio.Future[None]] = []
         self._status_observers: list[Callable[[AgentStatus], None]] = []
         self._delta_observers: list[Callable[[str], None]] = []
+        self._reasoning_observers: list[Callable[[str], None]] = []
         self._turn_observers: list[Callable[[int, str], None]] = []
 
     # --- public state and observers -------------------------------------------------------
@@ -179,6 +180,10 @@ class Agent:
     def on_delta(self, callback: Callable[[str], None]) -> Unsubscribe:
         """Streaming answer text as it arrives (not events; the finished message is one event)."""
         return _subscribe(self._delta_observers, callback)
+
+    def on_reasoning(self, callback: Callable[[str], None]) -> Unsubscribe:
+        """Streaming reasoning (the model's thinking) as it arrives, apart from the answer."""
+        return _subscribe(self._reasoning_observers, callback)
 
     def on_turn_end(self, callback: Callable[[int, str], None]) -> Unsubscribe:
         """``(turn, status)`` after each ``turn/end`` is appended."""
@@ -413,6 +418,7 @@ class Agent:
             system_prompt=system,
             new_id=self._new_id,
             on_delta=self._notify_delta,
+            on_reasoning=self._notify_reasoning,
             clock=self._clock,
             temperature=None if model is None else model.temperature,
         )
@@ -478,6 +484,10 @@ class Agent:
 
     def _notify_delta(self, text: str) -> None:
         for callback in list(self._delta_observers):
+            _safely(callback, text)
+
+    def _notify_reasoning(self, text: str) -> None:
+        for callback in list(self._reasoning_observers):
             _safely(callback, text)
 
     def _notify_turn(self, turn: int, status: str) -> None:

@@ -23,7 +23,8 @@ fork's inherited prefix (session-log.md §6).
 
 Mapping, per exchange: its ``user/message`` (a plugin source becomes ``source_kind="plugin"``,
 with its ``skipped`` counts), then its answer's ``assistant/message`` steps and ``tool/result``
-messages. Input typed while a turn ran belongs to a later exchange. ``context/time`` readings are
+messages (an answer's reasoning is never sent back: agent.md §2). Input typed while a turn ran
+belongs to a later exchange. ``context/time`` readings are
 not history: the current reading travels separately (``ModelRequest.time_context``).
 """
 
@@ -54,6 +55,7 @@ from core.events import (
 )
 from core.llm.budget import messages_tokens
 from core.llm.messages import Message
+from core.llm.reasoning import split_think
 from core.session.conversation import Conversation
 
 MAX_TURNS = 40
@@ -232,7 +234,11 @@ def _step_message(step: Step) -> Message:
 
 
 def assistant_message(answer: AssistantMessage) -> Message:
-    return Message(role="assistant", text=answer.text, tool_calls=answer.tool_calls)
+    """The answer as the model is shown it again: its text and tool calls, never its reasoning
+    (a separate field since it was recorded apart; a leading ``<think>`` block in a text recorded
+    before that is left out too)."""
+    text = answer.text if answer.reasoning is not None else split_think(answer.text).answer
+    return Message(role="assistant", text=text, tool_calls=answer.tool_calls)
 
 
 def tool_message(result: ToolResult) -> Message:

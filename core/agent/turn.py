@@ -4,7 +4,9 @@ Must not decide which input runs or when: the agent's pump does that.
 The runner appends ``context/time``, then loops: barrier, model request (system prompt, the
 history window, the turn's reading, the tool definitions), streamed answer, ``assistant/message``,
 and for each tool call in order: validate (known name, JSON arguments), barrier, the tool,
-``tool/result``. It stops when a step has no tool calls, or after ``MAX_STEPS`` steps: the last
+``tool/result``. A step's reasoning is recorded beside its text, with how long it streamed; a last
+answer that left a reminder request without a ``schedule_create`` call records the reminder the
+offline assistant understood (``core.agent.safety_net``). It stops when a step has no tool calls, or after ``MAX_STEPS`` steps: the last
 step's message is then recorded with ``finish: "length"`` and its calls get error results without
 running (the model will not see them, so running them would act behind its back). ``TurnState``
 is what the pump needs to close a cancelled turn.
@@ -24,6 +26,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from core.agent.files import needed, with_files
+from core.agent.safety_net import CREATE, missed_reminder
 from core.agent.tool_registry import ToolRegistry
 from core.clock import Clock
 from core.errors import ErrorKind, ProviderError
@@ -40,7 +43,7 @@ from core.events import (
 )
 from core.failures import Failure, FailureCode
 from core.llm.budget import fixed_tokens
-from core.llm.messages import Finish, Message, ModelRequest, TextDelta
+from core.llm.messages import Finish, Message, ModelRequest, ReasoningDelta, TextDelta
 from core.llm.provider import BudgetedProvider, ModelProvider
 from core.time_context import TimeReading
 
@@ -64,6 +67,12 @@ class TurnState:
     """When the current step's first piece of text arrived (None: none yet)."""
     open_calls: list[ToolCall] = field(default_factory=list)
     model: ModelRef = field(default_factory=lambda: ModelRef("", ""))
+    thinking: list[str] = field(default_factory=list)
+    """The streamed reasoning of the current step, as received."""
+    thought_from: datetime | None = None
+    """When the current step's first piece of reasoning arrived (None: none yet)."""
+    thought_until: datetime | None = None
+    """When its reasoning ended: the first piece of answer after it (None: not yet)."""
 
     @property
     def partial(self) -> str:
@@ -93,21 +102,29 @@ class TurnContext:
     on_delta: Callable[[str], None]
     clock: Clock
     temperature: float | None = None
+    on_reasoning: Callable[[str], None] = lambda _text: None
+    """Streaming reasoning as it arrives (shown apart from the answer)."""
 
 
 async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) -> TurnOutcome:
     """The model/tool loop of one turn. ProviderError ends it ``failed``; cancellation propagates."""
     info = ctx.provider.info
     state.model = ModelRef(info.provider, info.name)
+    created = False
     try:
         for step in range(MAX_STEPS):
             await ctx.barrier()
             began = ctx.clock()
-            finish = await _stream(ctx, state, await _request(ctx, reading))
+            request = await _request(ctx, reading)
+            finish = await _stream(ctx, state, request)
             ended, first = ctx.clock(), state.first_text_at
             timing = StepTiming(_ms(ended - began), None if first is None else _ms(first - began))
             last = step == MAX_STEPS - 1
-            _record_answer(ctx, state, finish, timing, last=last)
+            created = created or any(c.name == CREATE for c in finish.tool_calls)
+            unset = None
+            if not created and not finish.tool_calls:
+                unset = missed_reminder(request, began, reading.zone_name)
+            _record_answer(ctx, state, finish, timing, last=last, unset=unset)
             if not finish.tool_calls:
                 break
             await _run_calls(ctx, state, finish.tool_calls, skip=last)
@@ -149,14 +166,21 @@ class StepTiming:
 
 async def _stream(ctx: TurnContext, state: TurnState, request: ModelRequest) -> Finish:
     state.pieces, state.streaming, state.first_text_at = [], True, None
+    state.thinking, state.thought_from, state.thought_until = [], None, None
     stream = ctx.provider.stream(request)
     try:
         async for chunk in stream:
             if isinstance(chunk, TextDelta):
                 if state.first_text_at is None and chunk.text:
                     state.first_text_at = ctx.clock()
+                if state.thought_from is not None and state.thought_until is None:
+                    state.thought_until = ctx.clock()
                 state.pieces.append(chunk.text)
                 ctx.on_delta(chunk.text)
+            elif isinstance(chunk, ReasoningDelta):
+                state.thought_from = state.thought_from or ctx.clock()
+                state.thinking.append(chunk.text)
+                ctx.on_reasoning(chunk.text)
             elif isinstance(chunk, Finish):
                 return chunk
         raise ProviderError.because(ErrorKind.BAD_RESPONSE, Failure(FailureCode.UNFINISHED))
@@ -169,7 +193,13 @@ async def _close(stream: AsyncGenerator[Any, None]) -> None:
 
 
 def _record_answer(
-    ctx: TurnContext, state: TurnState, finish: Finish, timing: StepTiming, *, last: bool
+    ctx: TurnContext,
+    state: TurnState,
+    finish: Finish,
+    timing: StepTiming,
+    *,
+    last: bool,
+    unset: str | None = None,
 ) -> None:
     calls = finish.tool_calls
     reason: FinishReason
@@ -187,6 +217,10 @@ def _record_answer(
         finish.usage,
         timing.duration_ms,
         timing.first_text_ms,
+        finish.reasoning or None,
+        _thought_ms(ctx, state) if finish.reasoning else None,
+        finish.calls_from_text,
+        unset,
     )
     state.pieces, state.streaming = [], False
     state.open_calls = list(calls)
@@ -208,12 +242,30 @@ async def _run_calls(
         ctx.append(ToolResult(call.id, call.name, content, is_error))
 
 
+def _thought_ms(ctx: TurnContext, state: TurnState) -> int | None:
+    """How long the step's reasoning streamed (None: it came whole, with the answer)."""
+    if state.thought_from is None:
+        return None
+    return _ms((state.thought_until or ctx.clock()) - state.thought_from)
+
+
 def _keep_partial(ctx: TurnContext, state: TurnState) -> None:
-    """Records a streamed-but-unfinished answer as ``finish: "interrupted"`` (if it had text)."""
-    partial = state.partial
-    if state.streaming and partial:
-        ctx.append(AssistantMessage(ctx.new_id(), partial, (), state.model, "interrupted"))
-    state.pieces, state.streaming = [], False
+    """Records a streamed-but-unfinished answer as ``finish: "interrupted"`` (if it had text or
+    reasoning)."""
+    partial, thought = state.partial, "".join(state.thinking).strip()
+    if state.streaming and (partial or thought):
+        ctx.append(
+            AssistantMessage(
+                ctx.new_id(),
+                partial,
+                (),
+                state.model,
+                "interrupted",
+                reasoning=thought or None,
+                reasoning_ms=_thought_ms(ctx, state) if thought else None,
+            )
+        )
+    state.pieces, state.streaming, state.thinking = [], False, []
 
 
 def close_open(ctx: TurnContext, state: TurnState) -> None:

@@ -42,6 +42,10 @@ the form every known family accepts):
   settings do not name one: the server's own default where it has one (llama-cpp-python's
   ``--n_ctx`` is 2048, Ollama's ``num_ctx`` and llama.cpp's ``-c`` 4096 on current releases),
   else a figure below the smallest current model of the service.
+- ``text_calls``: whether a tool call the model wrote as text is recognised
+  (``core.llm.text_calls``): every family that serves local models, whose templates and tool
+  parsers leave some models' calls in ``content`` (a ``<tool_call>`` block, a fenced JSON object);
+  not the hosted APIs (OpenAI, DeepSeek), which parse their own models' calls.
 """
 
 from __future__ import annotations
@@ -72,11 +76,14 @@ class Quirks:
     max_tokens_field: str
     context_source: ContextSource
     default_context: int
+    text_calls: bool = True
 
 
 _TABLE: tuple[Quirks, ...] = (
-    Quirks("openai", "OpenAI", "null", True, "named", "max_completion_tokens", "none", 128_000),
-    Quirks("deepseek", "DeepSeek", "empty", True, "named", "max_tokens", "none", 64_000),
+    Quirks(
+        "openai", "OpenAI", "null", True, "named", "max_completion_tokens", "none", 128_000, False
+    ),
+    Quirks("deepseek", "DeepSeek", "empty", True, "named", "max_tokens", "none", 64_000, False),
     Quirks("ollama", "Ollama", "empty", True, "asked", "max_tokens", "ollama_show", 4096),
     Quirks(
         "lmstudio", "LM Studio", "empty", True, "required", "max_tokens", "lmstudio_models", 4096

@@ -1,7 +1,8 @@
 """Provider-neutral request and stream types. Pure: frozen values, no I/O.
 
 A request is the system prompt, the history as ``Message`` values, and the tool definitions.
-A provider answers with a stream of ``StreamChunk`` values ending in exactly one ``Finish``. A
+A provider answers with a stream of ``StreamChunk`` values (``TextDelta`` answer text,
+``ReasoningDelta`` thinking) ending in exactly one ``Finish``. A
 tool call, its finish reason and the token usage are the session vocabulary's own values
 (``core.events``): what a model sends is what the log records.
 """
@@ -71,17 +72,30 @@ class TextDelta:
 
 
 @dataclass(frozen=True, slots=True)
+class ReasoningDelta:
+    """A piece of streamed reasoning (the model's thinking before its answer): shown apart from
+    the answer, recorded in ``assistant/message.reasoning``, never sent back to the model."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Finish:
-    """The end of one model step: the whole text, the merged tool calls and why it stopped."""
+    """The end of one model step: the whole text, the merged tool calls and why it stopped.
+    ``reasoning`` is the step's whole reasoning ("" when it had none); ``calls_from_text`` says
+    the tool calls were recognised in the answer's text (``core.llm.text_calls``), not sent as
+    ``tool_calls`` by the server."""
 
     text: str
     tool_calls: tuple[ToolCall, ...]
     reason: FinishReason
     usage: TokenUsage | None = None
     model: str = ""
+    reasoning: str = ""
+    calls_from_text: bool = False
 
 
-StreamChunk = TextDelta | Finish
+StreamChunk = TextDelta | ReasoningDelta | Finish
 
 
 @dataclass(frozen=True, slots=True)

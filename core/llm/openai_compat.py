@@ -20,10 +20,16 @@ Choices the spec leaves open (written down here):
   (``bad_response``: the conversation is probably over the context, the sentence names both
   sizes), no connection (``connection``: the server stopped after accepting the request), or
   anything else (``bad_response``: the base URL is no OpenAI-compatible API).
-- ``check_tools`` (Test connection) streams a one-word chat, then asks for a call of
-  ``PROBE_TOOL`` as the family allows (forced by name with a one-token answer, ``"required"``, or
-  in words under ``"auto"``).
+- ``check_tools`` (Test connection) streams a one-word chat, then sends the probe the app gives
+  (``ToolProbe``: Chime's own system prompt, its reminder tools and a reminder request in plain
+  words, under ``"auto"`` like a real turn, waited for as long as one) and says what came back:
+  a parsed call, a call written as text, or words (``ToolCheck.seen``). Without a probe it asks
+  for a call of ``PROBE_TOOL`` as the family allows (forced by name with a one-token answer,
+  ``"required"``, or in words under ``"auto"``): the quick check ``scripts/real_server.py`` uses.
 
+- A tool call the model wrote as text (a ``<tool_call>`` block, a fenced JSON object of ``name``
+  and ``arguments``) becomes the step's tool call where the family leaves such calls unparsed,
+  the request offered that tool and its arguments validate (``openai_wire.with_text_calls``).
 - The time-context reading is a second system message placed just before the latest user
   message (``openai_wire.to_openai_messages``), so everything before the current turn stays a
   stable prefix for the server's cache.
@@ -73,9 +79,9 @@ Choices the spec leaves open (written down here):
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Literal, cast
 from urllib.parse import urlsplit
 
 import httpx2
@@ -101,6 +107,7 @@ from core.llm.openai_wire import (
     ToolChoice,
     chat_body,
     completion_as_chunk,
+    with_text_calls,
 )
 from core.llm.server_probe import PROBE_TIMEOUT, ServerProfile, models_state, probe_server
 
@@ -131,10 +138,29 @@ PROBE_ASK = "This is a connection test. Call the chime_probe tool now."
 CHAT_ASK = "This is a connection test. Answer with one word."
 
 
+ToolSeen = Literal["parsed", "text", "words", "refused"]
+"""What the tool probe's answer was: a tool call the server parsed, a tool call the model wrote as
+text (which Chime reads, ``core.llm.text_calls``), words only, or a refusal of tools (a 4xx)."""
+ProbeStage = Literal["chat", "reading", "answering"]
+"""Where Test connection is: the one-word chat; the probe sent and nothing back yet (a local
+server is reading the prompt, which takes a minute on a small CPU); the answer arriving."""
+
+
+@frozen
+class ToolProbe:
+    """The real request shape for Test connection: Chime's system prompt, its tools and a
+    reminder request in plain words (and the turn's time-context reading, when given)."""
+
+    system: str
+    tools: tuple[dict[str, Any], ...]
+    ask: str
+    time_context: str | None = None
+
+
 @frozen
 class ToolCheck:
-    """What Test connection learnt: the streamed chat worked; whether the model called the
-    probe tool (``refusal``: the English sentence when the server refused tools outright,
+    """What Test connection learnt: the streamed chat worked; whether the model called a tool
+    (``seen`` says how; ``refusal``: the English sentence when the server refused tools outright,
     ``refused`` the same as a failure for the window's words); the budget."""
 
     calls_tools: bool
@@ -142,6 +168,7 @@ class ToolCheck:
     budget: TokenBudget
     family: str
     refused: Failure | None = None
+    seen: ToolSeen = "words"
 
 
 class ChimeAsyncOpenAI(AsyncOpenAI):
@@ -284,29 +311,55 @@ class OpenAICompatProvider:
                 self._server = None
             raise
 
-    async def check_tools(self, force: ForcedTool | None = None) -> ToolCheck:
-        """Test connection: a streamed one-word chat (its failure raises), then a tool probe
-        forced the way the family allows (``force`` overrides it): a one-token answer where a
-        named tool can be forced. A server that refuses tools (a 4xx) gives ``calls_tools=False``."""
+    async def check_tools(
+        self,
+        force: ForcedTool | None = None,
+        *,
+        probe: ToolProbe | None = None,
+        on_stage: Callable[[ProbeStage], object] = lambda _stage: None,
+    ) -> ToolCheck:
+        """Test connection: a streamed one-word chat (its failure raises), then a tool probe.
+
+        Given ``probe`` (what the app sends: the real request shape), the probe is a real turn's
+        request under ``"auto"`` with the budget's answer share, waited for as long as a real
+        turn is, and ``seen`` says whether the call came parsed, written as text, or not at all.
+        Without it, a one-tool probe is forced the way the family allows (``force`` overrides
+        it): a one-token answer where a named tool can be forced. A server that refuses tools (a
+        4xx) gives ``calls_tools=False``. ``on_stage`` hears where the check is."""
         budget = await self.budget()
+        on_stage("chat")
         await self._run(ModelRequest("", (Message("user", CHAT_ASK),)), 1)
         quirks = self.quirks
-        way = force or quirks.forced_tool
-        choice = _probe_choice(way)
-        probe = ModelRequest("", (Message("user", PROBE_ASK),), tools=(PROBE_TOOL,))
+        if probe is None:
+            way = force or quirks.forced_tool
+            request = ModelRequest("", (Message("user", PROBE_ASK),), tools=(PROBE_TOOL,))
+            limit, choice = (1 if way == "named" else 64), _probe_choice(way)
+        else:
+            asked = (Message("user", probe.ask),)
+            request = ModelRequest(probe.system, asked, probe.tools, probe.time_context)
+            limit, choice = budget.answer_tokens, "auto"
+        on_stage("reading")
         try:
-            finish = await self._run(probe, 1 if way == "named" else 64, choice)
+            finish = await self._run(request, limit, choice, lambda: on_stage("answering"))
         except ProviderError as error:
             if error.kind != "bad_response":
                 raise
-            return ToolCheck(False, error.message, budget, quirks.label, error.failure)
-        return ToolCheck(bool(finish.tool_calls), "", budget, quirks.label)
+            return ToolCheck(False, error.message, budget, quirks.label, error.failure, "refused")
+        seen: ToolSeen = "words"
+        if finish.tool_calls:
+            seen = "text" if finish.calls_from_text else "parsed"
+        return ToolCheck(seen != "words", "", budget, quirks.label, seen=seen)
 
     async def _run(
-        self, request: ModelRequest, max_tokens: int, tool_choice: ToolChoice = "auto"
+        self,
+        request: ModelRequest,
+        max_tokens: int,
+        tool_choice: ToolChoice = "auto",
+        on_first: Callable[[], object] | None = None,
     ) -> Finish:
-        async with contextlib.aclosing(self._step(request, max_tokens, tool_choice)) as step:
-            async for chunk in step:
+        step = self._step(request, max_tokens, tool_choice, on_first)
+        async with contextlib.aclosing(step) as chunks:
+            async for chunk in chunks:
                 if isinstance(chunk, Finish):
                     return chunk
         raise _failed(ErrorKind.BAD_RESPONSE, Failure(FailureCode.NOT_AN_API))
@@ -331,15 +384,21 @@ class OpenAICompatProvider:
         return {"Authorization": f"Bearer {self._secret.value or NO_KEY}"}
 
     async def _step(
-        self, request: ModelRequest, max_tokens: int | None, tool_choice: ToolChoice = "auto"
+        self,
+        request: ModelRequest,
+        max_tokens: int | None,
+        tool_choice: ToolChoice = "auto",
+        on_first: Callable[[], object] | None = None,
     ) -> AsyncGenerator[StreamChunk, None]:
         merge = StreamMerge()
         try:
             sdk_stream = await self._open(request, max_tokens, tool_choice)
             async with sdk_stream:  # leaving it (also by the bound's break) closes the response
                 async for chunk in sdk_stream:
+                    if on_first is not None and not merge.started:
+                        on_first()
                     for piece in merge.feed(chunk):
-                        yield TextDelta(piece)
+                        yield piece
                     if merge.size > self._max_answer_chars:
                         break
         except Exception as exc:  # every failure leaves as a ProviderError, by contract
@@ -349,6 +408,8 @@ class OpenAICompatProvider:
             yield TextDelta(note)
             yield merge.cut(note, self._model)
         else:
+            for piece in merge.flush():
+                yield piece
             yield await self._finish(merge, request)
 
     async def list_models(self) -> list[str]:
@@ -420,7 +481,7 @@ class OpenAICompatProvider:
     async def _finish(self, merge: StreamMerge, request: ModelRequest) -> Finish:
         outcome = merge.finish(self._model)
         if isinstance(outcome, Finish):
-            return outcome
+            return with_text_calls(outcome, request, self.quirks)
         if outcome == "empty":
             raise await self._no_answer(request)
         raise _incomplete(outcome)

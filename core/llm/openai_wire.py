@@ -3,6 +3,9 @@
 A ``ModelRequest`` becomes a ``/chat/completions`` body (``chat_body``), shaped for the server
 family's ``Quirks`` (``core.llm.compat``: the one place the families' differences live); streamed ``chat.completion.chunk`` objects merge into text pieces and one ``Finish``.
 ``core.llm.openai_compat`` (the network door) sends what this builds and feeds this what arrives.
+Reasoning arrives in a delta field of its own (``reasoning_content``, or ``reasoning``) or as a
+``<think>`` block in ``content`` (``core.llm.reasoning``); both become ``ReasoningDelta`` pieces
+and ``Finish.reasoning``, apart from the answer text.
 Chunks are read by attribute and never trusted: anything missing or of the wrong type is skipped,
 so the SDK's unvalidated chunk objects and plain test objects merge alike.
 """
@@ -12,13 +15,15 @@ from __future__ import annotations
 import base64
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType, SimpleNamespace
 from typing import Any, Literal
 
 from core.events import FinishReason, TokenUsage, ToolCall
 from core.llm.compat import Quirks, ToolContent
-from core.llm.messages import Finish, Image, Message, ModelRequest
+from core.llm.messages import Finish, Image, Message, ModelRequest, ReasoningDelta, TextDelta
+from core.llm.reasoning import Piece, ThinkSplitter, split_closing
+from core.llm.text_calls import calls_in_text
 
 FINISH_REASONS: Mapping[str, FinishReason] = MappingProxyType(
     {
@@ -102,6 +107,20 @@ def to_openai_tools(request: ModelRequest) -> list[dict[str, Any]]:
     ]
 
 
+def with_text_calls(finish: Finish, request: ModelRequest, quirks: Quirks) -> Finish:
+    """``finish`` with the tool calls its text writes out (``core.llm.text_calls``) made real,
+    where the family leaves such calls unparsed, the request offered tools and the server sent
+    none: reason ``tool_calls``, the text without the calls, ``calls_from_text`` set."""
+    if finish.tool_calls or not request.tools or not quirks.text_calls:
+        return finish
+    found = calls_in_text(finish.text, request.tools)
+    if found is None:
+        return finish
+    return replace(
+        finish, text=found.text, tool_calls=found.calls, reason="tool_calls", calls_from_text=True
+    )
+
+
 def completion_as_chunk(completion: Any) -> Any:
     """A whole (unstreamed) ``chat.completion`` as the one chunk ``StreamMerge`` reads: each
     choice's ``message`` becomes its ``delta``. Read by attribute, never trusted, like a chunk."""
@@ -179,15 +198,26 @@ class _PartialCall:
     arguments: list[str] = field(default_factory=list)
 
 
-class StreamMerge:
-    """Folds ``chat.completion.chunk`` objects: text, tool calls by index, usage, finish reason.
+StreamPiece = TextDelta | ReasoningDelta
+"""What one chunk adds that the window shows while it streams."""
+REASONING_FIELDS = ("reasoning_content", "reasoning")
+"""The delta fields servers stream reasoning in: DeepSeek, llama.cpp, vLLM and LM Studio name it
+``reasoning_content``; newer vLLM and Ollama ``reasoning``. A chunk with both counts the first."""
 
-    Only choice 0 counts. ``size`` grows by one per chunk plus the characters of its text and
-    tool-call arguments, so the door can bound an answer that never stops (empty chunks included).
+
+class StreamMerge:
+    """Folds ``chat.completion.chunk`` objects: text, reasoning, tool calls by index, usage,
+    finish reason.
+
+    Only choice 0 counts. ``size`` grows by one per chunk plus the characters of its text,
+    reasoning and tool-call arguments, so the door can bound an answer that never stops (empty
+    chunks included).
     """
 
     def __init__(self) -> None:
         self._text: list[str] = []
+        self._reasoning: list[str] = []
+        self._think = ThinkSplitter()
         self._calls: dict[int, _PartialCall] = {}
         self._finish_reason: str | None = None
         self._usage: TokenUsage | None = None
@@ -200,14 +230,14 @@ class StreamMerge:
         """At least one chunk arrived."""
         return self.size > 0
 
-    def feed(self, chunk: Any) -> list[str]:
-        """Takes one chunk; returns its new text pieces (never an empty one)."""
+    def feed(self, chunk: Any) -> list[StreamPiece]:
+        """Takes one chunk; returns its new answer and reasoning pieces (never an empty one)."""
         self.size += 1
         self._model = _str(getattr(chunk, "model", None)) or self._model
         self._take_usage(getattr(chunk, "usage", None))
         choices = getattr(chunk, "choices", None)
         self._unreadable = self._unreadable or not isinstance(choices, list)
-        pieces: list[str] = []
+        pieces: list[StreamPiece] = []
         for choice in _list(choices):
             if getattr(choice, "index", 0) not in (0, None):
                 continue
@@ -217,10 +247,14 @@ class StreamMerge:
                 self._finish_reason = reason
         return pieces
 
+    def flush(self) -> list[StreamPiece]:
+        """At the end of the stream: the content held back as a possible ``<think>`` tag."""
+        return self._pieces(self._think.flush())
+
     def finish(self, fallback_model: str) -> Finish | StreamGap:
         """The step's ``Finish``, or why the chunks so far are not a whole answer. Tool calls
         under a ``stop`` reason make it ``tool_calls``; the chunks' model name wins over
-        ``fallback_model``."""
+        ``fallback_model``. Call ``flush`` first."""
         if self._finish_reason is None:
             if self._unreadable:
                 return "unreadable"
@@ -229,15 +263,20 @@ class StreamMerge:
         reason = FINISH_REASONS.get(self._finish_reason, "stop")
         if calls and reason == "stop":
             reason = "tool_calls"
-        text = "".join(self._text)
-        return Finish(text, calls, reason, self._usage, self._model or fallback_model)
+        text, reasoning = "".join(self._text), "".join(self._reasoning).strip()
+        if not reasoning:
+            split = split_closing(text)
+            text, reasoning = split.answer, split.reasoning
+        model = self._model or fallback_model
+        return Finish(text, calls, reason, self._usage, model, reasoning)
 
     def cut(self, note: str, fallback_model: str) -> Finish:
         """The ``Finish`` of an answer stopped at its bound: the text so far plus ``note``, reason
         ``length``. Tool calls still open are dropped: their arguments are incomplete, and running
         them would act on a fragment."""
-        text = "".join(self._text) + note
-        return Finish(text, (), "length", self._usage, self._model or fallback_model)
+        text, reasoning = "".join(self._text) + note, "".join(self._reasoning).strip()
+        model = self._model or fallback_model
+        return Finish(text, (), "length", self._usage, model, reasoning)
 
     def _tool_calls(self) -> tuple[ToolCall, ...]:
         """The calls in index order, each with an id unique within this answer: a missing id is
@@ -250,17 +289,34 @@ class StreamMerge:
             for i, c in sorted(self._calls.items())
         )
 
-    def _take_delta(self, delta: Any) -> list[str]:
+    def _take_delta(self, delta: Any) -> list[StreamPiece]:
         if delta is None:
             return []
         for position, call in enumerate(_list(getattr(delta, "tool_calls", None))):
             self._take_call(position, call)
+        pieces: list[StreamPiece] = []
+        thought = next(filter(None, (_str(getattr(delta, f, None)) for f in REASONING_FIELDS)), "")
+        if thought:
+            self.size += len(thought)
+            self._reasoning.append(thought)
+            pieces.append(ReasoningDelta(thought))
         content = getattr(delta, "content", None)
         if isinstance(content, str) and content:
             self.size += len(content)
-            self._text.append(content)
-            return [content]
-        return []
+            pieces += self._pieces(self._think.feed(content))
+        return pieces
+
+    def _pieces(self, split: list[Piece]) -> list[StreamPiece]:
+        """The splitter's pieces as stream pieces, each kept in its own list."""
+        pieces: list[StreamPiece] = []
+        for piece in split:
+            if piece.kind == "reasoning":
+                self._reasoning.append(piece.text)
+                pieces.append(ReasoningDelta(piece.text))
+            else:
+                self._text.append(piece.text)
+                pieces.append(TextDelta(piece.text))
+        return pieces
 
     def _take_call(self, position: int, call: Any) -> None:
         index = getattr(call, "index", None)

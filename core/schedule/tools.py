@@ -155,22 +155,7 @@ class ScheduleTools:
 
     def definitions(self) -> list[dict[str, Any]]:
         """The three tools as OpenAI-style function definitions (§2.5, §13)."""
-        models: tuple[tuple[str, type[BaseModel]], ...] = (
-            (CREATE, CreateArguments),
-            (LIST, ListArguments),
-            (DELETE, DeleteArguments),
-        )
-        return [
-            {
-                "type": "function",
-                "function": {
-                    "name": name,
-                    "description": DESCRIPTIONS[name],
-                    "parameters": parameters_schema(model),
-                },
-            }
-            for name, model in models
-        ]
+        return tool_definitions()
 
     async def _create(
         self, watch: _CancelWatch, root: Mapping[str, Any], root_agent: bool
@@ -303,6 +288,27 @@ def _inline_refs(node: Any, defs: Mapping[str, Any]) -> Any:
     if isinstance(node, list):
         return [_inline_refs(item, defs) for item in node]
     return node
+
+
+def tool_definitions() -> list[dict[str, Any]]:
+    """The three tools as OpenAI-style function definitions (§2.5, §13): what every turn offers,
+    and what Test connection's probe offers (it needs no session)."""
+    models: tuple[tuple[str, type[BaseModel]], ...] = (
+        (CREATE, CreateArguments),
+        (LIST, ListArguments),
+        (DELETE, DeleteArguments),
+    )
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": name,
+                "description": DESCRIPTIONS[name],
+                "parameters": parameters_schema(model),
+            },
+        }
+        for name, model in models
+    ]
 
 
 def parameters_schema(model: type[BaseModel]) -> dict[str, Any]:

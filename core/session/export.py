@@ -17,6 +17,9 @@ Choices where the spec is silent:
 - A turn that did not complete ends its section with one italic line (failed, with the reason;
   stopped; interrupted). Time-context readings, titles, schedule changes, path, model and
   instruction choices, malformed and unknown events are left out.
+- An answer's reasoning comes first in its section, folded: ``<details><summary>Thinking (12 s)
+  </summary>`` … ``</details>`` (a leading ``<think>`` block of a text recorded before reasoning
+  had its own field is shown the same way).
 - Given the conversation (agent.md §7), only its shown path is rendered: other versions and
   hidden exchanges are left out. A message's attachments are named under it (📎 name, size).
 """
@@ -46,6 +49,7 @@ from core.events import (
     UserMessage,
 )
 from core.instant import read_instant
+from core.llm.reasoning import split_think
 from core.readable import format_clock, tool_summary, zone_or_utc
 from core.session.conversation import Conversation, shown
 from core.session.lines import SessionHeader
@@ -183,17 +187,30 @@ def _section(transcript: _Transcript, at: datetime | None) -> _Section:
 
 
 def _answer(transcript: _Transcript, answer: AssistantMessage, at: datetime | None) -> None:
-    if not answer.text.strip() and not answer.tool_calls:
+    text, thought = answer.text, answer.reasoning
+    if thought is None:  # recorded before reasoning had a field of its own
+        split = split_think(text)
+        text, thought = split.answer, split.reasoning
+    if not text.strip() and not answer.tool_calls and not (thought and thought.strip()):
         return
     section = _section(transcript, at)
-    if answer.text.strip():
-        section.lines += ([""] if section.lines else []) + [answer.text.strip("\n")]
+    if thought and thought.strip():
+        section.lines += ([""] if section.lines else []) + _thinking(thought, answer.reasoning_ms)
+    if text.strip():
+        section.lines += ([""] if section.lines else []) + [text.strip("\n")]
     for call in answer.tool_calls:
         summary = tool_summary(call.name, call.arguments, None, transcript.zone_name)
         if section.lines and not section.lines[-1].startswith("- 🛠"):
             section.lines.append("")
         section.calls[call.id] = (len(section.lines), call.name, call.arguments)
         section.lines.append(f"- 🛠 {summary}")
+
+
+def _thinking(thought: str, thought_ms: int | None) -> list[str]:
+    """The reasoning as a folded section: HTML ``<details>``, which Markdown readers show closed."""
+    took = "" if thought_ms is None else f" ({max(1, round(thought_ms / 1000))} s)"
+    body = thought.strip("\n").replace("</details>", "&lt;/details>")
+    return [f"<details><summary>Thinking{took}</summary>", "", body, "", "</details>"]
 
 
 def _result(transcript: _Transcript, result: ToolResult) -> None:

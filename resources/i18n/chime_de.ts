@@ -1002,6 +1002,10 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
         <translation>vom Server nicht gemeldet; angenommen</translation>
     </message>
     <message>
+        <source>Connected to %1: the model writes its tool calls as text, which Chime reads, so reminders work.</source>
+        <translation>Verbunden mit %1: Das Modell schreibt seine Werkzeugaufrufe als Text; Chime liest sie, Erinnerungen funktionieren also.</translation>
+    </message>
+    <message>
         <source>Connected: %1 model(s) available. Choose one to test it.</source>
         <translation>Verbunden: %1 Modell(e) verfügbar. Wählen Sie eines, um es zu testen.</translation>
     </message>

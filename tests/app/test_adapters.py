@@ -294,6 +294,44 @@ def test_test_connection_without_a_model_only_lists_and_asks_for_one() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("said", "ok", "verdict"),
+    [
+        (
+            '```json\n{"name": "schedule_create", "arguments": {"prompt": "stretch", '
+            '"after_seconds": 600}}\n```',
+            True,
+            "the model writes its tool calls as text, which Chime reads, so reminders work.",
+        ),
+        ("Sure, I will remind you.", False, "this model does not call tools"),
+    ],
+)
+def test_test_connection_says_what_the_real_probe_saw(said: str, ok: bool, verdict: str) -> None:
+    import asyncio
+
+    from app.providers import test_connection
+    from tests.core.llm.loopback import Json, LoopbackServer, Sse, chunk, model_list
+
+    stages: list[str] = []
+    replies = [Sse([chunk("OK", finish="length")]), Sse([chunk(said), chunk(finish="stop")])]
+    routes = {"/v1/models": model_list("qwen"), "/props": Json(404, {}), "/api/": Json(404, {})}
+
+    async def scenario() -> tuple[bool, str, int]:
+        async with LoopbackServer(replies, routes) as server:
+            answer = await test_connection(
+                Endpoint(server.base_url, "qwen", "llamacpp"), "", stages.append
+            )
+            probe = [r.json() for r in server.received if r.path.endswith("/completions")][-1]
+        return *answer, len(probe["tools"])
+
+    passed, message, tools = asyncio.run(scenario())
+
+    assert passed is ok
+    assert verdict in message
+    assert tools == 3
+    assert stages == ["chat", "reading", "answering"]
+
+
 def test_a_settings_or_state_file_that_cannot_be_read_or_set_aside_is_said_in_a_sentence(
     tmp_path: Path,
 ) -> None:

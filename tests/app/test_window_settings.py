@@ -74,11 +74,17 @@ def serving(
 
 def settings_visit_script() -> list[Reply]:
     """The chat steps of one Settings visit (the model list and the probes are ``SERVER_ROUTES``):
-    a test whose model calls the probe tool, one whose model only talks, one whose key is
-    refused; then the next turn's streamed answer."""
+    a test whose model sets the probe's reminder with a tool call, one whose model only talks, one
+    whose key is refused; then the next turn's streamed answer."""
     said = Sse([chunk("OK"), chunk(finish="length")])
-    probe_call = [{"index": 0, "id": "p1", "function": {"name": "chime_probe", "arguments": ""}}]
-    called = Sse([chunk(tool_calls=probe_call), chunk(finish="length")])
+    arguments = '{"prompt": "stretch", "after_seconds": 600}'
+    create = {"name": "schedule_create", "arguments": arguments}
+    called = Sse(
+        [
+            chunk(tool_calls=[{"index": 0, "id": "p1", "function": create}]),
+            chunk(finish="tool_calls"),
+        ]
+    )
     talked = Sse([chunk("I cannot call tools."), chunk(finish="stop")])
     answer = Sse([chunk("Hello from "), chunk("the loopback server."), chunk(finish="stop")])
     return [said, called, said, talked, Json(401, error_body("no")), answer]
@@ -131,8 +137,13 @@ def test_settings_switch_to_an_endpoint_list_its_models_test_it_and_the_next_tur
             "✗ Connected, but this model does not call tools: reminders will not work with it."
         )
         tool_probe = server.received[-1].json()
-        assert tool_probe["tool_choice"] == "required"  # LM Studio forces a tool this way
-        assert [t["function"]["name"] for t in tool_probe["tools"]] == ["chime_probe"]
+        assert tool_probe["tool_choice"] == "auto"  # the real turn's request, not a forced one
+        assert [t["function"]["name"] for t in tool_probe["tools"]] == [
+            "schedule_create",
+            "schedule_list",
+            "schedule_delete",
+        ]
+        assert tool_probe["messages"][-1]["content"] == "Remind me in 10 minutes to stretch."
         dialog.model_combo.setEditText("mistral")
         shown = click_and_wait(chime, dialog.test_button, result, shown)
         assert shown == "✗ Connected, but the endpoint has no model named “mistral”."

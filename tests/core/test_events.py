@@ -110,6 +110,10 @@ STRATEGIES: dict[EventType, st.SearchStrategy[Event]] = {
         st.none() | st.builds(TokenUsage, COUNTS, COUNTS),
         st.none() | COUNTS,
         st.none() | COUNTS,
+        st.none() | TEXT,  # reasoning
+        st.none() | COUNTS,  # reasoningMs
+        st.booleans(),  # callsFromText
+        st.none() | TEXT,  # reminderNotSet
     ),
     EventType.TOOL_RESULT: st.builds(ToolResult, TEXT, NAMES, TEXT, st.booleans()),
     EventType.TURN_END: st.builds(

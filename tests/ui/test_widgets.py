@@ -289,3 +289,19 @@ def test_a_reminder_card_wraps_in_a_narrow_panel_instead_of_cutting_its_time(
         rect = panel.list.visualRect(panel.model.index(0))
         heights[width] = rect.height()
     assert heights[180] > heights[420]
+
+
+def test_the_model_field_follows_a_fresh_list_that_lacks_its_old_name(qtbot) -> None:
+    dialog = SettingsDialog(SettingsDraft(provider="openai-compatible", model="llama3"), [])
+    qtbot.addWidget(dialog)
+    dialog.model_combo.setEditText("llama3")
+
+    dialog.set_models(["qwen2.5-coder-1.5b"])
+    followed = dialog.model_combo.currentText()
+    dialog.set_models(["a", "qwen2.5-coder-1.5b"])
+    kept = dialog.model_combo.currentText()
+    dialog.set_models([], "Could not connect")
+
+    assert followed == "qwen2.5-coder-1.5b"
+    assert kept == "qwen2.5-coder-1.5b"
+    assert dialog.model_combo.currentText() == "qwen2.5-coder-1.5b"  # no list: the name stays
