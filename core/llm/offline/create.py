@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.llm.offline_duration import parse_duration
-from core.llm.offline_text import duration_text, link_for, quote, second_person
-from core.llm.offline_values import (
+from core.llm.offline.duration import parse_duration
+from core.llm.offline.text import duration_text, link_for, quote, second_person
+from core.llm.offline.values import (
     Ask,
     Create,
     Link,
@@ -35,7 +35,7 @@ from core.llm.offline_values import (
     NeedZoneChoice,
     Reply,
 )
-from core.llm.offline_when import (
+from core.llm.offline.when import (
     AskZone,
     Delay,
     Interval,
@@ -47,7 +47,7 @@ from core.llm.offline_when import (
     parse_when,
     whole_seconds,
 )
-from core.llm.offline_when import NeedZone as WhenNeedsZone
+from core.llm.offline.when import NeedZone as WhenNeedsZone
 
 ONE_AT_A_TIME = (
     "I can set one reminder at a time, at one time (or one fixed interval). Please ask for them "

@@ -33,11 +33,11 @@ from core.events import ToolCall
 from core.framing import parse_framing
 from core.jsonread import TOOL_TEXT, parse_json
 from core.llm.messages import Message
-from core.llm.offline_create import EXAMPLES, Body, compose, split_body
-from core.llm.offline_intent import NO, YES, clean, parse_intent, pick_of, words_of
-from core.llm.offline_matching import AskAll, AskWhich, delete_decision
-from core.llm.offline_text import duration_text, link_for, quote
-from core.llm.offline_values import (
+from core.llm.offline.create import EXAMPLES, Body, compose, split_body
+from core.llm.offline.intent import NO, YES, clean, parse_intent, pick_of, words_of
+from core.llm.offline.matching import AskAll, AskWhich, delete_decision
+from core.llm.offline.text import duration_text, link_for, quote
+from core.llm.offline.values import (
     Ask,
     Create,
     DeleteById,
@@ -55,8 +55,8 @@ from core.llm.offline_values import (
     Reply,
     TellTime,
 )
-from core.llm.offline_when import Delay, Reading, parse_when
-from core.llm.offline_zones import Offset, Said, Zone, read_zone, same_zone
+from core.llm.offline.when import Delay, Reading, parse_when
+from core.llm.offline.zones import Offset, Said, Zone, read_zone, same_zone
 
 TURNS_READ_BACK = 6
 
@@ -456,7 +456,7 @@ def _said_option(said: Said, options: tuple[Zone, ...]) -> Zone | None:
 
 
 def _option_name(option: Zone) -> str:
-    from core.llm.offline_zones import zone_label
+    from core.llm.offline.zones import zone_label
 
     return f"“{zone_label(option)}”"
 

@@ -2,8 +2,8 @@
 
 It behaves like a model behind the same interface: each ``stream(request)`` is one model step.
 The step is decided from the conversation alone (the provider keeps no state between steps):
-the last user message is read into an intent (``offline_intent``), in the light of what the
-turns before it left open (``offline_dialogue``: the answer to a question it asked, "cancel
+the last user message is read into an intent (``intent``), in the light of what the
+turns before it left open (``dialogue``: the answer to a question it asked, "cancel
 that" after a new reminder, "snooze" after a delivered one); the tool calls this assistant
 already made after it, and their results, say how far the turn has come. A step either emits
 real tool calls (``Finish(reason="tool_calls")``) or streams the answer composed from the tool
@@ -15,7 +15,7 @@ results in a few ``TextDelta`` chunks, then ``Finish(reason="stop")``.
   ask which (numbered), and a delete of several asks first ("Delete all 18 reminders?"), then
   deletes exactly the ones it named and says which went.
 - A reminder follow-up (a user message with ``source_kind="plugin"``) is presented as the
-  reminder, from the strictly parsed framing (``offline_framing``); no tool is called.
+  reminder, from the strictly parsed framing (``framing``); no tool is called.
 - Anything it does not understand gets the full help the first time in a conversation and a
   short sentence after that.
 - Tools it needs but the request does not offer are not called; it says reminders are unavailable.
@@ -39,10 +39,10 @@ from core.errors import ProviderError
 from core.events import ToolCall
 from core.jsonvalue import compact_json
 from core.llm.messages import Finish, Message, ModelInfo, ModelRequest, StreamChunk, TextDelta
-from core.llm.offline_dialogue import Exchange, Turn, interpret, split_turns, state_before
-from core.llm.offline_framing import present_reminders
-from core.llm.offline_matching import AskAll, AskWhich, DeleteNow, Gone, NoMatch, delete_decision
-from core.llm.offline_replies import (
+from core.llm.offline.dialogue import Exchange, Turn, interpret, split_turns, state_before
+from core.llm.offline.framing import present_reminders
+from core.llm.offline.matching import AskAll, AskWhich, DeleteNow, Gone, NoMatch, delete_decision
+from core.llm.offline.replies import (
     GONE,
     HELP,
     NOT_UNDERSTOOD,
@@ -57,7 +57,7 @@ from core.llm.offline_replies import (
     time_text,
     tool_failure_text,
 )
-from core.llm.offline_values import (
+from core.llm.offline.values import (
     Ask,
     Create,
     DeleteById,
@@ -69,7 +69,7 @@ from core.llm.offline_values import (
     TellTime,
     Unknown,
 )
-from core.llm.offline_when import Reading
+from core.llm.offline.when import Reading
 
 PROVIDER = "offline"
 MODEL = "chime-offline"

@@ -12,8 +12,8 @@ sample and the zone of the turn, both passed in) and returns:
   while the zone is unknown (ask for it); ``AskZone``: an ambiguous zone (ask which);
 - None: not a when phrase.
 
-The pieces are read by ``offline_duration`` (amounts of time), ``offline_clock`` (times and
-parts of the day), ``offline_dates`` (days) and ``offline_zones`` (zones). Choices where the
+The pieces are read by ``duration`` (amounts of time), ``clock`` (times and
+parts of the day), ``dates`` (days) and ``zones`` (zones). Choices where the
 spec is silent (agent.md §5.1; each is said to the user by the confirmation's notes):
 
 - a clock time with no day is its next occurrence: today if still ahead, else tomorrow; a bare
@@ -21,7 +21,7 @@ spec is silent (agent.md §5.1; each is said to the user by the confirmation's n
 - a bare hour with a day ("tomorrow at 5") is 07:00-11:59 in the morning, 12 noon, 1-6 in the
   afternoon or evening;
 - a day with no time means 09:00 that day (today asks what time instead); a part of the day
-  without a clock time means its time (``offline_clock``);
+  without a clock time means its time (``clock``);
 - "in 3 days" is an exact delay; "in 3 days at 5pm" is a day and a time.
 """
 
@@ -32,11 +32,11 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from fractions import Fraction
 
-from core.llm.offline_clock import BadClock, Clock, Part, find_clock, find_part, with_part
-from core.llm.offline_dates import Day, PastDay, read_day
-from core.llm.offline_duration import parse_duration, parse_interval, parse_number
-from core.llm.offline_text import clock_text, quote, relative_text
-from core.llm.offline_zones import (
+from core.llm.offline.clock import BadClock, Clock, Part, find_clock, find_part, with_part
+from core.llm.offline.dates import Day, PastDay, read_day
+from core.llm.offline.duration import parse_duration, parse_interval, parse_number
+from core.llm.offline.text import clock_text, quote, relative_text
+from core.llm.offline.zones import (
     Offset,
     Said,
     Zone,

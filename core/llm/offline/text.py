@@ -14,7 +14,7 @@ import unicodedata
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 
-from core.llm.offline_zones import Zone, tz_of
+from core.llm.offline.zones import Zone, tz_of
 
 _MARKDOWN = re.compile(r"([\\`*_\[\]<>!|~#&{}()])")
 _DAY = timedelta(days=1)
