@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -41,6 +41,7 @@ from core.jsonvalue import compact_json
 from core.llm.messages import Finish, Message, ModelInfo, ModelRequest, StreamChunk, TextDelta
 from core.llm.offline.dialogue import Exchange, Turn, interpret, split_turns, state_before
 from core.llm.offline.framing import present_reminders
+from core.llm.offline.lang import ENGLISH, Language, spoken
 from core.llm.offline.matching import AskAll, AskWhich, DeleteNow, Gone, NoMatch, delete_decision
 from core.llm.offline.replies import (
     GONE,
@@ -123,6 +124,11 @@ class OfflineAssistant:
         raise ProviderError("bad_response", CLOCK_FAILED)
 
     def _step(self, request: ModelRequest) -> Step:
+        messages, language = canonical_messages(request.messages)
+        step = self._canonical_step(replace(request, messages=messages))
+        return Step(language.say(step.text), tuple(_named(call, language) for call in step.calls))
+
+    def _canonical_step(self, request: ModelRequest) -> Step:
         turns = split_turns(request.messages)
         if not turns:
             return Step(HELP)
@@ -144,6 +150,29 @@ class OfflineAssistant:
         if any(name not in offered for name, _ in step.calls):
             return Step(UNAVAILABLE)
         return step
+
+
+def canonical_messages(messages: Sequence[Message]) -> tuple[tuple[Message, ...], Language]:
+    """The user messages in the canonical phrasing, each read in its own language
+    (``core.llm.offline.lang``), and the language the answer is in: the last user message's."""
+    users = [m for m in messages if m.role == "user"]
+    languages = spoken([m.text if m.source_kind == "user" else None for m in users])
+    read = {id(m): language for m, language in zip(users, languages, strict=True)}
+    out = tuple(
+        replace(m, text=read[id(m)].read(m.text))
+        if m.role == "user" and m.source_kind == "user"
+        else m
+        for m in messages
+    )
+    return out, (languages[-1] if languages else ENGLISH)
+
+
+def _named(call: tuple[str, dict[str, Any]], language: Language) -> tuple[str, dict[str, Any]]:
+    """A reminder the assistant named itself ("Timer for 5 minutes") is named in the language."""
+    name, args = call
+    if name == "schedule_create" and isinstance(args.get("prompt"), str):
+        return name, {**args, "prompt": language.prompt(args["prompt"])}
+    return call
 
 
 def introduced(messages: Sequence[Message]) -> bool:
