@@ -84,10 +84,12 @@ class NeedWhat:
 
 @dataclass(frozen=True, slots=True)
 class NeedWhen:
-    """Asked when to remind about ``prompt``."""
+    """Asked when to remind about ``prompt``; ``refused``: after refusing the when it was asked
+    with (then a message with its own request verb is a new request, not the answer)."""
 
     prompt: str
     link: Link = "to"
+    refused: bool = False
 
 
 @dataclass(frozen=True, slots=True)

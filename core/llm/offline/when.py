@@ -291,13 +291,16 @@ def _is_calendar_rule(text: str, rest: str) -> bool:
         return bool(tail) and parse_when(tail, _ANY_READING) is not None
     day_words = re.sub(r"\b(?:and|or|other|,)\b", " ", rest)
     parts = [word for word in day_words.split() if word]
-    return bool(parts) and all(
-        re.fullmatch(
-            r"(?:week(?:day|end)s?|mornings?|evenings?|nights?|afternoons?|[a-z]+days?|mon|tue|wed|thu|fri|sat|sun)",
-            word,
-        )
-        for word in parts
-    )
+    days = next((n for n, word in enumerate(parts) if not _DAY_WORD.fullmatch(word)), len(parts))
+    if days == len(parts):  # "every monday", "every weekday and saturday"
+        return bool(parts)
+    # "every weekday at 8": days, then a time of day
+    return days > 0 and parse_when(" ".join(parts[days:]), _ANY_READING) is not None
+
+
+_DAY_WORD = re.compile(
+    r"(?:week(?:day|end)s?|mornings?|evenings?|nights?|afternoons?|[a-z]+days?|mon|tue|wed|thu|fri|sat|sun)"
+)
 
 
 @dataclass(frozen=True, slots=True)

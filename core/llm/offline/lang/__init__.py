@@ -40,34 +40,37 @@ class Language:
     """A prompt the assistant names itself ("Timer for 5 minutes", "Wake up") in the language."""
 
 
-ENGLISH = Language(
-    "en",
-    frozenset(
-        "remind me my the to at what delete remove cancel please thanks thank hello yes no "
-        "tomorrow today tonight reminders reminder list show every set alarm wake snooze again "
-        "both first second last one it is time of and on for about i you can do have morning "
-        "evening next hi hey undo that this minutes minute hours hour seconds days week ping "
-        "timer when which clear never mind stop what's whats".split()
-    ),
+_ENGLISH_MARKERS = (
+    "remind me my the to at what delete remove cancel please thanks thank hello yes no "
+    "tomorrow today tonight reminders reminder list show every set alarm wake snooze again "
+    "both first second last one it is time of and on for about i you can do have morning "
+    "evening next hi hey undo that this minutes minute hours hour seconds days week ping "
+    "when which clear never mind stop what's whats"
 )
+_GERMAN_MARKERS = (
+    "erinnere erinner erinnre erinnern erinnert mich mir minuten stunde stunden sekunden "
+    "uhr morgen übermorgen heute abend früh lösch lösche entferne entfern welche "
+    "erinnerungen erinnerung bitte danke hallo ja nein nee wie spät ist es und der die "
+    "das den dem ans an um halb viertel dreiviertel nach vor jeden jede alle täglich "
+    "stündlich wöchentlich wecker weck schlummern nochmal noch beide erste zweite letzte "
+    "rückgängig doch nicht vergiss kannst du sie zeig zeige gibt habe hab ich was wann "
+    "einer eine halben anderthalb eineinhalb tag tage tagen woche wochen montag dienstag "
+    "mittwoch donnerstag freitag samstag sonntag am im zum zur daran dass zu mez mesz "
+    "zeit tschüss servus moin guten hilfe wer bist liste storniere streich später gestern "
+    "sag gib bescheid nächsten viel uhrzeit datum meine mein stell stelle starte "
+    "berliner yorker londoner tokioter mittags abends morgens nachts werktag für auf countdown "
+    "verschieb verschiebe ändern ändere vielen dank dankeschön schön"
+)
+
+
+def _markers(text: str) -> frozenset[str]:
+    return frozenset(plain(word) for word in re.findall(r"\S+", text))
+
+
+ENGLISH = Language("en", _markers(_ENGLISH_MARKERS))
 GERMAN = Language(
     "de",
-    frozenset(
-        plain(word)
-        for word in (
-            "erinnere erinner erinnre erinnern erinnert mich mir minuten stunde stunden sekunden "
-            "uhr morgen übermorgen heute abend früh lösch lösche entferne entfern welche "
-            "erinnerungen erinnerung bitte danke hallo ja nein nee wie spät ist es und der die "
-            "das den dem ans an um halb viertel dreiviertel nach vor jeden jede alle täglich "
-            "stündlich wöchentlich wecker weck schlummern nochmal noch beide erste zweite letzte "
-            "rückgängig doch nicht vergiss kannst du sie zeig zeige gibt habe hab ich was wann "
-            "einer eine halben anderthalb eineinhalb tag tage tagen woche wochen montag dienstag "
-            "mittwoch donnerstag freitag samstag sonntag am im zum zur daran dass zu mez mesz "
-            "zeit tschüss servus moin guten hilfe wer bist liste storniere streich später gestern "
-            "sag gib bescheid nächsten viel uhrzeit datum meine mein stell stelle starte "
-            "berliner yorker londoner tokioter mittags abends morgens nachts werktag"
-        ).split()
-    ),
+    _markers(_GERMAN_MARKERS),
     read=de_read.canonical,
     say=de_say.translate,
     prompt=de_say.translate_prompt,

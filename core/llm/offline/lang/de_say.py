@@ -86,7 +86,10 @@ def long_day(text: str) -> str:
     found = re.fullmatch(r"(\w+) ([0-9]{1,2}) (\w+) ([0-9]{4})", text)
     if found is None or found[1] not in _EN_DAYS or found[3] not in _EN_MONTHS:
         return text
-    weekday, month = LONG_WEEKDAYS[_EN_DAYS.index(found[1])], LONG_MONTHS[_EN_MONTHS.index(found[3])]
+    weekday, month = (
+        LONG_WEEKDAYS[_EN_DAYS.index(found[1])],
+        LONG_MONTHS[_EN_MONTHS.index(found[3])],
+    )
     return f"{weekday}, {found[2]}. {month} {found[4]}"
 
 
@@ -101,7 +104,10 @@ def when(text: str, *, at: bool = True) -> str:
     here = re.fullmatch(r"(.+?) \((.+) here\)", text)
     if here is not None:
         return f"{when(here[1], at=at)} (hier {when(here[2], at=False)})"
-    found = re.fullmatch(r"([0-9:]+)( UTC)?(?: (tomorrow|today|on .+?))?(?: ((?!on )[A-Z].* time|UTC[+-][0-9:]+))?", text)
+    found = re.fullmatch(
+        r"([0-9:]+)( UTC)?(?: (tomorrow|today|on .+?))?(?: ((?!on )[A-Z].* time|UTC[+-][0-9:]+))?",
+        text,
+    )
     if found is None:
         return text
     clock = f"{'um ' if at else ''}{found[1]}{found[2] or ''}"
@@ -166,39 +172,59 @@ def _count(count: str, one: str, many: str) -> str:
 _Template = str | Callable[[re.Match[str]], str]
 _T = r"(?P<id> \*\(.+?\)\*)?"
 _SENTENCES: tuple[tuple[str, _Template], ...] = (
+    (
+        r"I'm fine, thanks, and ready to set reminders\. What should I remind you about\?",
+        "Mir geht's gut, danke, und ich bin bereit, Erinnerungen zu stellen. Woran soll ich dich erinnern?",
+    ),
     # confirmations
     (
         rf"I'll remind you (?:to|about|that) (?P<task>.+) (?P<every>every .+?|at that interval), starting at (?P<when>.+?) \((?P<rel>[^()]+)\){_T}\.",
-        lambda m: f"Ich erinnere dich {every(m['every'])}, ab {when(m['when'])} ({relative(m['rel'])}): {_task(m['task'])}{m['id'] or ''}.",
+        lambda m: (
+            f"Ich erinnere dich {every(m['every'])}, ab {when(m['when'])} ({relative(m['rel'])}): {_task(m['task'])}{m['id'] or ''}."
+        ),
     ),
     (
         rf"I'll remind you (?:to|about|that) (?P<task>.+) at (?P<when>.+?), (?P<rel>in .+?|now|.+? ago){_T}\.",
-        lambda m: f"Ich erinnere dich {when(m['when'])} ({relative(m['rel'])}): {_task(m['task'])}{m['id'] or ''}.",
+        lambda m: (
+            f"Ich erinnere dich {when(m['when'])} ({relative(m['rel'])}): {_task(m['task'])}{m['id'] or ''}."
+        ),
     ),
     (
         rf"Timer set for (?P<span>.+?) for Timer für .+?: I'll tell you at (?P<when>.+?){_T}\.",
-        lambda m: f"Timer für {duration(m['span'])} gestellt: Ich sage dir {when(m['when'])} Bescheid{m['id'] or ''}.",
+        lambda m: (
+            f"Timer für {duration(m['span'])} gestellt: Ich sage dir {when(m['when'])} Bescheid{m['id'] or ''}."
+        ),
     ),
     (
         rf"Timer set for (?P<span>.+?) for (?P<task>.+?): I'll tell you at (?P<when>.+?){_T}\.",
-        lambda m: f"Timer für {duration(m['span'])} gestellt ({_task(m['task'])}): Ich sage dir {when(m['when'])} Bescheid{m['id'] or ''}.",
+        lambda m: (
+            f"Timer für {duration(m['span'])} gestellt ({_task(m['task'])}): Ich sage dir {when(m['when'])} Bescheid{m['id'] or ''}."
+        ),
     ),
     (
         rf"Timer set for (?P<span>.+?): I'll tell you at (?P<when>.+?){_T}\.",
-        lambda m: f"Timer für {duration(m['span'])} gestellt: Ich sage dir {when(m['when'])} Bescheid{m['id'] or ''}.",
+        lambda m: (
+            f"Timer für {duration(m['span'])} gestellt: Ich sage dir {when(m['when'])} Bescheid{m['id'] or ''}."
+        ),
     ),
     (
         rf"Alarm set for (?P<when>.+?), (?P<rel>in .+?|now|.+? ago): “(?P<task>.+)”{_T}\.",
-        lambda m: f"Wecker gestellt {when(m['when'])} ({relative(m['rel'])}): {_task(m['task'])}{m['id'] or ''}.",
+        lambda m: (
+            f"Wecker gestellt {when(m['when'])} ({relative(m['rel'])}): {_task(m['task'])}{m['id'] or ''}."
+        ),
     ),
     # notes on how a time was read
     (
         r"I took “(?P<said>[^”]+)” as (?P<c>[0-9:]+), the next [^;]+; say “(?P<p>[0-9:]+)am” or “[0-9:]+pm” to choose\.",
-        lambda m: f"Ich habe die Uhrzeit als {m['c']} Uhr verstanden, die nächste solche; sag „{m['p']} Uhr morgens“ oder „{m['p']} Uhr abends“, um zu wählen.",
+        lambda m: (
+            f"Ich habe die Uhrzeit als {m['c']} Uhr verstanden, die nächste solche; sag „{m['p']} Uhr morgens“ oder „{m['p']} Uhr abends“, um zu wählen."
+        ),
     ),
     (
         r"I took “(?P<said>[^”]+)” as (?P<c>[0-9:]+); say “(?P<p>[0-9:]+)am” for the morning\.",
-        lambda m: f"Ich habe die Uhrzeit als {m['c']} Uhr verstanden; sag „{m['p']} Uhr morgens“ für den Morgen.",
+        lambda m: (
+            f"Ich habe die Uhrzeit als {m['c']} Uhr verstanden; sag „{m['p']} Uhr morgens“ für den Morgen."
+        ),
     ),
     (
         r"I took “in (?P<n>[0-9]+)” as [0-9]+ minutes\.",
@@ -206,61 +232,108 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
     ),
     (
         r"I took “(?P<part>[^”]+)” as (?P<c>[0-9:]+) tomorrow, since it has passed today\.",
-        lambda m: f"Ich habe die Tageszeit als morgen {m['c']} Uhr verstanden, weil sie heute vorbei ist.",
+        lambda m: (
+            f"Ich habe die Tageszeit als morgen {m['c']} Uhr verstanden, weil sie heute vorbei ist."
+        ),
     ),
-    (r"I took “(?P<part>[^”]+)” as (?P<c>[0-9:]+)\.", lambda m: f"Ich habe die Tageszeit als {m['c']} Uhr verstanden."),
-    (r"You didn't say a time, so I picked 09:00\.", "Du hast keine Uhrzeit genannt, also habe ich 09:00 Uhr gewählt."),
+    (
+        r"I took “(?P<part>[^”]+)” as (?P<c>[0-9:]+)\.",
+        lambda m: f"Ich habe die Tageszeit als {m['c']} Uhr verstanden.",
+    ),
+    (
+        r"You didn't say a time, so I picked 09:00\.",
+        "Du hast keine Uhrzeit genannt, also habe ich 09:00 Uhr gewählt.",
+    ),
     (
         r"(?P<c>[0-9:]+) had already passed today, so I set it for tomorrow\.",
         lambda m: f"{m['c']} Uhr war heute schon vorbei, also habe ich morgen gewählt.",
     ),
     (
         r"I took “next (?P<d>\w+)” as the coming (?P<name>\w+), (?P<n>[0-9]+) (?P<mon>\w+); say “\w+ next week” for the one after\.",
-        lambda m: f"Ich habe „nächsten {_weekday(m['name'])}“ als den kommenden {_weekday(m['name'])} verstanden, den {m['n']}. {_month(m['mon'])}; sag „{_weekday(m['name'])} in einer Woche“ für den danach.",
+        lambda m: (
+            f"Ich habe „nächsten {_weekday(m['name'])}“ als den kommenden {_weekday(m['name'])} verstanden, den {m['n']}. {_month(m['mon'])}; sag „{_weekday(m['name'])} in einer Woche“ für den danach."
+        ),
     ),
-    (r"I read (?P<t>.+?) as (?P<n>[0-9]+) (?P<mon>\w+)\.", lambda m: f"Ich habe das Datum als {m['n']}. {_month(m['mon'])} gelesen."),
+    (
+        r"I read (?P<t>.+?) as (?P<n>[0-9]+) (?P<mon>\w+)\.",
+        lambda m: f"Ich habe das Datum als {m['n']}. {_month(m['mon'])} gelesen.",
+    ),
     (
         r"That is (?P<d>.+?) (?P<dir>before|after|earlier than|prior to) (?P<c>[0-9:]+), at (?P<c2>[0-9:]+)\.",
-        lambda m: f"Das ist {duration(m['d'])} {'nach' if m['dir'] == 'after' else 'vor'} {m['c']} Uhr, also um {m['c2']} Uhr.",
+        lambda m: (
+            f"Das ist {duration(m['d'])} {'nach' if m['dir'] == 'after' else 'vor'} {m['c']} Uhr, also um {m['c2']} Uhr."
+        ),
     ),
     # questions
     (r"For example “in 20 minutes”, “at 17:00” or “tomorrow at 9:30”\.", EXAMPLES),
-    (r"When should I remind you (?:to|about|that) (?P<task>.+?) again\?", lambda m: f"Wann soll ich dich wieder erinnern: {_task(m['task'])}?"),
-    (r"When exactly should I remind you (?:to|about|that) (?P<task>.+?)\?", lambda m: f"Wann genau soll ich dich erinnern: {_task(m['task'])}?"),
-    (r"When should I remind you (?:to|about|that) (?P<task>.+?)\?", lambda m: f"Wann soll ich dich erinnern: {_task(m['task'])}?"),
+    (
+        r"When should I remind you (?:to|about|that) (?P<task>.+?) again\?",
+        lambda m: f"Wann soll ich dich wieder erinnern: {_task(m['task'])}?",
+    ),
+    (
+        r"When exactly should I remind you (?:to|about|that) (?P<task>.+?)\?",
+        lambda m: f"Wann genau soll ich dich erinnern: {_task(m['task'])}?",
+    ),
+    (
+        r"When should I remind you (?:to|about|that) (?P<task>.+?)\?",
+        lambda m: f"Wann soll ich dich erinnern: {_task(m['task'])}?",
+    ),
     (r"When should I remind you\?", "Wann soll ich dich erinnern?"),
     (
         r"What should I remind you about, and when\? For example “remind me in 10 minutes to stretch”\.",
         "Woran soll ich dich erinnern, und wann? Zum Beispiel „erinnere mich in 10 Minuten ans Dehnen“.",
     ),
-    (r"What should I remind you about (?P<when>.+?)\?", lambda m: f"Woran soll ich dich {_phrase(m['when'])} erinnern?"),
+    (
+        r"What should I remind you about (?P<when>.+?)\?",
+        lambda m: f"Woran soll ich dich {_phrase(m['when'])} erinnern?",
+    ),
     (r"What should I remind you about\?", "Woran soll ich dich erinnern?"),
     (r"How long should the timer run\?", "Wie lange soll der Timer laufen?"),
     (r"A timer needs at least a second\.", "Ein Timer braucht mindestens eine Sekunde."),
     (r"What time today\?", "Um wie viel Uhr heute?"),
-    (r"It's already past (?P<c>[0-9:]+)\. What time (?:today|tonight)\?", lambda m: f"Es ist schon nach {m['c']} Uhr. Um wie viel Uhr heute?"),
-    (r"I didn't understand when “(?P<x>[^”]+)” is\.", lambda m: f"Ich habe nicht verstanden, wann „{m['x']}“ sein soll."),
+    (
+        r"It's already past (?P<c>[0-9:]+)\. What time (?:today|tonight)\?",
+        lambda m: f"Es ist schon nach {m['c']} Uhr. Um wie viel Uhr heute?",
+    ),
+    (
+        r"I didn't understand when “(?P<x>[^”]+)” is\.",
+        lambda m: f"Ich habe nicht verstanden, wann „{m['x']}“ sein soll.",
+    ),
     (
         r"I don't know which time zone you are in, so I can't tell when that is\. Which time zone are you in\? For example “Europe/Berlin”, “London” or “UTC”\. Delays such as “in 20 minutes” work without one\.",
         "Ich weiß nicht, in welcher Zeitzone du bist, also kann ich nicht sagen, wann das ist. In welcher Zeitzone bist du? Zum Beispiel „Europe/Berlin“, „London“ oder „UTC“. Abstände wie „in 20 Minuten“ gehen auch ohne.",
     ),
     (
         r"I don't recognise “(?P<x>[^”]+)” as a time zone\. Tell me a city such as Berlin or a zone name such as Europe/Berlin or UTC\.",
-        lambda m: f"„{m['x']}“ kenne ich nicht als Zeitzone. Nenn mir eine Stadt wie Berlin oder einen Zonennamen wie Europe/Berlin oder UTC.",
+        lambda m: (
+            f"„{m['x']}“ kenne ich nicht als Zeitzone. Nenn mir eine Stadt wie Berlin oder einen Zonennamen wie Europe/Berlin oder UTC."
+        ),
     ),
     (
         r"I don't recognise the time zone “(?P<x>[^”]+)”\. Use a name like Europe/Berlin, America/New_York or UTC, or a city such as Tokyo\.",
-        lambda m: f"Die Zeitzone „{m['x']}“ kenne ich nicht. Nimm einen Namen wie Europe/Berlin, America/New_York oder UTC, oder eine Stadt wie Tokio.",
+        lambda m: (
+            f"Die Zeitzone „{m['x']}“ kenne ich nicht. Nimm einen Namen wie Europe/Berlin, America/New_York oder UTC, oder eine Stadt wie Tokio."
+        ),
     ),
-    (r"I don't recognise the time zone “(?P<x>[^”]+)”\.", lambda m: f"Die Zeitzone „{m['x']}“ kenne ich nicht."),
+    (
+        r"I don't recognise the time zone “(?P<x>[^”]+)”\.",
+        lambda m: f"Die Zeitzone „{m['x']}“ kenne ich nicht.",
+    ),
     (
         r"I don't know which time zone “(?P<x>[^”]+)” is; try a city such as Tokyo or a zone name such as Asia/Tokyo\.",
-        lambda m: f"Ich weiß nicht, welche Zeitzone „{m['x']}“ ist; versuch eine Stadt wie Tokio oder einen Zonennamen wie Asia/Tokyo.",
+        lambda m: (
+            f"Ich weiß nicht, welche Zeitzone „{m['x']}“ ist; versuch eine Stadt wie Tokio oder einen Zonennamen wie Asia/Tokyo."
+        ),
     ),
-    (r"Please say which one: (?P<names>.+)\.", lambda m: f"Bitte sag, welche: {m['names'].replace(' or ', ' oder ')}."),
+    (
+        r"Please say which one: (?P<names>.+)\.",
+        lambda m: f"Bitte sag, welche: {m['names'].replace(' or ', ' oder ')}.",
+    ),
     (
         r"On that day (?P<place>.+?) is at (?P<actual>\S+), not (?P<abbr>\S+) \((?P<fixed>\S+)\)\. Did you mean (?P=place) time, or a fixed (?P=fixed)\?",
-        lambda m: f"An diesem Tag gilt in {m['place']} {m['actual']}, nicht {m['abbr']} ({m['fixed']}). Meinst du die Zeit von {m['place']} oder fest {m['fixed']}?",
+        lambda m: (
+            f"An diesem Tag gilt in {m['place']} {m['actual']}, nicht {m['abbr']} ({m['fixed']}). Meinst du die Zeit von {m['place']} oder fest {m['fixed']}?"
+        ),
     ),
     # refusals
     (
@@ -269,26 +342,41 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
     ),
     (
         r"(?P<c>[0-9:]+) (?:today|on (?P<d>[0-9]+ \w+ [0-9]+)) has already passed \((?P<rel>[^)]+)\); pick a time in the future\.",
-        lambda m: f"{m['c']} Uhr {'heute' if not m['d'] else 'am ' + _date(m['d'])} ist schon vorbei ({relative(m['rel'])}); nimm eine Zeit in der Zukunft.",
+        lambda m: (
+            f"{m['c']} Uhr {'heute' if not m['d'] else 'am ' + _date(m['d'])} ist schon vorbei ({relative(m['rel'])}); nimm eine Zeit in der Zukunft."
+        ),
     ),
-    (r"That time has already passed; pick a time in the future\.", "Diese Zeit ist schon vorbei; nimm eine Zeit in der Zukunft."),
+    (
+        r"That time has already passed; pick a time in the future\.",
+        "Diese Zeit ist schon vorbei; nimm eine Zeit in der Zukunft.",
+    ),
     (
         r"That day(?: \((?P<d>[^)]+)\))? has already passed; pick a time in the future\.",
-        lambda m: f"Dieser Tag{' (' + _date(m['d']) + ')' if m['d'] else ''} ist schon vorbei; nimm eine Zeit in der Zukunft.",
+        lambda m: (
+            f"Dieser Tag{' (' + _date(m['d']) + ')' if m['d'] else ''} ist schon vorbei; nimm eine Zeit in der Zukunft."
+        ),
     ),
     (
         r"That's now, not later: give me a time in the future, like “in 5 minutes”\.",
         "Das ist jetzt, nicht später: Nenn mir eine Zeit in der Zukunft, etwa „in 5 Minuten“.",
     ),
-    (r"“(?P<x>[^”]+)” isn't a time of day I understand; try 17:00 or 5pm\.", lambda m: f"„{m['x']}“ ist keine Uhrzeit, die ich verstehe; versuch 17:00 Uhr."),
-    (r"That date is outside the range I can work with\.", "Dieses Datum liegt außerhalb dessen, was ich berechnen kann."),
+    (
+        r"“(?P<x>[^”]+)” isn't a time of day I understand; try 17:00 or 5pm\.",
+        lambda m: f"„{m['x']}“ ist keine Uhrzeit, die ich verstehe; versuch 17:00 Uhr.",
+    ),
+    (
+        r"That date is outside the range I can work with\.",
+        "Dieses Datum liegt außerhalb dessen, was ich berechnen kann.",
+    ),
     (
         r"I can set one reminder at a time, at one time \(or one fixed interval\)\. Please ask for them one by one, for example “remind me at 5pm to call mom”, then “remind me at 6pm to cook”\.",
         "Ich kann nur eine Erinnerung auf einmal stellen, zu einer Zeit (oder in einem festen Abstand). Bitte frag nacheinander, zum Beispiel „erinnere mich um 17 Uhr, Mama anzurufen“, dann „erinnere mich um 18 Uhr ans Kochen“.",
     ),
     (
         r"I couldn't tell the task from the time in “(?P<x>[^”]+)”\. Please say one time and the task, for example “remind me at 5pm to drink water”\.",
-        lambda m: f"Ich konnte in „{m['x']}“ die Aufgabe nicht von der Zeit trennen. Bitte nenn eine Zeit und die Aufgabe, zum Beispiel „erinnere mich um 17 Uhr ans Trinken“.",
+        lambda m: (
+            f"Ich konnte in „{m['x']}“ die Aufgabe nicht von der Zeit trennen. Bitte nenn eine Zeit und die Aufgabe, zum Beispiel „erinnere mich um 17 Uhr ans Trinken“."
+        ),
     ),
     (
         r"I can't change a reminder once it is set\. Delete it and set a new one instead, for example “delete the stretch reminder”, then “remind me at 6pm to stretch”\.",
@@ -300,19 +388,34 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
     ),
     (
         r"(?P<c>[0-9:]+) on (?P<d>\w{3} [0-9]+ \w{3} [0-9]{4}) doesn't exist in (?P<z>.+?) because the clocks skip it; pick another time\.",
-        lambda m: f"{m['c']} Uhr am {day(m['d'])} gibt es in {zone(m['z'])} nicht, weil die Uhren bei der Zeitumstellung vorspringen; nimm eine andere Zeit.",
+        lambda m: (
+            f"{m['c']} Uhr am {day(m['d'])} gibt es in {zone(m['z'])} nicht, weil die Uhren bei der Zeitumstellung vorspringen; nimm eine andere Zeit."
+        ),
     ),
-    (r"That date or time isn't a real calendar date and time, so nothing was set\.", "Dieses Datum oder diese Uhrzeit gibt es im Kalender nicht, also habe ich nichts gestellt."),
+    (
+        r"That date or time isn't a real calendar date and time, so nothing was set\.",
+        "Dieses Datum oder diese Uhrzeit gibt es im Kalender nicht, also habe ich nichts gestellt.",
+    ),
     (
         r"I can repeat a reminder at most every 5 minutes, so (?P<e>.+?) is too often; nothing was set\.",
-        lambda m: f"Ich kann eine Erinnerung höchstens alle 5 Minuten wiederholen, {every(m['e'])} ist zu oft; ich habe nichts gestellt.",
+        lambda m: (
+            f"Ich kann eine Erinnerung höchstens alle 5 Minuten wiederholen, {every(m['e'])} ist zu oft; ich habe nichts gestellt."
+        ),
     ),
     # lists and deletes
-    (r"You have no reminders in this conversation, so there is nothing to delete\.", "Du hast keine Erinnerungen in diesem Gespräch, also gibt es nichts zu löschen."),
-    (r"You have no reminders in this conversation\.", "Du hast keine Erinnerungen in diesem Gespräch."),
+    (
+        r"You have no reminders in this conversation, so there is nothing to delete\.",
+        "Du hast keine Erinnerungen in diesem Gespräch, also gibt es nichts zu löschen.",
+    ),
+    (
+        r"You have no reminders in this conversation\.",
+        "Du hast keine Erinnerungen in diesem Gespräch.",
+    ),
     (
         r"You have (?P<n>[0-9]+) reminders? in this conversation(?P<utc> \(times in UTC\))?:",
-        lambda m: f"Du hast {_count(m['n'], 'Erinnerung', 'Erinnerungen')} in diesem Gespräch{' (Zeiten in UTC)' if m['utc'] else ''}:",
+        lambda m: (
+            f"Du hast {_count(m['n'], 'Erinnerung', 'Erinnerungen')} in diesem Gespräch{' (Zeiten in UTC)' if m['utc'] else ''}:"
+        ),
     ),
     (r"(?m)^- (?P<head>.+?) — (?P<rest>.+)$", _list_line),
     (r"\(a reminder I couldn't read\)", "(eine Erinnerung, die ich nicht lesen konnte)"),
@@ -320,15 +423,21 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
     (r"Deleted reminder (?P<r>\S+)\.", lambda m: f"Erinnerung {m['r']} gelöscht."),
     (
         r"Deleted (?:the reminder|all (?P<all>[0-9]+) reminders|(?P<n>[0-9]+) reminders?): (?P<names>.+)\.",
-        lambda m: f"Gelöscht{' (alle ' + number(m['all']) + ')' if m['all'] else ''}: {_names(m['names'])}.",
+        lambda m: (
+            f"Gelöscht{' (alle ' + number(m['all']) + ')' if m['all'] else ''}: {_names(m['names'])}."
+        ),
     ),
     (
         r"There is no active reminder (?P<r>\S+) in this conversation \(it may have fired already or been deleted\)\. Say “list my reminders” to see them\.",
-        lambda m: f"In diesem Gespräch gibt es keine aktive Erinnerung {m['r']} (sie kam vielleicht schon oder wurde gelöscht). Sag „welche Erinnerungen habe ich“, um sie zu sehen.",
+        lambda m: (
+            f"In diesem Gespräch gibt es keine aktive Erinnerung {m['r']} (sie kam vielleicht schon oder wurde gelöscht). Sag „welche Erinnerungen habe ich“, um sie zu sehen."
+        ),
     ),
     (
         r"I couldn't find a reminder (?:matching “(?P<w>[^”]+)”|like that)\. Your reminders are: (?P<names>.+)\.",
-        lambda m: f"Ich habe keine Erinnerung{' zu „' + m['w'] + '“' if m['w'] else ' dieser Art'} gefunden. Deine Erinnerungen: {_names(m['names'])}.",
+        lambda m: (
+            f"Ich habe keine Erinnerung{' zu „' + m['w'] + '“' if m['w'] else ' dieser Art'} gefunden. Deine Erinnerungen: {_names(m['names'])}."
+        ),
     ),
     (
         r"That reminder is no longer active \(it may have fired or been deleted\), so I deleted nothing\.",
@@ -337,15 +446,21 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
     (r"Several reminders match:", "Mehrere Erinnerungen passen:"),
     (
         r"Which one should I delete\? Say “the first one”, describe it, or say “(?P<all>both|all of them)”\.",
-        lambda m: f"Welche soll ich löschen? Sag „die erste“, beschreib sie, oder sag „{'beide' if m['all'] == 'both' else 'alle'}“.",
+        lambda m: (
+            f"Welche soll ich löschen? Sag „die erste“, beschreib sie, oder sag „{'beide' if m['all'] == 'both' else 'alle'}“."
+        ),
     ),
     (
         r"Delete all (?P<n>[0-9]+) reminders\? That is (?P<names>.+)\. Say “yes” to delete them, or “no” to keep them\.",
-        lambda m: f"Alle {number(m['n'])} Erinnerungen löschen? Das sind {_names(m['names'])}. Sag „ja“, um sie zu löschen, oder „nein“, um sie zu behalten.",
+        lambda m: (
+            f"Alle {number(m['n'])} Erinnerungen löschen? Das sind {_names(m['names'])}. Sag „ja“, um sie zu löschen, oder „nein“, um sie zu behalten."
+        ),
     ),
     (
         r"Should I delete all (?P<n>[0-9]+) reminders\? Say “yes” to delete them or “no” to keep them\.",
-        lambda m: f"Soll ich alle {number(m['n'])} Erinnerungen löschen? Sag „ja“, um sie zu löschen, oder „nein“, um sie zu behalten.",
+        lambda m: (
+            f"Soll ich alle {number(m['n'])} Erinnerungen löschen? Sag „ja“, um sie zu löschen, oder „nein“, um sie zu behalten."
+        ),
     ),
     # small talk and failures
     (r"Okay, I didn't delete anything\.", "Okay, ich habe nichts gelöscht."),
@@ -358,14 +473,13 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
         "Hallo! Ich bin Chimes eingebauter Offline-Assistent, ein einfacher Helfer für Erinnerungen (kein KI-Modell). Versuch „erinnere mich in 10 Minuten ans Dehnen“ oder „welche Erinnerungen habe ich“.",
     ),
     (
-        r"I'm fine, thanks, and ready to set reminders\. What should I remind you about\?",
-        "Mir geht's gut, danke, und ich bin bereit, Erinnerungen zu stellen. Woran soll ich dich erinnern?",
-    ),
-    (
         r"Bye! Your reminders arrive in this conversation while it is open\.",
         "Tschüss! Deine Erinnerungen kommen in diesem Gespräch an, solange es offen ist.",
     ),
-    (r"(?s)I'm Chime's built-in offline assistant: a simple helper for reminders, not an AI model\..*DeepSeek\.", HELP),
+    (
+        r"(?s)I'm Chime's built-in offline assistant: a simple helper for reminders, not an AI model\..*DeepSeek\.",
+        HELP,
+    ),
     (
         r"Sorry, I didn't understand that\. I only handle reminders: try “remind me in 10 minutes to stretch”, “what reminders do I have” or “cancel the stretch reminder”, or say “help”\.",
         "Das habe ich leider nicht verstanden. Ich kümmere mich nur um Erinnerungen: Versuch „erinnere mich in 10 Minuten ans Dehnen“, „welche Erinnerungen habe ich“ oder „lösch die Dehnen-Erinnerung“, oder sag „Hilfe“.",
@@ -378,10 +492,22 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
         r"I lost track of that request, so I'm not sure what happened\. Please ask me again\.",
         "Ich habe bei dieser Anfrage den Faden verloren und weiß nicht, was passiert ist. Bitte frag noch einmal.",
     ),
-    (r"The reminder tool didn't answer, so I can't say what happened\.", "Das Erinnerungswerkzeug hat nicht geantwortet, also kann ich nicht sagen, was passiert ist."),
-    (r"The reminder tool refused my request, so nothing was changed: ", "Das Erinnerungswerkzeug hat meine Anfrage abgelehnt, also wurde nichts geändert: "),
-    (r"The reminder tool gave an answer I couldn't read", "Das Erinnerungswerkzeug gab eine Antwort, die ich nicht lesen konnte"),
-    (r", so I can't say whether it was set\.", ", also kann ich nicht sagen, ob sie gestellt wurde."),
+    (
+        r"The reminder tool didn't answer, so I can't say what happened\.",
+        "Das Erinnerungswerkzeug hat nicht geantwortet, also kann ich nicht sagen, was passiert ist.",
+    ),
+    (
+        r"The reminder tool refused my request, so nothing was changed: ",
+        "Das Erinnerungswerkzeug hat meine Anfrage abgelehnt, also wurde nichts geändert: ",
+    ),
+    (
+        r"The reminder tool gave an answer I couldn't read",
+        "Das Erinnerungswerkzeug gab eine Antwort, die ich nicht lesen konnte",
+    ),
+    (
+        r", so I can't say whether it was set\.",
+        ", also kann ich nicht sagen, ob sie gestellt wurde.",
+    ),
     (r"^Okay\.$", "Okay."),
     # the time
     (
@@ -390,18 +516,27 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
     ),
     (
         r"It's (?P<c>[0-9:]+) UTC on (?P<d>.+?)\. I don't know your time zone \(the status bar says so\)\.",
-        lambda m: f"Es ist {m['c']} Uhr UTC am {long_day(m['d'])}. Deine Zeitzone kenne ich nicht (die Statusleiste zeigt das an).",
+        lambda m: (
+            f"Es ist {m['c']} Uhr UTC am {long_day(m['d'])}. Deine Zeitzone kenne ich nicht (die Statusleiste zeigt das an)."
+        ),
     ),
-    (r"It's (?P<c>[0-9:]+) on (?P<d>.+?) \((?P<z>[^)]+)\)\.", lambda m: f"Es ist {m['c']} Uhr am {long_day(m['d'])} ({m['z']})."),
+    (
+        r"It's (?P<c>[0-9:]+) on (?P<d>.+?) \((?P<z>[^)]+)\)\.",
+        lambda m: f"Es ist {m['c']} Uhr am {long_day(m['d'])} ({m['z']}).",
+    ),
     # reminder turns
     (r"⏰ Reminder: ", "⏰ Erinnerung: "),
     (
         r"due (?P<w>[^,;]+), (?P<rel>[^;]+); this conversation wasn't open then",
-        lambda m: f"fällig {when(m['w'])}, {relative(m['rel'])}; dieses Gespräch war da nicht offen",
+        lambda m: (
+            f"fällig {when(m['w'])}, {relative(m['rel'])}; dieses Gespräch war da nicht offen"
+        ),
     ),
     (
         r"missed (?P<n>once|[0-9]+ times) while this conversation was closed",
-        lambda m: f"{'einmal' if m['n'] == 'once' else number(m['n'].split()[0]) + '-mal'} verpasst, während dieses Gespräch geschlossen war",
+        lambda m: (
+            f"{'einmal' if m['n'] == 'once' else number(m['n'].split()[0]) + '-mal'} verpasst, während dieses Gespräch geschlossen war"
+        ),
     ),
     (
         r"⏰ A reminder is due, but I couldn't read its details\. Say “list my reminders” to see what is still scheduled\.",
