@@ -353,6 +353,8 @@ def _take_apart(text: str, reading: Reading) -> _Pieces | Problem | None:
             "Europe/Berlin, America/New_York or UTC, or a city such as Tokyo."
         )
     text, day = _numeric_day(text, reading)
+    if isinstance(day, Problem):
+        return day
     text, clock, zone_after = _clock_of(text)
     said = said or zone_after
     part_found = find_part(text)
@@ -372,13 +374,20 @@ def _take_apart(text: str, reading: Reading) -> _Pieces | Problem | None:
     return _Pieces(clock, part, day, said or reading.assumed)
 
 
-def _numeric_day(text: str, reading: Reading) -> tuple[str, Day | PastDay | None]:
-    """A numeric date ("24/12", "24.12.", "2026-12-24") taken out first: "24.12" is no clock."""
+def _numeric_day(text: str, reading: Reading) -> tuple[str, Day | PastDay | Problem | None]:
+    """A numeric date ("24/12", "24.12.", "2026-12-24") taken out first: "24.12" is no clock.
+    One that is written as a date (a slash, a year or a closing dot) but names no day of the
+    calendar ("31.02.", "31/02") is a problem, not a time."""
     numeric = _NUMERIC_DAY.search(text)
     if numeric is None:
         return text, None
     read = read_day(numeric[0], reading.now.date(), month_first=reading.month_first)
     if read is None:
+        said = numeric[0]
+        if said.endswith(".") or "/" in said or said.count(said[-3]) > 1 or "-" in said:
+            return text, Problem(
+                f"There is no date {said} in the calendar; check the day and the month."
+            )
         return text, None
     return _cut(text, numeric.start(), numeric.end()), read
 

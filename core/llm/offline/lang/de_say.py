@@ -110,7 +110,7 @@ def when(text: str, *, at: bool = True) -> str:
     )
     if found is None:
         return text
-    clock = f"{'um ' if at else ''}{found[1]}{found[2] or ''}"
+    clock = f"{'um ' if at else ''}{found[1]}{found[2] or ' Uhr'}"
     named = f" ({zone(found[4])})" if found[4] else ""
     match found[3]:
         case "tomorrow":
@@ -365,6 +365,10 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
         lambda m: f"„{m['x']}“ ist keine Uhrzeit, die ich verstehe; versuch 17:00 Uhr.",
     ),
     (
+        r"There is no date (?P<d>\S+) in the calendar; check the day and the month\.",
+        lambda m: f"Den {m['d']} gibt es im Kalender nicht; prüf Tag und Monat.",
+    ),
+    (
         r"That date is outside the range I can work with\.",
         "Dieses Datum liegt außerhalb dessen, was ich berechnen kann.",
     ),
@@ -563,12 +567,13 @@ def _date(text: str) -> str:
 
 
 def _names(text: str) -> str:
-    return re.sub(r" and ([0-9]+) more$", r" und \1 weitere", text).replace("” and “", "“ und „")
+    return re.sub(r" and ([0-9]+) more$", r" und \1 weitere", text).replace("” and “", "” und “")
 
 
 def _phrase(text: str) -> str:
     """A canonical when phrase said back in German ("in 10 minutes" → "in 10 Minuten")."""
     words = {"at": "um", "on": "am", "tomorrow": "morgen", "today": "heute", "tonight": "heute Abend", "every": "alle", "morning": "früh", "evening": "Abend"}  # fmt: skip
+    words |= {month.lower(): german for month, german in zip(_EN_MONTHS, LONG_MONTHS, strict=True)}
     said = duration(text, dative=text.startswith("in "))
     return " ".join(words.get(word, word) for word in said.split(" "))
 
