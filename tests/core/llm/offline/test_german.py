@@ -19,7 +19,9 @@ START = datetime(2026, 8, 5, 11, 21, 18, tzinfo=UTC)  # a Wednesday, 13:21:18 in
 def test_a_message_answers_in_its_own_language_else_in_the_conversations() -> None:
     assert told("erinnere mich in 5 Minuten an den Tee") is GERMAN
     assert told("remind me in 5 minutes to stretch") is ENGLISH
-    assert told("Berlin") is None and told("17:00") is None and told("ok") is None
+    assert told("Berlin") is None
+    assert told("17:00") is None
+    assert told("ok") is None
     texts = ["hallo", "Tee kochen", None, "remind me later", "Berlin"]
     assert [lang.code for lang in spoken(texts)] == ["de", "de", "de", "en", "en"]
     assert spoken(["17:00"]) == [ENGLISH]  # a conversation that told none is English
@@ -71,10 +73,12 @@ def test_german_is_read_into_the_canonical_phrasing_keeping_the_task_as_typed(
 
 def test_answers_use_german_formats() -> None:
     assert number(1234) == "1.234"
-    assert day("Fri 4 Dec") == "Fr, 4. Dez." and day("Thu 24 Dec 2027") == "Do, 24. Dez. 2027"
+    assert day("Fri 4 Dec") == "Fr, 4. Dez."
+    assert day("Thu 24 Dec 2027") == "Do, 24. Dez. 2027"
     assert duration("1 hour 30 minutes") == "1 Stunde 30 Minuten"
     assert duration("3 days", dative=True) == "3 Tagen"
-    assert every("every day") == "jeden Tag" and every("every 30 minutes") == "alle 30 Minuten"
+    assert every("every day") == "jeden Tag"
+    assert every("every 30 minutes") == "alle 30 Minuten"
     assert translate_prompt("Timer for 1 minute 30 seconds") == "Timer für 1 Minute 30 Sekunden"
     assert translate_prompt("Wake up") == "Aufwachen"
     assert translate(
@@ -99,7 +103,7 @@ FIXED_SENTENCES = (
     create.EXAMPLES,
     intent.CANNOT_EDIT,
     intent.WHICH_TO_DELETE,
-    when._CALENDAR_RULE,  # noqa: SLF001 - the sentence itself is what is checked
+    when._CALENDAR_RULE,
     framing.UNREADABLE,
     "You have no reminders in this conversation.",
     "What time today?",
