@@ -181,3 +181,40 @@ def test_a_german_conversation_answers_an_english_message_in_english() -> None:
     assert c.say("wie spät ist es?") == (
         "Es ist 13:21 Uhr am Mittwoch, 5. August 2026 (Europe/Berlin)."
     )
+
+
+def test_a_list_is_worded_in_german_line_by_line() -> None:
+    english = (
+        "You have 3 reminders in this conversation (times in UTC):\n\n"
+        "- Wasser trinken — every 30 minutes, next at 10:28, in 28 minutes *(schedule-2)*\n"
+        "- Dehnen — was due at 10:05 today, 2 minutes ago; it will arrive shortly *(schedule-3)*\n"
+        "- Tee — 10:05:30, now *(schedule-4)*\n"
+        "- (a reminder I couldn't read)\n"
+        "- Kaffee — sometime *(schedule-5)*"
+    )
+    assert translate(english).splitlines() == [
+        "Du hast 3 Erinnerungen in diesem Gespräch (Zeiten in UTC):",
+        "",
+        "- Wasser trinken — alle 30 Minuten, nächste um 10:28 Uhr, in 28 Minuten *(schedule-2)*",
+        "- Dehnen — war fällig heute um 10:05 Uhr, vor 2 Minuten; sie kommt gleich *(schedule-3)*",
+        "- Tee — 10:05:30 Uhr, jetzt *(schedule-4)*",
+        "- (eine Erinnerung, die ich nicht lesen konnte)",
+        "- Kaffee — sometime *(schedule-5)*",
+    ]
+    assert translate("You have 1 reminder in this conversation:") == (
+        "Du hast 1 Erinnerung in diesem Gespräch:"
+    )
+
+
+def test_fragments_the_table_does_not_know_are_kept_as_they_are() -> None:
+    assert day("someday") == "someday"
+    assert every("at that interval") == "in diesem Abstand"
+    assert every("every 2 weeks") == "alle 2 Wochen"
+    assert translate("That day (5 Smarch 2026) has already passed; pick a time in the future.") == (
+        "Dieser Tag (5. Smarch 2026) ist schon vorbei; nimm eine Zeit in der Zukunft."
+    )
+    assert translate("It's 09:00 on Someday (UTC).") == "Es ist 09:00 Uhr am Someday (UTC)."
+    assert translate("I read 5/8 as 5 August.") == "Ich habe das Datum als 5. August gelesen."
+    assert translate("Alarm set for 07:00 today, in 2 hours: “Wake up”.") == (
+        "Wecker gestellt heute um 07:00 Uhr (in 2 Stunden): „Wake up“."
+    )
