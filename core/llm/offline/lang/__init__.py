@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from core.llm.offline.lang import de_read, de_say
+from core.llm.offline.lang import de_format, de_read, de_say
 from core.llm.offline.lang.de_words import plain
 
 
@@ -73,7 +73,7 @@ GERMAN = Language(
     _markers(_GERMAN_MARKERS),
     read=de_read.canonical,
     say=de_say.translate,
-    prompt=de_say.translate_prompt,
+    prompt=de_format.translate_prompt,
 )
 LANGUAGES = (ENGLISH, GERMAN)
 

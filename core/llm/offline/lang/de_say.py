@@ -13,22 +13,22 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from core.llm.offline.lang.de_words import (
-    LONG_MONTHS,
-    LONG_WEEKDAYS,
-    SHORT_MONTHS,
-    SHORT_WEEKDAYS,
-    UNIT_NAMES,
+from core.llm.offline.lang.de_format import (
+    day,
+    duration,
+    every,
+    long_date,
+    long_day,
+    month,
+    names,
+    number,
+    phrase,
+    relative,
+    weekday,
+    when,
+    zone,
 )
 
-_EN_SHORT_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-_EN_SHORT_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")  # fmt: skip
-_EN_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_EN_MONTHS = (
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
-)  # fmt: skip
-_DATIVE = {"Tage": "Tagen"}
 EXAMPLES = "Zum Beispiel „in 20 Minuten“, „um 17 Uhr“ oder „morgen um 9:30“."
 HELP = (
     "Ich bin Chimes eingebauter Offline-Assistent: ein einfacher Helfer für Erinnerungen, kein "
@@ -42,104 +42,6 @@ HELP = (
     "verbinde einen OpenAI-kompatiblen Endpunkt wie Ollama, LM Studio, llama.cpp, OpenAI oder "
     "DeepSeek."
 )
-
-
-def number(count: int | str) -> str:
-    """A count in German digits: ``1.234``."""
-    return f"{int(count):,}".replace(",", ".")
-
-
-def duration(text: str, *, dative: bool = False) -> str:
-    """ "1 hour 30 minutes" → "1 Stunde 30 Minuten" (``dative``: "in 3 Tagen")."""
-
-    def unit(match: re.Match[str]) -> str:
-        count, name = int(match[1]), match[2].rstrip("s")
-        one, many = UNIT_NAMES.get(name, (name, name))
-        word = one if count == 1 else (_DATIVE.get(many, many) if dative else many)
-        return f"{number(count)} {word}"
-
-    return re.sub(r"([0-9]+) (second|minute|hour|day|week)s?\b", unit, text)
-
-
-def relative(text: str) -> str:
-    """ "in 10 minutes" → "in 10 Minuten", "2 hours ago" → "vor 2 Stunden", "now" → "jetzt"."""
-    if text == "now":
-        return "jetzt"
-    ago = re.fullmatch(r"(.+) ago", text)
-    if ago is not None:
-        return f"vor {duration(ago[1], dative=True)}"
-    return duration(text, dative=True)
-
-
-def day(text: str) -> str:
-    """ "Thu 24 Dec" → "Do, 24. Dez." (with a year when one follows)."""
-    found = re.fullmatch(r"(\w{3}) ([0-9]{1,2}) (\w{3})(?: ([0-9]{4}))?", text)
-    if found is None or found[1] not in _EN_SHORT_DAYS or found[3] not in _EN_SHORT_MONTHS:
-        return text
-    weekday = SHORT_WEEKDAYS[_EN_SHORT_DAYS.index(found[1])]
-    month = SHORT_MONTHS[_EN_SHORT_MONTHS.index(found[3])]
-    return f"{weekday}, {found[2]}. {month}" + (f" {found[4]}" if found[4] else "")
-
-
-def long_day(text: str) -> str:
-    """ "Wednesday 5 August 2026" → "Mittwoch, 5. August 2026"."""
-    found = re.fullmatch(r"(\w+) ([0-9]{1,2}) (\w+) ([0-9]{4})", text)
-    if found is None or found[1] not in _EN_DAYS or found[3] not in _EN_MONTHS:
-        return text
-    weekday, month = (
-        LONG_WEEKDAYS[_EN_DAYS.index(found[1])],
-        LONG_MONTHS[_EN_MONTHS.index(found[3])],
-    )
-    return f"{weekday}, {found[2]}. {month} {found[4]}"
-
-
-def zone(text: str) -> str:
-    """ "New York time" → "New Yorker Zeit" is not always grammatical: "Zeit New York"."""
-    return f"Zeit {text.removesuffix(' time')}" if text.endswith(" time") else text
-
-
-def when(text: str, *, at: bool = True) -> str:
-    """ "09:30 tomorrow" → "morgen um 09:30", "18:00 on Thu 24 Dec" → "am Do, 24. Dez. um 18:00",
-    "17:00 New York time (23:00 here)" → "um 17:00 (Zeit New York; hier 23:00)"."""
-    here = re.fullmatch(r"(.+?) \((.+) here\)", text)
-    if here is not None:
-        return f"{when(here[1], at=at)} (hier {when(here[2], at=False)})"
-    found = re.fullmatch(
-        r"([0-9:]+)( UTC)?(?: (tomorrow|today|on .+?))?(?: ((?!on )[A-Z].* time|UTC[+-][0-9:]+))?",
-        text,
-    )
-    if found is None:
-        return text
-    clock = f"{'um ' if at else ''}{found[1]}{found[2] or ' Uhr'}"
-    named = f" ({zone(found[4])})" if found[4] else ""
-    match found[3]:
-        case "tomorrow":
-            return f"morgen {clock}{named}"
-        case "today":
-            return f"heute {clock}{named}"
-        case None:
-            return f"{clock}{named}"
-        case other:
-            return f"am {day(other.removeprefix('on '))} {clock}{named}"
-
-
-def every(text: str) -> str:
-    """ "every day" → "jeden Tag", "every 30 minutes" → "alle 30 Minuten"."""
-    single = {"day": "jeden Tag", "hour": "jede Stunde", "week": "jede Woche", "minute": "jede Minute", "second": "jede Sekunde"}  # fmt: skip
-    found = re.fullmatch(r"every (second|minute|hour|day|week)", text)
-    if found is not None:
-        return single[found[1]]
-    if text == "at that interval":
-        return "in diesem Abstand"
-    return "alle " + duration(text.removeprefix("every "))
-
-
-def translate_prompt(prompt: str) -> str:
-    """A reminder text the assistant names itself, in German ("Timer for 5 minutes")."""
-    timer = re.fullmatch(r"Timer for (.+)", prompt)
-    if timer is not None:
-        return f"Timer für {duration(timer[1])}"
-    return {"Wake up": "Aufwachen", "Alarm": "Wecker", "Timer": "Timer"}.get(prompt, prompt)
 
 
 def _task(text: str) -> str:
@@ -251,12 +153,12 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
     (
         r"I took “next (?P<d>\w+)” as the coming (?P<name>\w+), (?P<n>[0-9]+) (?P<mon>\w+); say “\w+ next week” for the one after\.",
         lambda m: (
-            f"Ich habe „nächsten {_weekday(m['name'])}“ als den kommenden {_weekday(m['name'])} verstanden, den {m['n']}. {_month(m['mon'])}; sag „{_weekday(m['name'])} in einer Woche“ für den danach."
+            f"Ich habe „nächsten {weekday(m['name'])}“ als den kommenden {weekday(m['name'])} verstanden, den {m['n']}. {month(m['mon'])}; sag „{weekday(m['name'])} in einer Woche“ für den danach."
         ),
     ),
     (
         r"I read (?P<t>.+?) as (?P<n>[0-9]+) (?P<mon>\w+)\.",
-        lambda m: f"Ich habe das Datum als {m['n']}. {_month(m['mon'])} gelesen.",
+        lambda m: f"Ich habe das Datum als {m['n']}. {month(m['mon'])} gelesen.",
     ),
     (
         r"That is (?P<d>.+?) (?P<dir>before|after|earlier than|prior to) (?P<c>[0-9:]+), at (?P<c2>[0-9:]+)\.",
@@ -285,7 +187,7 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
     ),
     (
         r"What should I remind you about (?P<when>.+?)\?",
-        lambda m: f"Woran soll ich dich {_phrase(m['when'])} erinnern?",
+        lambda m: f"Woran soll ich dich {phrase(m['when'])} erinnern?",
     ),
     (r"What should I remind you about\?", "Woran soll ich dich erinnern?"),
     (r"How long should the timer run\?", "Wie lange soll der Timer laufen?"),
@@ -343,7 +245,7 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
     (
         r"(?P<c>[0-9:]+) (?:today|on (?P<d>[0-9]+ \w+ [0-9]+)) has already passed \((?P<rel>[^)]+)\); pick a time in the future\.",
         lambda m: (
-            f"{m['c']} Uhr {'heute' if not m['d'] else 'am ' + _date(m['d'])} ist schon vorbei ({relative(m['rel'])}); nimm eine Zeit in der Zukunft."
+            f"{m['c']} Uhr {'heute' if not m['d'] else 'am ' + long_date(m['d'])} ist schon vorbei ({relative(m['rel'])}); nimm eine Zeit in der Zukunft."
         ),
     ),
     (
@@ -353,7 +255,7 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
     (
         r"That day(?: \((?P<d>[^)]+)\))? has already passed; pick a time in the future\.",
         lambda m: (
-            f"Dieser Tag{' (' + _date(m['d']) + ')' if m['d'] else ''} ist schon vorbei; nimm eine Zeit in der Zukunft."
+            f"Dieser Tag{' (' + long_date(m['d']) + ')' if m['d'] else ''} ist schon vorbei; nimm eine Zeit in der Zukunft."
         ),
     ),
     (
@@ -428,7 +330,7 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
     (
         r"Deleted (?:the reminder|all (?P<all>[0-9]+) reminders|(?P<n>[0-9]+) reminders?): (?P<names>.+)\.",
         lambda m: (
-            f"Gelöscht{' (alle ' + number(m['all']) + ')' if m['all'] else ''}: {_names(m['names'])}."
+            f"Gelöscht{' (alle ' + number(m['all']) + ')' if m['all'] else ''}: {names(m['names'])}."
         ),
     ),
     (
@@ -440,7 +342,7 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
     (
         r"I couldn't find a reminder (?:matching “(?P<w>[^”]+)”|like that)\. Your reminders are: (?P<names>.+)\.",
         lambda m: (
-            f"Ich habe keine Erinnerung{' zu „' + m['w'] + '“' if m['w'] else ' dieser Art'} gefunden. Deine Erinnerungen: {_names(m['names'])}."
+            f"Ich habe keine Erinnerung{' zu „' + m['w'] + '“' if m['w'] else ' dieser Art'} gefunden. Deine Erinnerungen: {names(m['names'])}."
         ),
     ),
     (
@@ -457,7 +359,7 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
     (
         r"Delete all (?P<n>[0-9]+) reminders\? That is (?P<names>.+)\. Say “yes” to delete them, or “no” to keep them\.",
         lambda m: (
-            f"Alle {number(m['n'])} Erinnerungen löschen? Das sind {_names(m['names'])}. Sag „ja“, um sie zu löschen, oder „nein“, um sie zu behalten."
+            f"Alle {number(m['n'])} Erinnerungen löschen? Das sind {names(m['names'])}. Sag „ja“, um sie zu löschen, oder „nein“, um sie zu behalten."
         ),
     ),
     (
@@ -548,34 +450,6 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
     ),
 )
 _COMPILED = tuple((re.compile(pattern), template) for pattern, template in _SENTENCES)
-
-
-def _weekday(name: str) -> str:
-    return LONG_WEEKDAYS[_EN_DAYS.index(name)] if name in _EN_DAYS else name
-
-
-def _month(name: str) -> str:
-    for months in (_EN_MONTHS, _EN_SHORT_MONTHS):
-        if name in months:
-            return LONG_MONTHS[months.index(name)]
-    return name
-
-
-def _date(text: str) -> str:
-    found = re.fullmatch(r"([0-9]+) (\w+) ([0-9]{4})", text)
-    return f"{found[1]}. {_month(found[2])} {found[3]}" if found else text
-
-
-def _names(text: str) -> str:
-    return re.sub(r" and ([0-9]+) more$", r" und \1 weitere", text).replace("” and “", "” und “")
-
-
-def _phrase(text: str) -> str:
-    """A canonical when phrase said back in German ("in 10 minutes" → "in 10 Minuten")."""
-    words = {"at": "um", "on": "am", "tomorrow": "morgen", "today": "heute", "tonight": "heute Abend", "every": "alle", "morning": "früh", "evening": "Abend"}  # fmt: skip
-    words |= {month.lower(): german for month, german in zip(_EN_MONTHS, LONG_MONTHS, strict=True)}
-    said = duration(text, dative=text.startswith("in "))
-    return " ".join(words.get(word, word) for word in said.split(" "))
 
 
 def translate(answer: str) -> str:

@@ -9,8 +9,9 @@ import pytest
 
 from core.llm.offline import assistant, create, framing, intent, replies, when
 from core.llm.offline.lang import ENGLISH, GERMAN, spoken, told
+from core.llm.offline.lang.de_format import day, duration, every, number, translate_prompt
 from core.llm.offline.lang.de_read import canonical
-from core.llm.offline.lang.de_say import day, duration, every, number, translate, translate_prompt
+from core.llm.offline.lang.de_say import translate
 from tests.core.llm.conversation import Conversation
 
 START = datetime(2026, 8, 5, 11, 21, 18, tzinfo=UTC)  # a Wednesday, 13:21:18 in Berlin
