@@ -126,7 +126,9 @@ class OfflineAssistant:
     def _step(self, request: ModelRequest) -> Step:
         messages, language = canonical_messages(request.messages)
         step = self._canonical_step(replace(request, messages=messages))
-        return Step(language.say(step.text), tuple(_named(call, language) for call in step.calls))
+        said = [m.text for m in request.messages if m.role == "user" and m.source_kind == "user"]
+        calls = tuple(_named(call, language, said) for call in step.calls)
+        return Step(language.say(step.text), calls)
 
     def _canonical_step(self, request: ModelRequest) -> Step:
         turns = split_turns(request.messages)
@@ -167,11 +169,15 @@ def canonical_messages(messages: Sequence[Message]) -> tuple[tuple[Message, ...]
     return out, (languages[-1] if languages else ENGLISH)
 
 
-def _named(call: tuple[str, dict[str, Any]], language: Language) -> tuple[str, dict[str, Any]]:
-    """A reminder the assistant named itself ("Timer for 5 minutes") is named in the language."""
+def _named(
+    call: tuple[str, dict[str, Any]], language: Language, said: Sequence[str]
+) -> tuple[str, dict[str, Any]]:
+    """A reminder's text in the language of the conversation (``said``: the user's messages as
+    typed): the time words in it as typed, and a name the assistant gave ("Timer for 5
+    minutes") in the language."""
     name, args = call
     if name == "schedule_create" and isinstance(args.get("prompt"), str):
-        return name, {**args, "prompt": language.prompt(args["prompt"])}
+        return name, {**args, "prompt": language.prompt(args["prompt"], said)}
     return call
 
 

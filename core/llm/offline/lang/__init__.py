@@ -28,6 +28,19 @@ def _same(text: str) -> str:
     return text
 
 
+def _as_said(prompt: str, _said: Sequence[str]) -> str:
+    return prompt
+
+
+def _german_prompt(prompt: str, said: Sequence[str]) -> str:
+    named = de_format.translate_prompt(prompt)
+    if named != prompt:  # a name the assistant gave ("Timer for 30 minutes"), not typed words
+        return named
+    for message in said:
+        prompt = de_read.said_back(prompt, message)
+    return prompt
+
+
 @dataclass(frozen=True, slots=True)
 class Language:
     """One language of the assistant (see the module docstring)."""
@@ -36,8 +49,9 @@ class Language:
     markers: frozenset[str]
     read: Callable[[str], str] = _same
     say: Callable[[str], str] = _same
-    prompt: Callable[[str], str] = _same
-    """A prompt the assistant names itself ("Timer for 5 minutes", "Wake up") in the language."""
+    prompt: Callable[[str, Sequence[str]], str] = _as_said
+    """A reminder's text in the language, given the user's messages as typed: time words put
+    back as typed, a name the assistant gave ("Timer for 5 minutes", "Wake up") translated."""
 
 
 _ENGLISH_MARKERS = (
@@ -73,7 +87,7 @@ GERMAN = Language(
     _markers(_GERMAN_MARKERS),
     read=de_read.canonical,
     say=de_say.translate,
-    prompt=de_format.translate_prompt,
+    prompt=_german_prompt,
 )
 LANGUAGES = (ENGLISH, GERMAN)
 

@@ -34,7 +34,8 @@ from core.llm.offline.lang.de_words import (
 )
 
 _I = re.IGNORECASE
-Rule = tuple[str, str | Callable[[re.Match[str]], str]]
+_Replacement = str | Callable[[re.Match[str]], str]
+Rule = tuple[str, _Replacement]
 
 _CHATTER = re.compile(
     spelled(
@@ -57,7 +58,11 @@ _WHOLE: tuple[tuple[str, str], ...] = (
         "list my reminders",
     ),
     (r"(?:meine\s+|alle\s+)?erinnerungen(?:\s+anzeigen)?", "list my reminders"),
-    (r"was\s+steht\s+an|was\s+kommt\s+(?:als\s+nächstes|noch)", "what's next"),
+    (
+        r"was\s+steht(?:\s+(?:heute|morgen|noch))?\s+an|was\s+kommt\s+(?:als\s+nächstes|noch)",
+        "what's next",
+    ),
+    (r"wann\s+ist\s+meine\s+nächste\s+erinnerung", "what's my next reminder"),
     (
         r"(?:habe|hab)\s+ich(?:\s+noch)?\s+erinnerungen|gibt\s+es(?:\s+noch)?\s+erinnerungen|"
         r"welche\s+erinnerungen\s+sind\s+(?:aktiv|offen|gesetzt)|was\s+hab(?:e)?\s+ich\s+für\s+"
@@ -163,12 +168,21 @@ _VERB_LAST: tuple[Rule, ...] = (
         ),
     ),
     (r"^(?P<rest>.+?)\s+(?:löschen|entfernen|streichen)$", r"delete \g<rest>"),
+    (
+        r"^(?:mich\s+)?(?P<rest>(?!.*\bmich\b).+?)\s+erinnern(?P<tail>\s*,.*)?$",
+        r"remind me \g<rest>\g<tail>",
+    ),
 )
 _COMMANDS: tuple[Rule, ...] = (
     (r"\berinnere?\s+mich\s+nicht\s+mehr\b", "stop reminding me"),
     (r"\b(?:erinnere|erinner|erinnre|erinnert|erinnern\s+sie)\s+mich\b", "remind me"),
     (r"\bschick(?:e)?\s+mir\s+(?P<rest>.*?)\s*eine\s+erinnerung\b", r"send me a reminder \g<rest>"),
     (r"\bsag(?:e)?\s+mir\s+(?P<rest>.*?)\s*bescheid\b", r"tell me \g<rest>"),
+    (r"\bsag(?:e)?\s+mir\b", "tell me"),
+    (
+        r"\b(?:ich\s+(?:brauche|bräuchte|hätte\s+gern|möchte|will)|gib\s+mir)\s+eine\s+erinnerung\b",
+        "i need a reminder",
+    ),
     (r"\bgib\s+mir\s+(?P<rest>.*?)\s*bescheid\b", r"let me know \g<rest>"),
     (r"\bping(?:e)?\s+mich\b", "ping me"),
     (r"\bweck(?:e)?\s+mich(?:\s+auf)?\b", "wake me"),
@@ -267,6 +281,8 @@ _DAYS: tuple[Rule, ...] = (
         rf"\b(?:am\s+)?(?P<d>heute|morgen|{_DAY})\s+(?P<p>{alternatives(PARTS)})\b",
         lambda m: _day_part(m["d"], m["p"]),
     ),
+    (rf"\b(?:am\s+)?(?:{_DAY}),?\s+(?:den\s+)?(?=[0-9]{{1,2}}\.)", "am "),
+    (rf"\bden\s+(?=[0-9]{{1,2}}\.\s*(?:{alternatives(MONTHS)}|[0-9]))", "am "),
     (r"\b(?:jeden|an\s+jedem)\s+werktag\b|\bwerktags\b", "every weekday"),
     (r"\bjeden\s+zweiten\s+tag\b", "every other day"),
     (r"\bjeden\s+tag\b", "every day"),
@@ -360,10 +376,31 @@ def _filled(english: str, found: re.Match[str]) -> str:
     return english.replace("{place}", said).replace("{1}", str(lookup(_ORDINALS, ordinal or "")))
 
 
-def _apply(text: str, rules: tuple[Rule, ...]) -> str:
+def _apply(text: str, rules: tuple[Rule, ...], record: list[tuple[str, str]] | None = None) -> str:
+    """``text`` with every rule applied in turn; ``record`` collects (new, old) of each change."""
     for pattern, replacement in rules:
-        text = re.sub(spelled(pattern), replacement, text, flags=_I)
+
+        def sub(match: re.Match[str], replacement: _Replacement = replacement) -> str:
+            new = replacement(match) if callable(replacement) else match.expand(replacement)
+            if record is not None and new.strip() and new != match[0]:
+                record.append((new.strip(), match[0].strip()))
+            return new
+
+        text = re.sub(spelled(pattern), sub, text, flags=_I)
     return text
+
+
+def said_back(prompt: str, message: str) -> str:
+    """A reminder text taken from the canonical phrasing of ``message``, with the time words it
+    kept put back as they were typed ("das Meeting at 15:00" → "das Meeting um 15 Uhr")."""
+    record: list[tuple[str, str]] = []
+    text = _apply(_TAIL.sub("", message), _VERB_LAST)
+    text = _apply(text, _COMMANDS)
+    for rules in (_DURATIONS, _CLOCKS, _ZONES, _DAYS):
+        text = _apply(text, rules, record)
+    for new, old in reversed(record):
+        prompt = re.sub(rf"(?<!\w){re.escape(new)}(?!\w)", old.replace("\\", "\\\\"), prompt)
+    return prompt
 
 
 def canonical(text: str) -> str:

@@ -219,3 +219,21 @@ def test_fragments_the_table_does_not_know_are_kept_as_they_are() -> None:
     assert translate("Alarm set for 07:00 today, in 2 hours: “Wake up”.") == (
         "Wecker gestellt heute um 07:00 Uhr (in 2 Stunden): „Wake up“."
     )
+
+
+@pytest.mark.parametrize(
+    ("said", "prompt"),
+    [
+        ("erinnere mich in einer Stunde an das Meeting um 15 Uhr", "das Meeting um 15 Uhr"),
+        ("erinnere mich in 10 Minuten an das Essen morgen Abend", "das Essen morgen Abend"),
+        ("sag mir um 15 Uhr, dass ich los muss", "ich los muss"),
+        ("bitte in 10 Minuten an den Tee erinnern", "den Tee"),
+        ("ich brauche eine Erinnerung in 10 Minuten für den Tee", "den Tee"),
+        ("erinnere mich am Montag, den 10. August, um 9 Uhr an den Zahnarzt", "den Zahnarzt"),
+        ("Timer auf eine halbe Stunde", "Timer für 30 Minuten"),
+    ],
+)
+def test_the_reminder_text_is_kept_as_typed_with_its_own_time_words(said: str, prompt: str) -> None:
+    c = german()
+    c.say(said)
+    assert [args["prompt"] for name, args in c.calls if name == "schedule_create"] == [prompt]
