@@ -343,6 +343,12 @@ _LINKS: tuple[Rule, ...] = (
         r" to \g<task> \g<verb>",
     ),
     (r"\bwegen\b", "about"),
+    # "daran, in 10 Minuten den Herd auszuschalten": the time out of the task
+    (
+        r"\bto\s+(?P<when>in\s+[0-9.]+\s+(?:seconds?|minutes?|hours?|days?|weeks?)|at\s+[0-9:]+(?:am|pm)?|"
+        r"(?:tomorrow|today)(?:\s+(?:morning|evening|afternoon))?(?:\s+at\s+[0-9:]+)?)\s+",
+        r"\g<when> to ",
+    ),
 )
 _LINK_AN = re.compile(r"^(?P<head>.*?)\b(?:ans|an)\s+(?!alarm\b|hour\b|extra\b)(?=\S)", _I)
 _DELETE_WORDS: tuple[Rule, ...] = (

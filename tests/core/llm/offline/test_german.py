@@ -231,6 +231,11 @@ def test_fragments_the_table_does_not_know_are_kept_as_they_are() -> None:
         ("ich brauche eine Erinnerung in 10 Minuten für den Tee", "den Tee"),
         ("erinnere mich am Montag, den 10. August, um 9 Uhr an den Zahnarzt", "den Zahnarzt"),
         ("Timer auf eine halbe Stunde", "Timer für 30 Minuten"),
+        (
+            "Kannst du mich daran erinnern, in 10 Minuten den Herd auszuschalten?",
+            "den Herd ausschalten",
+        ),
+        ("erinnere mich, um 17 Uhr Mama anzurufen", "Mama anrufen"),
     ],
 )
 def test_the_reminder_text_is_kept_as_typed_with_its_own_time_words(said: str, prompt: str) -> None:
