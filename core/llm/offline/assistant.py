@@ -39,7 +39,14 @@ from core.errors import ProviderError
 from core.events import ToolCall
 from core.jsonvalue import compact_json
 from core.llm.messages import Finish, Message, ModelInfo, ModelRequest, StreamChunk, TextDelta
-from core.llm.offline.dialogue import Exchange, Turn, interpret, split_turns, state_before
+from core.llm.offline.dialogue import (
+    TURNS_READ_BACK,
+    Exchange,
+    Turn,
+    interpret,
+    split_turns,
+    state_before,
+)
 from core.llm.offline.framing import present_reminders
 from core.llm.offline.lang import ENGLISH, Language, spoken
 from core.llm.offline.matching import AskAll, AskWhich, DeleteNow, Gone, NoMatch, delete_decision
@@ -126,7 +133,8 @@ class OfflineAssistant:
     def _step(self, request: ModelRequest) -> Step:
         messages, language = canonical_messages(request.messages)
         step = self._canonical_step(replace(request, messages=messages))
-        said = [m.text for m in request.messages if m.role == "user" and m.source_kind == "user"]
+        users = [m for m in request.messages if m.role == "user" and m.source_kind == "user"]
+        said = [m.text for m in users[-(TURNS_READ_BACK + 1) :]]
         calls = tuple(_named(call, language, said) for call in step.calls)
         return Step(language.say(step.text), calls)
 
@@ -156,13 +164,15 @@ class OfflineAssistant:
 
 def canonical_messages(messages: Sequence[Message]) -> tuple[tuple[Message, ...], Language]:
     """The user messages in the canonical phrasing, each read in its own language
-    (``core.llm.offline.lang``), and the language the answer is in: the last user message's."""
+    (``core.llm.offline.lang``), and the language the answer is in: the last user message's.
+    Only the messages the dialogue reads back are rewritten (older ones only split the turns)."""
     users = [m for m in messages if m.role == "user"]
     languages = spoken([m.text if m.source_kind == "user" else None for m in users])
-    read = {id(m): language for m, language in zip(users, languages, strict=True)}
+    recent = {id(m) for m in users[-(TURNS_READ_BACK + 1) :]}
+    read = {id(m): lang for m, lang in zip(users, languages, strict=True) if id(m) in recent}
     out = tuple(
         replace(m, text=read[id(m)].read(m.text))
-        if m.role == "user" and m.source_kind == "user"
+        if id(m) in read and m.source_kind == "user"
         else m
         for m in messages
     )

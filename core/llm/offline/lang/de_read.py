@@ -15,6 +15,7 @@ is 7:30 and "dreiviertel neun" 8:45; a clock time without "morgens"/"abends" and
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -409,8 +410,10 @@ def said_back(prompt: str, message: str) -> str:
     return prompt
 
 
+@functools.lru_cache(maxsize=256)
 def canonical(text: str) -> str:
-    """A German message in the canonical phrasing (see the module docstring)."""
+    """A German message in the canonical phrasing (see the module docstring); a pure function,
+    so each step reads the messages it reads back again from the cache."""
     said = re.sub(r"\s+", " ", text.replace("’", "'")).strip()
     stripped = _CHATTER.sub("", said, count=1)
     said = stripped if stripped.strip(" .!?") else said
