@@ -27,17 +27,13 @@ import app.__main__ as entry_point
 from app import settings as settings_module
 from app.main import LOG_FILE, Application, restart_command, run
 from app.settings import KeyStore, Settings
-from app.single_instance import server_name
+from app.single_instance import socket_path
 from app.state import read_state
 from core.events import AssistantMessage
 from core.session.jsonl_store import try_lock
 from tests.app.window import Opener, RealApp, disconnect_application, running
 from tests.fakes import FakeClock
 from ui.theme import palette_for
-
-# WORKAROUND(offscreen QPA): showing a window logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
 
 
 @pytest.fixture
@@ -472,8 +468,8 @@ def test_a_start_on_a_folder_whose_chime_runs_hands_over_and_exits_0_without_a_w
 ) -> None:
     """The running instance is a plain socket at Qt's local-socket path that answers ok, in a
     process of its own (a start blocks on its socket while it waits for the answer)."""
-    monkeypatch.delenv("TMPDIR", raising=False)
-    path = Path("/tmp") / server_name(tmp_path)
+    path = socket_path(tmp_path, os.getuid())
+    assert path is not None
     instance = subprocess.Popen(
         [sys.executable, "-c", RUNNING_INSTANCE, str(path)], stdout=subprocess.PIPE, text=True
     )

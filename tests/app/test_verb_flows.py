@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from app.attach_flow import read_file
+from app.attach_read import read_file
 from app.engine import EngineParts
 from app.providers import close_provider
 from app.state import STATE_FILE, AppState, read_state, write_state
@@ -27,10 +27,6 @@ from tests.app.window import Opener, RealApp, running
 from tests.fakes import FakeClock
 from ui.model_picker import ENDPOINT, OFFLINE, ModelOption
 from ui.session_settings import SessionSettings
-
-# WORKAROUND(offscreen QPA): showing a main window logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
 
 
 @pytest.fixture
