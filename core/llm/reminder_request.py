@@ -11,9 +11,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from core.llm.offline_intent import parse_intent
-from core.llm.offline_values import Create
-from core.llm.offline_when import Reading
+from core.llm.offline.intent import parse_intent
+from core.llm.offline.values import Create
+from core.llm.offline.when import Reading
 
 
 def reminder_request(text: str, now: datetime, zone: str | None) -> dict[str, Any] | None:

@@ -1,6 +1,7 @@
 """The phrasing judge: what people type to the offline assistant, and the tool calls it must make.
 
-``phrasings.jsonl`` holds one case per line (JSON):
+``phrasings.jsonl`` (English) and ``phrasings_de.jsonl`` (German, written before the assistant
+understood German, so that it does not flatter) hold one case per line (JSON):
 
 - ``say``: the message judged; ``calls``: the exact tool calls its turn must make, in order, as
   ``[name, arguments]`` pairs (``[]``: it must call no tool, only answer);
@@ -29,6 +30,8 @@ from typing import Any
 from tests.core.llm.conversation import Conversation
 
 PHRASINGS = Path(__file__).with_name("phrasings.jsonl")
+PHRASINGS_DE = Path(__file__).with_name("phrasings_de.jsonl")
+CORPORA = {"en": PHRASINGS, "de": PHRASINGS_DE}
 DEFAULT_NOW = "2026-08-05T11:21:18+00:00"
 DEFAULT_ZONE = "Europe/Berlin"
 
@@ -46,11 +49,12 @@ class Case:
     zone: str | None = DEFAULT_ZONE
     now: str = DEFAULT_NOW
     known: str | None = None
+    language: str = "en"
 
     @property
     def name(self) -> str:
         context = f"{' / '.join(self.before)} / " if self.before else ""
-        return f"{self.line:03d} {self.family}: {context}{self.say}"
+        return f"{self.language} {self.line:03d} {self.family}: {context}{self.say}"
 
 
 @dataclass(frozen=True)
@@ -77,31 +81,43 @@ class Verdict:
         return "; ".join(parts) + f"\n      answer: {self.answer!r}"
 
 
-def load_cases(path: Path = PHRASINGS) -> list[Case]:
-    """Every case of the data file (blank lines and lines starting with // are skipped)."""
+def load_cases(path: Path = PHRASINGS, language: str = "en") -> list[Case]:
+    """Every case of one data file (blank lines and lines starting with // are skipped)."""
     cases = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if line.strip() and not line.lstrip().startswith("//"):
-            cases.append(Case(line=number, **json.loads(line)))
+            cases.append(Case(line=number, language=language, **json.loads(line)))
     return cases
+
+
+def load_all() -> list[Case]:
+    """The cases of every language's corpus."""
+    return [case for language, path in CORPORA.items() for case in load_cases(path, language)]
 
 
 def run_case(case: Case) -> Verdict:
     """Run the conversation of ``case`` and judge its last turn."""
     conversation = Conversation(datetime.fromisoformat(case.now), case.zone)
-    conversation.play(case.before)
+    try:
+        conversation.play(case.before)
+    except AssertionError as error:  # "!deliver" with nothing due: an earlier turn went wrong
+        return Verdict(case, [["(earlier turns failed)", str(error)]], "")
     answer = conversation.say(case.say)
     return Verdict(case, [[name, args] for name, args in conversation.calls], answer)
 
 
 def main() -> int:
-    """Print the score per family and every failure; exit 0."""
-    verdicts = [run_case(case) for case in load_cases()]
-    totals = Counter(v.case.family for v in verdicts)
-    passed = Counter(v.case.family for v in verdicts if v.passed)
-    for family in sorted(totals):
-        print(f"{family:<14} {passed[family]:>3}/{totals[family]:<3}")
-    print(f"{'all':<14} {sum(passed.values()):>3}/{len(verdicts)}")
+    """Print the score per language and family and every failure; exit 0."""
+    verdicts = [run_case(case) for case in load_all()]
+    totals = Counter((v.case.language, v.case.family) for v in verdicts)
+    passed = Counter((v.case.language, v.case.family) for v in verdicts if v.passed)
+    for language, family in sorted(totals):
+        key = (language, family)
+        print(f"{language} {family:<14} {passed[key]:>3}/{totals[key]:<3}")
+    for language in CORPORA:
+        done = sum(n for (lang, _), n in passed.items() if lang == language)
+        total = sum(n for (lang, _), n in totals.items() if lang == language)
+        print(f"{language} {'all':<14} {done:>3}/{total}")
     for verdict in verdicts:
         if not verdict.passed:
             known = f" (known: {verdict.case.known})" if verdict.case.known else ""

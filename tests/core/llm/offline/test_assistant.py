@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from core.errors import ProviderError
 from core.events import ToolCall
 from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta
-from core.llm.offline import UNAVAILABLE, OfflineAssistant, chunks
-from core.llm.offline_framing import UNREADABLE
-from core.llm.offline_replies import HELP, NOT_UNDERSTOOD
-from core.llm.offline_when import Reading, parse_when
+from core.llm.offline.assistant import UNAVAILABLE, OfflineAssistant, chunks
+from core.llm.offline.framing import UNREADABLE
+from core.llm.offline.replies import HELP, NOT_UNDERSTOOD
+from core.llm.offline.when import Reading, parse_when
 from tests.core.llm.conversation import Conversation
 from tests.fakes import FakeClock
 
@@ -395,8 +395,8 @@ def test_dateparser_is_loaded_only_when_a_date_phrase_needs_it() -> None:
     script = (
         "import sys\n"
         "from datetime import UTC, datetime\n"
-        "from core.llm.offline_intent import parse_intent\n"
-        "from core.llm.offline_when import Reading\n"
+        "from core.llm.offline.intent import parse_intent\n"
+        "from core.llm.offline.when import Reading\n"
         "now = Reading(datetime(2026, 8, 5, tzinfo=UTC), 'UTC')\n"
         "parse_intent('remind me in 5 minutes to go', now)\n"
         "parse_intent('remind me tomorrow at 9 to go', now)\n"
@@ -405,7 +405,7 @@ def test_dateparser_is_loaded_only_when_a_date_phrase_needs_it() -> None:
         "parse_intent('remind me on 24 Dec at 9 to go', now)\n"
         "print(before, 'dateparser' in sys.modules)\n"
     )
-    root = Path(__file__).resolve().parents[3]
+    root = Path(__file__).resolve().parents[4]
     done = subprocess.run(
         [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True
     )

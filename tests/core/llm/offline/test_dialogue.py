@@ -10,7 +10,7 @@ import pytest
 
 from core.events import ToolCall
 from core.llm.messages import Message
-from core.llm.offline_dialogue import (
+from core.llm.offline.dialogue import (
     TURNS_READ_BACK,
     ConfirmAll,
     Created,
@@ -22,8 +22,8 @@ from core.llm.offline_dialogue import (
     split_turns,
     state_before,
 )
-from core.llm.offline_values import Ask, Create, DeleteMatching, ListReminders, NeedWhen, Reply
-from core.llm.offline_when import Reading
+from core.llm.offline.values import Ask, Create, DeleteMatching, ListReminders, NeedWhen, Reply
+from core.llm.offline.when import Reading
 from tests.core.llm.conversation import Conversation
 
 WEDNESDAY = datetime(2026, 8, 5, 11, 21, 18, tzinfo=UTC)  # 13:21:18 in Berlin

@@ -2,8 +2,8 @@
 
 It behaves like a model behind the same interface: each ``stream(request)`` is one model step.
 The step is decided from the conversation alone (the provider keeps no state between steps):
-the last user message is read into an intent (``offline_intent``), in the light of what the
-turns before it left open (``offline_dialogue``: the answer to a question it asked, "cancel
+the last user message is read into an intent (``intent``), in the light of what the
+turns before it left open (``dialogue``: the answer to a question it asked, "cancel
 that" after a new reminder, "snooze" after a delivered one); the tool calls this assistant
 already made after it, and their results, say how far the turn has come. A step either emits
 real tool calls (``Finish(reason="tool_calls")``) or streams the answer composed from the tool
@@ -15,7 +15,7 @@ results in a few ``TextDelta`` chunks, then ``Finish(reason="stop")``.
   ask which (numbered), and a delete of several asks first ("Delete all 18 reminders?"), then
   deletes exactly the ones it named and says which went.
 - A reminder follow-up (a user message with ``source_kind="plugin"``) is presented as the
-  reminder, from the strictly parsed framing (``offline_framing``); no tool is called.
+  reminder, from the strictly parsed framing (``framing``); no tool is called.
 - Anything it does not understand gets the full help the first time in a conversation and a
   short sentence after that.
 - Tools it needs but the request does not offer are not called; it says reminders are unavailable.
@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -40,10 +40,18 @@ from core.events import ToolCall
 from core.failures import Failure, FailureCode
 from core.jsonvalue import compact_json
 from core.llm.messages import Finish, Message, ModelInfo, ModelRequest, StreamChunk, TextDelta
-from core.llm.offline_dialogue import Exchange, Turn, interpret, split_turns, state_before
-from core.llm.offline_framing import present_reminders
-from core.llm.offline_matching import AskAll, AskWhich, DeleteNow, Gone, NoMatch, delete_decision
-from core.llm.offline_replies import (
+from core.llm.offline.dialogue import (
+    TURNS_READ_BACK,
+    Exchange,
+    Turn,
+    interpret,
+    split_turns,
+    state_before,
+)
+from core.llm.offline.framing import present_reminders
+from core.llm.offline.lang import ENGLISH, Language, spoken
+from core.llm.offline.matching import AskAll, AskWhich, DeleteNow, Gone, NoMatch, delete_decision
+from core.llm.offline.replies import (
     GONE,
     HELP,
     NOT_UNDERSTOOD,
@@ -58,7 +66,7 @@ from core.llm.offline_replies import (
     time_text,
     tool_failure_text,
 )
-from core.llm.offline_values import (
+from core.llm.offline.values import (
     Ask,
     Create,
     DeleteById,
@@ -70,7 +78,7 @@ from core.llm.offline_values import (
     TellTime,
     Unknown,
 )
-from core.llm.offline_when import Reading
+from core.llm.offline.when import Reading
 
 PROVIDER = "offline"
 MODEL = "chime-offline"
@@ -123,6 +131,14 @@ class OfflineAssistant:
         raise _clock_failed()
 
     def _step(self, request: ModelRequest) -> Step:
+        messages, language = canonical_messages(request.messages)
+        step = self._canonical_step(replace(request, messages=messages))
+        users = [m for m in request.messages if m.role == "user" and m.source_kind == "user"]
+        said = [m.text for m in users[-(TURNS_READ_BACK + 1) :]]
+        calls = tuple(_named(call, language, said) for call in step.calls)
+        return Step(language.say(step.text), calls)
+
+    def _canonical_step(self, request: ModelRequest) -> Step:
         turns = split_turns(request.messages)
         if not turns:
             return Step(HELP)
@@ -144,6 +160,35 @@ class OfflineAssistant:
         if any(name not in offered for name, _ in step.calls):
             return Step(UNAVAILABLE)
         return step
+
+
+def canonical_messages(messages: Sequence[Message]) -> tuple[tuple[Message, ...], Language]:
+    """The user messages in the canonical phrasing, each read in its own language
+    (``core.llm.offline.lang``), and the language the answer is in: the last user message's.
+    Only the messages the dialogue reads back are rewritten (older ones only split the turns)."""
+    users = [m for m in messages if m.role == "user"]
+    languages = spoken([m.text if m.source_kind == "user" else None for m in users])
+    recent = {id(m) for m in users[-(TURNS_READ_BACK + 1) :]}
+    read = {id(m): lang for m, lang in zip(users, languages, strict=True) if id(m) in recent}
+    out = tuple(
+        replace(m, text=read[id(m)].read(m.text))
+        if id(m) in read and m.source_kind == "user"
+        else m
+        for m in messages
+    )
+    return out, (languages[-1] if languages else ENGLISH)
+
+
+def _named(
+    call: tuple[str, dict[str, Any]], language: Language, said: Sequence[str]
+) -> tuple[str, dict[str, Any]]:
+    """A reminder's text in the language of the conversation (``said``: the user's messages as
+    typed): the time words in it as typed, and a name the assistant gave ("Timer for 5
+    minutes") in the language."""
+    name, args = call
+    if name == "schedule_create" and isinstance(args.get("prompt"), str):
+        return name, {**args, "prompt": language.prompt(args["prompt"], said)}
+    return call
 
 
 def introduced(messages: Sequence[Message]) -> bool:

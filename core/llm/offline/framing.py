@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from core.framing import DueReminder, parse_framing
-from core.llm.offline_text import local_time_text, relative_text, render_prompt
-from core.llm.offline_zones import load_zone
+from core.llm.offline.text import local_time_text, relative_text, render_prompt
+from core.llm.offline.zones import load_zone
 
 LATE_AFTER_SECONDS = 60
 """A reminder delivered at least this long after its time is presented as late."""

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from core.framing import DueReminder, parse_framing
 from core.jsonvalue import compact_json
-from core.llm.offline_framing import UNREADABLE, present_reminders
+from core.llm.offline.framing import UNREADABLE, present_reminders
 
 INSTRUCTION = (
     "A reminder set earlier in this conversation is due. Relay reminder_prompt_json to the user as "

@@ -1,11 +1,11 @@
 """The offline assistant's phrase parser: one user message to an intent. Pure: no I/O, no clock, never raises.
 
-``parse_intent(text, reading)`` reads one message on its own (``offline_dialogue`` reads a
+``parse_intent(text, reading)`` reads one message on its own (``dialogue`` reads a
 message as the answer to a question the assistant asked). Case, curly quotes, "please", leading
 chatter ("ok so,", "hey chime", "um", "message number 1:") and trailing punctuation do not
-matter. It returns an intent of ``offline_values``:
+matter. It returns an intent of ``values``:
 
-- ``Create`` / ``Ask`` from a reminder, timer or alarm request (``offline_create``);
+- ``Create`` / ``Ask`` from a reminder, timer or alarm request (``create``);
 - ``ListReminders``: "what reminders do I have", "show my reminders", "what's next";
 - ``DeleteById``: "cancel reminder schedule-3", "delete reminder 3", "remove #3";
 - ``DeleteMatching``: "delete the water reminder", "stop reminding me to drink water",
@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import re
 
-from core.llm.offline_clock import Clock, find_clock
-from core.llm.offline_create import parse_request
-from core.llm.offline_values import (
+from core.llm.offline.clock import Clock, find_clock
+from core.llm.offline.create import parse_request
+from core.llm.offline.values import (
     DeleteById,
     DeleteMatching,
     Help,
@@ -36,8 +36,8 @@ from core.llm.offline_values import (
     TellTime,
     Unknown,
 )
-from core.llm.offline_when import Reading
-from core.llm.offline_zones import read_zone
+from core.llm.offline.when import Reading
+from core.llm.offline.zones import read_zone
 
 _SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 _CHATTER = re.compile(
@@ -278,7 +278,7 @@ def _chatter(text: str) -> Intent:
 
 def parse_delete(cleaned: str) -> DeleteById | DeleteMatching | Reply | None:
     """A request to delete reminders, by id or by description; None when it is not one. "Cancel"
-    or "delete that" alone names no reminder: the answer asks which (``offline_dialogue`` reads
+    or "delete that" alone names no reminder: the answer asks which (``dialogue`` reads
     them after a question or a new reminder)."""
     dont = _DONT_REMIND.fullmatch(cleaned)
     delete = dont or _DELETE.fullmatch(cleaned)

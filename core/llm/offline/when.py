@@ -12,8 +12,8 @@ sample and the zone of the turn, both passed in) and returns:
   while the zone is unknown (ask for it); ``AskZone``: an ambiguous zone (ask which);
 - None: not a when phrase.
 
-The pieces are read by ``offline_duration`` (amounts of time), ``offline_clock`` (times and
-parts of the day), ``offline_dates`` (days) and ``offline_zones`` (zones). Choices where the
+The pieces are read by ``duration`` (amounts of time), ``clock`` (times and
+parts of the day), ``dates`` (days) and ``zones`` (zones). Choices where the
 spec is silent (agent.md §5.1; each is said to the user by the confirmation's notes):
 
 - a clock time with no day is its next occurrence: today if still ahead, else tomorrow; a bare
@@ -21,7 +21,7 @@ spec is silent (agent.md §5.1; each is said to the user by the confirmation's n
 - a bare hour with a day ("tomorrow at 5") is 07:00-11:59 in the morning, 12 noon, 1-6 in the
   afternoon or evening;
 - a day with no time means 09:00 that day (today asks what time instead); a part of the day
-  without a clock time means its time (``offline_clock``);
+  without a clock time means its time (``clock``);
 - "in 3 days" is an exact delay; "in 3 days at 5pm" is a day and a time.
 """
 
@@ -32,11 +32,11 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from fractions import Fraction
 
-from core.llm.offline_clock import BadClock, Clock, Part, find_clock, find_part, with_part
-from core.llm.offline_dates import Day, PastDay, read_day
-from core.llm.offline_duration import parse_duration, parse_interval, parse_number
-from core.llm.offline_text import clock_text, quote, relative_text
-from core.llm.offline_zones import (
+from core.llm.offline.clock import BadClock, Clock, Part, find_clock, find_part, with_part
+from core.llm.offline.dates import Day, PastDay, read_day
+from core.llm.offline.duration import parse_duration, parse_interval, parse_number
+from core.llm.offline.text import clock_text, quote, relative_text
+from core.llm.offline.zones import (
     Offset,
     Said,
     Zone,
@@ -291,13 +291,16 @@ def _is_calendar_rule(text: str, rest: str) -> bool:
         return bool(tail) and parse_when(tail, _ANY_READING) is not None
     day_words = re.sub(r"\b(?:and|or|other|,)\b", " ", rest)
     parts = [word for word in day_words.split() if word]
-    return bool(parts) and all(
-        re.fullmatch(
-            r"(?:week(?:day|end)s?|mornings?|evenings?|nights?|afternoons?|[a-z]+days?|mon|tue|wed|thu|fri|sat|sun)",
-            word,
-        )
-        for word in parts
-    )
+    days = next((n for n, word in enumerate(parts) if not _DAY_WORD.fullmatch(word)), len(parts))
+    if days == len(parts):  # "every monday", "every weekday and saturday"
+        return bool(parts)
+    # "every weekday at 8": days, then a time of day
+    return days > 0 and parse_when(" ".join(parts[days:]), _ANY_READING) is not None
+
+
+_DAY_WORD = re.compile(
+    r"(?:week(?:day|end)s?|mornings?|evenings?|nights?|afternoons?|[a-z]+days?|mon|tue|wed|thu|fri|sat|sun)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,6 +353,8 @@ def _take_apart(text: str, reading: Reading) -> _Pieces | Problem | None:
             "Europe/Berlin, America/New_York or UTC, or a city such as Tokyo."
         )
     text, day = _numeric_day(text, reading)
+    if isinstance(day, Problem):
+        return day
     text, clock, zone_after = _clock_of(text)
     said = said or zone_after
     part_found = find_part(text)
@@ -369,13 +374,20 @@ def _take_apart(text: str, reading: Reading) -> _Pieces | Problem | None:
     return _Pieces(clock, part, day, said or reading.assumed)
 
 
-def _numeric_day(text: str, reading: Reading) -> tuple[str, Day | PastDay | None]:
-    """A numeric date ("24/12", "24.12.", "2026-12-24") taken out first: "24.12" is no clock."""
+def _numeric_day(text: str, reading: Reading) -> tuple[str, Day | PastDay | Problem | None]:
+    """A numeric date ("24/12", "24.12.", "2026-12-24") taken out first: "24.12" is no clock.
+    One that is written as a date (a slash, a year or a closing dot) but names no day of the
+    calendar ("31.02.", "31/02") is a problem, not a time."""
     numeric = _NUMERIC_DAY.search(text)
     if numeric is None:
         return text, None
     read = read_day(numeric[0], reading.now.date(), month_first=reading.month_first)
     if read is None:
+        said = numeric[0]
+        if said.endswith(".") or "/" in said or said.count(said[-3]) > 1 or "-" in said:
+            return text, Problem(
+                f"There is no date {said} in the calendar; check the day and the month."
+            )
         return text, None
     return _cut(text, numeric.start(), numeric.end()), read
 

@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.llm.offline_replies import (
+from core.llm.offline.replies import (
     confirm_create,
     delete_text,
     explain_create_error,
     list_text,
     tool_failure_text,
 )
-from core.llm.offline_text import duration_text, interval_text, render_prompt
+from core.llm.offline.text import duration_text, interval_text, render_prompt
 
 MORNING = datetime(2026, 8, 5, 8, 30, tzinfo=UTC)  # 10:30 in Berlin
 BERLIN = "Europe/Berlin"
@@ -246,9 +246,9 @@ def test_rendered_reminder_text_is_one_line_without_raw_markdown_or_controls(pro
 
 
 def test_odd_values_are_described_without_crashing() -> None:
-    from core.llm.offline_matching import matching
-    from core.llm.offline_replies import view_line
-    from core.llm.offline_text import local_time_text, relative_text
+    from core.llm.offline.matching import matching
+    from core.llm.offline.replies import view_line
+    from core.llm.offline.text import local_time_text, relative_text
 
     assert view_line("junk", MORNING, "UTC") == "(a reminder I couldn't read)"
     assert view_line({"id": "schedule-1", "prompt": "p"}, MORNING, "UTC") == "p *(schedule-1)*"
@@ -351,7 +351,7 @@ def test_a_time_in_a_zone_with_the_same_offset_here_is_not_repeated() -> None:
 
 
 def test_asking_before_deleting_many_names_them_and_says_how_many_more() -> None:
-    from core.llm.offline_replies import ambiguous_text, confirm_all_text, deleted_many_text
+    from core.llm.offline.replies import ambiguous_text, confirm_all_text, deleted_many_text
 
     views = [
         view(f"schedule-{n}", "after", f"task {n}", "2026-08-05T09:00:00.000Z")
@@ -369,8 +369,8 @@ def test_asking_before_deleting_many_names_them_and_says_how_many_more() -> None
 
 
 def test_the_time_is_told_with_its_zone() -> None:
-    from core.llm.offline_replies import time_text
-    from core.llm.offline_zones import Offset
+    from core.llm.offline.replies import time_text
+    from core.llm.offline.zones import Offset
 
     assert time_text(MORNING, BERLIN) == "It's 10:30 on Wednesday 5 August 2026 (Europe/Berlin)."
     assert time_text(MORNING, BERLIN, "Asia/Tokyo") == (

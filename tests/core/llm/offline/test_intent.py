@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.llm.offline_duration import parse_duration
-from core.llm.offline_intent import parse_intent as parse_in_reading
-from core.llm.offline_values import (
+from core.llm.offline.duration import parse_duration
+from core.llm.offline.intent import parse_intent as parse_in_reading
+from core.llm.offline.values import (
     Ask,
     Create,
     DeleteById,
@@ -26,7 +26,7 @@ from core.llm.offline_values import (
     TellTime,
     Unknown,
 )
-from core.llm.offline_when import Reading, parse_when
+from core.llm.offline.when import Reading, parse_when
 
 # Wednesday 2026-08-05 12:00 UTC = 14:00 in Berlin (CEST) = 08:00 in New York (EDT).
 NOON = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
@@ -577,7 +577,7 @@ def test_list_requests_with_chatter_around_them(text: str) -> None:
 
 
 def test_the_task_is_turned_to_the_second_person_and_nothing_else() -> None:
-    from core.llm.offline_text import second_person
+    from core.llm.offline.text import second_person
 
     assert second_person("take my pills") == "take your pills"
     assert second_person("I am late, call me") == "you are late, call you"

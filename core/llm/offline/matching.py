@@ -19,8 +19,8 @@ from datetime import UTC
 from typing import Any
 
 from core.instant import read_instant
-from core.llm.offline_values import DeleteMatching
-from core.llm.offline_zones import load_zone
+from core.llm.offline.values import DeleteMatching
+from core.llm.offline.zones import load_zone
 
 View = Mapping[str, Any]
 

@@ -1,9 +1,9 @@
 """What the offline assistant understood: intents and the questions it may leave open. Pure: frozen values.
 
-An ``Intent`` is what one user message asks for; ``offline.py`` turns it into tool calls and an
+An ``Intent`` is what one user message asks for; ``assistant`` turns it into tool calls and an
 answer. An ``Ask`` is a question the assistant asks back, and its ``Need`` says what kind of
 answer completes the request, so that the next message is read as that answer
-(``offline_dialogue``). The needs keep text, not times: an answer given a minute later is read
+(``dialogue``). The needs keep text, not times: an answer given a minute later is read
 against the clock of its own turn.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from core.llm.offline_when import Delay, Interval, LocalTime
-from core.llm.offline_zones import Zone
+from core.llm.offline.when import Delay, Interval, LocalTime
+from core.llm.offline.zones import Zone
 
 Link = Literal["to", "about", "that", "timer", "alarm"]
 """How the confirmation names the reminder: "remind you to …", "about …", "that …", a timer,
@@ -84,10 +84,12 @@ class NeedWhat:
 
 @dataclass(frozen=True, slots=True)
 class NeedWhen:
-    """Asked when to remind about ``prompt``."""
+    """Asked when to remind about ``prompt``; ``refused``: after refusing the when it was asked
+    with (then a message with its own request verb is a new request, not the answer)."""
 
     prompt: str
     link: Link = "to"
+    refused: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,9 +21,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.llm.offline_duration import parse_duration
-from core.llm.offline_text import duration_text, link_for, quote, second_person
-from core.llm.offline_values import (
+from core.llm.offline.dates import read_day
+from core.llm.offline.duration import parse_duration
+from core.llm.offline.text import duration_text, link_for, quote, second_person
+from core.llm.offline.values import (
     Ask,
     Create,
     Link,
@@ -35,7 +36,7 @@ from core.llm.offline_values import (
     NeedZoneChoice,
     Reply,
 )
-from core.llm.offline_when import (
+from core.llm.offline.when import (
     AskZone,
     Delay,
     Interval,
@@ -47,7 +48,7 @@ from core.llm.offline_when import (
     parse_when,
     whole_seconds,
 )
-from core.llm.offline_when import NeedZone as WhenNeedsZone
+from core.llm.offline.when import NeedZone as WhenNeedsZone
 
 ONE_AT_A_TIME = (
     "I can set one reminder at a time, at one time (or one fixed interval). Please ask for them "
@@ -214,7 +215,7 @@ def split_body(body: str, reading: Reading, *, link: Link = "to") -> Body:
     words = body.split(" ") if body else []
     lead = _leading_when(words, reading)
     trail = _trailing_when(words, reading)
-    chosen = _better(lead, trail)
+    chosen = _better(lead, trail, reading)
     if chosen is None:
         return Body(_clean(body), "", None, _link_of(body, link))
     what, when_text, when = chosen
@@ -271,13 +272,15 @@ def _trailing_when(words: list[str], reading: Reading) -> tuple[str, str, When] 
 
 
 def _better(
-    lead: tuple[str, str, When] | None, trail: tuple[str, str, When] | None
+    lead: tuple[str, str, When] | None, trail: tuple[str, str, When] | None, reading: Reading
 ) -> tuple[str, str, When] | None:
     """A usable when phrase over one that is recognised but unusable; with both usable, the one
-    that leaves a task, the leading one first."""
+    that leaves a task (not a piece of the when phrase: "wake me tomorrow at 7" has no task),
+    the leading one first."""
     options = [option for option in (lead, trail) if option is not None]
     for option in options:
-        if _usable(option[2]) and _clean(option[0]):
+        rest = _clean(option[0])
+        if _usable(option[2]) and rest and not _a_day(rest, reading):
             return option
     for option in options:
         if _usable(option[2]):
@@ -286,6 +289,11 @@ def _better(
         if _clean(option[0]):
             return option
     return options[0] if options else None
+
+
+def _a_day(text: str, reading: Reading) -> bool:
+    """ "tomorrow", "on friday": a day phrase, the rest of a when phrase rather than a task."""
+    return read_day(text.lower(), reading.now.date(), month_first=reading.month_first) is not None
 
 
 def _usable(when: When | None) -> bool:
@@ -327,7 +335,9 @@ def compose(body: Body, request: str, *, default: str = "") -> Create | Ask | Re
         return _without_when(body, what)
     if isinstance(when, Problem):
         if what:
-            return Ask(f"{when.text} When should I remind you?", NeedWhen(what, body.link))
+            return Ask(
+                f"{when.text} When should I remind you?", NeedWhen(what, body.link, refused=True)
+            )
         return Reply(when.text)
     if isinstance(when, NeedTime):
         return (

@@ -14,7 +14,7 @@ import unicodedata
 from datetime import UTC, date, datetime, time
 from typing import Literal
 
-from core.llm.offline_zones import Zone, tz_of
+from core.llm.offline.zones import Zone, tz_of
 
 _MARKDOWN = re.compile(r"([\\`*_\[\]<>!|~#&{}()])")
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")

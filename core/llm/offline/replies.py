@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from core.instant import read_instant
-from core.llm.offline_text import (
+from core.llm.offline.text import (
     clock_text,
     date_label,
     duration_text,
@@ -29,8 +29,8 @@ from core.llm.offline_text import (
     render_prompt,
     second_person,
 )
-from core.llm.offline_values import Link
-from core.llm.offline_zones import Offset, Zone, load_zone, same_zone, tz_of, zone_label
+from core.llm.offline.values import Link
+from core.llm.offline.zones import Offset, Zone, load_zone, same_zone, tz_of, zone_label
 
 HELP = (
     "I'm Chime's built-in offline assistant: a simple helper for reminders, not an AI model. "

@@ -17,7 +17,10 @@ read in (``interpret``):
 - after a reminder was set, "cancel that" / "undo" deletes it;
 - after a reminder was delivered, "snooze 10 minutes" / "again in an hour" sets it again.
 
-A message that is a complete request of its own ("list my reminders") is read as that; "never
+A message that is a complete request of its own ("list my reminders", "ping me in 10 minutes to
+stretch") is read as that, and after a refusal ("every weekday at 8 …: When should I remind
+you?") so is a request with its own verb and time ("ping me in 10 minutes": it asks what for);
+only an answer ("in 10 minutes") completes the refused request. "never
 mind" drops the question. A question stays open while its answer cannot be read ("when?" →
 "banana" asks again), and at most the last six turns are read back.
 """
@@ -33,11 +36,11 @@ from core.events import ToolCall
 from core.framing import parse_framing
 from core.jsonread import TOOL_TEXT, parse_json
 from core.llm.messages import Message
-from core.llm.offline_create import EXAMPLES, Body, compose, split_body
-from core.llm.offline_intent import NO, YES, clean, parse_intent, pick_of, words_of
-from core.llm.offline_matching import AskAll, AskWhich, delete_decision
-from core.llm.offline_text import duration_text, link_for, quote
-from core.llm.offline_values import (
+from core.llm.offline.create import EXAMPLES, Body, compose, split_body
+from core.llm.offline.intent import NO, YES, clean, parse_intent, pick_of, words_of
+from core.llm.offline.matching import AskAll, AskWhich, delete_decision
+from core.llm.offline.text import duration_text, link_for, quote
+from core.llm.offline.values import (
     Ask,
     Create,
     DeleteById,
@@ -55,8 +58,8 @@ from core.llm.offline_values import (
     Reply,
     TellTime,
 )
-from core.llm.offline_when import Delay, Reading, parse_when
-from core.llm.offline_zones import Offset, Said, Zone, read_zone, same_zone
+from core.llm.offline.when import Delay, Reading, parse_when
+from core.llm.offline.zones import Offset, Said, Zone, read_zone, same_zone
 
 TURNS_READ_BACK = 6
 
@@ -312,6 +315,8 @@ def _answer(text: str, need: Need, reading: Reading) -> Intent:
     if _DROP.fullmatch(cleaned):
         return Reply("Okay, I won't set it.")
     fresh = parse_intent(text, reading)
+    if _new_request(fresh, cleaned, need):
+        return fresh
     merged = _merged(fresh, need, reading)
     if merged is not None:
         return merged
@@ -333,6 +338,15 @@ def _answer(text: str, need: Need, reading: Reading) -> Intent:
         case NeedZoneChoice():
             return _choice_answer(answer, need, reading)
     return fresh  # pragma: no cover - every Need is matched above
+
+
+def _new_request(fresh: Intent, cleaned: str, need: Need) -> bool:
+    """After a refusal ("every weekday at 8" … "When should I remind you?"), a message with its
+    own request verb and time ("ping me in 10 minutes") is a new request: it asks what it is
+    for instead of being glued to the refused task. A time alone ("in 10 minutes") answers."""
+    if not isinstance(need, NeedWhen) or not need.refused or not isinstance(fresh, Ask):
+        return False
+    return isinstance(fresh.need, NeedWhat) and fresh.need.when_text.lower() != cleaned.lower()
 
 
 def _merged(fresh: Intent, need: Need, reading: Reading) -> Intent | None:
@@ -456,7 +470,7 @@ def _said_option(said: Said, options: tuple[Zone, ...]) -> Zone | None:
 
 
 def _option_name(option: Zone) -> str:
-    from core.llm.offline_zones import zone_label
+    from core.llm.offline.zones import zone_label
 
     return f"“{zone_label(option)}”"
 

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.llm.offline_clock import Clock, find_clock
-from core.llm.offline_dates import Day, PastDay, read_day
-from core.llm.offline_duration import parse_duration, parse_number
-from core.llm.offline_intent import parse_intent
-from core.llm.offline_values import Ask, Create
-from core.llm.offline_when import (
+from core.llm.offline.clock import Clock, find_clock
+from core.llm.offline.dates import Day, PastDay, read_day
+from core.llm.offline.duration import parse_duration, parse_number
+from core.llm.offline.intent import parse_intent
+from core.llm.offline.values import Ask, Create
+from core.llm.offline.when import (
     AskZone,
     Delay,
     Interval,
@@ -28,7 +28,7 @@ from core.llm.offline_when import (
     Reading,
     parse_when,
 )
-from core.llm.offline_zones import Offset, Said, ZoneQuestion, read_zone, settle, zone_label
+from core.llm.offline.zones import Offset, Said, ZoneQuestion, read_zone, settle, zone_label
 
 WEDNESDAY = datetime(2026, 8, 5, 11, 21, 18, tzinfo=UTC)  # 13:21:18 in Berlin, 07:21 in New York
 ZONES = (
