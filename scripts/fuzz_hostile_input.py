@@ -28,5 +28,7 @@ TARGETS: dict[str, fuzz_common.Target] = {
 }
 
 if __name__ == "__main__":
-    application = QApplication.instance() or QApplication([])
-    raise SystemExit(fuzz_common.main(TARGETS, __doc__.splitlines()[0]))
+    application = QApplication.instance() or QApplication([])  # the renderer's documents need one
+    code = fuzz_common.main(TARGETS, __doc__.splitlines()[0])
+    application.quit()
+    raise SystemExit(code)
