@@ -63,10 +63,10 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QToolTip, QWidget
 
 from core.events import Entry, ExchangeHidden, PathSelected
-from ui import row_actions
+from core.transcript.verbs import Verb, offered, on_enter
 from ui.find_marks import Mark, marks_in
 from ui.highlight import CodeFormats
-from ui.row_actions import actions_for, label
+from ui.row_actions import ROW_ACTIONS, label
 from ui.row_layout import HIGHLIGHTS_PER_FRAME, MARGIN, RowLayout
 from ui.shown_path import ShownConversation
 from ui.theme import Surfaces
@@ -751,7 +751,7 @@ class TranscriptView(QListView):
             return
         if name == "copy":
             self.copy_row(row)
-        elif name == row_actions.SETTINGS:
+        elif name == Verb.SETTINGS:
             self.settings_requested.emit()
         else:
             self.row_action.emit(name, value.input if value.input >= 0 else value.seq)
@@ -780,11 +780,9 @@ class TranscriptView(QListView):
         row = self._model.row_at(index.row()) if index.isValid() else None
         if row is None:
             return False
-        if row.kind == "error" and self._delegate.layouts.writable:
-            self._run_action(index.row(), row_actions.RETRY)
-            return True
-        if row.kind == "hidden" and self._delegate.layouts.writable:
-            self._run_action(index.row(), row_actions.SHOW)
+        verb = on_enter(row.verbs, writable=self._delegate.layouts.writable)
+        if verb is not None:
+            self._run_action(index.row(), verb)
             return True
         if row.kind in ("tool", "context"):
             self._model.toggle_expanded(index.row())
@@ -843,34 +841,27 @@ class TranscriptView(QListView):
         value = self._model.row_at(row)
         if value is None:
             return
-        writable = self._delegate.layouts.writable
-        for name, text in self._verb_entries(value, writable):
-            menu.addAction(text, partial(self._run_action, row, name))
-        for action in actions_for(value.kind, writable=writable):
-            if action.name != "copy":
-                menu.addAction(label(action), partial(self._run_action, row, action.name))
+        names = self._menu_words(value)
+        for verb in offered(value.verbs, writable=self._delegate.layouts.writable):
+            if verb in names:
+                menu.addAction(names[verb], partial(self._run_action, row, verb))
 
-    def _verb_entries(self, value: TranscriptRow, writable: bool) -> list[tuple[str, str]]:
-        """The context menu's entries for an error row's, a hidden row's and a version
-        switcher's buttons (the keyboard's way to them)."""
-        if not writable:
-            return []
+    def _menu_words(self, value: TranscriptRow) -> dict[Verb, str]:
+        """The context menu's words for the verbs a row offers (Copy and Settings are not
+        there: Copy has the menu's own entries, Settings is the error card's button)."""
+        words: dict[Verb, str] = {
+            action.name: label(action) for action in ROW_ACTIONS if action.name != Verb.COPY
+        }
+        words |= {
+            Verb.PREVIOUS_VERSION: self.tr("&Previous version"),
+            Verb.NEXT_VERSION: self.tr("&Next version"),
+            Verb.RETRY: self.tr("&Retry"),
+            Verb.DISCARD: self.tr("&Discard"),
+            Verb.SHOW: self.tr("&Show the hidden message"),
+        }
         if value.kind == "error":
-            edit = [(row_actions.EDIT, self.tr("&Edit the message…"))] if value.typed else []
-            return [
-                (row_actions.RETRY, self.tr("&Retry")),
-                *edit,
-                (row_actions.DISCARD, self.tr("&Discard")),
-            ]
-        if value.kind == "hidden":
-            return [(row_actions.SHOW, self.tr("&Show the hidden message"))]
-        number, count = value.version
-        entries = []
-        if number > 1:
-            entries.append((row_actions.PREVIOUS_VERSION, self.tr("&Previous version")))
-        if 0 < number < count:
-            entries.append((row_actions.NEXT_VERSION, self.tr("&Next version")))
-        return entries
+            words[Verb.EDIT] = self.tr("&Edit the message…")
+        return words
 
     def set_writable(self, writable: bool) -> None:
         """A read-only session's rows offer no buttons that would write."""
