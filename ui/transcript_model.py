@@ -28,7 +28,7 @@ from PySide6.QtCore import (
     QTimer,
 )
 
-from core.events import AssistantMessage, Entry
+from core.events import AssistantMessage, Entry, TurnEnd
 from core.transcript.patch import Anchor, Insert, Move, Patch, Rebuild, Remove, Replace
 from core.transcript.path import ShownConversation, restructures
 from core.transcript.projection import (
@@ -216,7 +216,8 @@ class TranscriptModel(QAbstractListModel):
         """Show one new entry (tool results update their call's row instead of adding one);
         ignored while the loaded rows do not reach the tail (loaded on scrolling down)."""
         projection = self._projection
-        if isinstance(entry.event, AssistantMessage) and entry.seq == projection.loaded_to:
+        ends = isinstance(entry.event, AssistantMessage | TurnEnd)
+        if ends and entry.seq == projection.loaded_to:
             self._stop_stream()  # the recorded answer takes the streamed text's place
         self._apply(projection.append(entry))
 

@@ -248,6 +248,12 @@ class TranscriptProjection:
             case TurnStart(input=input_seq):
                 if reading.path.shows_turn(input_seq, entry.seq):
                     self._take_input(input_seq, entry.seq)
+                self._requeue()
+            case TurnEnd():
+                self._add_answer([])  # a stream does not outlive its turn
+                if self._tail_showing:
+                    self._add_rows(reading.in_turn(entry, reading.tail_input))
+                self._requeue()
             case AssistantMessage() as answer:
                 shown = self._tail_showing
                 rows = reading.answer_rows(entry, answer, reading.tail_input, self._tail_usage)
@@ -292,6 +298,14 @@ class TranscriptProjection:
             self._move(position, first)
         self._waiting.remove(input_seq)
         self._replace(first, replace(self.rows[first], seq=seq, queued=False))
+
+    def _requeue(self) -> None:
+        """The waiting messages are queued while a turn runs (and no longer once it ended); a
+        hidden one says nothing."""
+        for at in range(self._tail(), len(self.rows)):
+            queued = self.reading.turn_open and self.rows[at].kind != "hidden"
+            if self.rows[at].queued != queued:
+                self._replace(at, replace(self.rows[at], queued=queued))
 
     def _add_answer(self, rows: list[TranscriptRow]) -> None:
         """A recorded answer: it takes the streamed text's place (and ends the stream)."""
