@@ -72,17 +72,9 @@ class TranscriptProjection:
         return self.reading.zone_name
 
     @property
-    def events(self) -> Sequence[Entry]:
-        return self.reading.events
-
-    @property
     def stream_text(self) -> str:
         """The streamed answer's text so far ("" when none streams)."""
         return self._stream
-
-    @property
-    def streaming(self) -> bool:
-        return self._streaming
 
     def has_older(self) -> bool:
         """True while history older than the first row is not loaded."""
