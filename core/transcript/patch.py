@@ -2,9 +2,9 @@
 view applies in order (``ui.transcript_model`` turns each into Qt's begin/end calls). Pure.
 
 Positions are those of the rows at the moment the patch applies (after the patches before it).
-``Rebuild`` replaces every row; its ``anchor`` says where the reader's eye should stay: the input
-whose row stands where the row of ``anchor.shown`` stood on screen (``Anchor``), or None when the
-view follows the end.
+``Rebuild`` replaces every row; its ``anchor`` says where the reader's eye should stay
+(``Anchor``), or is None when the view follows the end: keeping the reader's place is a value the
+projection decides, not an order of calls.
 """
 
 from __future__ import annotations
@@ -43,9 +43,10 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class Anchor:
-    """Keep the reader's place over a rebuild: the row of input ``shown`` (or, when it is not on
-    screen, the top row) is where the reader looks; after the rebuild the row of input ``then``
-    (-1: the same exchange, or the first one at or after it) takes its place on screen."""
+    """Keep the reader's place over a rebuild: the row of input ``shown`` (-1, or when it is not
+    on screen: the top row) is where the reader looks; after the rebuild the row of input
+    ``then`` (-1, or when it is not loaded: the first row at or after the one looked at) takes
+    its place on screen."""
 
     shown: int
     then: int = -1

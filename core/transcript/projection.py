@@ -24,10 +24,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from core.events import AssistantMessage, Entry, ToolResult, TurnEnd, TurnStart, UserMessage
+from core.events import (
+    AssistantMessage,
+    Entry,
+    ExchangeHidden,
+    PathSelected,
+    ToolResult,
+    TurnEnd,
+    TurnStart,
+    UserMessage,
+)
 from core.transcript.build import Built, Reading
 from core.transcript.patch import Anchor, Insert, Move, Patch, Rebuild, Remove, Replace
-from core.transcript.path import EVERYTHING, PathView, ShownConversation
+from core.transcript.path import EVERYTHING, PathView, ShownConversation, switched
 from core.transcript.rows import TranscriptRow, merge_tool_result, message_seq
 from core.transcript.usage import TurnUsage
 
@@ -125,6 +134,28 @@ class TranscriptProjection:
         if count - stop < half:
             stop = count
         return self._rebuild(self.reading.events, self.reading.zone_name, seq - half, stop, anchor)
+
+    def restructure(
+        self, entry: Entry, conversation: ShownConversation, *, reader: int, following: bool
+    ) -> list[Patch]:
+        """``entry`` changed which events are shown (``restructures``): the loaded rows are
+        rebuilt, and the patch says where the reader's eye stays. A hidden or shown exchange
+        keeps its own row in place, a version switch puts the new version where the old one was
+        (``switched``); otherwise the reader at the end follows the new version or answer there,
+        and one reading older history (``reader``: the seq at the top of their screen) stays
+        where they are."""
+        before = self.reading.path.conversation
+        self.set_conversation(conversation)
+        match entry.event:
+            case ExchangeHidden(input=input_seq):
+                return self.rebuild_around(input_seq, Anchor(input_seq, input_seq))
+            case PathSelected():
+                shown, then = switched(before, conversation)
+                return self.rebuild_around(then if then >= 0 else reader, Anchor(shown, then))
+            case _ if following:
+                return self.rebuild_tail()
+            case _:
+                return self.rebuild_around(reader, Anchor(-1))
 
     def set_conversation(self, conversation: ShownConversation) -> None:
         """The conversation changed without changing the rows shown so far (a new input, a new
