@@ -10,7 +10,9 @@ New entries (``append``) are shown only while the range reaches the newest entry
 Every change is returned as patches (``core.transcript.patch``) in the order they apply; a view
 mirrors the rows by applying them. The answer being streamed is a row of its own (``streaming``)
 right above the messages waiting for a turn; the recorded ``assistant/message`` replaces it in
-place (a ``Replace``, so a view keeps the row's identity).
+place (a ``Replace``, so a view keeps the row's identity), and the turn's end drops what is left
+of it. The waiting messages are marked ``queued`` while a turn runs and unmarked when it ends
+(a choice where the spec is silent: "sent when the answer above is done" is true only then).
 
 The shown path (agent.md §7): the rows are those of the conversation the app hands in
 (``core.transcript.path``): inputs off the path make no row, a hidden exchange is one ``hidden``
