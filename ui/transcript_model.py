@@ -35,11 +35,11 @@ from core.transcript.projection import (
     FETCH_EVENTS,
     INITIAL_EVENTS,
     MAX_ROWS,
-    MESSAGE_ROWS,
     MIN_ROWS,
     TranscriptProjection,
 )
 from core.transcript.rows import TranscriptRow, message_seq
+from core.transcript.window import MESSAGE_ROWS
 from ui.transcript_rows import reminder_caption, reminder_text, words
 
 __all__ = [

@@ -61,6 +61,42 @@ class Rebuild:
 Patch: TypeAlias = Insert | Replace | Remove | Move | Rebuild
 
 
+class PatchedRows:
+    """Rows whose every change is recorded as a patch: between ``_begin()`` and ``_end()``, which
+    returns the patches in the order they were made (the base of ``TranscriptProjection``)."""
+
+    def __init__(self) -> None:
+        self.rows: list[TranscriptRow] = []
+        self._out: list[Patch] = []
+
+    def _begin(self) -> None:
+        self._out = []
+
+    def _end(self) -> list[Patch]:
+        out, self._out = self._out, []
+        return out
+
+    def _insert(self, at: int, rows: list[TranscriptRow]) -> None:
+        self.rows[at:at] = rows
+        self._out.append(Insert(at, tuple(rows)))
+
+    def _remove(self, at: int, count: int) -> None:
+        del self.rows[at : at + count]
+        self._out.append(Remove(at, count))
+
+    def _replace(self, at: int, row: TranscriptRow) -> None:
+        self.rows[at] = row
+        self._out.append(Replace(at, row))
+
+    def _move(self, source: int, to: int) -> None:
+        self.rows.insert(to, self.rows.pop(source))
+        self._out.append(Move(source, to))
+
+    def _rebuild_rows(self, rows: list[TranscriptRow], anchor: Anchor | None) -> None:
+        self.rows = rows
+        self._out.append(Rebuild(tuple(rows), anchor))
+
+
 def apply_patch(rows: list[TranscriptRow], patch: Patch) -> None:
     """``rows`` changed as ``patch`` says (the reference a view's copy is checked against)."""
     match patch:
