@@ -8,14 +8,15 @@ from collections.abc import Sequence
 from typing import overload
 from unittest import mock
 
-from core.events import Entry, ModelRef, TokenUsage, UserMessage
+from core.events import Entry, ModelRef, TokenUsage, TurnStart, UserMessage
 from core.transcript import projection as projection_module
 from core.transcript.patch import Anchor, Insert, Move, Rebuild, Remove, Replace, apply_patch
-from core.transcript.path import EVERYTHING
+from core.transcript.path import EVERYTHING, switched
 from core.transcript.projection import TranscriptProjection
 from core.transcript.rows import TranscriptRow, hidden_row, message_seq
 from core.transcript.usage import TurnUsage
 from core.transcript.verbs import Verb, offered, on_enter, verbs_of
+from core.transcript.window import bottom_cut, running_start, top_cut
 from tests.core.transcript.session_model import Session, play
 
 TURN = [("type", 0), ("start", 0), ("context", 0), ("say", 1), ("end", 0)]
@@ -207,3 +208,57 @@ def test_usage_sums_the_steps_of_a_turn() -> None:
     step = AssistantMessage("a", "x", (), model, "stop", TokenUsage(10, 5), None, None)
     usage = TurnUsage().plus(step).plus(step)
     assert (usage.prompt, usage.completion, usage.per_second) == (20, 10, None)
+
+
+def test_a_restructuring_entry_rebuilds_with_the_readers_place_as_a_value() -> None:
+    session = play(TURN * 3)
+    projection = TranscriptProjection()
+    projection.open(session.entries, "UTC", conversation=session.conversation())
+    hide = session.act("hide", 1)
+    assert hide is not None
+    [rebuild] = projection.restructure(hide, session.conversation(), reader=0, following=True)
+    assert isinstance(rebuild, Rebuild)
+    assert rebuild.anchor == Anchor(5, 5)  # the hidden exchange's own row stays in place
+    assert [row.kind for row in rebuild.rows][2] == "hidden"
+    edit = session.act("edit", 0)
+    assert edit is not None
+    [rebuild] = projection.restructure(edit, session.conversation(), reader=0, following=True)
+    assert isinstance(rebuild, Rebuild)
+    assert rebuild.anchor is None  # the reader at the end follows the new version
+    [rebuild] = projection.restructure(edit, session.conversation(), reader=5, following=False)
+    assert isinstance(rebuild, Rebuild)
+    assert rebuild.anchor == Anchor(-1)  # one reading older history stays where they are
+    select = session.act("select", 0)
+    assert select is not None
+    [rebuild] = projection.restructure(select, session.conversation(), reader=0, following=True)
+    assert isinstance(rebuild, Rebuild)
+    assert rebuild.anchor == Anchor(edit.seq, 0)  # the first version takes the edit's place
+    assert switched(session.conversation(), session.conversation()) == (-1, -1)
+
+
+def test_the_cuts_keep_exchanges_whole_and_leave_the_running_turn_alone() -> None:
+    user, answer = TranscriptRow("user", "q", 1), TranscriptRow("assistant", "a", 1)
+    tool, streaming = TranscriptRow("tool", "t", 2), TranscriptRow("streaming", "s")
+    assert running_start([tool, tool], 2, True) == 0  # no message row: the whole turn runs
+    assert running_start([user, answer], 2, True) == 0
+    assert bottom_cut([user, answer, user, answer], 2, 4) is None  # one exchange, one seq
+    assert bottom_cut([user, streaming], 1, 2) is None  # never at the streaming row
+    assert bottom_cut([user, answer, tool, tool], 2, 4) == 2
+    assert top_cut([user, answer, streaming], 1, 3) is None
+
+
+def test_a_turn_with_no_usage_still_waits_for_its_first_words() -> None:
+    from core.events import AssistantMessage
+
+    model = ModelRef("m", "m")
+    tools = AssistantMessage("a", "", (), model, "tool_calls", None, 2_000, None)
+    words = AssistantMessage("a", "x", (), model, "stop", TokenUsage(1, 1), 3_000, 1_000)
+    assert TurnUsage().plus(tools).plus(words).first_text_ms == 3_000
+
+
+def test_a_turn_on_something_that_is_not_a_message_shows_no_input_row() -> None:
+    session = play([("type", 0), ("context", 0)])
+    projection = TranscriptProjection()
+    projection.open(session.entries, "UTC")
+    projection.append(session.append(TurnStart(1, 1)))  # names a time reading, not an input
+    assert [row.text for row in projection.rows] == ["question 0"]
