@@ -12,10 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import assert_never
 
 from core.events import (
     AssistantMessage,
+    ContextTime,
     Entry,
+    ExchangeHidden,
+    MalformedEvent,
+    PathSelected,
+    ScheduleChanged,
+    SessionInstructions,
+    SessionModel,
+    SessionTitle,
     ToolResult,
     TurnEnd,
     TurnStart,
@@ -228,9 +237,21 @@ class _RangeBuild:
                 if self.showing:
                     self.add(reading.in_turn(entry, self.turn_input))
                 self.turn_input, self.showing = -1, True
-            case _:
-                if self.showing:
+            case (
+                ContextTime()
+                | SessionTitle()
+                | ScheduleChanged()
+                | ExchangeHidden()
+                | PathSelected()
+                | SessionModel()
+                | SessionInstructions()
+                | UnknownEvent()
+                | MalformedEvent()
+            ):
+                if self.showing:  # a time reading's row (the others make none)
                     self.add(reading.in_turn(entry, self.turn_input))
+            case unexpected:
+                assert_never(unexpected)
 
     def add(self, new: list[TranscriptRow]) -> None:
         rows = self.built.rows

@@ -12,9 +12,25 @@ before the app has handed it a conversation.
 from __future__ import annotations
 
 from collections.abc import Container, Mapping, Set
-from typing import Literal, Protocol
+from typing import Literal, Protocol, assert_never
 
-from core.events import Entry, ExchangeHidden, PathSelected, TurnStart, UserMessage
+from core.events import (
+    AssistantMessage,
+    ContextTime,
+    Entry,
+    ExchangeHidden,
+    MalformedEvent,
+    PathSelected,
+    ScheduleChanged,
+    SessionInstructions,
+    SessionModel,
+    SessionTitle,
+    ToolResult,
+    TurnEnd,
+    TurnStart,
+    UnknownEvent,
+    UserMessage,
+)
 
 InputState = Literal["shown", "hidden", "off"]
 """How an input appears: its exchange is shown, hidden (a thin "hidden" row stands at its place),
@@ -118,8 +134,21 @@ def restructures(entry: Entry, conversation: ShownConversation) -> bool:
             return revises is not None
         case TurnStart(input=input_seq):
             return conversation.latest_turn.get(input_seq) == entry.seq
-        case _:
+        case (
+            AssistantMessage()
+            | ToolResult()
+            | TurnEnd()
+            | ContextTime()
+            | SessionTitle()
+            | ScheduleChanged()
+            | SessionModel()
+            | SessionInstructions()
+            | UnknownEvent()
+            | MalformedEvent()
+        ):
             return False
+        case unexpected:
+            assert_never(unexpected)
 
 
 def switched(before: ShownConversation, after: ShownConversation) -> tuple[int, int]:

@@ -25,15 +25,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import assert_never
 
 from core.events import (
     AssistantMessage,
+    ContextTime,
     Entry,
     ExchangeHidden,
+    MalformedEvent,
     PathSelected,
+    ScheduleChanged,
+    SessionInstructions,
+    SessionModel,
+    SessionTitle,
     ToolResult,
     TurnEnd,
     TurnStart,
+    UnknownEvent,
     UserMessage,
 )
 from core.transcript.build import Built, Reading
@@ -278,10 +286,21 @@ class TranscriptProjection(PatchedRows):
                 shown = self._tail_showing
                 rows = reading.answer_rows(entry, answer, reading.tail_input, self._tail_usage)
                 self._add_answer(rows if shown else [])
-            case _ if self._tail_showing:
-                self._add_rows(reading.in_turn(entry, reading.tail_input))
-            case _:
-                pass
+            case (
+                ContextTime()
+                | SessionTitle()
+                | ScheduleChanged()
+                | ExchangeHidden()
+                | PathSelected()
+                | SessionModel()
+                | SessionInstructions()
+                | UnknownEvent()
+                | MalformedEvent()
+            ):
+                if self._tail_showing:  # a time reading's row (the others make none)
+                    self._add_rows(reading.in_turn(entry, reading.tail_input))
+            case unexpected:
+                assert_never(unexpected)
 
     def _track_turn(self, entry: Entry) -> None:
         """The newest turn's state follows every announced entry, shown or not."""
