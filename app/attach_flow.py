@@ -1,9 +1,11 @@
 """AttachFlow: files added to the message being written (agent.md §7), from the paperclip, a drop
 on the window or a paste into the message box.
 
-Each file is checked before it is read (``size_refusal`` on its size), read in a worker thread and
-stored in its session's folder (``LiveSession.add_attachment``, which tells text from images and
-refuses the rest with a sentence); an image is refused at once while the offline assistant answers
+Each file is read by ``app.attach_read`` (only a regular file, bounded by the bytes read, in a
+daemon thread with a time limit, so neither a device nor a pipe nor a hung mount can fill memory,
+hang the window or hold up quitting) and stored in its session's folder
+(``LiveSession.add_attachment``, which tells text from images and refuses the rest with a
+sentence); an image is refused at once while the offline assistant answers
 the session. Accepted files wait in their session (``OpenSession.attachments``, chips above the
 message box) until its next message takes them (``AppController.submit``); the chip's ✕ takes one
 off. Refused ones are said in the message bar, all in one message, and nothing else changes.
@@ -15,41 +17,38 @@ are in its folder), so switching sessions shows each one's own waiting files; a 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 
+from app.attach_read import (
+    FOLDER,
+    READ_SECONDS,
+    SLOW,
+    SPECIAL,
+    UNREADABLE,
+    ReadWords,
+    read_file,
+    read_in_background,
+)
 from app.controller import AppController, answers_offline
 from app.engine import OpenSession
 from app.qtasync import TaskRunner
 from app.refusal_words import refused_text
 from core.errors import ChimeError
 from core.events import Attachment
-from core.session.attachments import image_type, size_refusal
+from core.session.attachments import image_type
 from core.session.refusal import Refused
-from ui.i18n import QT_TRANSLATE_NOOP
+from core.visible_text import visible_name
 from ui.main_window import MainWindow
 
 _log = logging.getLogger(__name__)
 
 AskPaths = Callable[[MainWindow], list[Path]]
-
-
-FOLDER = QT_TRANSLATE_NOOP("AttachFlow", "“{name}” is a folder: choose the files in it instead.")
-UNREADABLE = QT_TRANSLATE_NOOP("AttachFlow", "“{name}” could not be read ({reason}).")
 translate = QCoreApplication.translate
-
-
-@dataclass(frozen=True, slots=True)
-class ReadWords:
-    """The sentences of ``read_file``, translated on the GUI thread ({name}, {reason})."""
-
-    folder: str = FOLDER
-    unreadable: str = UNREADABLE
 
 
 class AttachFlow:
@@ -96,10 +95,18 @@ class AttachFlow:
             opened.attachments[:] = [f for f in opened.attachments if f.sha256 != sha256]
 
     async def add_paths(self, opened: OpenSession, paths: list[Path]) -> None:
-        """Read each file (in a worker thread, after checking its size) and add it."""
-        words = ReadWords(translate("AttachFlow", FOLDER), translate("AttachFlow", UNREADABLE))
-        found = [await asyncio.to_thread(read_file, path, words) for path in paths]
-        await self._add_all(opened, [(p.name, d) for p, d in zip(paths, found, strict=True)])
+        """Read each file (``app.attach_read``) and add it."""
+        words = ReadWords(*(translate("AttachFlow", s) for s in (FOLDER, UNREADABLE, SPECIAL)))
+        found: list[tuple[str, bytes | Refused]] = []
+        for path in paths:
+            data = await read_in_background(partial(read_file, path, words))
+            found.append((path.name, data if data is not None else self._slow(path)))
+        await self._add_all(opened, found)
+
+    @staticmethod
+    def _slow(path: Path) -> Refused:
+        sentence = translate("AttachFlow", SLOW)
+        return Refused(sentence.format(name=visible_name(path.name), seconds=round(READ_SECONDS)))
 
     async def _add_all(self, opened: OpenSession, files: list[tuple[str, bytes | Refused]]) -> None:
         refusals = []
@@ -124,7 +131,7 @@ class AttachFlow:
             _log.warning("attachment refused by %s: %s", opened.id, error)
             return Refused(
                 translate("AttachFlow", "“{name}” was not added: {reason}").format(
-                    name=name, reason=error
+                    name=visible_name(name), reason=error
                 )
             )
 
@@ -133,18 +140,3 @@ class AttachFlow:
         if opened is None or not opened.live or opened.session.read_only:
             return None
         return opened
-
-
-def read_file(path: Path, words: ReadWords = ReadWords()) -> bytes | Refused:
-    """A file's bytes, or why it cannot be attached: a folder, unreadable, or too big (told by
-    its size, before anything is read). Blocking: run it in a worker thread."""
-    name = path.name or str(path)
-    try:
-        if path.is_dir():
-            return Refused(words.folder.format(name=name))
-        too_big = size_refusal(name, path.stat().st_size)
-        if too_big is not None:
-            return too_big
-        return path.read_bytes()
-    except OSError as error:
-        return Refused(words.unreadable.format(name=name, reason=error.strerror or error))

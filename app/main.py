@@ -29,6 +29,7 @@ import sys
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -46,6 +47,7 @@ from app.settings import KeyStore, ReadSettings, effective_provider, read_settin
 from app.single_instance import claim
 from app.state import read_state_checked
 from app.system import local_zone_name, monotonic_seconds, system_clock
+from app.zone_watch import ZoneWatch, follow_zone
 from core.clock import Clock, NewId, ZoneSource
 from ui.i18n import LANGUAGES
 from ui.main_window import MainWindow
@@ -249,6 +251,7 @@ class Application:
         self.window.version_of = lambda: __version__  # app/__init__.py: the one source
         self.started: Started | None = None
         self.jumps = ClockJumpWatch(clock, monotonic_seconds, parent=self.window)
+        self.zones = ZoneWatch(zone_source, parent=self.window)
         self._quitting = False
         self._starting = False
         self._quit_asked = False
@@ -360,6 +363,8 @@ class Application:
             )
             self.jumps.jumped.connect(started.controller.redrive_all)
             self.jumps.start()
+            self.zones.changed.connect(partial(follow_zone, started.controller))
+            self.zones.start()
         finally:
             self._starting = False
         if self._quit_asked:  # SIGTERM or Ctrl+Q while the sessions were being opened
@@ -375,6 +380,7 @@ class Application:
             return
         self._quitting = True
         self.jumps.stop()
+        self.zones.stop()
         if self.started is not None:
             if self.started.verbs is not None:
                 await self.started.verbs.search.stop()

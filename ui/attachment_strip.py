@@ -1,6 +1,7 @@
 """AttachmentStrip: the files added to the message being written, above the composer. No I/O.
 
-Each file is a chip ("📎 plan.md · 2 KB ✕"); ✕ removes it before sending. The app stores the
+Each file is a chip ("📎 plan.md · 2 KB ✕"); ✕ removes it before sending. Its name is shown as
+plain text with direction controls and line breaks written out (``core.visible_text``). The app stores the
 file (``SessionPort.add_attachment``) when it is added, and hands the strip the record; a refused
 file is never shown here (the window says why instead).
 
@@ -14,6 +15,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
 from core.events import Attachment
+from core.visible_text import visible_name
+from ui.untrusted import literal, plain
 from ui.wrap_layout import WrapLayout
 
 NAME_CHARS = 32
@@ -65,12 +68,13 @@ class AttachmentStrip(QWidget):
         chip.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)  # its border and background
         row = QHBoxLayout(chip)
         row.setContentsMargins(6, 2, 2, 2)
-        label = QLabel(f"📎 {short_name(attachment.name)} · {size_text(attachment.size)}", chip)
-        label.setToolTip(f"{attachment.name}\n{attachment.media_type}")
+        name = visible_name(attachment.name)  # the log may hold a name from before the rule
+        label = plain(QLabel(f"📎 {short_name(name)} · {size_text(attachment.size)}", chip))
+        label.setToolTip(literal(f"{name}\n{attachment.media_type}"))
         remove = QToolButton(chip)
         remove.setText("✕")
         remove.setAutoRaise(True)
-        remove.setAccessibleName(self.tr("Remove {name}").format(name=attachment.name))
+        remove.setAccessibleName(self.tr("Remove {name}").format(name=name))
         remove.clicked.connect(lambda: self._remove(attachment.sha256))
         row.addWidget(label)
         row.addWidget(remove)

@@ -19,6 +19,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHBoxLayout, QToolButton, QWidget
 
 from ui.model_picker import ModelPicker
+from ui.untrusted import literal
 
 GLYPH_SCALE = 1.4
 """The paperclip's size against the text's."""
@@ -95,7 +96,7 @@ class ComposerTools(QWidget):
         if temperature is not None:
             lines.append(self.tr("Temperature: {value:g}").format(value=temperature))
         lines.append(self.tr("Click to change them (Ctrl+I)."))
-        self.instructions_button.setToolTip("\n\n".join(lines))
+        self.instructions_button.setToolTip(literal("\n\n".join(lines)))
 
     def set_writable(self, writable: bool) -> None:
         """A read-only session takes no files, no model choice and no instructions."""

@@ -93,6 +93,7 @@ from ui.session_list import SessionListItem, SessionListPanel
 from ui.shown_path import ShownConversation
 from ui.transcript_model import TranscriptModel
 from ui.transcript_view import TranscriptView
+from ui.untrusted import literal, plain
 
 APP_NAME = "Chime"
 REMINDERS_COLLAPSE = 1000
@@ -117,7 +118,7 @@ class Banner(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("banner")
-        self.label = QLabel(self)
+        self.label = plain(QLabel(self))  # quotes errors and paths
         self.label.setObjectName("banner-text")
         self.label.setWordWrap(True)
         self.button = QPushButton(self.tr("Fork from last good turn"), self)
@@ -299,13 +300,13 @@ class MainWindow(QMainWindow):
         )
 
     def _build_status(self) -> None:
-        self.zone_label = QLabel(self)
+        self.zone_label = plain(QLabel(self))
         self.zone_label.setObjectName("status-zone")
-        self.provider_label = QLabel(self)
+        self.provider_label = plain(QLabel(self))
         self.provider_label.setObjectName("status-provider")
-        self.state_label = QLabel(self)
+        self.state_label = plain(QLabel(self))
         self.state_label.setObjectName("status-state")
-        self.persistence_label = QLabel(self)
+        self.persistence_label = plain(QLabel(self))
         self.persistence_label.setObjectName("status-persistence")
         self.persistence_label.hide()
         bar = self.statusBar()
@@ -604,7 +605,7 @@ class MainWindow(QMainWindow):
     def set_state(self, state: str, detail: str = "") -> None:
         """``live``, ``cold``, ``read-only: open elsewhere`` or ``corrupt``, shown in the status bar."""
         self.state_label.setText(self.tr("Session: ") + state)
-        self.state_label.setToolTip(detail)
+        self.state_label.setToolTip(literal(detail))
 
     def set_persistence_warning(self, failed: bool) -> None:
         """Show or clear the warning that a save (persistence barrier) failed."""
@@ -728,7 +729,7 @@ class MainWindow(QMainWindow):
         box.setIcon(QMessageBox.Icon.Question)
         box.setWindowTitle(self.tr("Open link — Chime"))
         box.setText(self.tr("Open this link in your browser?"))
-        box.setInformativeText(target.toString())
+        box.setInformativeText(literal(target.toString()))
         opening = box.addButton(self.tr("Open"), QMessageBox.ButtonRole.AcceptRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(opening)

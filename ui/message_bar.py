@@ -3,7 +3,8 @@
 One message at a time, above the message box: a new one replaces the old (so "moved to the
 trash" is gone once Undo says "restored"), it can carry one action button (Undo), a close button,
 and it hides itself after a while; screen readers hear it (an Alert). The status bar keeps only
-the session's state, the provider, the zone and link targets.
+the session's state, the provider, the zone and link targets. The text is plain text, never HTML:
+a message quotes what Chime did not write (a ``--session`` argument, a file's name, an error).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAccessible, QAccessibleEvent, QAction
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
 
+from ui.untrusted import plain
+
 
 class MessageBar(QFrame):
     """A short message with an optional action; ``show_message`` replaces what is shown."""
@@ -19,7 +22,7 @@ class MessageBar(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("message-bar")
-        self.label = QLabel(self)
+        self.label = plain(QLabel(self))  # errors and names quote text Chime did not write
         self.label.setObjectName("message-text")
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

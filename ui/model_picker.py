@@ -22,6 +22,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QStyle, QToolButton, QWidget
 
 from core.frozen import frozen
+from ui.untrusted import literal
 
 OFFLINE = "offline"
 ENDPOINT = "openai-compatible"
@@ -86,8 +87,10 @@ class ModelPicker(QToolButton):
         self._state = state
         self.setText(self.label_of(state.current) if state.current else state.setting_label)
         self.setToolTip(
-            self.tr("Answers this session: {label}. Choose another model (Ctrl+M).").format(
-                label=self.text()
+            literal(  # a model's name is the endpoint's words
+                self.tr("Answers this session: {label}. Choose another model (Ctrl+M).").format(
+                    label=self.text()
+                )
             )
         )
         self._rebuild()

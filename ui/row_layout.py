@@ -53,12 +53,14 @@ from PySide6.QtGui import (
 )
 
 from core.transcript.verbs import Verb, offered
+from core.visible_text import visible_name
 from ui.attachment_strip import size_text
 from ui.highlight import CodeFormats, fill_runs, knows, runs_by_lines
 from ui.markdown_blocks import Block, resplit, split_blocks
 from ui.row_actions import RowAction, footer_actions, label, tip
 from ui.theme import Surfaces
 from ui.transcript_rows import TranscriptRow, first_text_wait, reminder_text, usage_numbers
+from ui.untrusted import set_markdown
 
 MARGIN = 16
 """Between the transcript's edges and the reading column."""
@@ -423,7 +425,7 @@ class RowLayouts:
     def _files_line(self, layout: RowLayout, row: TranscriptRow, width: int, top: int) -> int:
         """The attached files' names and sizes under the bubble, right-aligned, as a muted piece
         after the message's own text; returns its bottom."""
-        items = [f"📎 {file.name} · {size_text(file.size)}" for file in row.files]
+        items = [f"📎 {visible_name(file.name)} · {size_text(file.size)}" for file in row.files]
         text = "   ".join(items)
         unbroken = "   ".join(item.replace(" ", "\u00a0") for item in items)  # wrap between files
         doc = self._plain_doc(unbroken, self._fonts.small, int(width * BUBBLE_SHARE))
@@ -767,7 +769,7 @@ class RowLayouts:
 
     def _markdown(self, markdown: str) -> QTextDocument:
         doc = _new_doc(self._fonts.body)
-        doc.setMarkdown(markdown)
+        set_markdown(doc, markdown)  # raw HTML is text: nothing an answer holds hides the rest
         if _MAY_NEED_STYLE.search(markdown):
             _style_markdown(doc, self._fonts.mono, self.surfaces)
         return doc

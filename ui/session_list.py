@@ -54,8 +54,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.visible_text import visible_name
 from ui.theme import CardColors, card_colors
 from ui.timefmt import since
+from ui.untrusted import literal
 
 Index = QModelIndex | QPersistentModelIndex
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -128,7 +130,7 @@ class SessionListModel(QAbstractListModel):
         if role == SEARCH_ROLE:
             return f"{item.title}\n{item.search_text}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return item.title
+            return literal(visible_name(item.title))  # the model's or the user's words, not HTML
         return None
 
     def _accessible(self, item: SessionListItem) -> str:
@@ -270,7 +272,7 @@ class SessionDelegate(QStyledItemDelegate):
             painter.setPen(color)
         title_rect = QRect(left, inner.top(), inner.right() - left - 30, line)
         elided = QFontMetrics(title_font).elidedText(
-            item.title, Qt.TextElideMode.ElideRight, title_rect.width()
+            visible_name(item.title), Qt.TextElideMode.ElideRight, title_rect.width()
         )
         painter.drawText(title_rect, int(Qt.AlignmentFlag.AlignVCenter), elided)
         if item.unread:

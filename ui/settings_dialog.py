@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP, chosen_language
+from ui.untrusted import plain
 
 THEMES = (
     ("system", QT_TRANSLATE_NOOP("SettingsDialog", "Follow the system")),
@@ -166,7 +167,7 @@ class SettingsDialog(QDialog):
         )
         self.test_button = QPushButton(self.tr("Test connection"), self.endpoint_box)
         self.test_button.setObjectName("settings-test")
-        self.test_result = QLabel(self.endpoint_box)
+        self.test_result = plain(QLabel(self.endpoint_box))  # quotes the endpoint's errors
         self.test_result.setObjectName("settings-test-result")
         self.test_result.setWordWrap(True)
         self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -81,6 +81,7 @@ from ui.transcript_model import (
 )
 from ui.transcript_rows import TranscriptRow
 from ui.turn_delegate import COPIED_MESSAGE, TurnDelegate
+from ui.untrusted import literal
 
 COPIED_MS = 1500
 AUTO_SCROLL_MS = 30
@@ -734,7 +735,9 @@ class TranscriptView(QListView):
             if button is not None and button.tip:
                 QToolTip.showText(event.globalPos(), button.tip, self)
             elif self._link:
-                QToolTip.showText(event.globalPos(), self._link, self)
+                QToolTip.showText(
+                    event.globalPos(), literal(self._link), self
+                )  # the model wrote it
             else:
                 QToolTip.hideText()
             return True

@@ -42,7 +42,8 @@ Choices the spec leaves open (written down here):
   its text and tool-call arguments plus one per chunk, so a server that never stops sending (text,
   arguments or empty chunks) cannot grow memory or run forever. Past the bound the stream is
   closed and the step ends with finish ``length``, its text followed by ``cut_note(limit)``
-  (also streamed, so the window shows it); tool calls still open at the cut are dropped, since
+  (also streamed, so the window shows it; it says what Chime did, not that the endpoint would
+  never have finished, which Chime cannot know); tool calls still open at the cut are dropped, since
   their arguments are incomplete and running them would act on a fragment.
 - The SDK's event decoder buffers an unfinished line or event without limit, so the response body
   is bounded too: more than ``EVENT_BYTES_PER_CHAR * max_answer_chars + 64 KiB`` bytes without a
@@ -107,7 +108,13 @@ NO_KEY = "no-key"
 """Sent as the bearer token when the user configured no key; local servers ignore it."""
 
 MAX_ANSWER_CHARS = 4_000_000
-"""The default bound of one streamed answer (about 1M tokens; real answers are far shorter)."""
+"""The default bound of one streamed answer. Reasoned from both sides: about a million tokens,
+several times the longest answer a model is allowed to write today (output limits are of the order
+of 100k tokens, half a megabyte of text), so no answer a model finishes by itself meets it; and
+small enough that the recorded answer, even with every character escaped in JSON (12 bytes for a
+surrogate pair: 48 MB), stays far inside one log line (``core.jsonread.LOG_LINE``, 256 MiB) and
+the transcript lays it out in seconds, not minutes. Reaching it says nothing about whether the
+endpoint would have finished, so ``cut_note`` claims only what Chime did."""
 EVENT_BYTES_PER_CHAR = 12
 """The most bytes one answer character can take in an event: an escaped surrogate pair."""
 
@@ -549,8 +556,8 @@ class _EventBound(httpx2.AsyncByteStream):
 def cut_note(limit: int) -> str:
     """The note that ends an answer cut at the bound (``max_answer_chars``)."""
     return (
-        f"\n\n[Chime stopped reading this answer after {limit:,} characters: the model endpoint "
-        "kept sending without finishing. The rest was not received.]"
+        f"\n\n[This answer reached {limit:,} characters, the most Chime keeps of one answer, so "
+        "Chime stopped reading it here; the rest was not received.]"
     )
 
 

@@ -4,7 +4,9 @@
 ``classify`` is pure: a text file (UTF-8, no NUL byte) up to ``TEXT_LIMIT`` bytes, or a PNG, JPEG,
 GIF or WebP image (told by its first bytes, not its name) up to ``IMAGE_LIMIT``; anything else is
 refused with a sentence saying why (``core.session.refusal.Refused``, a pure value the session port
-names). ``AttachmentStore`` writes each distinct content once (a temporary file, fsynced, renamed
+names). The record's name is the file's name with its direction controls and line breaks written
+out (``core.visible_text``), so no name can disguise its extension or break a line where it is
+shown. ``AttachmentStore`` writes each distinct content once (a temporary file, fsynced, renamed
 into place, so a crash never leaves a half file under a hash name) and reads it back checked
 against its hash: a damaged file reads as None, and the message then says the attachment is
 missing instead of sending wrong bytes.
@@ -23,6 +25,7 @@ from pathlib import Path, PurePath
 from core.events import Attachment
 from core.session import jsonl_store as disk
 from core.session.refusal import RefusalCode, Refused
+from core.visible_text import visible_name
 
 FOLDER = "attachments"
 TEXT_LIMIT = 256 * 1024
@@ -76,7 +79,7 @@ def size_refusal(name: str, size: int) -> Refused | None:
 
 def classify(name: str, data: bytes) -> Attachment | Refused:
     """The attachment ``data`` makes (its record, hash included), or why it is refused."""
-    display = PurePath(name).name or "file"
+    display = visible_name(PurePath(name).name) or "file"
     too_big = size_refusal(display, len(data))
     if too_big is not None:
         return too_big

@@ -285,6 +285,14 @@
         <translation>„{name}“ konnte nicht gelesen werden ({reason}).</translation>
     </message>
     <message>
+        <source>“{name}” is not a regular file (a device, a pipe or a socket), so it cannot be attached.</source>
+        <translation>„{name}“ ist keine gewöhnliche Datei (ein Gerät, eine Pipe oder ein Socket) und kann daher nicht angehängt werden.</translation>
+    </message>
+    <message>
+        <source>“{name}” was not added: reading it took longer than {seconds} seconds.</source>
+        <translation>„{name}“ wurde nicht hinzugefügt: Das Lesen dauerte länger als {seconds} Sekunden.</translation>
+    </message>
+    <message>
         <source>“{name}” was not added: {reason}</source>
         <translation>„{name}“ wurde nicht hinzugefügt: {reason}</translation>
     </message>

@@ -27,7 +27,7 @@ import app.__main__ as entry_point
 from app import settings as settings_module
 from app.main import LOG_FILE, Application, restart_command, run
 from app.settings import KeyStore, Settings
-from app.single_instance import server_name
+from app.single_instance import socket_path
 from app.state import read_state
 from core.events import AssistantMessage
 from core.session.jsonl_store import try_lock
@@ -468,8 +468,8 @@ def test_a_start_on_a_folder_whose_chime_runs_hands_over_and_exits_0_without_a_w
 ) -> None:
     """The running instance is a plain socket at Qt's local-socket path that answers ok, in a
     process of its own (a start blocks on its socket while it waits for the answer)."""
-    monkeypatch.delenv("TMPDIR", raising=False)
-    path = Path("/tmp") / server_name(tmp_path)
+    path = socket_path(tmp_path, os.getuid())
+    assert path is not None
     instance = subprocess.Popen(
         [sys.executable, "-c", RUNNING_INSTANCE, str(path)], stdout=subprocess.PIPE, text=True
     )

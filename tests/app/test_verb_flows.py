@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from app.attach_flow import read_file
+from app.attach_read import read_file
 from app.engine import EngineParts
 from app.providers import close_provider
 from app.state import STATE_FILE, AppState, read_state, write_state

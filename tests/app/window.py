@@ -106,6 +106,7 @@ class RealApp:
         session_arg: str | None = None,
         start: bool = True,
         system_locale: QLocale | None = None,
+        zone_source: Callable[[], str | None] = lambda: ZONE,
     ) -> None:
         self.qtbot = qtbot
         self.qapp = qapp
@@ -123,7 +124,7 @@ class RealApp:
             folder,
             session_arg,
             clock=clock,
-            zone_source=lambda: ZONE,
+            zone_source=zone_source,
             new_id=lambda: f"id{next(counter)}",
             keys=KeyStore(folder / "config", use_keyring=False),
             questions=Questions(

@@ -89,6 +89,27 @@ def test_an_answer_over_the_bound_is_cut_with_a_note_and_the_session_goes_on(
     assert turn_end(events, 2) == {"turn": 2, "status": "completed"}
 
 
+def test_a_long_answer_that_finished_is_not_said_to_have_gone_on_without_end(
+    tmp_path: Path,
+) -> None:
+    """Issue 24, point 7: a 5 MB answer that finished normally was labelled "the model endpoint
+    kept sending without finishing". Past the bound Chime does not know whether the endpoint would
+    have finished, so the note says only what Chime did and why."""
+
+    async def body(rig: Rig) -> list[dict[str, Any]]:
+        await rig.ask("long please")
+        return rig.events()
+
+    events = hosted([megabyte_stream(30_000)], tmp_path, body, max_answer_chars=20_000)
+
+    [answer] = of_type(turn_events(events, 1), v.ASSISTANT_MESSAGE)
+    note = answer["text"][answer["text"].rindex("\n\n[") :]
+    assert note == cut_note(20_000)
+    assert "without finishing" not in note
+    assert "kept sending" not in note
+    assert "20,000 characters, the most Chime keeps of one answer" in note
+
+
 @pytest.mark.slow
 def test_a_five_megabyte_answer_is_cut_at_the_default_bound_and_recorded_on_disk(
     tmp_path: Path,

@@ -192,7 +192,7 @@ def test_an_endless_stream_is_cut_at_the_answer_bound_with_a_note_and_the_connec
     assert set(streamed) <= ({"a", "b"} if kind == "text" else set())
     assert len(streamed) <= limit
     assert "".join(deltas[:-1]) == answer["text"]  # the window saw exactly what was recorded
-    assert "stopped reading this answer after 200 characters" in note
+    assert "This answer reached 200 characters, the most Chime keeps" in note
     assert turn_end(events, 2) == {"turn": 2, "status": "completed"}
 
 
