@@ -15,8 +15,9 @@ hover; clicking it asks the window (``link_activated``), which shows the target 
 
 The shown path (agent.md §7): ``apply_entry`` feeds each new entry with the conversation after
 it; an entry that changes which events are shown rebuilds the loaded rows, at the end (a new
-version: the view follows it) or around where the reader is (a hidden exchange, another version:
-``keep_in_place`` names the row that should stay where it is on screen).
+version: the view follows it) or around where the reader is (a hidden exchange, another version).
+The rebuild carries its anchor (``core.transcript.patch.Anchor``, decided by the projection): the
+view notes where that row is on screen before the reset and puts it back after.
 
 Signals:
     settings_requested(): the user asked for Settings from an error row.
@@ -62,11 +63,12 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QToolTip, QWidget
 
-from core.events import Entry, ExchangeHidden, PathSelected
-from ui import row_actions
+from core.events import Entry
+from core.transcript.patch import Anchor
+from core.transcript.verbs import Verb, offered, on_enter
 from ui.find_marks import Mark, marks_in
 from ui.highlight import CodeFormats
-from ui.row_actions import actions_for, label
+from ui.row_actions import ROW_ACTIONS, label
 from ui.row_layout import HIGHLIGHTS_PER_FRAME, MARGIN, RowLayout
 from ui.shown_path import ShownConversation
 from ui.theme import Surfaces
@@ -137,10 +139,8 @@ class TranscriptView(QListView):
         self._painting = False
         self._painting_order: tuple[tuple[int, int], tuple[int, int]] | None = None
         self._last_double: tuple[float, QPoint] = (float("-inf"), QPoint())
-        self._keep: tuple[int, int] | None = None
-        """(the input whose row the reader looks at, the input whose row takes its place) for the
-        next rebuild around it (``keep_in_place``)."""
-        self._rebuilding = False
+        self._kept: tuple[int, int | None] = (-1, None)
+        """Over a rebuild with an anchor: (the seq of the row the reader looked at, its top)."""
         self._find_query = ""
         self._find_target: tuple[int, int] | None = None
         """(the seq of the message holding the current match, which match in it)."""
@@ -200,6 +200,7 @@ class TranscriptView(QListView):
         bar.valueChanged.connect(self._on_scroll_value_changed)
         bar.rangeChanged.connect(self._on_scroll_range_changed)
         self._model.rowsInserted.connect(self._on_model_rows_inserted)
+        self._model.modelAboutToBeReset.connect(self._on_model_about_to_reset)
         self._model.modelReset.connect(self._on_model_reset)
         self._model.dataChanged.connect(self._on_model_data_changed)
 
@@ -262,12 +263,7 @@ class TranscriptView(QListView):
     def _scroll_to_match(self, seq: int, number: int) -> None:
         row = self._model.row_of_message(seq)
         if row < 0:  # not loaded: load the events around it
-            self._rebuilding = self._loading = True
-            try:
-                self._model.reload_around(seq)
-                self.doItemsLayout()
-            finally:
-                self._rebuilding = self._loading = False
+            self._model.reload_around(seq, Anchor(-1, seq))
             row = self._model.row_of_message(seq)
             if row < 0:
                 return
@@ -754,7 +750,7 @@ class TranscriptView(QListView):
             return
         if name == "copy":
             self.copy_row(row)
-        elif name == row_actions.SETTINGS:
+        elif name == Verb.SETTINGS:
             self.settings_requested.emit()
         else:
             self.row_action.emit(name, value.input if value.input >= 0 else value.seq)
@@ -783,11 +779,9 @@ class TranscriptView(QListView):
         row = self._model.row_at(index.row()) if index.isValid() else None
         if row is None:
             return False
-        if row.kind == "error" and self._delegate.layouts.writable:
-            self._run_action(index.row(), row_actions.RETRY)
-            return True
-        if row.kind == "hidden" and self._delegate.layouts.writable:
-            self._run_action(index.row(), row_actions.SHOW)
+        verb = on_enter(row.verbs, writable=self._delegate.layouts.writable)
+        if verb is not None:
+            self._run_action(index.row(), verb)
             return True
         if row.kind in ("tool", "context"):
             self._model.toggle_expanded(index.row())
@@ -846,34 +840,27 @@ class TranscriptView(QListView):
         value = self._model.row_at(row)
         if value is None:
             return
-        writable = self._delegate.layouts.writable
-        for name, text in self._verb_entries(value, writable):
-            menu.addAction(text, partial(self._run_action, row, name))
-        for action in actions_for(value.kind, writable=writable):
-            if action.name != "copy":
-                menu.addAction(label(action), partial(self._run_action, row, action.name))
+        names = self._menu_words(value)
+        for verb in offered(value.verbs, writable=self._delegate.layouts.writable):
+            if verb in names:
+                menu.addAction(names[verb], partial(self._run_action, row, verb))
 
-    def _verb_entries(self, value: TranscriptRow, writable: bool) -> list[tuple[str, str]]:
-        """The context menu's entries for an error row's, a hidden row's and a version
-        switcher's buttons (the keyboard's way to them)."""
-        if not writable:
-            return []
+    def _menu_words(self, value: TranscriptRow) -> dict[Verb, str]:
+        """The context menu's words for the verbs a row offers (Copy and Settings are not
+        there: Copy has the menu's own entries, Settings is the error card's button)."""
+        words: dict[Verb, str] = {
+            action.name: label(action) for action in ROW_ACTIONS if action.name != Verb.COPY
+        }
+        words |= {
+            Verb.PREVIOUS_VERSION: self.tr("&Previous version"),
+            Verb.NEXT_VERSION: self.tr("&Next version"),
+            Verb.RETRY: self.tr("&Retry"),
+            Verb.DISCARD: self.tr("&Discard"),
+            Verb.SHOW: self.tr("&Show the hidden message"),
+        }
         if value.kind == "error":
-            edit = [(row_actions.EDIT, self.tr("&Edit the message…"))] if value.typed else []
-            return [
-                (row_actions.RETRY, self.tr("&Retry")),
-                *edit,
-                (row_actions.DISCARD, self.tr("&Discard")),
-            ]
-        if value.kind == "hidden":
-            return [(row_actions.SHOW, self.tr("&Show the hidden message"))]
-        number, count = value.version
-        entries = []
-        if number > 1:
-            entries.append((row_actions.PREVIOUS_VERSION, self.tr("&Previous version")))
-        if 0 < number < count:
-            entries.append((row_actions.NEXT_VERSION, self.tr("&Next version")))
-        return entries
+            words[Verb.EDIT] = self.tr("&Edit the message…")
+        return words
 
     def set_writable(self, writable: bool) -> None:
         """A read-only session's rows offer no buttons that would write."""
@@ -884,48 +871,27 @@ class TranscriptView(QListView):
     # -- the shown path ------------------------------------------------------------------
     def apply_entry(self, entry: Entry, conversation: ShownConversation | None) -> None:
         """A new entry of the session on screen, with the conversation after it (None: it did
-        not change): rows are added, or the loaded ones rebuilt when the shown path changed."""
-        model = self._model
-        if conversation is None or not model.restructures(entry, conversation):
-            if conversation is not None:
-                model.set_conversation(conversation)
-            model.append_event(entry)
-            return
-        model.set_conversation(conversation)
-        event = entry.event
-        if isinstance(event, ExchangeHidden):
-            self._rebuild_around(event.input)
-        elif isinstance(event, PathSelected) or not self._follow:
-            self._rebuild_around(self._keep[1] if self._keep is not None else -1)
-        else:  # a new version (edit, regenerate) or a re-run at the end: show it, follow it
-            model.reload_tail()
-            self.scroll_to_end()
+        not change): rows are added, or the loaded ones rebuilt when the shown path changed (the
+        rebuild's anchor says where the reader's eye stays: ``_keep_place``)."""
+        index = self.indexAt(QPoint(self.viewport().width() // 2, 2))
+        reader = self._anchor_seq(index.row()) if index.isValid() else -1
+        self._model.apply_entry(entry, conversation, reader=reader, following=self._follow)
 
-    def keep_in_place(self, shown_input: int, next_input: int) -> None:
-        """The next rebuild around the reader (``path/select``) puts the row of ``next_input``
-        where the row of ``shown_input`` is on screen now (a version switch)."""
-        self._keep = (shown_input, next_input)
-
-    def _rebuild_around(self, input_seq: int) -> None:
-        """Rebuild the loaded rows around the reader: the row of ``input_seq`` (a hidden
-        exchange's, a new version's: ``keep_in_place``), else the top row, stays where it is."""
-        keep, self._keep = self._keep, None
-        old_input = keep[0] if keep is not None else input_seq
-        row, offset = self._screen_anchor(old_input)
-        anchor_seq = self._anchor_seq(row)
-        target = input_seq if input_seq >= 0 else anchor_seq
-        self._rebuilding = self._loading = True
+    def _keep_place(self, anchor: Anchor) -> None:
+        """After a rebuild: the row of input ``anchor.then`` (else the first one at or after the
+        row the reader looked at) goes where that row was on screen."""
+        anchor_seq, offset = self._kept
+        self._kept = (-1, None)
         try:
-            self._model.reload_around(max(0, target))
             self.doItemsLayout()
-            found = self._row_for(input_seq, anchor_seq)
+            found = self._row_for(anchor.then, anchor_seq)
             bar = self.verticalScrollBar()
             if found >= 0 and offset is not None:
                 top = self.visualRect(self._model.index(found)).top()
                 bar.setValue(bar.value() + top - offset)
             self._follow = bar.value() >= bar.maximum() - 4 and not self._model.has_newer()
         finally:
-            self._rebuilding = self._loading = False
+            self._loading = False
         self._fill_timer.start()
 
     def _fill_viewport(self) -> None:
@@ -1024,12 +990,21 @@ class TranscriptView(QListView):
         if self._follow and not self._loading:
             self.scrollToBottom()
 
+    def _on_model_about_to_reset(self) -> None:
+        anchor = self._model.last_anchor
+        if anchor is not None:  # note where the reader looks, to keep it there (_keep_place)
+            self._loading = True
+            row, offset = self._screen_anchor(anchor.shown)
+            self._kept = (self._anchor_seq(row), offset)
+
     def _on_model_reset(self) -> None:
         self._delegate.forget()
         self._find_cache.clear()
         self._anchor = self._head = None
         self._offsets.clear()
-        if self._rebuilding:  # the rebuild puts the reader back where they were
+        anchor = self._model.last_anchor
+        if anchor is not None:  # the rebuild puts the reader back where they were
+            self._keep_place(anchor)
             return
         self._follow = True
         self.scrollToBottom()
