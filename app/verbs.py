@@ -30,7 +30,7 @@ from app.engine import OpenSession
 from core.agent import Agent
 from core.errors import ChimeError
 from core.events import Event, TurnStart, UserMessage, UserSource
-from ui import row_actions
+from core.transcript.verbs import Verb
 from ui.main_window import MainWindow
 
 _log = logging.getLogger(__name__)
@@ -54,14 +54,14 @@ class ConversationVerbs(QObject):
     def row_action(self, name: str, seq: int) -> None:
         """A transcript row's action on the exchange of input ``seq``."""
         actions: dict[str, Callable[[int], None]] = {
-            row_actions.RETRY: self.retry,
-            row_actions.EDIT: self.edit,
-            row_actions.DISCARD: lambda s: self.hide(s, discard=True),
-            row_actions.SHOW: self.show,
-            "hide": self.hide,
-            "regenerate": self.regenerate,
-            row_actions.PREVIOUS_VERSION: lambda s: self.switch_version(s, -1),
-            row_actions.NEXT_VERSION: lambda s: self.switch_version(s, 1),
+            Verb.RETRY: self.retry,
+            Verb.EDIT: self.edit,
+            Verb.DISCARD: lambda s: self.hide(s, discard=True),
+            Verb.SHOW: self.show,
+            Verb.HIDE: self.hide,
+            Verb.REGENERATE: self.regenerate,
+            Verb.PREVIOUS_VERSION: lambda s: self.switch_version(s, -1),
+            Verb.NEXT_VERSION: lambda s: self.switch_version(s, 1),
         }
         action = actions.get(name)
         if action is not None:

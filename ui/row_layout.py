@@ -52,11 +52,11 @@ from PySide6.QtGui import (
     QTextOption,
 )
 
-from ui import row_actions
+from core.transcript.verbs import Verb, offered
 from ui.attachment_strip import size_text
 from ui.highlight import CodeFormats, fill_runs, knows, runs_by_lines
 from ui.markdown_blocks import Block, resplit, split_blocks
-from ui.row_actions import RowAction, actions_for, label, tip
+from ui.row_actions import RowAction, footer_actions, label, tip
 from ui.theme import Surfaces
 from ui.transcript_rows import TranscriptRow, first_text_wait, reminder_text, usage_numbers
 
@@ -538,7 +538,7 @@ class RowLayouts:
         note_w = self._small_metrics.horizontalAdvance(note) + 4
         switcher = self._switcher(row, top + 2, line - 4)
         switcher_w = switcher[-1].rect.right() + 1 if switcher else 0
-        actions = () if row.kind == "streaming" else actions_for(row.kind, writable=self.writable)
+        actions = footer_actions(row.verbs, writable=self.writable)
         buttons = self._footer_buttons(actions, top + 2, line - 4)
         buttons_w = buttons[-1].rect.right() + 1 if buttons else 0
         info_w = note_w + (switcher_w + 10 if switcher else 0)
@@ -594,7 +594,7 @@ class RowLayouts:
 
     def _switcher(self, row: TranscriptRow, top: int, height: int) -> list[Button]:
         """The version switcher's ‹ and › buttons from x = 0 (its "2/3" goes between them)."""
-        number, count = row.version
+        count = row.version[1]
         if count < 2:
             return []
         metrics = self._small_metrics
@@ -602,18 +602,18 @@ class RowLayouts:
         middle = metrics.horizontalAdvance(f"{count}/{count}") + 10
         return [
             Button(
-                row_actions.PREVIOUS_VERSION,
+                Verb.PREVIOUS_VERSION,
                 "‹",
                 QRect(0, top, arrow, height),
                 translate("RowLayouts", "Previous version"),
-                enabled=number > 1 and self.writable,
+                enabled=Verb.PREVIOUS_VERSION in offered(row.verbs, writable=self.writable),
             ),
             Button(
-                row_actions.NEXT_VERSION,
+                Verb.NEXT_VERSION,
                 "›",
                 QRect(arrow + middle, top, arrow, height),
                 translate("RowLayouts", "Next version"),
-                enabled=number < count and self.writable,
+                enabled=Verb.NEXT_VERSION in offered(row.verbs, writable=self.writable),
             ),
         ]
 
@@ -663,33 +663,31 @@ class RowLayouts:
         y += piece.height + 8
         small = self._small_metrics
         x, buttons = PAD, []
-        choices = [
-            (
-                row_actions.RETRY,
+        words = {
+            Verb.RETRY: (
                 translate("RowLayouts", "Retry (Enter)"),
                 translate("RowLayouts", "Run this message again"),
             ),
-            (
-                row_actions.EDIT,
+            Verb.EDIT: (
                 translate("RowLayouts", "Edit"),
                 translate(
                     "RowLayouts",
                     "Put this message in the message box to change it and send it again",
                 ),
             ),
-            (
-                row_actions.DISCARD,
+            Verb.DISCARD: (
                 translate("RowLayouts", "Discard"),
                 translate(
                     "RowLayouts", "Leave this message out of the view and of what the model is sent"
                 ),
             ),
+            Verb.SETTINGS: (translate("RowLayouts", "Settings…"), ""),
+        }
+        choices = [
+            (verb, *words[verb])
+            for verb in offered(row.verbs, writable=self.writable)
+            if verb in words
         ]
-        if not self.writable:
-            choices = []
-        elif not row.typed:  # a reminder's turn: nothing typed to edit
-            choices = [choice for choice in choices if choice[0] != row_actions.EDIT]
-        choices.append((row_actions.SETTINGS, translate("RowLayouts", "Settings…"), ""))
         for name, text, hint in choices:
             w = small.horizontalAdvance(text) + 22
             if x > PAD and x + w > width - PAD:  # a narrow card: the rest on the next line
@@ -728,7 +726,8 @@ class RowLayouts:
         """A hidden exchange: one muted line with its first words and a Show button."""
         small = self._small_metrics
         show = translate("RowLayouts", "Show")
-        button_w = small.horizontalAdvance(show) + 22 if self.writable else 0
+        shown = Verb.SHOW in offered(row.verbs, writable=self.writable)
+        button_w = small.horizontalAdvance(show) + 22 if shown else 0
         text = translate(
             "RowLayouts", "1 hidden message: “{words}” — left out of what the model sees"
         ).format(words=row.text)
@@ -736,13 +735,13 @@ class RowLayouts:
         piece = Piece(doc, 0, GAP, 0, doc.characterCount(), markdown=text, muted=True)
         height = max(piece.height, small.height() + 8)
         layout = RowLayout(GAP + height + GAP, [piece])
-        if self.writable:
+        if shown:
             rect = QRect(width - button_w, GAP, button_w, small.height() + 8)
             tip_text = translate(
                 "RowLayouts",
                 "Bring this message and its answer back into the view and the model's history",
             )
-            layout.buttons = [Button(row_actions.SHOW, show, rect, tip_text)]
+            layout.buttons = [Button(Verb.SHOW, show, rect, tip_text)]
         return layout
 
     def _notice(self, text: str, width: int) -> RowLayout:

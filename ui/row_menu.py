@@ -21,9 +21,9 @@ from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPoint, Signa
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QListView, QMenu
 
-from ui import row_actions
+from core.transcript.verbs import Verb, offered, on_enter
 from ui.hover_buttons import COPY_CODE
-from ui.row_actions import actions_for, label
+from ui.row_actions import ROW_ACTIONS, label
 from ui.row_copy import RowCopy
 from ui.row_hits import RowHits
 from ui.row_layout import MARGIN
@@ -67,11 +67,11 @@ class RowMenu(QObject):
         value = self._model.row_at(row)
         if value is None:
             return
-        if name == "copy":
+        if name == Verb.COPY:
             self._copying.copy_row(row)
         elif name.startswith(COPY_CODE):
             self._copying.copy_code(row, int(name.removeprefix(COPY_CODE)))
-        elif name == row_actions.SETTINGS:
+        elif name == Verb.SETTINGS:
             self.settings_requested.emit()
         else:
             self.row_action.emit(name, value.input if value.input >= 0 else value.seq)
@@ -81,12 +81,9 @@ class RowMenu(QObject):
         row = self._model.row_at(index.row()) if index.isValid() else None
         if row is None:
             return False
-        writable = self._delegate.layouts.writable
-        if row.kind == "error" and writable:
-            self.run(index.row(), row_actions.RETRY)
-            return True
-        if row.kind == "hidden" and writable:
-            self.run(index.row(), row_actions.SHOW)
+        verb = on_enter(row.verbs, writable=self._delegate.layouts.writable)
+        if verb is not None:
+            self.run(index.row(), verb)
             return True
         if row.kind in ("tool", "context"):
             self._model.toggle_expanded(index.row())
@@ -144,55 +141,26 @@ class RowMenu(QObject):
         value = self._model.row_at(row)
         if value is None:
             return
-        writable = self._delegate.layouts.writable
-        for name, text in self._verb_entries(value, writable):
-            menu.addAction(text, partial(self.run, row, name))
-        for action in actions_for(value.kind, writable=writable):
-            if action.name != "copy":
-                menu.addAction(label(action), partial(self.run, row, action.name))
+        names = self._menu_words(value)
+        for verb in offered(value.verbs, writable=self._delegate.layouts.writable):
+            if verb in names:
+                menu.addAction(names[verb], partial(self.run, row, verb))
 
-    def _verb_entries(self, value: TranscriptRow, writable: bool) -> list[tuple[str, str]]:
-        """The context menu's entries for an error row's, a hidden row's and a version
-        switcher's buttons (the keyboard's way to them)."""
-        if not writable:
-            return []
+    def _menu_words(self, value: TranscriptRow) -> dict[Verb, str]:
+        """The context menu's words for the verbs a row offers (Copy and Settings are not
+        there: Copy has the menu's own entries, Settings is the error card's button)."""
+        words: dict[Verb, str] = {
+            action.name: label(action) for action in ROW_ACTIONS if action.name != Verb.COPY
+        }
+        words |= {
+            Verb.PREVIOUS_VERSION: QCoreApplication.translate(
+                "TranscriptView", "&Previous version"
+            ),
+            Verb.NEXT_VERSION: QCoreApplication.translate("TranscriptView", "&Next version"),
+            Verb.RETRY: QCoreApplication.translate("TranscriptView", "&Retry"),
+            Verb.DISCARD: QCoreApplication.translate("TranscriptView", "&Discard"),
+            Verb.SHOW: QCoreApplication.translate("TranscriptView", "&Show the hidden message"),
+        }
         if value.kind == "error":
-            edit = (
-                [
-                    (
-                        row_actions.EDIT,
-                        QCoreApplication.translate("TranscriptView", "&Edit the message…"),
-                    )
-                ]
-                if value.typed
-                else []
-            )
-            return [
-                (row_actions.RETRY, QCoreApplication.translate("TranscriptView", "&Retry")),
-                *edit,
-                (row_actions.DISCARD, QCoreApplication.translate("TranscriptView", "&Discard")),
-            ]
-        if value.kind == "hidden":
-            return [
-                (
-                    row_actions.SHOW,
-                    QCoreApplication.translate("TranscriptView", "&Show the hidden message"),
-                )
-            ]
-        number, count = value.version
-        entries = []
-        if number > 1:
-            entries.append(
-                (
-                    row_actions.PREVIOUS_VERSION,
-                    QCoreApplication.translate("TranscriptView", "&Previous version"),
-                )
-            )
-        if 0 < number < count:
-            entries.append(
-                (
-                    row_actions.NEXT_VERSION,
-                    QCoreApplication.translate("TranscriptView", "&Next version"),
-                )
-            )
-        return entries
+            words[Verb.EDIT] = QCoreApplication.translate("TranscriptView", "&Edit the message…")
+        return words

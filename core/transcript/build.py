@@ -1,0 +1,278 @@
+"""The rows of a range of the log, in the order they are shown. Pure: no I/O, no Qt.
+
+``Reading`` is what the projection knows of the session (its entries, the shown path, the zone,
+the newest turn) and turns ``[start, stop)`` of the log into rows: a message stands where the
+turn that answers it starts (its ``turn/start``), so an answer is always directly under its
+question; a retry shows the message once; messages no turn has taken yet are the last rows
+(``Built.waiting``), and one no turn ever took (a crash between the two) stands where it is.
+The bounded scans find a turn's edges and whether a later turn takes a message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from core.events import (
+    AssistantMessage,
+    Entry,
+    ToolResult,
+    TurnEnd,
+    TurnStart,
+    UnknownEvent,
+    UserMessage,
+)
+from core.transcript.path import EVERYTHING, PathView
+from core.transcript.rows import TranscriptRow, hidden_row, merge_tool_result, row_for_event
+from core.transcript.usage import TurnUsage
+from core.transcript.verbs import verbs_of
+
+MAX_TURN_SCAN = 4000
+"""How far a batch edge may move to reach a turn's start, and how far a message's turn is looked
+for."""
+
+
+@dataclass(slots=True)
+class Built:
+    """Rows built for a range of events; when the range reaches the tail, the seqs of the
+    messages that wait for a turn (their rows are the last ones); results whose call row was
+    built before the range (a batch that begins mid-turn)."""
+
+    rows: list[TranscriptRow]
+    waiting: list[int] = field(default_factory=list)
+    results: list[ToolResult] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Reading:
+    """The session as the transcript reads it (see the module docstring)."""
+
+    events: Sequence[Entry] = ()
+    zone_name: str | None = None
+    path: PathView = field(default_factory=lambda: PathView(EVERYTHING))
+    show_context: bool = False
+    known_end: int = 0
+    tail_input: int = -1
+    """The input of the newest ``turn/start`` (-1: none): later messages wait."""
+    turn_open: bool = False
+
+    def event(self, index: int) -> Entry:
+        """``events[index]``, or a stand-in that makes no row for a line that does not decode: a
+        warm open shows a session before its checkpoint is verified, so a corrupt covered line
+        can be read here; the session then turns read-only and its banner names the line."""
+        try:
+            return self.events[index]
+        except ValueError:  # not an event line (JSON, UTF-8 or the envelope)
+            return Entry(index, "", UnknownEvent("unreadable", None))
+
+    # -- bounded scans -----------------------------------------------------------------------
+    def turn_start(self, start: int) -> int:
+        """``start`` moved back to the ``turn/start`` of the turn it falls in."""
+        floor = max(0, start - MAX_TURN_SCAN)
+        index = start
+        while index > floor:
+            if isinstance(self.event(index).event, TurnStart):
+                return index
+            index -= 1
+        return index
+
+    def turn_end(self, stop: int) -> int:
+        """``stop`` moved forward to the start of the next turn."""
+        ceiling = min(self.known_end, stop + MAX_TURN_SCAN)
+        index = stop
+        while index < ceiling and not isinstance(self.event(index).event, TurnStart):
+            index += 1
+        return index
+
+    def last_turn(self, count: int) -> tuple[int, bool]:
+        """(input of the newest ``turn/start``, whether that turn is still open)."""
+        ended = False
+        for index in range(count - 1, max(-1, count - 1 - MAX_TURN_SCAN), -1):
+            match self.event(index).event:
+                case TurnStart(input=input_seq):
+                    return input_seq, not ended
+                case TurnEnd():
+                    ended = True
+                case _:
+                    pass
+        return -1, False
+
+    def tail_state(self, count: int) -> tuple[bool, TurnUsage]:
+        """Whether the newest turn's events are shown, and what its steps cost so far."""
+        steps: list[AssistantMessage] = []
+        for index in range(count - 1, max(-1, count - 1 - MAX_TURN_SCAN), -1):
+            match self.event(index).event:
+                case TurnStart(input=input_seq):
+                    usage = TurnUsage()
+                    for answer in reversed(steps):
+                        usage = usage.plus(answer)
+                    return self.path.turn_shown(input_seq, index), usage
+                case AssistantMessage() as answer:
+                    steps.append(answer)
+                case _:
+                    pass
+        return True, TurnUsage()
+
+    def turn_before(self, start: int) -> tuple[int, bool]:
+        """(the input of the turn open at ``start``, whether its events are shown); (-1, True)
+        when ``start`` is between turns (or no ``turn/start`` is within the scan)."""
+        for index in range(start - 1, max(-1, start - 1 - MAX_TURN_SCAN), -1):
+            match self.event(index).event:
+                case TurnStart(input=input_seq):
+                    return input_seq, self.path.turn_shown(input_seq, index)
+                case TurnEnd():
+                    return -1, True
+                case _:
+                    pass
+        return -1, True
+
+    def taken_later(self, seq: int) -> bool:
+        """A ``turn/start`` after ``seq`` (within the scan) takes the message at ``seq``."""
+        ceiling = min(self.known_end, seq + 1 + MAX_TURN_SCAN)
+        for index in range(seq + 1, ceiling):
+            event = self.event(index).event
+            if isinstance(event, TurnStart) and event.input == seq:
+                return True
+        return False
+
+    # -- rows --------------------------------------------------------------------------------
+    def message_row(self, entry: Entry, *, queued: bool = False) -> TranscriptRow | None:
+        """The row of an input: its message (with its versions), a ``hidden`` row, or None when
+        it is off the shown path (or not a message)."""
+        event = entry.event
+        if not isinstance(event, UserMessage):
+            return None
+        state = self.path.input_state(entry.seq)
+        if state == "off":
+            return None
+        if state == "hidden":
+            return replace(hidden_row(entry, event), verbs=verbs_of("hidden"))
+        rows = row_for_event(entry, self.zone_name)
+        version = self.path.version(entry.seq)
+        verbs = verbs_of(rows[0].kind, version=version)
+        return replace(rows[0], queued=queued, input=entry.seq, version=version, verbs=verbs)
+
+    def in_turn(self, entry: Entry, input_seq: int) -> list[TranscriptRow]:
+        """The visible rows of an event of the turn answering ``input_seq``."""
+        rows = row_for_event(entry, self.zone_name)
+        if not self.show_context:
+            rows = [row for row in rows if row.kind != "context"]
+        typed = self._typed(input_seq)
+        return [
+            replace(row, input=input_seq, typed=typed, verbs=verbs_of(row.kind, typed=typed))
+            for row in rows
+        ]
+
+    def _typed(self, input_seq: int) -> bool:
+        """False for a reminder's turn (its input is no typed message)."""
+        if not 0 <= input_seq < len(self.events):
+            return True
+        event = self.event(input_seq).event
+        return not isinstance(event, UserMessage) or not event.is_reminder
+
+    def answer_rows(
+        self, entry: Entry, answer: AssistantMessage, input_seq: int, usage: TurnUsage
+    ) -> list[TranscriptRow]:
+        """An answer step's rows; the step that ends its turn carries the turn's usage."""
+        rows = self.in_turn(entry, input_seq)
+        ends_turn = usage.reported and answer.finish != "tool_calls"
+        if ends_turn and rows and rows[0].kind == "assistant":
+            rows[0] = replace(rows[0], usage=usage)
+        return rows
+
+    def build(self, start: int, stop: int) -> Built:
+        """The rows of events ``[start, stop)`` of the shown path, in the order they are shown."""
+        return _RangeBuild(self, start).run(stop)
+
+
+class _RangeBuild:
+    """One pass of ``Reading.build`` over a range (its rows, held messages, open turn)."""
+
+    def __init__(self, reading: Reading, start: int) -> None:
+        self.reading = reading
+        self.built = Built([])
+        self.held: dict[int, TranscriptRow] = {}
+        self.calls: dict[str, int] = {}
+        self.turn_input, self.showing = reading.turn_before(start)
+        self.usage = TurnUsage()
+        self.start = start
+
+    def run(self, stop: int) -> Built:
+        reading = self.reading
+        for seq in range(self.start, stop):
+            self.read(reading.event(seq))
+        if stop >= reading.known_end:
+            self.add_waiting(stop)
+        return self.built
+
+    def read(self, entry: Entry) -> None:
+        reading = self.reading
+        match entry.event:
+            case ToolResult() as result:
+                if self.showing:
+                    self.merge(result)
+            case UserMessage():
+                self.place_message(entry)
+            case TurnStart(input=input_seq):
+                self.turn_input, self.usage = input_seq, TurnUsage()
+                self.showing = reading.path.turn_shown(input_seq, entry.seq)
+                if reading.path.shows_turn(input_seq, entry.seq):
+                    self.place_input(input_seq, entry.seq)
+            case AssistantMessage() as answer:
+                self.usage = self.usage.plus(answer)
+                if self.showing:
+                    self.add(reading.answer_rows(entry, answer, self.turn_input, self.usage))
+            case TurnEnd():
+                if self.showing:
+                    self.add(reading.in_turn(entry, self.turn_input))
+                self.turn_input, self.showing = -1, True
+            case _:
+                if self.showing:
+                    self.add(reading.in_turn(entry, self.turn_input))
+
+    def add(self, new: list[TranscriptRow]) -> None:
+        rows = self.built.rows
+        for row in new:
+            if row.kind == "tool" and row.call_id:
+                self.calls[row.call_id] = len(rows)
+            rows.append(row)
+
+    def merge(self, result: ToolResult) -> None:
+        position = self.calls.get(result.call_id)
+        if position is None:  # its call was built before this range (a batch began mid-turn)
+            self.built.results.append(result)
+            return
+        rows = self.built.rows
+        rows[position] = merge_tool_result(rows[position], result, self.reading.zone_name)
+
+    def place_message(self, entry: Entry) -> None:
+        """A message stands at the start of the turn that answers it; a message no turn took
+        yet is added by ``add_waiting`` (after the newest turn's input) or stands where it is
+        (before it: a log written by a crash between the two)."""
+        row = self.reading.message_row(entry)
+        if row is None:
+            return
+        if self.reading.taken_later(entry.seq):
+            self.held[entry.seq] = row
+        elif entry.seq <= self.reading.tail_input:
+            self.built.rows.append(row)
+
+    def place_input(self, input_seq: int, seq: int) -> None:
+        """The turn at ``seq`` is the answer of ``input_seq``: its message (or hidden row)
+        stands here."""
+        row = self.held.pop(input_seq, None)
+        if row is None and 0 <= input_seq < seq:
+            row = self.reading.message_row(self.reading.event(input_seq))
+        if row is not None:
+            self.built.rows.append(replace(row, seq=seq))
+
+    def add_waiting(self, stop: int) -> None:
+        """The rows of the messages that wait for a turn, and their seqs."""
+        reading = self.reading
+        for seq in range(max(reading.tail_input + 1, stop - MAX_TURN_SCAN), stop):
+            entry = reading.event(seq)
+            if isinstance(entry.event, UserMessage) and not reading.taken_later(seq):
+                row = reading.message_row(entry, queued=reading.turn_open)
+                if row is not None:
+                    self.built.rows.append(row)
+                    self.built.waiting.append(seq)

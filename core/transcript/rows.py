@@ -1,0 +1,222 @@
+"""Transcript rows: what each session event looks like on screen, as frozen values. Pure: no I/O,
+no clock, no Qt, no words of the window's language (``ui.transcript_rows.words`` puts a row's
+``note`` and a tool row's parts into words).
+
+A row is built from a typed entry (``core.events``), matched on its event's class, so a new event
+type is a type error here until it is given its rows. Times are shown in the zone name the caller
+gives (the sampled system zone); nothing here reads the machine.
+
+Choices where the spec is silent (desktop.md §1):
+- ``turn/start``, ``schedule/change`` and ``session/title`` make no row; ``context/time`` makes a
+  row of kind ``context`` that the view hides unless "Show context" is on.
+- A reminder follow-up (``user/message`` with the schedule plugin source) is a ``reminder`` row
+  showing the reminders the framing parser read from it (``UserMessage.reminders``); it counts as
+  late when delivered more than a minute after its intended ``occurrence_at``.
+- Malformed and unknown events make no row (the JSONL export keeps them).
+- ``turn/end`` makes a row only when the turn did not complete: ``error`` (failed, with Retry,
+  Edit and Discard) or ``notice`` (cancelled / interrupted).
+- A hidden exchange (agent.md §7) is one thin ``hidden`` row at its input's place, with the first
+  words of the message and a Show button.
+- An answer with no text, no tool call and not stopped is an ``assistant`` row with the note
+  ``EMPTY_ANSWER`` (the row is the answer's, so Regenerate is at hand).
+
+Which verbs a row offers is a field of the row (``verbs``, decided by ``core.transcript.verbs``
+when the row is placed), read by the painted buttons, the context menu and the keyboard alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Literal, assert_never
+
+from core.events import (
+    AssistantMessage,
+    Attachment,
+    ContextTime,
+    Entry,
+    ExchangeHidden,
+    MalformedEvent,
+    PathSelected,
+    ScheduleChanged,
+    SessionInstructions,
+    SessionModel,
+    SessionTitle,
+    ToolCall,
+    ToolResult,
+    TurnEnd,
+    TurnStart,
+    UnknownEvent,
+    UserMessage,
+)
+from core.framing import DueReminder
+from core.instant import read_instant
+from core.readable import tool_summary
+from core.transcript.usage import TurnUsage
+from core.transcript.verbs import Verb
+
+RowKind = Literal[
+    "user", "reminder", "assistant", "tool", "context", "error", "notice", "streaming", "hidden"
+]
+
+LATE_AFTER = timedelta(minutes=1)
+HIDDEN_SNIPPET_CHARS = 60
+
+
+class Note(StrEnum):
+    """A row whose words are the window's, not the log's: ``ui`` says them in its language."""
+
+    NONE = ""
+    EMPTY_ANSWER = "empty-answer"
+    TURN_FAILED = "turn-failed"
+    STOPPED = "stopped"
+    INTERRUPTED = "interrupted"
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptRow:
+    """One visible transcript row.
+
+    ``seq`` is where the row stands in the log's order: the event's index, except for a message,
+    which stands at the ``turn/start`` that answers it (-1 for the live streaming row); ``at`` its
+    append time. A tool row keeps its call's ``arguments`` and, once it arrived, its ``result``
+    (None: not yet); ``detail`` is their shown form (``ui`` fills it, with headings in its
+    language). ``queued``: a message typed while another answer runs, waiting for its turn.
+    ``files``: the files attached to a user message. ``note``: words the window supplies
+    (``text`` then holds the log's own words, possibly empty).
+    """
+
+    kind: RowKind
+    text: str
+    seq: int = -1
+    at: datetime | None = None
+    title: str = ""
+    detail: str = ""
+    call_id: str = ""
+    is_error: bool = False
+    reminders: tuple[DueReminder, ...] = ()
+    late: bool = False
+    queued: bool = False
+    files: tuple[Attachment, ...] = ()
+    input: int = -1
+    """The seq of the input whose exchange the row belongs to (-1: none, e.g. streaming)."""
+    version: tuple[int, int] = (0, 0)
+    """A message with versions: (which one, of how many); (0, 0) without."""
+    usage: TurnUsage | None = None
+    """Under the answer that ends a turn: what its steps cost (None: nothing reported)."""
+    typed: bool = True
+    """An error row whose input the user typed (False: a reminder's turn, which has no text to
+    edit: its row offers no Edit)."""
+    note: Note = Note.NONE
+    arguments: str = ""
+    result: str | None = None
+    verbs: tuple[Verb, ...] = ()
+    """What the row offers (``core.transcript.verbs.verbs_of``), in the order they are shown."""
+
+
+def message_seq(row: TranscriptRow) -> int:
+    """The seq of the message a row shows: a user message or reminder at its input's seq, an
+    answer at its own (-1 for other rows)."""
+    if row.kind in ("user", "reminder"):
+        return row.input
+    return row.seq if row.kind == "assistant" else -1
+
+
+def reminder_text(row: TranscriptRow) -> str:
+    """The reminders' own words, one per line (the framing text when it cannot be parsed)."""
+    if not row.reminders:
+        return row.text
+    return "\n".join(item.prompt for item in row.reminders)
+
+
+def hidden_row(entry: Entry, message: UserMessage) -> TranscriptRow:
+    """The thin row standing for a hidden exchange: the first words of its message."""
+    text = (
+        reminder_text(_user_row(message, entry.seq, None)) if message.is_reminder else message.text
+    )
+    first = " ".join(text.split())
+    if len(first) > HIDDEN_SNIPPET_CHARS:
+        first = first[: HIDDEN_SNIPPET_CHARS - 1].rstrip() + "…"
+    return TranscriptRow("hidden", first, entry.seq, read_instant(entry.at), input=entry.seq)
+
+
+def row_for_event(entry: Entry, zone_name: str | None) -> list[TranscriptRow]:
+    """The rows one entry adds (tool results are merged by ``merge_tool_result`` instead)."""
+    seq, at = entry.seq, read_instant(entry.at)
+    match entry.event:
+        case UserMessage() as message:
+            return [_user_row(message, seq, at)]
+        case AssistantMessage() as answer:
+            return _assistant_rows(answer, seq, at, zone_name)
+        case ContextTime(text=text):
+            return [TranscriptRow("context", text, seq, at)]
+        case TurnEnd() as end:
+            return _turn_end_rows(end, seq, at)
+        case (
+            TurnStart()
+            | ToolResult()
+            | SessionTitle()
+            | ScheduleChanged()
+            | ExchangeHidden()
+            | PathSelected()
+            | SessionModel()
+            | SessionInstructions()
+            | UnknownEvent()
+            | MalformedEvent()
+        ):
+            return []
+        case unexpected:
+            assert_never(unexpected)
+
+
+def _user_row(message: UserMessage, seq: int, at: datetime | None) -> TranscriptRow:
+    if not message.is_reminder:
+        return TranscriptRow("user", message.text, seq, at, files=message.attachments)
+    items = message.reminders or ()
+    late = at is not None and any(at - item.occurrence_at > LATE_AFTER for item in items)
+    return TranscriptRow("reminder", message.text, seq, at, reminders=items, late=late)
+
+
+def _assistant_rows(
+    answer: AssistantMessage, seq: int, at: datetime | None, zone_name: str | None
+) -> list[TranscriptRow]:
+    rows: list[TranscriptRow] = []
+    if answer.text.strip():
+        rows.append(TranscriptRow("assistant", answer.text, seq, at))
+    elif not answer.tool_calls and answer.finish != "interrupted":
+        rows.append(TranscriptRow("assistant", "", seq, at, note=Note.EMPTY_ANSWER))
+    rows.extend(_tool_row(call, seq, at, zone_name) for call in answer.tool_calls)
+    return rows
+
+
+def _tool_row(
+    call: ToolCall, seq: int, at: datetime | None, zone_name: str | None
+) -> TranscriptRow:
+    title = tool_summary(call.name, call.arguments, None, zone_name)
+    return TranscriptRow(
+        "tool", call.name, seq, at, title=title, call_id=call.id, arguments=call.arguments
+    )
+
+
+def merge_tool_result(
+    row: TranscriptRow, result: ToolResult, zone_name: str | None
+) -> TranscriptRow:
+    """The tool-call row once its ``tool/result`` arrived: its summary includes the result."""
+    content, is_error = result.content, result.is_error
+    title = tool_summary(row.text, row.arguments, content, zone_name, is_error=is_error)
+    return replace(row, title=title, result=content, is_error=is_error)
+
+
+def _turn_end_rows(end: TurnEnd, seq: int, at: datetime | None) -> list[TranscriptRow]:
+    match end.status:
+        case "failed":
+            message = end.error.message if end.error is not None else ""
+            note = Note.NONE if message else Note.TURN_FAILED
+            return [TranscriptRow("error", message, seq, at, is_error=True, note=note)]
+        case "cancelled":
+            return [TranscriptRow("notice", "", seq, at, note=Note.STOPPED)]
+        case "interrupted":
+            return [TranscriptRow("notice", "", seq, at, note=Note.INTERRUPTED)]
+        case _:
+            return []
