@@ -37,7 +37,7 @@ from PySide6.QtCore import QCoreApplication, QLocale, QSocketNotifier, Qt, QTime
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from app import __version__
+from app import __version__, qt_feature  # first: its import keeps PySide6 from reading sources
 from app.appearance import apply_appearance, load_style, make_application
 from app.language import install_language, language_for
 from app.owner_timer import ClockJumpWatch
@@ -348,6 +348,7 @@ class Application:
         self._starting = True
         try:
             started = self.started = self._compose()
+            qt_feature.forget_sources()  # whatever this PySide6 read while the engine loaded
             wanted = [self.session_arg] if self.session_arg else list(state.open)
             current = self.session_arg or state.current
             await started.controller.start(wanted, current)

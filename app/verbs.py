@@ -191,7 +191,7 @@ class ConversationVerbs(QObject):
             return
         chosen = versions[target]
         leaf = conversation.leaf_for(chosen)
-        self.window.transcript.keep_in_place(seq, chosen)
+        self.window.keep_in_place(seq, chosen)
         self._attempt(self.tr("switch to that version"), lambda: agent.select(leaf))
 
     # -- helpers -----------------------------------------------------------------------
@@ -285,9 +285,9 @@ def wire_verbs(window: MainWindow, controller: AppController) -> ConversationVer
 
     act = window.window_actions.action
     verbs = ConversationVerbs(controller, window)
-    window.transcript.row_action.connect(verbs.row_action)
-    window.composer.edit_submitted.connect(verbs.send_edit)
-    window.composer.edit_last_requested.connect(verbs.edit_last)
+    window.row_action.connect(verbs.row_action)
+    window.edit_submitted.connect(verbs.send_edit)
+    window.edit_last_requested.connect(verbs.edit_last)
     act("regenerate").triggered.connect(verbs.regenerate_last)
     act("undo_hide").triggered.connect(verbs.undo_hide)
     find = FindFlow(controller, window)

@@ -3,7 +3,8 @@
     .venv/bin/python bench/ui_bench.py [--runs 5] [--messages 10000] [--before DIR]
 
 1. Cold start until the main window is first painted, as a ratio to a bare PySide6 script that
-   shows an empty QMainWindow (both as fresh subprocesses, offscreen; medians of ``--runs``).
+   shows an empty QMainWindow (both as fresh subprocesses, offscreen or ``--platform xcb`` on the
+   X server in ``DISPLAY``; medians of ``--runs``).
    Goal: ratio <= 2. ``--before DIR`` also times the Chime source tree in DIR (e.g. an export of
    main: ``git archive main | tar -x -C DIR``) in the same runs, interleaved, for a before/after.
 2. Opening a session of ``--messages`` messages (half user, half assistant Markdown with a
@@ -84,7 +85,11 @@ app.exec()
 font database start-up that any window showing text pays and the empty window does not."""
 
 CHIME = (
-    PROBE
+    """
+import sys
+from app.main import run  # first, as the chime command does: Chime's modules load Qt
+"""
+    + PROBE
     + """
 from PySide6.QtWidgets import QApplication as _QA
 _original = _QA.__init__
@@ -93,14 +98,17 @@ def _init(self, *args, **kwargs):
     self.installEventFilter(probe)
 _QA.__init__ = _init
 sys.argv = ["chime", "--data-dir", sys.argv[1]]
-from app.main import run
 run()
 """
 )
 
 
+PLATFORM = ["offscreen"]
+"""The window plugin the cold start runs on (``--platform xcb``: the X server in ``DISPLAY``)."""
+
+
 def time_process(code: str, *args: str, root: Path = ROOT) -> float:
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(root))
+    env = dict(os.environ, QT_QPA_PLATFORM=PLATFORM[0], PYTHONPATH=str(root))
     start = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120, env=env
@@ -416,7 +424,9 @@ def main() -> int:
     parser.add_argument("--skip-start", action="store_true")
     parser.add_argument("--skip-session", action="store_true")
     parser.add_argument("--before", type=Path, help="another Chime source tree to time too")
+    parser.add_argument("--platform", default="offscreen", help="cold start's Qt platform")
     args = parser.parse_args()
+    PLATFORM[0] = args.platform
     if not args.skip_start:
         bench_cold_start(args.runs, args.before)
     if not args.skip_session:

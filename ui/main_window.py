@@ -184,12 +184,28 @@ class MainWindow(QMainWindow):
         close_requested(): the window was asked to close (the app decides how to quit).
         open_url_requested(str): the user confirmed opening this link.
         session_shown(): ``show_session`` put a (new or refreshed) session on screen.
+        row_action(str, int): a transcript row's verb (its name, the seq of the input whose
+            exchange the row belongs to; ``ui.transcript_view``).
+        edit_submitted(int, str): the message box sent its edit of the input at this seq.
+        edit_last_requested(): Up in an empty message box (edit the newest typed message).
+        find_changed(str): the find bar's text (searched for in the session on screen).
+        find_next(), find_previous(): go to the next or previous match.
+        find_closed(): the find bar closed (the search ends).
+        search_wanted(str): the sidebar wants every session's messages searched for this.
     """
 
     fork_requested = Signal()
     close_requested = Signal()
     open_url_requested = Signal(str)
     session_shown = Signal()
+    row_action = Signal(str, int)
+    edit_submitted = Signal(int, str)
+    edit_last_requested = Signal()
+    find_changed = Signal(str)
+    find_next = Signal()
+    find_previous = Signal()
+    find_closed = Signal()
+    search_wanted = Signal(str)
 
     def __init__(
         self, clock: Callable[[], datetime], bell: QIcon, parent: QWidget | None = None
@@ -333,6 +349,10 @@ class MainWindow(QMainWindow):
         self.transcript.settings_requested.connect(act("settings").trigger)
         self.transcript.link_activated.connect(self.ask_open_link)
         self.transcript.link_hovered.connect(self._on_link_hovered)
+        self.transcript.row_action.connect(self.row_action)
+        self.composer.edit_submitted.connect(self.edit_submitted)
+        self.composer.edit_last_requested.connect(self.edit_last_requested)
+        self.sessions.search_wanted.connect(self.search_wanted)
         self.sessions.session_chosen.connect(self._on_session_chosen)
         self._connect_find()
 
@@ -345,6 +365,9 @@ class MainWindow(QMainWindow):
             lambda: self._find_step(self.find_bar.previous_requested)
         )
         self.find_bar.closed.connect(self._on_find_closed)
+        self.find_bar.query_changed.connect(self.find_changed)
+        self.find_bar.next_requested.connect(self.find_next)
+        self.find_bar.previous_requested.connect(self.find_previous)
 
     def _set_tab_order(self) -> None:
         """Left to right, top to bottom, as the window is drawn."""
@@ -547,6 +570,24 @@ class MainWindow(QMainWindow):
         ``scroll``."""
         self.find_bar.set_count(count)
         self.transcript.show_find(query, target, scroll=scroll)
+
+    def find_query(self) -> str:
+        """What the open find bar searches for ("" while it is closed)."""
+        return self.find_bar.query() if self.find_bar.isVisible() else ""
+
+    def first_visible_seq(self) -> int:
+        """The seq of the message at the top of the transcript (-1: nothing is shown): a search
+        chooses its first match from there."""
+        return self.transcript.first_visible_seq()
+
+    def keep_in_place(self, shown_input: int, next_input: int) -> None:
+        """The next rebuild of the transcript around the reader (a version switch) puts the row
+        of ``next_input`` where the row of ``shown_input`` is on screen now."""
+        self.transcript.keep_in_place(shown_input, next_input)
+
+    def stop_search(self) -> None:
+        """The app quits: the sidebar's search stops waiting for answers."""
+        self.sessions.stop_search()
 
     def _find_step(self, step: SignalInstance) -> None:
         if self.find_bar.isHidden():
