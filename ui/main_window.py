@@ -41,6 +41,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QByteArray,
@@ -84,15 +85,17 @@ from core.events import AssistantMessage, Attachment, Entry
 from ui.actions import MENU_TITLES, MENUS, WindowActions, translated
 from ui.answer_wait import AnswerWait
 from ui.composer import Composer, local_files
-from ui.find_bar import FindBar
 from ui.message_bar import MessageBar
-from ui.model_picker import ModelMenu
-from ui.reminders_panel import RemindersPanel
 from ui.screen import DeliveredView, ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionListPanel, SessionSummary
 from ui.shown_path import ShownConversation
 from ui.transcript_model import TranscriptModel
 from ui.transcript_view import TranscriptView
+
+if TYPE_CHECKING:  # built when first needed (``find_bar``, ``reminders``), imported there
+    from ui.find_bar import FindBar
+    from ui.model_picker import ModelMenu
+    from ui.reminders_panel import RemindersPanel
 
 APP_NAME = "Chime"
 REMINDERS_COLLAPSE = 1000
@@ -218,10 +221,11 @@ class MainWindow(QMainWindow):
         self.transcript = TranscriptView(self.transcript_model, bell, self)
         self.composer = Composer(self)
         self.sessions = SessionListPanel(clock, bell, self)
-        self.reminders = RemindersPanel(clock, bell, self)
+        self._clock, self._bell = clock, bell
+        self._reminders: RemindersPanel | None = None
         self.banner = Banner(self)
         self.message_bar = MessageBar(self)
-        self.find_bar = FindBar(self)
+        self._find_bar: FindBar | None = None
         self.answer_wait = AnswerWait(self)
         self.version_of: Callable[[], str] = QApplication.applicationVersion
         """Chime's version, asked for when About opens (the application's, set at start)."""
@@ -246,7 +250,6 @@ class MainWindow(QMainWindow):
         column.setSpacing(0)
         column.addWidget(self._build_toggles(center))
         column.addWidget(self.banner)
-        column.addWidget(self.find_bar)
         column.addWidget(self.transcript, 1)
         column.addWidget(self.answer_wait)
         column.addWidget(self.message_bar)
@@ -259,6 +262,7 @@ class MainWindow(QMainWindow):
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([250, 850])
         splitter.setChildrenCollapsible(False)
+        self._column = column
         self.sessions.setMinimumWidth(180)
         center.setMinimumWidth(360)
         self.splitter = splitter
@@ -283,7 +287,6 @@ class MainWindow(QMainWindow):
     def _build_dock(self) -> None:
         self.reminders_dock = QDockWidget(self.tr("Reminders"), self)
         self.reminders_dock.setObjectName("reminders-dock")
-        self.reminders_dock.setWidget(self.reminders)
         self.reminders_dock.setFeatures(
             QDockWidget.DockWidgetFeature.DockWidgetClosable
             | QDockWidget.DockWidgetFeature.DockWidgetMovable
@@ -339,13 +342,13 @@ class MainWindow(QMainWindow):
         act("toggle_reminders").toggled.connect(self._on_toggle_reminders)
         act("toggle_sessions").toggled.connect(self._on_toggle_sessions)
         self.reminders_dock.visibilityChanged.connect(self._on_dock_visibility_changed)
+        self.reminders_dock.visibilityChanged.connect(self._build_shown_reminders)
         act("show_context").toggled.connect(self.transcript.set_show_context)
         act("wrap_code").toggled.connect(self.transcript.set_wrap_code)
         act("copy").triggered.connect(self.transcript.copy_current_message)
         act("shortcuts").triggered.connect(self.show_shortcuts)
         act("about").triggered.connect(self._on_about)
         self.banner.button.clicked.connect(self.fork_requested)
-        self.reminders.ask_delete.connect(self._on_reminders_ask_delete)
         self.transcript.settings_requested.connect(act("settings").trigger)
         self.transcript.link_activated.connect(self.ask_open_link)
         self.transcript.link_hovered.connect(self._on_link_hovered)
@@ -360,27 +363,56 @@ class MainWindow(QMainWindow):
         """Ctrl+F opens the find bar; F3 / Shift+F3 open it or step through the matches."""
         act = self.window_actions.action
         act("find").triggered.connect(self.open_find)
-        act("find_next").triggered.connect(lambda: self._find_step(self.find_bar.next_requested))
-        act("find_previous").triggered.connect(
-            lambda: self._find_step(self.find_bar.previous_requested)
-        )
-        self.find_bar.closed.connect(self._on_find_closed)
-        self.find_bar.query_changed.connect(self.find_changed)
-        self.find_bar.next_requested.connect(self.find_next)
-        self.find_bar.previous_requested.connect(self.find_previous)
+        act("find_next").triggered.connect(lambda: self._find_step(self.find_next))
+        act("find_previous").triggered.connect(lambda: self._find_step(self.find_previous))
+
+    # -- the parts built when first needed ---------------------------------------------------
+    @property
+    def find_bar(self) -> FindBar:
+        """The find strip above the transcript (built the first time it is needed)."""
+        if self._find_bar is None:
+            from ui.find_bar import FindBar
+
+            bar = self._find_bar = FindBar(self)
+            self._column.insertWidget(self._column.indexOf(self.banner) + 1, bar)
+            bar.closed.connect(self._on_find_closed)
+            bar.closed.connect(self.find_closed)
+            bar.query_changed.connect(self.find_changed)
+            bar.next_requested.connect(self.find_next)
+            bar.previous_requested.connect(self.find_previous)
+            self._set_tab_order()
+        return self._find_bar
+
+    @property
+    def reminders(self) -> RemindersPanel:
+        """The reminders panel in its dock (built when the dock first shows, or is asked for)."""
+        if self._reminders is None:
+            from ui.reminders_panel import RemindersPanel
+
+            panel = self._reminders = RemindersPanel(self._clock, self._bell, self)
+            self.reminders_dock.setWidget(panel)
+            panel.ask_delete.connect(self._on_reminders_ask_delete)
+            self._set_tab_order()
+        return self._reminders
+
+    def _build_shown_reminders(self, visible: bool) -> None:
+        if visible:
+            self.reminders  # noqa: B018  (built on access: the dock shows it now)
 
     def _set_tab_order(self) -> None:
-        """Left to right, top to bottom, as the window is drawn."""
-        order = [
+        """Left to right, top to bottom, as the window is drawn (the parts built so far)."""
+        find, reminders = self._find_bar, self._reminders
+        order: list[QWidget] = [
             self.sessions.filter,
             self.sessions.list,
             self.sessions_toggle,
             self.reminders_toggle,
             self.banner.button,
-            self.find_bar.edit,
-            self.find_bar.previous_button,
-            self.find_bar.next_button,
-            self.find_bar.close_button,
+            *(
+                (find.edit, find.previous_button, find.next_button, find.close_button)
+                if find is not None
+                else ()
+            ),
             self.transcript,
             self.message_bar.action_button,
             self.message_bar.close_button,
@@ -391,8 +423,7 @@ class MainWindow(QMainWindow):
             self.composer.tools.instructions_button,
             self.composer.send_button,
             self.composer.stop_button,
-            self.reminders.list,
-            self.reminders.delete_button,
+            *((reminders.list, reminders.delete_button) if reminders is not None else ()),
         ]
         for first, second in pairwise(order):
             QWidget.setTabOrder(first, second)
@@ -568,12 +599,14 @@ class MainWindow(QMainWindow):
         """What the app found: the count ("3 of 17", "12+"), the text to highlight, and the
         current match (the seq of its message, which match in it), scrolled to when
         ``scroll``."""
-        self.find_bar.set_count(count)
+        if self._find_bar is not None:
+            self._find_bar.set_count(count)
         self.transcript.show_find(query, target, scroll=scroll)
 
     def find_query(self) -> str:
         """What the open find bar searches for ("" while it is closed)."""
-        return self.find_bar.query() if self.find_bar.isVisible() else ""
+        bar = self._find_bar
+        return bar.query() if bar is not None and bar.isVisible() else ""
 
     def first_visible_seq(self) -> int:
         """The seq of the message at the top of the transcript (-1: nothing is shown): a search
@@ -590,7 +623,7 @@ class MainWindow(QMainWindow):
         self.sessions.stop_search()
 
     def _find_step(self, step: SignalInstance) -> None:
-        if self.find_bar.isHidden():
+        if self._find_bar is None or self._find_bar.isHidden():
             self.open_find()
         else:
             step.emit()
