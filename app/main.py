@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QLocale, QSocketNotifier, Qt, QTimer
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from app import __version__, qt_feature  # first: its import keeps PySide6 from reading sources
 from app.appearance import apply_appearance, load_style, make_application
@@ -142,6 +142,8 @@ def install_excepthook(window_ref: list[MainWindow], *, logged_to_file: bool = T
     def hook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
         logging.getLogger("app.crash").error("unexpected error", exc_info=(kind, error, tb))
         if window_ref and issubclass(kind, Exception):
+            from PySide6.QtWidgets import QMessageBox  # on the first error, not at every start
+
             box = QMessageBox(
                 QMessageBox.Icon.Warning,
                 "Chime",

@@ -55,8 +55,6 @@ from PySide6.QtCore import (
     qVersion,
 )
 from PySide6.QtGui import (
-    QAccessible,
-    QAccessibleEvent,
     QAction,
     QCloseEvent,
     QDragEnterEvent,
@@ -73,7 +71,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QToolButton,
@@ -85,6 +82,7 @@ from core.events import AssistantMessage, Attachment, Entry
 from ui.actions import MENU_TITLES, MENUS, WindowActions, translated
 from ui.answer_wait import AnswerWait
 from ui.composer import Composer, local_files
+from ui.late_qt import alert
 from ui.message_bar import MessageBar
 from ui.screen import DeliveredView, ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionListPanel, SessionSummary
@@ -92,7 +90,9 @@ from ui.shown_path import ShownConversation
 from ui.transcript_model import TranscriptModel
 from ui.transcript_view import TranscriptView
 
-if TYPE_CHECKING:  # built when first needed (``find_bar``, ``reminders``), imported there
+if TYPE_CHECKING:  # built when first needed (``find_bar``, ``reminders``, dialogs), imported there
+    from PySide6.QtWidgets import QMessageBox
+
     from ui.find_bar import FindBar
     from ui.model_picker import ModelMenu
     from ui.reminders_panel import RemindersPanel
@@ -699,13 +699,15 @@ class MainWindow(QMainWindow):
     def announce(self, text: str) -> None:
         """Tell screen readers about a new reminder turn (an Alert on the transcript)."""
         self.transcript.setAccessibleDescription(text)
-        QAccessible.updateAccessibility(QAccessibleEvent(self.transcript, QAccessible.Event.Alert))
+        alert(self.transcript)
 
     def show_shortcuts(self) -> None:
         lines = "".join(
             f"<tr><td>{label}</td><td>&nbsp;&nbsp;<b>{keys}</b></td></tr>"
             for label, keys in self.window_actions.shortcut_lines()
         )
+        from PySide6.QtWidgets import QMessageBox
+
         box = QMessageBox(self)
         box.setObjectName("shortcuts-dialog")
         box.setWindowTitle(self.tr("Keyboard shortcuts — Chime"))
@@ -797,6 +799,8 @@ class MainWindow(QMainWindow):
                 self.tr("Chime opens only web and e-mail links; not: {url}").format(url=url)
             )
             return
+        from PySide6.QtWidgets import QMessageBox
+
         box = QMessageBox(self)
         box.setObjectName("open-link-question")
         box.setIcon(QMessageBox.Icon.Question)
@@ -841,6 +845,8 @@ class MainWindow(QMainWindow):
         )
 
     def _on_about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.about(self, self.tr("About Chime"), self.about_text())
 
 

@@ -9,8 +9,10 @@ the session's state, the provider, the zone and link targets.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAccessible, QAccessibleEvent, QAction
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
+
+from ui.late_qt import alert
 
 
 class MessageBar(QFrame):
@@ -56,7 +58,7 @@ class MessageBar(QFrame):
         self.action_button.setVisible(action is not None)
         self.show()
         self._timer.start(max(1000, milliseconds))
-        QAccessible.updateAccessibility(QAccessibleEvent(self, QAccessible.Event.Alert))
+        alert(self)
 
     def text(self) -> str:
         """The message shown ("" when dismissed)."""
