@@ -51,6 +51,7 @@ from PySide6.QtGui import (
     QMouseEvent,
     QPainter,
     QPaintEvent,
+    QPalette,
     QResizeEvent,
     QWheelEvent,
 )
@@ -103,6 +104,7 @@ class TranscriptView(QListView):
         self.follow = FollowOutput(self, model)
         self.lazy = LazyRows(self, model, self.follow, self.hits)
         self.matches = FindMarks(self, model, self._delegate, self.follow, self.lazy)
+        self.setViewport(_own_viewport())
         self._keep: tuple[int, int] | None = None
         """(the input whose row the reader looks at, the input whose row takes its place) for the
         next rebuild around it (``keep_in_place``)."""
@@ -125,7 +127,6 @@ class TranscriptView(QListView):
         self.setUniformItemSizes(False)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
-        self.viewport().setMouseTracking(True)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
         self.verticalScrollBar().setSingleStep(24)
         self._shortcut(self.menu.copy_action, QKeySequence.StandardKey.Copy)
@@ -475,3 +476,17 @@ class TranscriptView(QListView):
     ) -> None:
         self.scheduleDelayedItemsLayout()
         self.follow.keep_at_end()
+
+
+def _own_viewport() -> QWidget:
+    """A viewport like the one ``QAbstractItemView`` makes, made here: PySide6 finds the Python
+    class of a viewport Qt made by loading every lazily loaded class of QtWidgets (65 enum classes,
+    a tenth of a cold start before the first paint); one made in Python is known already."""
+    viewport = QWidget()
+    viewport.setObjectName("qt_scrollarea_viewport")
+    viewport.setBackgroundRole(QPalette.ColorRole.Base)
+    viewport.setForegroundRole(QPalette.ColorRole.Text)
+    viewport.setAutoFillBackground(True)
+    viewport.setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents)
+    viewport.setMouseTracking(True)
+    return viewport
