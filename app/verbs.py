@@ -191,7 +191,6 @@ class ConversationVerbs(QObject):
             return
         chosen = versions[target]
         leaf = conversation.leaf_for(chosen)
-        self.window.keep_in_place(seq, chosen)
         self._attempt(self.tr("switch to that version"), lambda: agent.select(leaf))
 
     # -- helpers -----------------------------------------------------------------------

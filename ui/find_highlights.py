@@ -11,9 +11,9 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QListView
 
+from core.transcript.patch import Anchor
 from ui.find_marks import Mark, marks_in
 from ui.follow_output import FollowOutput
-from ui.lazy_rows import LazyRows
 from ui.row_layout import RowLayout
 from ui.transcript_model import TranscriptModel, message_seq
 from ui.turn_delegate import TurnDelegate
@@ -34,14 +34,12 @@ class FindMarks(QObject):
         model: TranscriptModel,
         delegate: TurnDelegate,
         follow: FollowOutput,
-        lazy: LazyRows,
     ) -> None:
         super().__init__(view)
         self._view = view
         self._model = model
         self._delegate = delegate
         self._follow = follow
-        self._lazy = lazy
         self._query = ""
         self._target: tuple[int, int] | None = None
         """(the seq of the message holding the current match, which match in it)."""
@@ -83,7 +81,7 @@ class FindMarks(QObject):
     def _scroll_to(self, seq: int, number: int) -> None:
         row = self._model.row_of_message(seq)
         if row < 0:  # not loaded: load the events around it
-            self._lazy.reload_around(seq)
+            self._model.reload_around(seq, Anchor(-1, seq))
             row = self._model.row_of_message(seq)
             if row < 0:
                 return

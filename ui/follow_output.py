@@ -57,6 +57,14 @@ class FollowOutput(QObject):
         finally:
             self._held = held
 
+    def pause(self) -> None:
+        """Hold from now until ``resume`` (a model reset that keeps the reader's place spans two
+        of the model's signals)."""
+        self._held = True
+
+    def resume(self) -> None:
+        self._held = False
+
     def settle(self) -> None:
         """Follow when the view shows the bottom of the newest rows (after a move of its own)."""
         bar = self._view.verticalScrollBar()

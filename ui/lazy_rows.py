@@ -4,9 +4,7 @@ The model keeps a window of rows (``ui.transcript_model``); reaching the top of 
 asks it for older ones, reaching the bottom of rows before the newest for newer ones, and the row
 at the top of the viewport stays where it is on screen while they arrive. A few rows that do not
 fill the viewport leave no scroll bar to reach older ones: older rows are then loaded, one batch
-per turn of the event loop, until they fill it or none is left. ``reloading()`` wraps a rebuild of
-the loaded rows around some event (find, keeping the reader's place): the reset it causes does
-not jump to the end.
+per turn of the event loop, until they fill it or none is left.
 
 Signals:
     rows_loaded(): older or newer rows were loaded around the reader.
@@ -14,8 +12,7 @@ Signals:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 from PySide6.QtCore import QModelIndex, QObject, QTimer, Signal
 from PySide6.QtWidgets import QListView
@@ -38,32 +35,11 @@ class LazyRows(QObject):
         self._model = model
         self._follow = follow
         self._hits = hits
-        self._rebuilding = False
         self._fill_timer = QTimer(self)
         self._fill_timer.setSingleShot(True)
         self._fill_timer.setInterval(0)
         self._fill_timer.timeout.connect(self._fill_viewport)
         view.verticalScrollBar().valueChanged.connect(self._on_value_changed)
-
-    def rebuilding(self) -> bool:
-        """A rebuild around the reader runs (its model reset keeps the reader's place)."""
-        return self._rebuilding
-
-    @contextmanager
-    def reloading(self) -> Iterator[None]:
-        """Rebuild the loaded rows inside: neither the reset nor the moves are the reader's."""
-        self._rebuilding = True
-        try:
-            with self._follow.hold():
-                yield
-        finally:
-            self._rebuilding = False
-
-    def reload_around(self, seq: int) -> None:
-        """Load the events around ``seq`` and lay them out at once."""
-        with self.reloading():
-            self._model.reload_around(seq)
-            self._view.doItemsLayout()
 
     def fill_soon(self) -> None:
         """Check in the next turn of the event loop that the rows fill the viewport."""

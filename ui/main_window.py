@@ -613,11 +613,6 @@ class MainWindow(QMainWindow):
         chooses its first match from there."""
         return self.transcript.first_visible_seq()
 
-    def keep_in_place(self, shown_input: int, next_input: int) -> None:
-        """The next rebuild of the transcript around the reader (a version switch) puts the row
-        of ``next_input`` where the row of ``shown_input`` is on screen now."""
-        self.transcript.keep_in_place(shown_input, next_input)
-
     def stop_search(self) -> None:
         """The app quits: the sidebar's search stops waiting for answers."""
         self.sessions.stop_search()

@@ -35,11 +35,11 @@ from core.transcript.projection import (
     FETCH_EVENTS,
     INITIAL_EVENTS,
     MAX_ROWS,
-    MESSAGE_ROWS,
     MIN_ROWS,
     TranscriptProjection,
 )
 from core.transcript.rows import TranscriptRow, message_seq
+from core.transcript.window import MESSAGE_ROWS
 from ui.transcript_rows import reminder_caption, reminder_text, words
 
 __all__ = [
@@ -84,7 +84,8 @@ class TranscriptModel(QAbstractListModel):
         self._expanded: set[int] = set()
         self._older_wanted = False
         self.last_anchor: Anchor | None = None
-        """The anchor of the last rebuild (where the reader's eye stays; None: the end)."""
+        """The anchor of the rebuild under way or last done (where the reader's eye stays;
+        None: the view follows the end)."""
         self._pieces: list[str] = []
         """Streamed pieces not shown yet."""
         self._stream_timer = QTimer(self)
@@ -203,10 +204,26 @@ class TranscriptModel(QAbstractListModel):
         turn): later rows follow it."""
         self._projection.set_conversation(conversation)
 
-    def restructures(self, entry: Entry, conversation: ShownConversation) -> bool:
-        """True when ``entry`` changes which of the events already there are shown (see
-        ``core.transcript.path.restructures``): the loaded rows must be rebuilt."""
-        return restructures(entry, conversation)
+    def apply_entry(
+        self,
+        entry: Entry,
+        conversation: ShownConversation | None,
+        *,
+        reader: int = -1,
+        following: bool = True,
+    ) -> None:
+        """A new entry with the conversation after it (None: it did not change): rows are added,
+        or, when it changes which events are shown (``core.transcript.path.restructures``), the
+        loaded rows rebuilt with the reader's anchor (``last_anchor``: ``reader`` is the seq at
+        the top of the screen, ``following`` whether the view follows the end)."""
+        if conversation is None or not restructures(entry, conversation):
+            if conversation is not None:
+                self._projection.set_conversation(conversation)
+            self.append_event(entry)
+            return
+        self._older_wanted = False
+        projection = self._projection
+        self._apply(projection.restructure(entry, conversation, reader=reader, following=following))
 
     def set_show_context(self, show: bool) -> None:
         """Include the time-context readings as rows (rebuilds the loaded rows)."""
@@ -322,8 +339,8 @@ class TranscriptModel(QAbstractListModel):
                 self._uids.insert(to, self._uids.pop(source))
                 self.endMoveRows()
             case Rebuild(rows=rows, anchor=anchor):
+                self.last_anchor = anchor  # read by the view from modelAboutToBeReset on
                 self.beginResetModel()
-                self.last_anchor = anchor
                 self._rows = [words(row) for row in rows]
                 self._uids = [self._new_uid() for _ in rows]
                 self._expanded = set()

@@ -22,8 +22,9 @@ clicking it asks the window (``link_activated``), which shows the target before 
 
 The shown path (agent.md §7): ``apply_entry`` feeds each new entry with the conversation after
 it; an entry that changes which events are shown rebuilds the loaded rows, at the end (a new
-version: the view follows it) or around where the reader is (a hidden exchange, another version:
-``keep_in_place`` names the row that should stay where it is on screen).
+version: the view follows it) or around where the reader is (a hidden exchange, another version).
+The rebuild carries its anchor (``core.transcript.patch.Anchor``, decided by the projection): the
+view notes where that row is on screen before the reset and puts it back after.
 
 Signals:
     settings_requested(): the user asked for Settings from an error row.
@@ -57,7 +58,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QWidget
 
-from core.events import Entry, ExchangeHidden, PathSelected
+from core.events import Entry
+from core.transcript.patch import Anchor
 from ui.code_scroll import CodeScroll
 from ui.find_highlights import FindMarks
 from ui.find_marks import Mark
@@ -103,11 +105,10 @@ class TranscriptView(QListView):
         self.menu = RowMenu(self, model, self._delegate, self.hits, self.copying, self.selection)
         self.follow = FollowOutput(self, model)
         self.lazy = LazyRows(self, model, self.follow, self.hits)
-        self.matches = FindMarks(self, model, self._delegate, self.follow, self.lazy)
+        self.matches = FindMarks(self, model, self._delegate, self.follow)
         self.setViewport(_own_viewport())
-        self._keep: tuple[int, int] | None = None
-        """(the input whose row the reader looks at, the input whose row takes its place) for the
-        next rebuild around it (``keep_in_place``)."""
+        self._kept: tuple[int, int | None] = (-1, None)
+        """Over a rebuild with an anchor: (the seq of the row the reader looked at, its top)."""
         self.setModel(model)
         self.setItemDelegate(self._delegate)
         self._delegate.configure(self.font(), self.palette())
@@ -149,6 +150,7 @@ class TranscriptView(QListView):
         self.hover.link_hovered.connect(self.link_hovered)
         self.hover.clicked.connect(self.menu.run)
         self.follow.following_changed.connect(self.following_changed)
+        self._model.modelAboutToBeReset.connect(self._on_model_about_to_reset)
         self._model.modelReset.connect(self._on_model_reset)
         self._model.dataChanged.connect(self._on_model_data_changed)
 
@@ -263,44 +265,27 @@ class TranscriptView(QListView):
     # -- the shown path ------------------------------------------------------------------
     def apply_entry(self, entry: Entry, conversation: ShownConversation | None) -> None:
         """A new entry of the session on screen, with the conversation after it (None: it did
-        not change): rows are added, or the loaded ones rebuilt when the shown path changed."""
-        model = self._model
-        if conversation is None or not model.restructures(entry, conversation):
-            if conversation is not None:
-                model.set_conversation(conversation)
-            model.append_event(entry)
-            return
-        model.set_conversation(conversation)
-        event = entry.event
-        if isinstance(event, ExchangeHidden):
-            self._rebuild_around(event.input)
-        elif isinstance(event, PathSelected) or not self.follow.is_following():
-            self._rebuild_around(self._keep[1] if self._keep is not None else -1)
-        else:  # a new version (edit, regenerate) or a re-run at the end: show it, follow it
-            model.reload_tail()
-            self.scroll_to_end()
+        not change): rows are added, or the loaded ones rebuilt when the shown path changed (the
+        rebuild's anchor says where the reader's eye stays: ``_keep_place``)."""
+        index = self.hits.top_index()
+        reader = self._anchor_seq(index.row()) if index.isValid() else -1
+        following = self.follow.is_following()
+        self._model.apply_entry(entry, conversation, reader=reader, following=following)
 
-    def keep_in_place(self, shown_input: int, next_input: int) -> None:
-        """The next rebuild around the reader (``path/select``) puts the row of ``next_input``
-        where the row of ``shown_input`` is on screen now (a version switch)."""
-        self._keep = (shown_input, next_input)
-
-    def _rebuild_around(self, input_seq: int) -> None:
-        """Rebuild the loaded rows around the reader: the row of ``input_seq`` (a hidden
-        exchange's, a new version's: ``keep_in_place``), else the top row, stays where it is."""
-        keep, self._keep = self._keep, None
-        old_input = keep[0] if keep is not None else input_seq
-        row, offset = self._screen_anchor(old_input)
-        anchor_seq = self._anchor_seq(row)
-        target = input_seq if input_seq >= 0 else anchor_seq
-        with self.lazy.reloading():
-            self._model.reload_around(max(0, target))
+    def _keep_place(self, anchor: Anchor) -> None:
+        """After a rebuild: the row of input ``anchor.then`` (else the first one at or after the
+        row the reader looked at) goes where that row was on screen."""
+        anchor_seq, offset = self._kept
+        self._kept = (-1, None)
+        try:
             self.doItemsLayout()
-            found = self._row_for(input_seq, anchor_seq)
+            found = self._row_for(anchor.then, anchor_seq)
             if found >= 0 and offset is not None:
                 bar = self.verticalScrollBar()
                 top = self.visualRect(self._model.index(found)).top()
                 bar.setValue(bar.value() + top - offset)
+        finally:
+            self.follow.resume()
         self.follow.settle()
         self.lazy.fill_soon()
 
@@ -461,12 +446,21 @@ class TranscriptView(QListView):
         return super().event(event)
 
     # -- model changes ---------------------------------------------------------------------
+    def _on_model_about_to_reset(self) -> None:
+        anchor = self._model.last_anchor
+        if anchor is not None:  # note where the reader looks, to keep it there (_keep_place)
+            self.follow.pause()
+            row, offset = self._screen_anchor(anchor.shown)
+            self._kept = (self._anchor_seq(row), offset)
+
     def _on_model_reset(self) -> None:
         self._delegate.forget()
         self.matches.forget()
         self.selection.forget()
         self.code_scroll.clear()
-        if self.lazy.rebuilding():  # the rebuild puts the reader back where they were
+        anchor = self._model.last_anchor
+        if anchor is not None:  # the rebuild puts the reader back where they were
+            self._keep_place(anchor)
             return
         self.follow.restart()
         self.lazy.fill_soon()

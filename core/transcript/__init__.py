@@ -3,7 +3,8 @@
 Modules: ``rows`` (frozen row values, built per event), ``usage`` (what an answer's steps cost),
 ``verbs`` (what each row offers: one decision, a field of the row), ``path`` (the conversation
 tree as the transcript reads it), ``build`` (a range of the log as rows, in the order shown),
-``patch`` (the changes a view applies) and ``projection`` (the incremental projection: fed entry
+``patch`` (the changes a view applies), ``window`` (where a long transcript's loaded rows are
+cut) and ``projection`` (the incremental projection: fed entry
 by entry, windowed, answering with patches). No Qt, no I/O, no clock; the words of the window's
 language are ``ui.transcript_rows``'s.
 """

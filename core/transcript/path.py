@@ -39,6 +39,11 @@ class ShownConversation(Protocol):
         """Input -> the seq of its latest turn, for inputs that ran more than once."""
         ...
 
+    @property
+    def groups(self) -> Mapping[int, tuple[int, ...]]:
+        """Input -> its versions in log order, for inputs that have more than one."""
+        ...
+
     def shows_turn(self, input_seq: int, turn_seq: int) -> bool:
         """True when the turn starting at ``turn_seq`` is its input's answer."""
         ...
@@ -61,6 +66,7 @@ class _Everything:
     path: Container[int] = _All()
     hidden: Set[int] = frozenset()
     latest_turn: Mapping[int, int] = {}
+    groups: Mapping[int, tuple[int, ...]] = {}
 
     def shows_turn(self, input_seq: int, turn_seq: int) -> bool:
         return True
@@ -114,3 +120,15 @@ def restructures(entry: Entry, conversation: ShownConversation) -> bool:
             return conversation.latest_turn.get(input_seq) == entry.seq
         case _:
             return False
+
+
+def switched(before: ShownConversation, after: ShownConversation) -> tuple[int, int]:
+    """(the version shown before, the one shown after) of the first input whose shown version
+    changed between two conversations (a version switch); (-1, -1) when none did."""
+    old, new = before.path, after.path
+    for group in sorted(set(after.groups.values())):
+        was = next((seq for seq in group if seq in old), -1)
+        now = next((seq for seq in group if seq in new), -1)
+        if was != now and min(was, now) >= 0:
+            return was, now
+    return -1, -1

@@ -10,7 +10,9 @@ New entries (``append``) are shown only while the range reaches the newest entry
 Every change is returned as patches (``core.transcript.patch``) in the order they apply; a view
 mirrors the rows by applying them. The answer being streamed is a row of its own (``streaming``)
 right above the messages waiting for a turn; the recorded ``assistant/message`` replaces it in
-place (a ``Replace``, so a view keeps the row's identity).
+place (a ``Replace``, so a view keeps the row's identity), and the turn's end drops what is left
+of it. The waiting messages are marked ``queued`` while a turn runs and unmarked when it ends
+(a choice where the spec is silent: "sent when the answer above is done" is true only then).
 
 The shown path (agent.md §7): the rows are those of the conversation the app hands in
 (``core.transcript.path``): inputs off the path make no row, a hidden exchange is one ``hidden``
@@ -24,12 +26,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from core.events import AssistantMessage, Entry, ToolResult, TurnEnd, TurnStart, UserMessage
+from core.events import (
+    AssistantMessage,
+    Entry,
+    ExchangeHidden,
+    PathSelected,
+    ToolResult,
+    TurnEnd,
+    TurnStart,
+    UserMessage,
+)
 from core.transcript.build import Built, Reading
-from core.transcript.patch import Anchor, Insert, Move, Patch, Rebuild, Remove, Replace
-from core.transcript.path import EVERYTHING, PathView, ShownConversation
+from core.transcript.patch import Anchor, Patch, PatchedRows
+from core.transcript.path import EVERYTHING, PathView, ShownConversation, switched
 from core.transcript.rows import TranscriptRow, merge_tool_result, message_seq
 from core.transcript.usage import TurnUsage
+from core.transcript.window import bottom_cut, running_start, top_cut
 
 INITIAL_EVENTS = 200
 """Events turned into rows when a session opens (its tail)."""
@@ -43,17 +55,14 @@ OLDER_SCAN = 4000
 MAX_ROWS = 500
 """Rows kept loaded: past this, loading one end unloads the other (bench/ui_bench.py)."""
 
-MESSAGE_ROWS = ("user", "reminder", "hidden")
-"""Rows that stand at the start of an exchange."""
 
-
-class TranscriptProjection:
+class TranscriptProjection(PatchedRows):
     """The loaded rows of one session's transcript (see the module docstring)."""
 
     def __init__(self, *, max_rows: int = MAX_ROWS) -> None:
+        super().__init__()
         self.max_rows = max_rows
         self.reading = Reading()
-        self.rows: list[TranscriptRow] = []
         self.loaded_from = 0
         self.loaded_to = 0
         self._waiting: list[int] = []
@@ -64,7 +73,6 @@ class TranscriptProjection:
         self._stream = ""
         self._streaming = False
         """A streaming row is shown (just above the waiting rows)."""
-        self._out: list[Patch] = []
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -72,17 +80,9 @@ class TranscriptProjection:
         return self.reading.zone_name
 
     @property
-    def events(self) -> Sequence[Entry]:
-        return self.reading.events
-
-    @property
     def stream_text(self) -> str:
         """The streamed answer's text so far ("" when none streams)."""
         return self._stream
-
-    @property
-    def streaming(self) -> bool:
-        return self._streaming
 
     def has_older(self) -> bool:
         """True while history older than the first row is not loaded."""
@@ -134,6 +134,28 @@ class TranscriptProjection:
             stop = count
         return self._rebuild(self.reading.events, self.reading.zone_name, seq - half, stop, anchor)
 
+    def restructure(
+        self, entry: Entry, conversation: ShownConversation, *, reader: int, following: bool
+    ) -> list[Patch]:
+        """``entry`` changed which events are shown (``restructures``): the loaded rows are
+        rebuilt, and the patch says where the reader's eye stays. A hidden or shown exchange
+        keeps its own row in place, a version switch puts the new version where the old one was
+        (``switched``); otherwise the reader at the end follows the new version or answer there,
+        and one reading older history (``reader``: the seq at the top of their screen) stays
+        where they are."""
+        before = self.reading.path.conversation
+        self.set_conversation(conversation)
+        match entry.event:
+            case ExchangeHidden(input=input_seq):
+                return self.rebuild_around(input_seq, Anchor(input_seq, input_seq))
+            case PathSelected():
+                shown, then = switched(before, conversation)
+                return self.rebuild_around(then if then >= 0 else reader, Anchor(shown, then))
+            case _ if following:
+                return self.rebuild_tail()
+            case _:
+                return self.rebuild_around(reader, Anchor(-1))
+
     def set_conversation(self, conversation: ShownConversation) -> None:
         """The conversation changed without changing the rows shown so far (a new input, a new
         turn): later rows follow it."""
@@ -167,7 +189,6 @@ class TranscriptProjection:
         self.loaded_to = count if stop >= count else reading.turn_end(max(stop, self.loaded_from))
         built = reading.build(self.loaded_from, self.loaded_to)
         if len(built.rows) < MIN_ROWS:
-            self.rows = []
             older = self._older_rows(INITIAL_EVENTS, MIN_ROWS - len(built.rows))
             built = Built(older + built.rows, built.waiting)
         self._fill(built, anchor)
@@ -179,8 +200,7 @@ class TranscriptProjection:
         self._streaming = bool(self._stream) and not self.has_newer() and self._tail_showing
         if self._streaming:
             rows.insert(len(rows) - len(self._waiting), TranscriptRow("streaming", self._stream))
-        self.rows = rows
-        self._out.append(Rebuild(tuple(rows), anchor))
+        self._rebuild_rows(rows, anchor)
 
     # -- loading more ------------------------------------------------------------------------
     def older(self) -> list[Patch]:
@@ -360,68 +380,24 @@ class TranscriptProjection:
 
     # -- the cap -------------------------------------------------------------------------------
     def _trim_bottom(self) -> None:
-        """Unload the newest rows past the cap (never inside the running turn's rows, which the
-        tail rebuilds from its ``turn/start``)."""
-        rows = self.rows
-        if len(rows) <= self.max_rows:
-            return
-        cut = min(self.max_rows, self._running_start())
-        while 0 < cut < len(rows) and rows[cut - 1].seq == rows[cut].seq:
-            cut -= 1
-        if cut <= 0 or cut >= len(rows) or rows[cut].seq < 0:
-            return
-        first_unloaded = rows[cut].seq
-        self._remove(cut, len(rows) - cut)
-        self._waiting = []
-        self._streaming = False
-        self.loaded_to = first_unloaded
-
-    def _running_start(self) -> int:
-        """The first row of the running turn and the waiting messages (the row count when none
-        wait and nothing streams)."""
+        """Unload the newest rows past the cap."""
         end = self._tail() - (1 if self._streaming else 0)
-        if end == len(self.rows) and not self.reading.turn_open:
-            return end
-        for position in range(end - 1, -1, -1):
-            if self.rows[position].kind in MESSAGE_ROWS:
-                return position
-        return 0
+        running = running_start(self.rows, end, self.reading.turn_open)
+        cut = bottom_cut(self.rows, self.max_rows, running)
+        if cut is not None:
+            first_unloaded = self.rows[cut].seq
+            self._remove(cut, len(self.rows) - cut)
+            self._waiting = []
+            self._streaming = False
+            self.loaded_to = first_unloaded
 
     def _trim_top(self) -> None:
-        excess = len(self.rows) - self.max_rows
-        if excess <= 0:
-            return
-        rows = self.rows
-        cut = next((i for i in range(excess, self._tail()) if rows[i].kind in MESSAGE_ROWS), None)
-        if cut is None or rows[cut].seq < 0:
-            return
-        self._remove(0, cut)
-        self.loaded_from = self.rows[0].seq
+        """Unload the oldest rows past the cap."""
+        cut = top_cut(self.rows, self.max_rows, self._tail())
+        if cut is not None:
+            self._remove(0, cut)
+            self.loaded_from = self.rows[0].seq
 
-    # -- patches -------------------------------------------------------------------------------
     def _tail(self) -> int:
         """Where rows of the running turn go: above the waiting messages."""
         return len(self.rows) - len(self._waiting)
-
-    def _begin(self) -> None:
-        self._out = []
-
-    def _end(self) -> list[Patch]:
-        out, self._out = self._out, []
-        return out
-
-    def _insert(self, at: int, rows: list[TranscriptRow]) -> None:
-        self.rows[at:at] = rows
-        self._out.append(Insert(at, tuple(rows)))
-
-    def _remove(self, at: int, count: int) -> None:
-        del self.rows[at : at + count]
-        self._out.append(Remove(at, count))
-
-    def _replace(self, at: int, row: TranscriptRow) -> None:
-        self.rows[at] = row
-        self._out.append(Replace(at, row))
-
-    def _move(self, source: int, to: int) -> None:
-        self.rows.insert(to, self.rows.pop(source))
-        self._out.append(Move(source, to))

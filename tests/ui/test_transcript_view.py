@@ -11,6 +11,7 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QGuiApplication, QIcon, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from core.transcript.patch import Anchor
 from tests.ui.events import EventScript
 from ui.main_window import MainWindow
 from ui.transcript_view import TranscriptView
@@ -359,3 +360,43 @@ def test_a_tool_call_expands_on_click_and_an_error_row_offers_retry_and_settings
     with qtbot.waitSignal(view.row_action) as entered:
         qtbot.keyClick(view, Qt.Key.Key_Return)
     assert entered.args == ["retry", question.seq]
+
+
+def test_a_version_switch_puts_the_other_version_where_the_reader_looked(window) -> None:
+    """No call before the ``path/select`` says what to keep: the rebuild's anchor does."""
+    script = EventScript()
+    for n in range(12):
+        script.turn(f"question {n}", f"answer {n}")
+    edited = script.add(
+        "user/message",
+        {
+            "id": "edited",
+            "text": "question 5, edited",
+            "source": {"kind": "user", "timeZone": "UTC"},
+            "parent": 20,
+            "revises": 25,
+        },
+    )
+    script.start(edited.seq)
+    script.answer("answer to the edit")
+    script.end()
+    for n in range(12, 20):
+        script.turn(f"question {n}", f"answer {n}")
+    view, model = window.transcript, window.transcript_model
+    model.reset(script.events, "UTC", conversation=script.conversation())
+    view.scroll_to_end()
+    QApplication.processEvents()
+    row = row_of(view, "question 5, edited")
+    bar = view.verticalScrollBar()
+    bar.setValue(bar.value() + view.visualRect(model.index(row)).top())  # at the top
+    QApplication.processEvents()
+    top = view.visualRect(model.index(row)).top()
+    assert top == 0
+    conversation = script.conversation()
+    select = script.add("path/select", {"leaf": conversation.leaf_for(25)})
+    view.apply_entry(select, script.conversation())
+    QApplication.processEvents()
+    assert model.last_anchor == Anchor(edited.seq, 25)  # the edited version gives way to the first
+    row = row_of(view, "question 5")
+    assert view.visualRect(model.index(row)).top() == top
+    assert not view.is_following()

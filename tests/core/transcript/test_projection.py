@@ -20,7 +20,10 @@ from core.transcript.projection import TranscriptProjection
 from core.transcript.rows import TranscriptRow
 from tests.core.transcript.session_model import ACTIONS, Session, play
 
-ACTION_LISTS = st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 40)), max_size=90)
+ACTION_LISTS = st.lists(
+    st.tuples(st.sampled_from(ACTIONS), st.integers(0, 40)), min_size=10, max_size=150
+)
+TURN = [("type", 0), ("start", 0), ("context", 0), ("say", 1), ("end", 0)]
 PROPERTY = settings(max_examples=150, deadline=None)
 
 
@@ -45,11 +48,6 @@ class Fed:
             self.apply(projection.rebuild_tail())
         else:
             self.apply(projection.append(entry))
-
-
-def full(entries: Sequence[Entry], conversation: Conversation) -> list[TranscriptRow]:
-    """The rows recomputed from every entry at once."""
-    return TranscriptProjection().open(list(entries), "UTC", conversation=conversation)[0].rows  # type: ignore[union-attr]
 
 
 def reference(session: Session) -> list[TranscriptRow]:
@@ -96,11 +94,11 @@ def test_reopened_from_a_prefix_and_fed_the_rest_it_shows_the_same_rows(
 
 
 @PROPERTY
-@given(ACTION_LISTS, st.integers(1, 12), st.integers(1, 6), st.integers(4, 30))
+@given(ACTION_LISTS, st.integers(0, 30), st.integers(1, 12), st.integers(1, 6), st.integers(4, 30))
 def test_loaded_in_windows_the_rows_are_always_a_slice_of_the_whole(
-    actions: list[tuple[str, int]], initial: int, fetch: int, cap: int
+    actions: list[tuple[str, int]], turns: int, initial: int, fetch: int, cap: int
 ) -> None:
-    session = play(actions)
+    session = play(TURN * turns + actions)
     whole = reference(session)
     with (
         mock.patch.object(projection_module, "INITIAL_EVENTS", initial),
