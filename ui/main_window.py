@@ -37,7 +37,6 @@ Signals:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from itertools import pairwise
@@ -46,7 +45,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import (
     QByteArray,
     QMargins,
-    QRect,
     QSize,
     Qt,
     QUrl,
@@ -55,14 +53,12 @@ from PySide6.QtCore import (
     qVersion,
 )
 from PySide6.QtGui import (
-    QAction,
     QCloseEvent,
     QDragEnterEvent,
     QDragMoveEvent,
     QDropEvent,
     QIcon,
     QResizeEvent,
-    QTextDocument,
 )
 from PySide6.QtWidgets import (
     QApplication,
@@ -71,7 +67,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
-    QPushButton,
     QSplitter,
     QToolButton,
     QVBoxLayout,
@@ -89,10 +84,9 @@ from ui.session_list import SessionListPanel, SessionSummary
 from ui.shown_path import ShownConversation
 from ui.transcript_model import TranscriptModel
 from ui.transcript_view import TranscriptView
+from ui.window_parts import Banner, Collapsible, ask_open_link, fit_rect, show_shortcuts
 
 if TYPE_CHECKING:  # built when first needed (``find_bar``, ``reminders``, dialogs), imported there
-    from PySide6.QtWidgets import QMessageBox
-
     from ui.find_bar import FindBar
     from ui.model_picker import ModelMenu
     from ui.reminders_panel import RemindersPanel
@@ -112,71 +106,6 @@ OPENABLE_SCHEMES = ("http", "https", "mailto")
 def window_title(session_title: str | None) -> str:
     """``<session title> — Chime``, or just ``Chime`` before the session has a title."""
     return f"{session_title} — {APP_NAME}" if session_title else APP_NAME
-
-
-class Banner(QFrame):
-    """A message strip above the transcript, with an optional action button."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("banner")
-        self.label = QLabel(self)
-        self.label.setObjectName("banner-text")
-        self.label.setWordWrap(True)
-        self.button = QPushButton(self.tr("Fork from last good turn"), self)
-        self.button.setObjectName("banner-fork")
-        row = QHBoxLayout(self)
-        row.setContentsMargins(12, 8, 12, 8)
-        row.addWidget(self.label, 1)
-        row.addWidget(self.button)
-        self.hide()
-
-    def show_message(self, text: str, *, offer_fork: bool, fork_label: str = "") -> None:
-        self.label.setText(text)
-        self.button.setText(fork_label or self.tr("Fork from last good turn"))
-        self.setAccessibleName(text)
-        self.button.setVisible(offer_fork)
-        self.show()
-
-
-class Collapsible:
-    """A side panel that collapses when the window is narrower than ``threshold``.
-
-    ``action`` (checkable) shows whether the panel is visible now and toggles it: in a wide
-    window that is the user's choice, kept for later; in a narrow one it only reveals the panel
-    for now."""
-
-    def __init__(self, widget: QWidget, action: QAction, threshold: int) -> None:
-        self.widget = widget
-        self.action = action
-        self.threshold = threshold
-        self.preferred = True
-        self.collapsed = False
-        self.revealed = False
-
-    def set_window_width(self, width: int) -> None:
-        collapsed = width < self.threshold
-        if collapsed != self.collapsed:
-            self.collapsed = collapsed
-            self.revealed = False
-            self.apply()
-
-    def set_shown(self, shown: bool) -> None:
-        """The user toggled the panel."""
-        if self.collapsed:
-            self.revealed = shown
-        else:
-            self.preferred = shown
-        self.apply()
-
-    def visible(self) -> bool:
-        return self.revealed if self.collapsed else self.preferred
-
-    def apply(self) -> None:
-        self.widget.setVisible(self.visible())
-        blocker = self.action.blockSignals(True)
-        self.action.setChecked(self.visible())
-        self.action.blockSignals(blocker)
 
 
 class MainWindow(QMainWindow):
@@ -697,26 +626,8 @@ class MainWindow(QMainWindow):
         alert(self.transcript)
 
     def show_shortcuts(self) -> None:
-        lines = "".join(
-            f"<tr><td>{label}</td><td>&nbsp;&nbsp;<b>{keys}</b></td></tr>"
-            for label, keys in self.window_actions.shortcut_lines()
-        )
-        from PySide6.QtWidgets import QMessageBox
-
-        box = QMessageBox(self)
-        box.setObjectName("shortcuts-dialog")
-        box.setWindowTitle(self.tr("Keyboard shortcuts — Chime"))
-        box.setTextFormat(Qt.TextFormat.RichText)
-        box.setText(f"<table>{lines}</table>")
-        # QMessageBox wraps its text at a width of its own: the longer German rows wrapped and
-        # the box grew taller than a small screen. The table gets the width it needs unwrapped.
-        label = box.findChild(QLabel, "qt_msgbox_label")
-        if label is not None:
-            table = QTextDocument()
-            table.setDefaultFont(label.font())
-            table.setHtml(box.text())
-            label.setMinimumWidth(math.ceil(table.idealWidth()) + 8)
-        box.open()
+        """Help → Keyboard shortcuts: every shortcut in a table (``ui.window_parts``)."""
+        show_shortcuts(self, self.window_actions.shortcut_lines())
 
     def allow_close(self) -> None:
         """The app finished flushing: the next close really closes."""
@@ -788,29 +699,12 @@ class MainWindow(QMainWindow):
 
     def ask_open_link(self, url: str) -> None:
         """Show a link's whole target and open it in the browser only if the user says so."""
-        target = QUrl(url)
-        if target.scheme().lower() not in OPENABLE_SCHEMES:
+        if QUrl(url).scheme().lower() not in OPENABLE_SCHEMES:
             self.notify(
                 self.tr("Chime opens only web and e-mail links; not: {url}").format(url=url)
             )
             return
-        from PySide6.QtWidgets import QMessageBox
-
-        box = QMessageBox(self)
-        box.setObjectName("open-link-question")
-        box.setIcon(QMessageBox.Icon.Question)
-        box.setWindowTitle(self.tr("Open link — Chime"))
-        box.setText(self.tr("Open this link in your browser?"))
-        box.setInformativeText(target.toString())
-        opening = box.addButton(self.tr("Open"), QMessageBox.ButtonRole.AcceptRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(opening)
-        box.finished.connect(lambda _r: self._after_link_question(box, opening, url))
-        box.open()
-
-    def _after_link_question(self, box: QMessageBox, opening: QPushButton, url: str) -> None:
-        if box.clickedButton() is opening:
-            self.open_url_requested.emit(url)
+        ask_open_link(self, url, self.open_url_requested.emit)
 
     def _on_link_hovered(self, url: str) -> None:
         if url:
@@ -843,16 +737,6 @@ class MainWindow(QMainWindow):
         from PySide6.QtWidgets import QMessageBox
 
         QMessageBox.about(self, self.tr("About Chime"), self.about_text())
-
-
-def fit_rect(rect: QRect, available: QRect) -> QRect:
-    """``rect`` made no larger than ``available`` and moved inside it (a window's frame on its
-    screen)."""
-    width = min(rect.width(), available.width())
-    height = min(rect.height(), available.height())
-    left = min(max(rect.left(), available.left()), available.right() + 1 - width)
-    top = min(max(rect.top(), available.top()), available.bottom() + 1 - height)
-    return QRect(left, top, width, height)
 
 
 def request_attention(window: QWidget) -> None:

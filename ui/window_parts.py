@@ -1,0 +1,139 @@
+"""The main window's smaller parts: the banner, the collapsing side panels, its dialogs. No I/O.
+
+``Banner`` is the message strip above the transcript (with "Fork from last good turn");
+``Collapsible`` makes a side panel collapse in a narrow window and come back in a wide one;
+``fit_rect`` fits a window's frame into its screen; ``show_shortcuts`` and ``ask_open_link`` are
+the Help table of shortcuts and the question before a link opens. Their words keep the
+translation context of the class they came from (``MainWindow``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QCoreApplication, QRect, Qt, QUrl
+from PySide6.QtGui import QAction, QTextDocument
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+
+
+class Banner(QFrame):
+    """A message strip above the transcript, with an optional action button."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("banner")
+        self.label = QLabel(self)
+        self.label.setObjectName("banner-text")
+        self.label.setWordWrap(True)
+        self.button = QPushButton(self.tr("Fork from last good turn"), self)
+        self.button.setObjectName("banner-fork")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(12, 8, 12, 8)
+        row.addWidget(self.label, 1)
+        row.addWidget(self.button)
+        self.hide()
+
+    def show_message(self, text: str, *, offer_fork: bool, fork_label: str = "") -> None:
+        self.label.setText(text)
+        self.button.setText(fork_label or self.tr("Fork from last good turn"))
+        self.setAccessibleName(text)
+        self.button.setVisible(offer_fork)
+        self.show()
+
+
+class Collapsible:
+    """A side panel that collapses when the window is narrower than ``threshold``.
+
+    ``action`` (checkable) shows whether the panel is visible now and toggles it: in a wide
+    window that is the user's choice, kept for later; in a narrow one it only reveals the panel
+    for now."""
+
+    def __init__(self, widget: QWidget, action: QAction, threshold: int) -> None:
+        self.widget = widget
+        self.action = action
+        self.threshold = threshold
+        self.preferred = True
+        self.collapsed = False
+        self.revealed = False
+
+    def set_window_width(self, width: int) -> None:
+        collapsed = width < self.threshold
+        if collapsed != self.collapsed:
+            self.collapsed = collapsed
+            self.revealed = False
+            self.apply()
+
+    def set_shown(self, shown: bool) -> None:
+        """The user toggled the panel."""
+        if self.collapsed:
+            self.revealed = shown
+        else:
+            self.preferred = shown
+        self.apply()
+
+    def visible(self) -> bool:
+        return self.revealed if self.collapsed else self.preferred
+
+    def apply(self) -> None:
+        self.widget.setVisible(self.visible())
+        blocker = self.action.blockSignals(True)
+        self.action.setChecked(self.visible())
+        self.action.blockSignals(blocker)
+
+
+def fit_rect(rect: QRect, available: QRect) -> QRect:
+    """``rect`` made no larger than ``available`` and moved inside it (a window's frame on its
+    screen)."""
+    width = min(rect.width(), available.width())
+    height = min(rect.height(), available.height())
+    left = min(max(rect.left(), available.left()), available.right() + 1 - width)
+    top = min(max(rect.top(), available.top()), available.bottom() + 1 - height)
+    return QRect(left, top, width, height)
+
+
+def show_shortcuts(parent: QWidget, lines: Sequence[tuple[str, str]]) -> None:
+    """Every shortcut, (what it does, its keys) a row, in a box that is not modal."""
+    from PySide6.QtWidgets import QMessageBox  # when asked for, not at every start
+
+    rows = "".join(
+        f"<tr><td>{label}</td><td>&nbsp;&nbsp;<b>{keys}</b></td></tr>" for label, keys in lines
+    )
+    box = QMessageBox(parent)
+    box.setObjectName("shortcuts-dialog")
+    box.setWindowTitle(QCoreApplication.translate("MainWindow", "Keyboard shortcuts — Chime"))
+    box.setTextFormat(Qt.TextFormat.RichText)
+    box.setText(f"<table>{rows}</table>")
+    # QMessageBox wraps its text at a width of its own: the longer German rows wrapped and
+    # the box grew taller than a small screen. The table gets the width it needs unwrapped.
+    label = box.findChild(QLabel, "qt_msgbox_label")
+    if label is not None:
+        table = QTextDocument()
+        table.setDefaultFont(label.font())
+        table.setHtml(box.text())
+        label.setMinimumWidth(math.ceil(table.idealWidth()) + 8)
+    box.open()
+
+
+def ask_open_link(parent: QWidget, url: str, open_url: Callable[[str], object]) -> None:
+    """Ask whether to open ``url`` (its whole target shown); ``open_url`` it if the user says so."""
+    from PySide6.QtWidgets import QMessageBox  # when asked for, not at every start
+
+    box = QMessageBox(parent)
+    box.setObjectName("open-link-question")
+    box.setIcon(QMessageBox.Icon.Question)
+    box.setWindowTitle(QCoreApplication.translate("MainWindow", "Open link — Chime"))
+    box.setText(QCoreApplication.translate("MainWindow", "Open this link in your browser?"))
+    box.setInformativeText(QUrl(url).toString())
+    opening = box.addButton(
+        QCoreApplication.translate("MainWindow", "Open"), QMessageBox.ButtonRole.AcceptRole
+    )
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(opening)
+
+    def answered(_result: int) -> None:
+        if box.clickedButton() is opening:
+            open_url(url)
+
+    box.finished.connect(answered)
+    box.open()
