@@ -63,12 +63,9 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
-    QFrame,
-    QHBoxLayout,
     QLabel,
     QMainWindow,
     QSplitter,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -84,7 +81,13 @@ from ui.session_list import SessionListPanel, SessionSummary
 from ui.shown_path import ShownConversation
 from ui.transcript_model import TranscriptModel
 from ui.transcript_view import TranscriptView
-from ui.window_parts import Banner, Collapsible, ask_open_link, fit_rect, show_shortcuts
+from ui.window_parts import (
+    Banner,
+    SidePanels,
+    ask_open_link,
+    fit_rect,
+    show_shortcuts,
+)
 
 if TYPE_CHECKING:  # built when first needed (``find_bar``, ``reminders``, dialogs), imported there
     from ui.find_bar import FindBar
@@ -92,10 +95,6 @@ if TYPE_CHECKING:  # built when first needed (``find_bar``, ``reminders``, dialo
     from ui.reminders_panel import RemindersPanel
 
 APP_NAME = "Chime"
-REMINDERS_COLLAPSE = 1000
-"""Below this window width the reminders panel collapses into a toggle."""
-SIDEBAR_COLLAPSE = 860
-"""Below this window width the sessions sidebar collapses too."""
 MIN_SIZE = QSize(640, 480)
 FRAME_ALLOWANCE = QMargins(4, 32, 4, 4)
 """A title bar and borders, assumed until the window manager has framed the window."""
@@ -159,11 +158,10 @@ class MainWindow(QMainWindow):
         self.version_of: Callable[[], str] = QApplication.applicationVersion
         """Chime's version, asked for when About opens (the application's, set at start)."""
         self._allow_close = False
-        self._build_center()
         self._build_dock()
+        self._build_center()
         self._build_menus()
         self._build_status()
-        self._build_panels()
         self._connect_local()
         self._set_tab_order()
         self._connect_verbs()
@@ -177,7 +175,12 @@ class MainWindow(QMainWindow):
         column = QVBoxLayout(center)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
-        column.addWidget(self._build_toggles(center))
+        act = self.window_actions.action
+        self.panels = SidePanels(
+            self.sessions, self.reminders_dock, act("toggle_sessions"), act("toggle_reminders")
+        )
+        self.toggles = self.panels.bar
+        column.addWidget(self.toggles)
         column.addWidget(self.banner)
         column.addWidget(self.transcript, 1)
         column.addWidget(self.answer_wait)
@@ -197,22 +200,6 @@ class MainWindow(QMainWindow):
         self.splitter = splitter
         self.setCentralWidget(splitter)
 
-    def _build_toggles(self, parent: QWidget) -> QFrame:
-        """The bar that holds the collapsed panels' toggles (hidden while none is collapsed)."""
-        self.toggles = QFrame(parent)
-        self.toggles.setObjectName("panel-toggles")
-        row = QHBoxLayout(self.toggles)
-        row.setContentsMargins(8, 4, 8, 4)
-        self.sessions_toggle = QToolButton(self.toggles)
-        self.sessions_toggle.setObjectName("toggle-sessions")
-        self.reminders_toggle = QToolButton(self.toggles)
-        self.reminders_toggle.setObjectName("toggle-reminders")
-        row.addWidget(self.sessions_toggle)
-        row.addStretch(1)
-        row.addWidget(self.reminders_toggle)
-        self.toggles.hide()
-        return self.toggles
-
     def _build_dock(self) -> None:
         self.reminders_dock = QDockWidget(self.tr("Reminders"), self)
         self.reminders_dock.setObjectName("reminders-dock")
@@ -223,16 +210,6 @@ class MainWindow(QMainWindow):
         self.reminders_dock.setMinimumWidth(240)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.reminders_dock)
         self.window_actions.action("toggle_reminders").setChecked(True)
-
-    def _build_panels(self) -> None:
-        act = self.window_actions.action
-        self.sessions_panel = Collapsible(self.sessions, act("toggle_sessions"), SIDEBAR_COLLAPSE)
-        self.reminders_panel = Collapsible(
-            self.reminders_dock, act("toggle_reminders"), REMINDERS_COLLAPSE
-        )
-        act("toggle_sessions").setChecked(True)
-        self.sessions_toggle.setDefaultAction(act("toggle_sessions"))
-        self.reminders_toggle.setDefaultAction(act("toggle_reminders"))
 
     def _build_menus(self) -> None:
         for menu_name in MENUS:
@@ -270,7 +247,6 @@ class MainWindow(QMainWindow):
         act("search_sessions").triggered.connect(self._on_search_sessions)
         act("toggle_reminders").toggled.connect(self._on_toggle_reminders)
         act("toggle_sessions").toggled.connect(self._on_toggle_sessions)
-        self.reminders_dock.visibilityChanged.connect(self._on_dock_visibility_changed)
         self.reminders_dock.visibilityChanged.connect(self._build_shown_reminders)
         act("show_context").toggled.connect(self.transcript.set_show_context)
         act("wrap_code").toggled.connect(self.transcript.set_wrap_code)
@@ -334,8 +310,8 @@ class MainWindow(QMainWindow):
         order: list[QWidget] = [
             self.sessions.filter,
             self.sessions.list,
-            self.sessions_toggle,
-            self.reminders_toggle,
+            self.panels.sessions_toggle,
+            self.panels.reminders_toggle,
             self.banner.button,
             *(
                 (find.edit, find.previous_button, find.next_button, find.close_button)
@@ -647,31 +623,26 @@ class MainWindow(QMainWindow):
             self.transcript.select_last()
 
     def _on_focus_sessions(self) -> None:
-        self._reveal_sessions()
+        self.panels.reveal_sessions()
         self.sessions.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def _on_search_sessions(self) -> None:
-        self._reveal_sessions()
+        self.panels.reveal_sessions()
         self.sessions.filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.sessions.filter.selectAll()
 
     def _on_toggle_reminders(self, visible: bool) -> None:
-        self.reminders_panel.set_shown(visible)
+        self.panels.reminders.set_shown(visible)
         if visible:
             self.reminders.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def _on_toggle_sessions(self, visible: bool) -> None:
-        self.sessions_panel.set_shown(visible)
+        self.panels.sessions.set_shown(visible)
         if visible:
             self.sessions.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
-    def _reveal_sessions(self) -> None:
-        if not self.sessions_panel.visible():
-            self.sessions_panel.set_shown(True)
-
     def _on_session_chosen(self, session_id: str) -> None:
-        if self.sessions_panel.collapsed and self.sessions_panel.revealed:
-            self.sessions_panel.set_shown(False)
+        self.panels.session_chosen()
         typed = self.sessions.filter.text().strip()
         if typed and self.sessions.proxy.snippet(session_id):
             # found by its messages: it opens with the text in the find bar, which searches
@@ -679,23 +650,13 @@ class MainWindow(QMainWindow):
             self.find_bar.set_query(typed)
             self.open_find()
 
-    def _on_dock_visibility_changed(self, visible: bool) -> None:
-        """The dock's own close button hid it: that is the user's choice too."""
-        hidden_by_user = not visible and self.reminders_dock.isHidden()
-        if self.isVisible() and hidden_by_user and self.reminders_panel.visible():
-            self.reminders_panel.set_shown(False)
-
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.apply_width(event.size().width())
 
     def apply_width(self, width: int) -> None:
         """Collapse or restore the side panels for a window ``width`` wide."""
-        self.sessions_panel.set_window_width(width)
-        self.reminders_panel.set_window_width(width)
-        self.toggles.setVisible(self.sessions_panel.collapsed or self.reminders_panel.collapsed)
-        self.sessions_toggle.setVisible(self.sessions_panel.collapsed)
-        self.reminders_toggle.setVisible(self.reminders_panel.collapsed)
+        self.panels.apply_width(width)
 
     def ask_open_link(self, url: str) -> None:
         """Show a link's whole target and open it in the browser only if the user says so."""

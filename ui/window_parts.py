@@ -1,7 +1,8 @@
 """The main window's smaller parts: the banner, the collapsing side panels, its dialogs. No I/O.
 
 ``Banner`` is the message strip above the transcript (with "Fork from last good turn");
-``Collapsible`` makes a side panel collapse in a narrow window and come back in a wide one;
+``Collapsible`` makes a side panel collapse in a narrow window and come back in a wide one, and
+``SidePanels`` does so for the sessions sidebar and the reminders dock, with their toggles;
 ``fit_rect`` fits a window's frame into its screen; ``show_shortcuts`` and ``ask_open_link`` are
 the Help table of shortcuts and the question before a link opens. Their words keep the
 translation context of the class they came from (``MainWindow``).
@@ -14,7 +15,20 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QCoreApplication, QRect, Qt, QUrl
 from PySide6.QtGui import QAction, QTextDocument
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QToolButton,
+    QWidget,
+)
+
+REMINDERS_COLLAPSE = 1000
+"""Below this window width the reminders panel collapses into a toggle."""
+SIDEBAR_COLLAPSE = 860
+"""Below this window width the sessions sidebar collapses too."""
 
 
 class Banner(QFrame):
@@ -80,6 +94,60 @@ class Collapsible:
         blocker = self.action.blockSignals(True)
         self.action.setChecked(self.visible())
         self.action.blockSignals(blocker)
+
+
+class SidePanels:
+    """The sessions sidebar and the reminders dock in a window of some width: each collapses
+    below its threshold, and a bar above the transcript (``bar``, hidden while neither is
+    collapsed) then holds their toggles. Its widgets take their parent when laid out."""
+
+    def __init__(
+        self, sessions: QWidget, dock: QDockWidget, show_sessions: QAction, show_reminders: QAction
+    ) -> None:
+        self.bar = QFrame()
+        self.bar.setObjectName("panel-toggles")
+        row = QHBoxLayout(self.bar)
+        row.setContentsMargins(8, 4, 8, 4)
+        self.sessions_toggle = QToolButton(self.bar)
+        self.sessions_toggle.setObjectName("toggle-sessions")
+        self.reminders_toggle = QToolButton(self.bar)
+        self.reminders_toggle.setObjectName("toggle-reminders")
+        row.addWidget(self.sessions_toggle)
+        row.addStretch(1)
+        row.addWidget(self.reminders_toggle)
+        self.bar.hide()
+        self.sessions = Collapsible(sessions, show_sessions, SIDEBAR_COLLAPSE)
+        self.reminders = Collapsible(dock, show_reminders, REMINDERS_COLLAPSE)
+        show_sessions.setChecked(True)
+        self.sessions_toggle.setDefaultAction(show_sessions)
+        self.reminders_toggle.setDefaultAction(show_reminders)
+        self._dock = dock
+        dock.visibilityChanged.connect(self._on_dock_visibility_changed)
+
+    def apply_width(self, width: int) -> None:
+        """Collapse or restore the panels for a window ``width`` wide."""
+        self.sessions.set_window_width(width)
+        self.reminders.set_window_width(width)
+        self.bar.setVisible(self.sessions.collapsed or self.reminders.collapsed)
+        self.sessions_toggle.setVisible(self.sessions.collapsed)
+        self.reminders_toggle.setVisible(self.reminders.collapsed)
+
+    def reveal_sessions(self) -> None:
+        if not self.sessions.visible():
+            self.sessions.set_shown(True)
+
+    def session_chosen(self) -> None:
+        """A session was chosen: a sidebar revealed in a narrow window collapses again."""
+        if self.sessions.collapsed and self.sessions.revealed:
+            self.sessions.set_shown(False)
+
+    def _on_dock_visibility_changed(self, visible: bool) -> None:
+        """The dock's own close button hid it: that is the user's choice too."""
+        hidden_by_user = not visible and self._dock.isHidden()
+        window = self._dock.parentWidget()
+        shown = window is not None and window.isVisible()
+        if shown and hidden_by_user and self.reminders.visible():
+            self.reminders.set_shown(False)
 
 
 def fit_rect(rect: QRect, available: QRect) -> QRect:
