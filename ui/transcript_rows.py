@@ -4,9 +4,10 @@
 
 The rows themselves (which events make which rows, in which order, offering which verbs) are
 ``core.transcript``'s; here are only the words: the notes of rows the window speaks for (an empty
-answer, a failed turn without a message, a stopped or interrupted turn), the time-context row's
-title, a tool row's detail (its arguments and result under headings, JSON pretty-printed), the
-reminder card's caption and the usage line's numbers.
+answer, a stopped or interrupted turn), a failed turn's error (``ui.wording``), the time-context
+row's title, a tool row's title (its ``ToolOutcome``, ``ui.wording``) and detail (its arguments
+and result under headings, JSON pretty-printed), the reminder card's caption and the usage line's
+numbers.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from core.readable import format_clock
 from core.transcript import rows as core_rows
 from core.transcript.rows import Note, TranscriptRow, reminder_text
 from core.transcript.usage import TurnUsage
+from ui.wording import tool_title, turn_error_text
 
 __all__ = [
     "TranscriptRow",
@@ -42,7 +44,10 @@ def words(row: TranscriptRow) -> TranscriptRow:
     """``row`` with the words the window supplies (the row itself when it needs none)."""
     match row.kind:
         case "tool":
-            return replace(row, detail=_detail(row.arguments, row.result))
+            title = tool_title(row.outcome) if row.outcome is not None else row.text
+            return replace(row, title=title, detail=_detail(row.arguments, row.result))
+        case "error":
+            return replace(row, text=turn_error_text(row.error))
         case "context":
             return replace(row, title=translate("TranscriptRows", "Time context"))
         case _ if row.note is not Note.NONE:
@@ -56,8 +61,6 @@ def _note(note: Note) -> str:
         case Note.EMPTY_ANSWER:
             nothing = translate("TranscriptRows", "The model sent an empty answer.")
             return f"*{nothing}*"
-        case Note.TURN_FAILED:
-            return translate("TranscriptRows", "The turn failed.")
         case Note.STOPPED:
             return translate("TranscriptRows", "Stopped.")
         case Note.INTERRUPTED:

@@ -200,12 +200,14 @@ class _RangeBuild:
     def run(self, stop: int) -> Built:
         reading = self.reading
         for seq in range(self.start, stop):
-            self.read(reading.event(seq))
+            self.read(seq, reading.event(seq))
         if stop >= reading.known_end:
             self.add_waiting(stop)
         return self.built
 
-    def read(self, entry: Entry) -> None:
+    def read(self, seq: int, entry: Entry) -> None:
+        """The entry at index ``seq`` (a turn stands at its index, whatever its envelope says:
+        a log found corrupt lists what it has)."""
         reading = self.reading
         match entry.event:
             case ToolResult() as result:
@@ -215,9 +217,9 @@ class _RangeBuild:
                 self.place_message(entry)
             case TurnStart(input=input_seq):
                 self.turn_input, self.usage = input_seq, TurnUsage()
-                self.showing = reading.path.turn_shown(input_seq, entry.seq)
-                if reading.path.shows_turn(input_seq, entry.seq):
-                    self.place_input(input_seq, entry.seq)
+                self.showing = reading.path.turn_shown(input_seq, seq)
+                if reading.path.shows_turn(input_seq, seq):
+                    self.place_input(input_seq, seq)
             case AssistantMessage() as answer:
                 self.usage = self.usage.plus(answer)
                 if self.showing:

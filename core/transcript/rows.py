@@ -46,13 +46,14 @@ from core.events import (
     ToolCall,
     ToolResult,
     TurnEnd,
+    TurnError,
     TurnStart,
     UnknownEvent,
     UserMessage,
 )
 from core.framing import DueReminder
 from core.instant import read_instant
-from core.readable import tool_summary
+from core.readable import ToolOutcome, tool_outcome
 from core.transcript.usage import TurnUsage
 from core.transcript.verbs import Verb
 
@@ -69,7 +70,6 @@ class Note(StrEnum):
 
     NONE = ""
     EMPTY_ANSWER = "empty-answer"
-    TURN_FAILED = "turn-failed"
     STOPPED = "stopped"
     INTERRUPTED = "interrupted"
 
@@ -111,6 +111,10 @@ class TranscriptRow:
     note: Note = Note.NONE
     arguments: str = ""
     result: str | None = None
+    outcome: ToolOutcome | None = None
+    """A tool row's card as values (``core.readable``); ``title`` is its words."""
+    error: TurnError | None = None
+    """A failed turn's error (None: none was stored); ``text`` is its words."""
     verbs: tuple[Verb, ...] = ()
     """What the row offers (``core.transcript.verbs.verbs_of``), in the order they are shown."""
 
@@ -193,27 +197,25 @@ def _assistant_rows(
 def _tool_row(
     call: ToolCall, seq: int, at: datetime | None, zone_name: str | None
 ) -> TranscriptRow:
-    title = tool_summary(call.name, call.arguments, None, zone_name)
+    outcome = tool_outcome(call.name, call.arguments, None, zone_name)
     return TranscriptRow(
-        "tool", call.name, seq, at, title=title, call_id=call.id, arguments=call.arguments
+        "tool", call.name, seq, at, call_id=call.id, arguments=call.arguments, outcome=outcome
     )
 
 
 def merge_tool_result(
     row: TranscriptRow, result: ToolResult, zone_name: str | None
 ) -> TranscriptRow:
-    """The tool-call row once its ``tool/result`` arrived: its summary includes the result."""
+    """The tool-call row once its ``tool/result`` arrived: its outcome includes the result."""
     content, is_error = result.content, result.is_error
-    title = tool_summary(row.text, row.arguments, content, zone_name, is_error=is_error)
-    return replace(row, title=title, result=content, is_error=is_error)
+    outcome = tool_outcome(row.text, row.arguments, content, zone_name, is_error=is_error)
+    return replace(row, outcome=outcome, result=content, is_error=is_error)
 
 
 def _turn_end_rows(end: TurnEnd, seq: int, at: datetime | None) -> list[TranscriptRow]:
     match end.status:
         case "failed":
-            message = end.error.message if end.error is not None else ""
-            note = Note.NONE if message else Note.TURN_FAILED
-            return [TranscriptRow("error", message, seq, at, is_error=True, note=note)]
+            return [TranscriptRow("error", "", seq, at, is_error=True, error=end.error)]
         case "cancelled":
             return [TranscriptRow("notice", "", seq, at, note=Note.STOPPED)]
         case "interrupted":
