@@ -77,7 +77,7 @@ from ui.composer import Composer, local_files
 from ui.late_qt import alert
 from ui.message_bar import MessageBar
 from ui.screen import DeliveredView, ReminderView, SessionAccess, SessionScreen
-from ui.session_list import SessionListPanel, SessionSummary
+from ui.session_list import SessionListItem, SessionListPanel
 from ui.shown_path import ShownConversation
 from ui.transcript_model import TranscriptModel
 from ui.transcript_view import TranscriptView
@@ -473,7 +473,7 @@ class MainWindow(QMainWindow):
         self.reminders.set_writable(access.writable)
         self.transcript.set_writable(access.writable)
 
-    def set_sessions(self, items: Sequence[SessionSummary], current: str | None) -> None:
+    def set_sessions(self, items: Sequence[SessionListItem], current: str | None) -> None:
         self.sessions.set_sessions(list(items), current)
 
     def notify(self, text: str, milliseconds: int = 8000, action: str = "") -> None:

@@ -28,9 +28,26 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
-from core.events import ROOT, Entry, TurnEnd, TurnStart, UserMessage
+from core.events import (
+    ROOT,
+    AssistantMessage,
+    ContextTime,
+    Entry,
+    ExchangeHidden,
+    MalformedEvent,
+    PathSelected,
+    ScheduleChanged,
+    SessionInstructions,
+    SessionModel,
+    SessionTitle,
+    ToolResult,
+    TurnEnd,
+    TurnStart,
+    UnknownEvent,
+    UserMessage,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +150,9 @@ def shown(conversation: Conversation, entries: Iterable[Entry]) -> Iterator[Entr
     in_turn = False
     showing = True
     for entry in entries:
-        match entry.event:
+        match entry.event:  # the most frequent first: find walks every shown event
+            case AssistantMessage() | ToolResult() | ContextTime():
+                pass  # shown with the turn they belong to
             case UserMessage():
                 if entry.seq in path and entry.seq not in hidden:
                     yield entry
@@ -150,8 +169,19 @@ def shown(conversation: Conversation, entries: Iterable[Entry]) -> Iterator[Entr
                     yield entry
                 in_turn, showing = False, True
                 continue
-            case _:
-                pass
+            case (
+                SessionTitle()
+                | ScheduleChanged()
+                | ExchangeHidden()
+                | PathSelected()
+                | SessionModel()
+                | SessionInstructions()
+                | UnknownEvent()
+                | MalformedEvent()
+            ):
+                pass  # shown with the turn appended in, or when outside any turn
+            case unexpected:
+                assert_never(unexpected)
         if showing or not in_turn:
             yield entry
 

@@ -38,10 +38,6 @@ from ui.timefmt import day_time
 from ui.transcript_model import TITLE_ROLE
 from ui.transcript_rows import reminder_caption
 
-# WORKAROUND(offscreen QPA): showing a window logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
-
 ROOT = Path(__file__).resolve().parents[2]
 GERMAN = QLocale(QLocale.Language.German, QLocale.Country.Germany)
 SCREENSHOTS = os.environ.get("CHIME_SCREENSHOTS", "")
@@ -252,7 +248,7 @@ class Unreachable:
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
         failure = Failure(FailureCode.UNREACHABLE, ("http://localhost:11434/v1",))
         raise ProviderError.because(ErrorKind.CONNECTION, failure, retryable=True)
-        yield  # an async generator, as a provider's stream is
+        yield  # noqa: V201 -- unreachable on purpose: this async generator fails at its first step
 
 
 @pytest.mark.slow  # a turn of the offline assistant, its reminder's turn, then a failed turn
