@@ -36,11 +36,11 @@ def test_a_module_using_qt_is_told_from_its_globals() -> None:
     from PySide6.QtCore import QObject
 
     uses = ModuleType("uses")
-    uses.QObject = QObject  # type: ignore[attr-defined]  # a module's global, set by hand
+    vars(uses)["QObject"] = QObject
     whole = ModuleType("whole")
-    whole.QtCore = sys.modules["PySide6.QtCore"]  # type: ignore[attr-defined]  # likewise
+    vars(whole)["QtCore"] = sys.modules["PySide6.QtCore"]
     plain = ModuleType("plain")
-    plain.path = Path  # type: ignore[attr-defined]  # likewise
+    vars(plain)["path"] = Path
     assert qt_feature.uses_qt(uses)
     assert qt_feature.uses_qt(whole)
     assert not qt_feature.uses_qt(plain)
@@ -55,10 +55,10 @@ def test_a_pyside6_without_the_check_is_left_alone(monkeypatch: pytest.MonkeyPat
 
 def test_the_check_is_replaced_where_it_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     found = ModuleType("shibokensupport.feature")
-    found._mod_uses_pyside = lambda module: True  # type: ignore[attr-defined]  # the one it replaces
+    vars(found)["_mod_uses_pyside"] = lambda module: True
     monkeypatch.setitem(sys.modules, "shibokensupport.feature", found)
     assert qt_feature.install()
-    assert found._mod_uses_pyside is qt_feature.uses_qt
+    assert vars(found)["_mod_uses_pyside"] is qt_feature.uses_qt
 
 
 def test_forget_sources_empties_linecache() -> None:
