@@ -144,3 +144,13 @@ def test_ctrl_c_without_a_selection_copies_the_current_message_as_written(
     QGuiApplication.clipboard().setText("before")
     qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     assert QGuiApplication.clipboard().text() == "Some *emphasis* here."
+
+
+def test_a_drag_past_the_last_row_selects_to_the_end_of_the_text(qtbot, window: MainWindow) -> None:
+    view = window.transcript
+    converse(window, ("hi", "The last words."))
+    row = row_of(view, "The last words.")
+    below = QPoint(view.viewport().width() // 2, view.viewport().height() - 20)
+    assert view.indexAt(below).row() == -1  # under the rows: no row there
+    drag(qtbot, view, point(view, row, 4), below)
+    assert view.selected_text() == "last words."
