@@ -53,11 +53,10 @@ class FindFlow(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._slice)
-        bar = window.find_bar
-        bar.query_changed.connect(self.search)
-        bar.next_requested.connect(lambda: self.step(1))
-        bar.previous_requested.connect(lambda: self.step(-1))
-        bar.closed.connect(self.stop)
+        window.find_changed.connect(self.search)
+        window.find_next.connect(lambda: self.step(1))
+        window.find_previous.connect(lambda: self.step(-1))
+        window.find_closed.connect(self.stop)
         window.session_shown.connect(self._on_session_shown)
 
     # -- searching -----------------------------------------------------------------------
@@ -73,7 +72,7 @@ class FindFlow(QObject):
             return
         self._session_id = opened.id
         self.job = FindJob(opened.session.entries, opened.session.conversation(), query)
-        self._from_seq = self.window.transcript.first_visible_seq()
+        self._from_seq = self.window.first_visible_seq()
         self._slice()
 
     def stop(self) -> None:
@@ -161,8 +160,9 @@ class FindFlow(QObject):
         return job.hits[current[0]].seq, current[1]
 
     def _on_session_shown(self) -> None:
-        if self.window.find_bar.isVisible() and self.window.find_bar.query():
-            self.search(self.window.find_bar.query())
+        query = self.window.find_query()
+        if query:
+            self.search(query)
         else:
             self.stop()
 

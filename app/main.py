@@ -36,9 +36,9 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QLocale, QSocketNotifier, Qt, QTimer
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
-from app import __version__
+from app import __version__, qt_feature  # first: its import keeps PySide6 from reading sources
 from app.appearance import apply_appearance, load_style, make_application
 from app.language import install_language, language_for
 from app.owner_timer import ClockJumpWatch
@@ -144,6 +144,8 @@ def install_excepthook(window_ref: list[MainWindow], *, logged_to_file: bool = T
     def hook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
         logging.getLogger("app.crash").error("unexpected error", exc_info=(kind, error, tb))
         if window_ref and issubclass(kind, Exception):
+            from PySide6.QtWidgets import QMessageBox  # on the first error, not at every start
+
             box = QMessageBox(
                 QMessageBox.Icon.Warning,
                 "Chime",
@@ -351,6 +353,7 @@ class Application:
         self._starting = True
         try:
             started = self.started = self._compose()
+            qt_feature.forget_sources()  # whatever this PySide6 read while the engine loaded
             wanted = [self.session_arg] if self.session_arg else list(state.open)
             current = self.session_arg or state.current
             await started.controller.start(wanted, current)

@@ -49,7 +49,7 @@ class SessionSearch(QObject):
         self._stopped = False
         self.searches = 0
         """How many searches ran (for tests)."""
-        window.sessions.search_wanted.connect(self.search)
+        window.search_wanted.connect(self.search)
         controller.session_closed.connect(self.index_closed)
 
     @property
@@ -97,7 +97,7 @@ class SessionSearch(QObject):
         refresh is a short incremental write; a search's answer has nowhere to go)."""
         self._stopped = True
         self._wanted = None
-        self._window.sessions.stop_search()
+        self._window.stop_search()
         if self._running is not None:
             self._running.cancel()
         running = [t for t in (self._running, *self._refreshing) if t is not None]

@@ -284,9 +284,9 @@ def wire_verbs(window: MainWindow, controller: AppController) -> ConversationVer
 
     act = window.window_actions.action
     verbs = ConversationVerbs(controller, window)
-    window.transcript.row_action.connect(verbs.row_action)
-    window.composer.edit_submitted.connect(verbs.send_edit)
-    window.composer.edit_last_requested.connect(verbs.edit_last)
+    window.row_action.connect(verbs.row_action)
+    window.edit_submitted.connect(verbs.send_edit)
+    window.edit_last_requested.connect(verbs.edit_last)
     act("regenerate").triggered.connect(verbs.regenerate_last)
     act("undo_hide").triggered.connect(verbs.undo_hide)
     find = FindFlow(controller, window)

@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from _bootstrap import ROOT, ensure_env
 
-COVERAGE_GATES = (("core", 98), ("app", 97))
+COVERAGE_GATES = (("core", 98), ("app", 97), ("ui", 94))
 """Each package's least branch coverage (percent) when the whole suite runs."""
 
 
@@ -44,9 +44,14 @@ def main() -> int:
     # The whole suite also gates branch coverage, per package (coverage compares the total
     # rounded to a whole percent): the engine at 98% (99% when this was set) and the app layer at
     # 97% (97.4-97.5% when this was set: a small margin for the branches that depend on the
-    # timing of the disk threads). A filtered run (extra pytest arguments) skips the gates,
+    # timing of the disk threads), the widgets at 94% (94.7% when this was set, with the window
+    # tests driving the transcript view's parts). A filtered run (extra pytest arguments) skips the gates,
     # since it runs only part of the tests.
-    coverage = [] if pytest_args else ["--cov=core", "--cov=app", "--cov-branch", "--cov-report="]
+    coverage = (
+        []
+        if pytest_args
+        else ["--cov=core", "--cov=app", "--cov=ui", "--cov-branch", "--cov-report="]
+    )
     steps.append(("pytest", [python, "-m", "pytest", *coverage, *pytest_args]))
     if not pytest_args:
         steps += [

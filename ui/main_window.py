@@ -37,15 +37,14 @@ Signals:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QByteArray,
     QMargins,
-    QRect,
     QSize,
     Qt,
     QUrl,
@@ -54,28 +53,19 @@ from PySide6.QtCore import (
     qVersion,
 )
 from PySide6.QtGui import (
-    QAccessible,
-    QAccessibleEvent,
-    QAction,
     QCloseEvent,
     QDragEnterEvent,
     QDragMoveEvent,
     QDropEvent,
     QIcon,
     QResizeEvent,
-    QTextDocument,
 )
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
-    QFrame,
-    QHBoxLayout,
     QLabel,
     QMainWindow,
-    QMessageBox,
-    QPushButton,
     QSplitter,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -84,22 +74,28 @@ from core.events import AssistantMessage, Attachment, Entry
 from ui.actions import MENU_TITLES, MENUS, WindowActions, translated
 from ui.answer_wait import AnswerWait
 from ui.composer import Composer, local_files
-from ui.find_bar import FindBar
+from ui.late_qt import alert
 from ui.message_bar import MessageBar
-from ui.model_picker import ModelMenu
-from ui.reminders_panel import RemindersPanel
 from ui.screen import DeliveredView, ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionListItem, SessionListPanel
 from ui.shown_path import ShownConversation
 from ui.transcript_model import TranscriptModel
 from ui.transcript_view import TranscriptView
 from ui.untrusted import literal, plain
+from ui.window_parts import (
+    Banner,
+    SidePanels,
+    ask_open_link,
+    fit_rect,
+    show_shortcuts,
+)
+
+if TYPE_CHECKING:  # built when first needed (``find_bar``, ``reminders``, dialogs), imported there
+    from ui.find_bar import FindBar
+    from ui.model_picker import ModelMenu
+    from ui.reminders_panel import RemindersPanel
 
 APP_NAME = "Chime"
-REMINDERS_COLLAPSE = 1000
-"""Below this window width the reminders panel collapses into a toggle."""
-SIDEBAR_COLLAPSE = 860
-"""Below this window width the sessions sidebar collapses too."""
 MIN_SIZE = QSize(640, 480)
 FRAME_ALLOWANCE = QMargins(4, 32, 4, 4)
 """A title bar and borders, assumed until the window manager has framed the window."""
@@ -112,71 +108,6 @@ def window_title(session_title: str | None) -> str:
     return f"{session_title} — {APP_NAME}" if session_title else APP_NAME
 
 
-class Banner(QFrame):
-    """A message strip above the transcript, with an optional action button."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("banner")
-        self.label = plain(QLabel(self))  # quotes errors and paths
-        self.label.setObjectName("banner-text")
-        self.label.setWordWrap(True)
-        self.button = QPushButton(self.tr("Fork from last good turn"), self)
-        self.button.setObjectName("banner-fork")
-        row = QHBoxLayout(self)
-        row.setContentsMargins(12, 8, 12, 8)
-        row.addWidget(self.label, 1)
-        row.addWidget(self.button)
-        self.hide()
-
-    def show_message(self, text: str, *, offer_fork: bool, fork_label: str = "") -> None:
-        self.label.setText(text)
-        self.button.setText(fork_label or self.tr("Fork from last good turn"))
-        self.setAccessibleName(text)
-        self.button.setVisible(offer_fork)
-        self.show()
-
-
-class Collapsible:
-    """A side panel that collapses when the window is narrower than ``threshold``.
-
-    ``action`` (checkable) shows whether the panel is visible now and toggles it: in a wide
-    window that is the user's choice, kept for later; in a narrow one it only reveals the panel
-    for now."""
-
-    def __init__(self, widget: QWidget, action: QAction, threshold: int) -> None:
-        self.widget = widget
-        self.action = action
-        self.threshold = threshold
-        self.preferred = True
-        self.collapsed = False
-        self.revealed = False
-
-    def set_window_width(self, width: int) -> None:
-        collapsed = width < self.threshold
-        if collapsed != self.collapsed:
-            self.collapsed = collapsed
-            self.revealed = False
-            self.apply()
-
-    def set_shown(self, shown: bool) -> None:
-        """The user toggled the panel."""
-        if self.collapsed:
-            self.revealed = shown
-        else:
-            self.preferred = shown
-        self.apply()
-
-    def visible(self) -> bool:
-        return self.revealed if self.collapsed else self.preferred
-
-    def apply(self) -> None:
-        self.widget.setVisible(self.visible())
-        blocker = self.action.blockSignals(True)
-        self.action.setChecked(self.visible())
-        self.action.blockSignals(blocker)
-
-
 class MainWindow(QMainWindow):
     """The one window.
 
@@ -185,12 +116,28 @@ class MainWindow(QMainWindow):
         close_requested(): the window was asked to close (the app decides how to quit).
         open_url_requested(str): the user confirmed opening this link.
         session_shown(): ``show_session`` put a (new or refreshed) session on screen.
+        row_action(str, int): a transcript row's verb (its name, the seq of the input whose
+            exchange the row belongs to; ``ui.transcript_view``).
+        edit_submitted(int, str): the message box sent its edit of the input at this seq.
+        edit_last_requested(): Up in an empty message box (edit the newest typed message).
+        find_changed(str): the find bar's text (searched for in the session on screen).
+        find_next(), find_previous(): go to the next or previous match.
+        find_closed(): the find bar closed (the search ends).
+        search_wanted(str): the sidebar wants every session's messages searched for this.
     """
 
     fork_requested = Signal()
     close_requested = Signal()
     open_url_requested = Signal(str)
     session_shown = Signal()
+    row_action = Signal(str, int)
+    edit_submitted = Signal(int, str)
+    edit_last_requested = Signal()
+    find_changed = Signal(str)
+    find_next = Signal()
+    find_previous = Signal()
+    find_closed = Signal()
+    search_wanted = Signal(str)
 
     def __init__(
         self, clock: Callable[[], datetime], bell: QIcon, parent: QWidget | None = None
@@ -203,19 +150,19 @@ class MainWindow(QMainWindow):
         self.transcript = TranscriptView(self.transcript_model, bell, self)
         self.composer = Composer(self)
         self.sessions = SessionListPanel(clock, bell, self)
-        self.reminders = RemindersPanel(clock, bell, self)
+        self._clock, self._bell = clock, bell
+        self._reminders: RemindersPanel | None = None
         self.banner = Banner(self)
         self.message_bar = MessageBar(self)
-        self.find_bar = FindBar(self)
+        self._find_bar: FindBar | None = None
         self.answer_wait = AnswerWait(self)
         self.version_of: Callable[[], str] = QApplication.applicationVersion
         """Chime's version, asked for when About opens (the application's, set at start)."""
         self._allow_close = False
-        self._build_center()
         self._build_dock()
+        self._build_center()
         self._build_menus()
         self._build_status()
-        self._build_panels()
         self._connect_local()
         self._set_tab_order()
         self._connect_verbs()
@@ -229,9 +176,13 @@ class MainWindow(QMainWindow):
         column = QVBoxLayout(center)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
-        column.addWidget(self._build_toggles(center))
+        act = self.window_actions.action
+        self.panels = SidePanels(
+            self.sessions, self.reminders_dock, act("toggle_sessions"), act("toggle_reminders")
+        )
+        self.toggles = self.panels.bar
+        column.addWidget(self.toggles)
         column.addWidget(self.banner)
-        column.addWidget(self.find_bar)
         column.addWidget(self.transcript, 1)
         column.addWidget(self.answer_wait)
         column.addWidget(self.message_bar)
@@ -244,31 +195,15 @@ class MainWindow(QMainWindow):
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([250, 850])
         splitter.setChildrenCollapsible(False)
+        self._column = column
         self.sessions.setMinimumWidth(180)
         center.setMinimumWidth(360)
         self.splitter = splitter
         self.setCentralWidget(splitter)
 
-    def _build_toggles(self, parent: QWidget) -> QFrame:
-        """The bar that holds the collapsed panels' toggles (hidden while none is collapsed)."""
-        self.toggles = QFrame(parent)
-        self.toggles.setObjectName("panel-toggles")
-        row = QHBoxLayout(self.toggles)
-        row.setContentsMargins(8, 4, 8, 4)
-        self.sessions_toggle = QToolButton(self.toggles)
-        self.sessions_toggle.setObjectName("toggle-sessions")
-        self.reminders_toggle = QToolButton(self.toggles)
-        self.reminders_toggle.setObjectName("toggle-reminders")
-        row.addWidget(self.sessions_toggle)
-        row.addStretch(1)
-        row.addWidget(self.reminders_toggle)
-        self.toggles.hide()
-        return self.toggles
-
     def _build_dock(self) -> None:
         self.reminders_dock = QDockWidget(self.tr("Reminders"), self)
         self.reminders_dock.setObjectName("reminders-dock")
-        self.reminders_dock.setWidget(self.reminders)
         self.reminders_dock.setFeatures(
             QDockWidget.DockWidgetFeature.DockWidgetClosable
             | QDockWidget.DockWidgetFeature.DockWidgetMovable
@@ -276,16 +211,6 @@ class MainWindow(QMainWindow):
         self.reminders_dock.setMinimumWidth(240)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.reminders_dock)
         self.window_actions.action("toggle_reminders").setChecked(True)
-
-    def _build_panels(self) -> None:
-        act = self.window_actions.action
-        self.sessions_panel = Collapsible(self.sessions, act("toggle_sessions"), SIDEBAR_COLLAPSE)
-        self.reminders_panel = Collapsible(
-            self.reminders_dock, act("toggle_reminders"), REMINDERS_COLLAPSE
-        )
-        act("toggle_sessions").setChecked(True)
-        self.sessions_toggle.setDefaultAction(act("toggle_sessions"))
-        self.reminders_toggle.setDefaultAction(act("toggle_reminders"))
 
     def _build_menus(self) -> None:
         for menu_name in MENUS:
@@ -323,17 +248,20 @@ class MainWindow(QMainWindow):
         act("search_sessions").triggered.connect(self._on_search_sessions)
         act("toggle_reminders").toggled.connect(self._on_toggle_reminders)
         act("toggle_sessions").toggled.connect(self._on_toggle_sessions)
-        self.reminders_dock.visibilityChanged.connect(self._on_dock_visibility_changed)
+        self.reminders_dock.visibilityChanged.connect(self._build_shown_reminders)
         act("show_context").toggled.connect(self.transcript.set_show_context)
         act("wrap_code").toggled.connect(self.transcript.set_wrap_code)
         act("copy").triggered.connect(self.transcript.copy_current_message)
         act("shortcuts").triggered.connect(self.show_shortcuts)
         act("about").triggered.connect(self._on_about)
         self.banner.button.clicked.connect(self.fork_requested)
-        self.reminders.ask_delete.connect(self._on_reminders_ask_delete)
         self.transcript.settings_requested.connect(act("settings").trigger)
         self.transcript.link_activated.connect(self.ask_open_link)
         self.transcript.link_hovered.connect(self._on_link_hovered)
+        self.transcript.row_action.connect(self.row_action)
+        self.composer.edit_submitted.connect(self.edit_submitted)
+        self.composer.edit_last_requested.connect(self.edit_last_requested)
+        self.sessions.search_wanted.connect(self.search_wanted)
         self.sessions.session_chosen.connect(self._on_session_chosen)
         self._connect_find()
 
@@ -341,24 +269,56 @@ class MainWindow(QMainWindow):
         """Ctrl+F opens the find bar; F3 / Shift+F3 open it or step through the matches."""
         act = self.window_actions.action
         act("find").triggered.connect(self.open_find)
-        act("find_next").triggered.connect(lambda: self._find_step(self.find_bar.next_requested))
-        act("find_previous").triggered.connect(
-            lambda: self._find_step(self.find_bar.previous_requested)
-        )
-        self.find_bar.closed.connect(self._on_find_closed)
+        act("find_next").triggered.connect(lambda: self._find_step(self.find_next))
+        act("find_previous").triggered.connect(lambda: self._find_step(self.find_previous))
+
+    # -- the parts built when first needed ---------------------------------------------------
+    @property
+    def find_bar(self) -> FindBar:
+        """The find strip above the transcript (built the first time it is needed)."""
+        if self._find_bar is None:
+            from ui.find_bar import FindBar
+
+            bar = self._find_bar = FindBar(self)
+            self._column.insertWidget(self._column.indexOf(self.banner) + 1, bar)
+            bar.closed.connect(self._on_find_closed)
+            bar.closed.connect(self.find_closed)
+            bar.query_changed.connect(self.find_changed)
+            bar.next_requested.connect(self.find_next)
+            bar.previous_requested.connect(self.find_previous)
+            self._set_tab_order()
+        return self._find_bar
+
+    @property
+    def reminders(self) -> RemindersPanel:
+        """The reminders panel in its dock (built when the dock first shows, or is asked for)."""
+        if self._reminders is None:
+            from ui.reminders_panel import RemindersPanel
+
+            panel = self._reminders = RemindersPanel(self._clock, self._bell, self)
+            self.reminders_dock.setWidget(panel)
+            panel.ask_delete.connect(self._on_reminders_ask_delete)
+            self._set_tab_order()
+        return self._reminders
+
+    def _build_shown_reminders(self, visible: bool) -> None:
+        if visible:
+            self.reminders  # noqa: B018  (built on access: the dock shows it now)
 
     def _set_tab_order(self) -> None:
-        """Left to right, top to bottom, as the window is drawn."""
-        order = [
+        """Left to right, top to bottom, as the window is drawn (the parts built so far)."""
+        find, reminders = self._find_bar, self._reminders
+        order: list[QWidget] = [
             self.sessions.filter,
             self.sessions.list,
-            self.sessions_toggle,
-            self.reminders_toggle,
+            self.panels.sessions_toggle,
+            self.panels.reminders_toggle,
             self.banner.button,
-            self.find_bar.edit,
-            self.find_bar.previous_button,
-            self.find_bar.next_button,
-            self.find_bar.close_button,
+            *(
+                (find.edit, find.previous_button, find.next_button, find.close_button)
+                if find is not None
+                else ()
+            ),
             self.transcript,
             self.message_bar.action_button,
             self.message_bar.close_button,
@@ -369,8 +329,7 @@ class MainWindow(QMainWindow):
             self.composer.tools.instructions_button,
             self.composer.send_button,
             self.composer.stop_button,
-            self.reminders.list,
-            self.reminders.delete_button,
+            *((reminders.list, reminders.delete_button) if reminders is not None else ()),
         ]
         for first, second in pairwise(order):
             QWidget.setTabOrder(first, second)
@@ -546,11 +505,26 @@ class MainWindow(QMainWindow):
         """What the app found: the count ("3 of 17", "12+"), the text to highlight, and the
         current match (the seq of its message, which match in it), scrolled to when
         ``scroll``."""
-        self.find_bar.set_count(count)
+        if self._find_bar is not None:
+            self._find_bar.set_count(count)
         self.transcript.show_find(query, target, scroll=scroll)
 
+    def find_query(self) -> str:
+        """What the open find bar searches for ("" while it is closed)."""
+        bar = self._find_bar
+        return bar.query() if bar is not None and bar.isVisible() else ""
+
+    def first_visible_seq(self) -> int:
+        """The seq of the message at the top of the transcript (-1: nothing is shown): a search
+        chooses its first match from there."""
+        return self.transcript.first_visible_seq()
+
+    def stop_search(self) -> None:
+        """The app quits: the sidebar's search stops waiting for answers."""
+        self.sessions.stop_search()
+
     def _find_step(self, step: SignalInstance) -> None:
-        if self.find_bar.isHidden():
+        if self._find_bar is None or self._find_bar.isHidden():
             self.open_find()
         else:
             step.emit()
@@ -626,27 +600,11 @@ class MainWindow(QMainWindow):
     def announce(self, text: str) -> None:
         """Tell screen readers about a new reminder turn (an Alert on the transcript)."""
         self.transcript.setAccessibleDescription(text)
-        QAccessible.updateAccessibility(QAccessibleEvent(self.transcript, QAccessible.Event.Alert))
+        alert(self.transcript)
 
     def show_shortcuts(self) -> None:
-        lines = "".join(
-            f"<tr><td>{label}</td><td>&nbsp;&nbsp;<b>{keys}</b></td></tr>"
-            for label, keys in self.window_actions.shortcut_lines()
-        )
-        box = QMessageBox(self)
-        box.setObjectName("shortcuts-dialog")
-        box.setWindowTitle(self.tr("Keyboard shortcuts — Chime"))
-        box.setTextFormat(Qt.TextFormat.RichText)
-        box.setText(f"<table>{lines}</table>")
-        # QMessageBox wraps its text at a width of its own: the longer German rows wrapped and
-        # the box grew taller than a small screen. The table gets the width it needs unwrapped.
-        label = box.findChild(QLabel, "qt_msgbox_label")
-        if label is not None:
-            table = QTextDocument()
-            table.setDefaultFont(label.font())
-            table.setHtml(box.text())
-            label.setMinimumWidth(math.ceil(table.idealWidth()) + 8)
-        box.open()
+        """Help → Keyboard shortcuts: every shortcut in a table (``ui.window_parts``)."""
+        show_shortcuts(self, self.window_actions.shortcut_lines())
 
     def allow_close(self) -> None:
         """The app finished flushing: the next close really closes."""
@@ -666,31 +624,26 @@ class MainWindow(QMainWindow):
             self.transcript.select_last()
 
     def _on_focus_sessions(self) -> None:
-        self._reveal_sessions()
+        self.panels.reveal_sessions()
         self.sessions.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def _on_search_sessions(self) -> None:
-        self._reveal_sessions()
+        self.panels.reveal_sessions()
         self.sessions.filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.sessions.filter.selectAll()
 
     def _on_toggle_reminders(self, visible: bool) -> None:
-        self.reminders_panel.set_shown(visible)
+        self.panels.reminders.set_shown(visible)
         if visible:
             self.reminders.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def _on_toggle_sessions(self, visible: bool) -> None:
-        self.sessions_panel.set_shown(visible)
+        self.panels.sessions.set_shown(visible)
         if visible:
             self.sessions.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
-    def _reveal_sessions(self) -> None:
-        if not self.sessions_panel.visible():
-            self.sessions_panel.set_shown(True)
-
     def _on_session_chosen(self, session_id: str) -> None:
-        if self.sessions_panel.collapsed and self.sessions_panel.revealed:
-            self.sessions_panel.set_shown(False)
+        self.panels.session_chosen()
         typed = self.sessions.filter.text().strip()
         if typed and self.sessions.proxy.snippet(session_id):
             # found by its messages: it opens with the text in the find bar, which searches
@@ -698,47 +651,22 @@ class MainWindow(QMainWindow):
             self.find_bar.set_query(typed)
             self.open_find()
 
-    def _on_dock_visibility_changed(self, visible: bool) -> None:
-        """The dock's own close button hid it: that is the user's choice too."""
-        hidden_by_user = not visible and self.reminders_dock.isHidden()
-        if self.isVisible() and hidden_by_user and self.reminders_panel.visible():
-            self.reminders_panel.set_shown(False)
-
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.apply_width(event.size().width())
 
     def apply_width(self, width: int) -> None:
         """Collapse or restore the side panels for a window ``width`` wide."""
-        self.sessions_panel.set_window_width(width)
-        self.reminders_panel.set_window_width(width)
-        self.toggles.setVisible(self.sessions_panel.collapsed or self.reminders_panel.collapsed)
-        self.sessions_toggle.setVisible(self.sessions_panel.collapsed)
-        self.reminders_toggle.setVisible(self.reminders_panel.collapsed)
+        self.panels.apply_width(width)
 
     def ask_open_link(self, url: str) -> None:
         """Show a link's whole target and open it in the browser only if the user says so."""
-        target = QUrl(url)
-        if target.scheme().lower() not in OPENABLE_SCHEMES:
+        if QUrl(url).scheme().lower() not in OPENABLE_SCHEMES:
             self.notify(
                 self.tr("Chime opens only web and e-mail links; not: {url}").format(url=url)
             )
             return
-        box = QMessageBox(self)
-        box.setObjectName("open-link-question")
-        box.setIcon(QMessageBox.Icon.Question)
-        box.setWindowTitle(self.tr("Open link — Chime"))
-        box.setText(self.tr("Open this link in your browser?"))
-        box.setInformativeText(literal(target.toString()))
-        opening = box.addButton(self.tr("Open"), QMessageBox.ButtonRole.AcceptRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(opening)
-        box.finished.connect(lambda _r: self._after_link_question(box, opening, url))
-        box.open()
-
-    def _after_link_question(self, box: QMessageBox, opening: QPushButton, url: str) -> None:
-        if box.clickedButton() is opening:
-            self.open_url_requested.emit(url)
+        ask_open_link(self, url, self.open_url_requested.emit)
 
     def _on_link_hovered(self, url: str) -> None:
         if url:
@@ -768,17 +696,9 @@ class MainWindow(QMainWindow):
         )
 
     def _on_about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.about(self, self.tr("About Chime"), self.about_text())
-
-
-def fit_rect(rect: QRect, available: QRect) -> QRect:
-    """``rect`` made no larger than ``available`` and moved inside it (a window's frame on its
-    screen)."""
-    width = min(rect.width(), available.width())
-    height = min(rect.height(), available.height())
-    left = min(max(rect.left(), available.left()), available.right() + 1 - width)
-    top = min(max(rect.top(), available.top()), available.bottom() + 1 - height)
-    return QRect(left, top, width, height)
 
 
 def request_attention(window: QWidget) -> None:

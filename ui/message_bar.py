@@ -10,9 +10,10 @@ a message quotes what Chime did not write (a ``--session`` argument, a file's na
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAccessible, QAccessibleEvent, QAction
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
 
+from ui.late_qt import alert
 from ui.untrusted import plain
 
 
@@ -59,7 +60,7 @@ class MessageBar(QFrame):
         self.action_button.setVisible(action is not None)
         self.show()
         self._timer.start(max(1000, milliseconds))
-        QAccessible.updateAccessibility(QAccessibleEvent(self, QAccessible.Event.Alert))
+        alert(self)
 
     def text(self) -> str:
         """The message shown ("" when dismissed)."""

@@ -75,7 +75,9 @@ SCROLLBAR = 10
 READING_CHARS = 92
 BUBBLE_SHARE = 0.82
 CODE_PIECE_LINES = 150
-DOC_CACHE = 2500
+DOC_CACHE = 400
+"""Laid-out documents kept by what they show: those of the delegate's cached layouts (about three
+a row) and a few more for a streamed answer's blocks. It bounds the memory of a long scroll."""
 HIGHLIGHTS_PER_FRAME = 3
 """Code boxes coloured per painted frame (lexing costs ~1 ms a box; the rest wait a frame)."""
 BELL = 18

@@ -36,8 +36,10 @@ from ui.transcript_model import TranscriptModel
 from ui.transcript_rows import TranscriptRow
 
 Index = QModelIndex | QPersistentModelIndex
-LAYOUT_CACHE = 700
-"""Row layouts kept (more than the ~500 rows loaded, so scrolling never rebuilds one)."""
+LAYOUT_CACHE = 120
+"""Row layouts kept: the rows of several screens around the reader. A layout holds its laid-out
+text documents (tens of kB each); keeping one for each of the ~500 loaded rows held ~70 MB after a
+long scroll. Heights are kept apart (``HEIGHT_CACHE``), so a row's size never needs its layout."""
 HEIGHT_CACHE = 50_000
 COPIED_MESSAGE = -2
 
