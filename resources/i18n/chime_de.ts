@@ -262,6 +262,10 @@
         <translation>Exportiert nach </translation>
     </message>
     <message>
+        <source>“{title}” can no longer be saved: its folder in {folder} was deleted or moved. Chime keeps the conversation open; save a copy elsewhere before quitting.</source>
+        <translation>„{title}“ kann nicht mehr gespeichert werden: Sein Ordner in {folder} wurde gelöscht oder verschoben. Chime lässt das Gespräch offen; speichern Sie vor dem Beenden eine Kopie an einem anderen Ort.</translation>
+    </message>
+    <message>
         <source>(unreadable)</source>
         <translation>(nicht lesbar)</translation>
     </message>

@@ -47,7 +47,8 @@ def test_a_deleted_data_folder_is_noticed_at_the_next_write_and_nothing_in_memor
 
     flushes, heard, lost, copy, count, writes = asyncio.run(main())
     assert flushes == [True, False, False, False]
-    assert len(heard) == 1 and "deleted" in heard[0]
+    assert len(heard) == 1
+    assert "deleted" in heard[0]
     assert lost == heard[0]
     assert writes == [True, False]  # one failed write told; no retry storm after it
     assert not data.exists()  # nothing was recreated behind the user's back
@@ -72,7 +73,8 @@ def test_a_moved_data_folder_is_noticed_too(tmp_path: Path) -> None:
 
     saved, lost = asyncio.run(main())
     assert saved is False
-    assert lost is not None and "no longer where it was" in lost
+    assert lost is not None
+    assert "no longer where it was" in lost
 
 
 def test_a_log_replaced_by_another_file_is_noticed(tmp_path: Path) -> None:
@@ -93,7 +95,8 @@ def test_a_log_replaced_by_another_file_is_noticed(tmp_path: Path) -> None:
 
     saved, untouched, lost = asyncio.run(main())
     assert (saved, untouched) == (False, True)
-    assert lost is not None and "replaced" in lost
+    assert lost is not None
+    assert "replaced" in lost
 
 
 def test_a_session_in_place_is_never_reported_lost(tmp_path: Path) -> None:
