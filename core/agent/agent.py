@@ -17,7 +17,8 @@ Choices the spec leaves open (written down here):
   crash, or a turn the app closed mid-way), so a reopened session answers it.
 - ``cancel()`` ends the running turn with ``status: "cancelled"``; ``dispose()`` ends it with
   ``status: "interrupted"`` (the same closers crash recovery writes), so its input is answered
-  again when the session next runs.
+  again when the session next runs, by a turn that continues from the calls and results the
+  interrupted one recorded (``core.agent.history``): none of its calls is made again.
 - A partial answer is kept (``finish: "interrupted"``) only when some text had streamed.
 - A barrier (``flush``) that fails before a model request or a tool does not stop the turn: the
   events stay queued in the live log and the session reports the warning to its observers.
