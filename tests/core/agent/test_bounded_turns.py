@@ -11,12 +11,13 @@ from typing import Any
 from core.agent.turn import MAX_TOOL_CALLS
 from core.errors import ProviderError
 from core.events import Entry, ToolResult
+from core.host import SessionHost
 from core.llm.messages import Message
 from core.session.repair import OUTCOME_UNKNOWN, closers
 from tests import wire as v
-from tests.core.agent.fakes import Reply
-from tests.core.agent.test_agent import make_agent
-from tests.fakes import MemoryLog
+from tests.core.agent.fakes import FakeWaker, Reply, ScriptedModel, counter_ids
+from tests.core.agent.test_agent import START, make_agent
+from tests.fakes import FakeClock, MemoryLog
 
 MODEL = {"provider": "scripted", "name": "script-1"}
 
@@ -159,3 +160,28 @@ def test_an_answer_that_completed_is_not_carried_into_a_later_turn_of_its_input(
         return list(model.requests[-1].messages)
 
     assert [(m.role, m.text) for m in asyncio.run(main())] == [("user", "go")]
+
+
+def test_ten_thousand_reminder_creates_in_one_answer_make_only_the_limit() -> None:
+    """The issue's hostile answer: 10,000 ``schedule_create`` calls in one step. Only the first
+    ``MAX_TOOL_CALLS`` run; every other call is answered, and the turn ends at once."""
+    create = ("schedule_create", '{"prompt":"spam","after_seconds":600}')
+
+    async def main() -> MemoryLog:
+        log = MemoryLog()
+        model = ScriptedModel([Reply("", calls=(create,) * 10_000), Reply("done")])
+        clock = FakeClock(START)
+        host = SessionHost(
+            log, model, clock, lambda: "UTC", FakeWaker, system_prompt="x", new_id=counter_ids()
+        )
+        host.start()
+        host.submit("go")
+        await host.when_idle()
+        await host.dispose()
+        return log
+
+    log = asyncio.run(main())
+    creates = [c for c in log.of_type(v.SCHEDULE_CHANGE) if c["operation"] == "create"]
+    assert len(creates) == MAX_TOOL_CALLS
+    assert len(log.of_type(v.TOOL_RESULT)) == 10_000
+    assert log.of_type(v.TURN_END) == [{"turn": 1, "status": "completed"}]
