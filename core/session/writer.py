@@ -187,9 +187,8 @@ class GroupCommit:
         _settle_all(waiters, ok)
 
     def _lose(self, error: LogVanishedError) -> None:
-        """The log's file vanished: stop writing for good and tell the observers once."""
-        if self.lost is not None:
-            return
+        """The log's file vanished: stop writing for good and tell the observers (once: no
+        write follows)."""
         self.lost = f"{error.strerror} ({error.filename})"
         logger.error("session %s: %s; what is in memory is kept", self._name, self.lost)
         for callback in list(self._lost_observers):

@@ -5,13 +5,19 @@ and what is in memory stays whole, ready to be saved elsewhere."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from core.host import SessionHost
 from core.llm.offline import OfflineAssistant
+from core.session import jsonl_store
+from core.session.jsonl_store import LogFile
+from core.session.live import LiveSession
 from tests import wire as v
 from tests.core.agent.fakes import FakeWaker
 from tests.core.session.helpers import ManualTimer, make_store, user
@@ -30,6 +36,7 @@ def test_a_deleted_data_folder_is_noticed_at_the_next_write_and_nothing_in_memor
         session = await make_store(data, FakeClock(START), timer=timer).create()
         heard: list[str] = []
         writes: list[bool] = []
+        session.subscribe_lost(broken_observer)  # an observer's bug must not stop the others
         session.subscribe_lost(heard.append)
         session.subscribe_persistence(writes.append)
         session.append(v.USER_MESSAGE, user("before", "m1"))
@@ -57,6 +64,10 @@ def test_a_deleted_data_folder_is_noticed_at_the_next_write_and_nothing_in_memor
     texts = [json.loads(line)["data"]["text"] for line in lines[1:] if line]
     assert texts == ["before", "after", "later"]
     assert count == 3
+
+
+def broken_observer(_reason: str) -> None:
+    raise RuntimeError("an observer's bug")
 
 
 def test_a_moved_data_folder_is_noticed_too(tmp_path: Path) -> None:
@@ -134,3 +145,30 @@ def test_a_reminder_asked_for_after_the_folder_vanished_is_not_confirmed(tmp_pat
     answer, result = asyncio.run(main())
     assert "persistence_uncertain" in result
     assert "I'll remind you" not in answer
+
+
+def test_a_log_whose_path_cannot_be_looked_at_is_not_called_lost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"{}\n")
+    log = LogFile(path, writable=True)
+
+    def denied(*_args: object, **_kwargs: object) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(jsonl_store.os, "stat", denied)
+            log.check_in_place()  # no evidence that it went: not lost
+    finally:
+        log.close()
+
+
+def test_a_detached_session_has_no_file_to_lose() -> None:
+    session = LiveSession.detached("d", FakeClock(START))
+    unsubscribe = session.subscribe_lost(broken_observer)
+    unsubscribe()
+    session.append(v.USER_MESSAGE, user("kept", "m1"))
+    assert session.lost is None
+    assert b'"kept"' in session.log_bytes()
