@@ -49,7 +49,8 @@ def test_a_deleted_data_folder_is_said_at_once_and_the_conversation_can_be_saved
         chime.trigger("quit")  # quitting asks first: nothing is lost without a word
         chime.until(lambda: chime.answers.lose == [])
         assert chime.window.isVisible()
-        assert "could not be saved" in chime.answers.asked[-1]
+        assert "folder was deleted or moved" in chime.answers.asked[-1]
+        chime.until(lambda: "export the conversation" in bar.text())
     lines = copy.read_bytes().split(b"\n")
     assert json.loads(lines[0])["type"] == "session"
     texts = [
