@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import json
+import os
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
@@ -55,7 +56,7 @@ def test_a_deleted_data_folder_is_noticed_at_the_next_write_and_nothing_in_memor
     flushes, heard, lost, copy, count, writes = asyncio.run(main())
     assert flushes == [True, False, False, False]
     assert len(heard) == 1
-    assert "deleted" in heard[0]
+    assert heard[0].startswith("the session log was deleted (")
     assert lost == heard[0]
     assert writes == [True, False]  # one failed write told; no retry storm after it
     assert not data.exists()  # nothing was recreated behind the user's back
@@ -85,18 +86,22 @@ def test_a_moved_data_folder_is_noticed_too(tmp_path: Path) -> None:
     saved, lost = asyncio.run(main())
     assert saved is False
     assert lost is not None
-    assert "no longer where it was" in lost
+    assert lost.startswith("the session log is no longer where it was (")
 
 
 def test_a_log_replaced_by_another_file_is_noticed(tmp_path: Path) -> None:
-    data = tmp_path / "data"
+    """A sync tool puts its own copy in the log's place: the file Chime writes is unlinked
+    (deleted), or, when a hard link elsewhere keeps it alive, no longer the one at the path."""
 
-    async def main() -> tuple[bool, bool, str | None]:
+    async def main(keep_a_link: bool) -> tuple[bool, bool, str | None]:
+        data = tmp_path / f"data-{keep_a_link}"
         session = await make_store(data, FakeClock(START)).create()
         path = data / "sessions" / session.id / "session.jsonl"
+        if keep_a_link:
+            os.link(path, tmp_path / f"link-{session.id}")
         copy = path.with_name("copy")
         shutil.copyfile(path, copy)
-        copy.replace(path)  # a sync tool put its own version in its place
+        copy.replace(path)
         session.append(v.USER_MESSAGE, user("after", "m1"))
         saved = await session.flush()
         untouched = b"after" not in path.read_bytes()
@@ -104,10 +109,11 @@ def test_a_log_replaced_by_another_file_is_noticed(tmp_path: Path) -> None:
         await session.close()
         return saved, untouched, lost
 
-    saved, untouched, lost = asyncio.run(main())
-    assert (saved, untouched) == (False, True)
-    assert lost is not None
-    assert "replaced" in lost
+    for keep_a_link, said in ((False, "was deleted"), (True, "was replaced by another file")):
+        saved, untouched, lost = asyncio.run(main(keep_a_link))
+        assert (saved, untouched) == (False, True)
+        assert lost is not None
+        assert lost.startswith(f"the session log {said} (")
 
 
 def test_a_session_in_place_is_never_reported_lost(tmp_path: Path) -> None:
@@ -172,3 +178,28 @@ def test_a_detached_session_has_no_file_to_lose() -> None:
     session.append(v.USER_MESSAGE, user("kept", "m1"))
     assert session.lost is None
     assert b'"kept"' in session.log_bytes()
+
+
+def test_a_session_whose_folder_vanished_exports_from_memory(tmp_path: Path) -> None:
+    data, rescued = tmp_path / "data", tmp_path / "rescued"
+    rescued.mkdir()
+
+    async def main() -> tuple[bytes, str]:
+        store = make_store(data, FakeClock(START))
+        session = await store.create()
+        unsubscribe = session.subscribe_lost(broken_observer)
+        unsubscribe()  # a window that let go of the session hears nothing more
+        session.append(v.USER_MESSAGE, user("before", "m1"))
+        assert await session.flush()
+        shutil.rmtree(data)
+        session.append(v.USER_MESSAGE, user("after", "m2"))
+        assert not await session.flush()
+        await store.export_live(session, "jsonl", rescued / "copy.jsonl")
+        await store.export_live(session, "markdown", rescued / "copy.md", "UTC")
+        await session.close()
+        return (rescued / "copy.jsonl").read_bytes(), (rescued / "copy.md").read_text("utf-8")
+
+    raw, markdown = asyncio.run(main())
+    assert [json.loads(line)["seq"] for line in raw.split(b"\n")[1:] if line] == [0, 1]
+    assert "before" in markdown
+    assert "after" in markdown
