@@ -693,10 +693,8 @@ class AppController(QObject):
             self.window.set_persistence_warning(failed)
 
     def _on_lost(self, session_id: str) -> None:
-        """The session's log vanished: say so at once, and offer a copy from memory."""
-        opened = self.open.get(session_id)
-        if opened is None:
-            return
+        """The session's log vanished: say so at once, and offer a copy from memory (the export
+        button only when it is on screen: the export acts on the session shown)."""
         folder = self.store.data_dir
         text = self.tr(
             "“{title}” can no longer be saved: its folder in {folder} was deleted or moved. "

@@ -59,3 +59,20 @@ def test_a_deleted_data_folder_is_said_at_once_and_the_conversation_can_be_saved
         if line and json.loads(line)["type"] == "user/message"
     ]
     assert texts == ["written before", "written after"]
+
+
+def test_a_session_not_on_screen_whose_folder_vanished_is_named_without_an_export_button(
+    open_app: Opener,
+) -> None:
+    with open_app() as chime:
+        chime.send("first conversation")
+        first = chime.controller.current
+        assert first is not None
+        chime.trigger("new_session")
+        chime.until(lambda: chime.controller.current not in (None, first))
+        bridge = chime.controller.open[first].bridge
+        chime.inside(lambda: bridge.log_lost.emit("the session log was deleted"))
+        bar = chime.window.message_bar
+        assert bar.text().startswith("“first conversation” can no longer be saved")
+        assert not bar.action_button.isVisibleTo(chime.window)
+        assert not chime.window.persistence_label.isVisibleTo(chime.window)
