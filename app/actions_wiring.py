@@ -156,6 +156,15 @@ UNSAVED = QT_TRANSLATE_NOOP(
 KEPT_OPEN = QT_TRANSLATE_NOOP(
     "QuitQuestion", "Chime stays open and keeps trying to save; quit again once the disk has room."
 )
+UNSAVED_LOST = QT_TRANSLATE_NOOP(
+    "QuitQuestion",
+    "Some recent messages could not be saved ({count} unsaved changes): a conversation's folder "
+    "was deleted or moved. If Chime quits now they are lost; export the conversation first "
+    "(Session ▸ Export as JSONL) to keep it.",
+)
+KEPT_OPEN_LOST = QT_TRANSLATE_NOOP(
+    "QuitQuestion", "Chime stays open: export the conversation to keep what could not be saved."
+)
 
 
 async def _quit_asking(
@@ -176,13 +185,15 @@ async def _quit_asking(
     if not count:
         await quit_app()
         return
-    question = QCoreApplication.translate("QuitQuestion", UNSAVED).format(count=count)
+    lost = any(opened.session.lost is not None for opened in controller.open.values())
+    asked, kept = (UNSAVED_LOST, KEPT_OPEN_LOST) if lost else (UNSAVED, KEPT_OPEN)
+    question = QCoreApplication.translate("QuitQuestion", asked).format(count=count)
 
     def ask() -> None:
         if questions.lose_unsaved(window, question):
             tasks.spawn(quit_app())
         else:
-            window.notify(QCoreApplication.translate("QuitQuestion", KEPT_OPEN), 15000)
+            window.notify(QCoreApplication.translate("QuitQuestion", kept), 15000)
 
     QTimer.singleShot(0, window, ask)
 

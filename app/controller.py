@@ -17,6 +17,10 @@ Choices where the spec is silent:
 - The window title follows the session's title as soon as it has one (its first message).
 - Delete, Undo and exports say what they did in the window's message bar; a delete's message
   offers Undo, and the next message replaces it.
+- A session whose folder vanished while it was open (deleted with the data folder, moved) is said
+  at once in the message bar, with its title and the data folder, offering "Export as JSONL"
+  when it is on screen; its exports (JSONL: the exact log; Markdown) are then written from
+  memory, events not yet saved included, so nothing is lost silently.
 - A session shown read-only because another Chime has it open is taken over: every
   ``TAKE_OVER_SECONDS`` the controller looks whether its lock is free, and then reopens it live
   here (re-read from disk, so what the other instance wrote is shown) in place of the copy.
@@ -76,6 +80,8 @@ from ui.timefmt import short_day, short_month
 _log = logging.getLogger(__name__)
 SEARCH_TEXT_EVENTS = 400
 TAKE_OVER_SECONDS = 2.0
+LOST_NOTICE_MS = 10 * 60 * 1000
+"""How long the sentence about a vanished session folder stays (its close button dismisses it)."""
 TORN = QT_TRANSLATE_NOOP(
     "AppController", "A session log's incomplete last write (never saved) was set aside as {name}."
 )
@@ -296,6 +302,7 @@ class AppController(QObject):
         bridge.busy_changed.connect(lambda busy: self._on_busy(sid, busy))
         bridge.schedule_changed.connect(lambda records: self._on_schedule(sid, records))
         bridge.persistence_changed.connect(lambda failed: self._on_persistence(sid, failed))
+        bridge.log_lost.connect(lambda _reason: self._on_lost(sid))
         bridge.reminder_arrived.connect(lambda due: self._on_reminder(sid, due))
         bridge.title_changed.connect(lambda _title: self._on_title(sid))
 
@@ -492,7 +499,9 @@ class AppController(QObject):
         if opened is not None and not opened.session.read_only:
             await opened.session.flush()
         try:
-            if kind == "markdown":
+            if opened is not None and opened.session.lost is not None:  # from memory
+                await self.store.export_live(opened.session, kind, target, self.parts.zone_source())
+            elif kind == "markdown":
                 await self.store.export_markdown(self.current, target, self.parts.zone_source())
             else:
                 await self.store.export_jsonl(self.current, target)
@@ -674,6 +683,19 @@ class AppController(QObject):
     def _on_persistence(self, session_id: str, failed: bool) -> None:
         if session_id == self.current:
             self.window.set_persistence_warning(failed)
+
+    def _on_lost(self, session_id: str) -> None:
+        """The session's log vanished: say so at once, and offer a copy from memory (the export
+        button only when it is on screen: the export acts on the session shown)."""
+        folder = self.store.data_dir
+        text = self.tr(
+            "“{title}” can no longer be saved: its folder in {folder} was deleted or moved. "
+            "Chime keeps the conversation open; save a copy elsewhere before quitting."
+        ).format(title=self._title_of(session_id), folder=folder)
+        current = session_id == self.current
+        self.window.notify(text, LOST_NOTICE_MS, "export_jsonl" if current else "")
+        if current:
+            self.window.set_persistence_warning(True)
 
     def _on_reminder(self, session_id: str, due: Sequence[DueReminder]) -> None:
         opened = self.open.get(session_id)

@@ -14,6 +14,8 @@ Signals:
     busy_changed(bool): a turn started (True) or the agent went idle (False).
     schedule_changed(object): the active reminders, a tuple of ``ui.screen.ReminderView``.
     persistence_changed(bool): True when the last barrier failed (recent events not durable).
+    log_lost(str): the log's file vanished (its folder deleted or moved): nothing more is saved
+        there; the reason, once.
     reminder_arrived(object): a reminder follow-up was appended: its ``DueReminder`` values (a
         tuple; empty when its framing could not be read).
     title_changed(str): the session's title changed.
@@ -74,6 +76,7 @@ class SessionBridge(QObject):
     busy_changed = Signal(bool)
     schedule_changed = Signal(object)
     persistence_changed = Signal(bool)
+    log_lost = Signal(str)
     reminder_arrived = Signal(object)
     title_changed = Signal(str)
 
@@ -95,6 +98,7 @@ class SessionBridge(QObject):
         self._unsubscribe: list[Callable[[], None]] = [
             session.subscribe(self._on_session_event),
             session.subscribe_persistence(self._on_session_persistence),
+            session.subscribe_lost(self.log_lost.emit),
         ]
         self._agent_unsubscribe: list[Callable[[], None]] = []
         if agent is not None:

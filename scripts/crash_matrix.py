@@ -1,7 +1,9 @@
 """Long crash matrix: the whole engine in child processes on real files, SIGKILLed at random
-(after a random real delay, or at a random file-ops call before/after it or mid-write), and the
-session judged after every kill by tests/survival/crash_checks.py. Prints the counts; exit 1 on
-any violation.
+(after a random real delay, at a random file-ops call before/after it or mid-write, or at a kill
+point between a tool's effect and the turn's end: once a reminder's create or delete, or a tool's
+result, is durable), and the session judged after every kill by tests/survival/crash_checks.py,
+which also checks that no request ever creates a reminder twice (a resumed turn continues from
+the log). Prints the counts; exit 1 on any violation.
 
     .venv/bin/python scripts/crash_matrix.py [--kills 200] [--per-session 50] [--seed N]
 

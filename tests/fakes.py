@@ -179,6 +179,10 @@ class MemoryLog:
         self._persistence.append(callback)
         return lambda: self._persistence.remove(callback)
 
+    def subscribe_lost(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """A memory log never loses its file: the callback is never called."""
+        return lambda: None
+
     async def close(self) -> bool:
         self.closed = True
         return await self.flush()

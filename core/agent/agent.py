@@ -17,7 +17,8 @@ Choices the spec leaves open (written down here):
   crash, or a turn the app closed mid-way), so a reopened session answers it.
 - ``cancel()`` ends the running turn with ``status: "cancelled"``; ``dispose()`` ends it with
   ``status: "interrupted"`` (the same closers crash recovery writes), so its input is answered
-  again when the session next runs.
+  again when the session next runs, by a turn that continues from the calls and results the
+  interrupted one recorded (``core.agent.history``): none of its calls is made again.
 - A partial answer is kept (``finish: "interrupted"``) only when some text had streamed.
 - A barrier (``flush``) that fails before a model request or a tool does not stop the turn: the
   events stay queued in the live log and the session reports the warning to its observers.
@@ -70,6 +71,7 @@ from core.events import (
 )
 from core.failures import Failure, FailureCode, english
 from core.llm.provider import ModelProvider
+from core.schedule.owner import FollowupBuildError
 from core.session.conversation import parent_of
 from core.session.port import SessionPort
 from core.time_context import sample_zone, time_reading
@@ -99,7 +101,8 @@ class AgentMaintenanceClaim:
     ) -> None:
         """Appends the reminder ``user/message`` (with the ``skipped`` occurrence counts of its
         recurring reminders, agent.md §2) and its dispatch changes as ONE atomic group.
-        Raises (and appends nothing) when the claim was released or the log refuses the group."""
+        Raises (and appends nothing) when the claim was released or the log refuses the group,
+        and ``FollowupBuildError`` when the message could not be built (schedule.md §10.3 7.4)."""
         if self._agent is None:
             raise RuntimeError("the maintenance claim was already released")
         self._agent._admit(text, changes, skipped or {})
@@ -307,14 +310,19 @@ class Agent:
     def _admit(
         self, text: str, changes: Sequence[Mapping[str, Any]], skipped: Mapping[str, int]
     ) -> None:
-        message = UserMessage(
-            self._new_id(),
-            text,
-            SCHEDULE_SOURCE,
-            self._log.inputs().parent,
-            skipped=tuple(skipped.items()),
-        )
-        group: list[Event] = [message, *(ScheduleChanged(dict(change)) for change in changes)]
+        try:
+            message = UserMessage(
+                self._new_id(),
+                text,
+                SCHEDULE_SOURCE,
+                self._log.inputs().parent,
+                skipped=tuple(skipped.items()),
+            )
+            group: list[Event] = [message, *(ScheduleChanged(dict(change)) for change in changes)]
+        except Exception as error:  # schedule.md §10.3 step 7.4: building, not the log, failed
+            raise FollowupBuildError(
+                f"the reminder's follow-up could not be built: {error}"
+            ) from error
         self._log.append_events(group)
 
     def _release(self) -> None:

@@ -7,6 +7,15 @@ exchanges whose answer failed (unless it is the running turn's own input), versi
 and inputs that never ran. A failed turn followed by a retry shows its input once, with the
 retry's answer.
 
+An answer continues from what the log recorded (agent.md §7): the turns of the same input that
+ended ``interrupted`` (a crash, or the app closed mid-turn) or ``failed`` just before its latest
+turn lend it their steps first, oldest first: the tool calls they made and the results recorded
+for them (a call the crash left without a result has the closers' "outcome unknown" error,
+session-log.md §4). So a turn resumed after a crash, or a retry, sees that its reminder was
+already created instead of creating it again. Their text-only partial answers (``finish:
+"interrupted"``) are left out: cut-off prose holds no fact the model needs, and two assistant
+texts in a row are not what endpoints expect.
+
 Given a token budget (``max_tokens``: what the model's context leaves for the history once the
 system prompt, tools, reading and answer are counted; ``core.llm.budget``), whole older
 exchanges are dropped, oldest first, until the estimate fits. The running turn is never dropped, even when it
@@ -71,10 +80,32 @@ Step: TypeAlias = AssistantMessage | ToolResult
 ``_step_message`` and measured by ``_step_size``."""
 
 
+RESUMED = frozenset({"interrupted", "failed"})
+"""The ends of earlier turns whose steps the input's later turn carries on from."""
+
+
 @dataclass
 class _Exchange:
     answer: list[Step] = field(default_factory=list)
     left_out: bool = False
+    resuming: bool = True
+    """True while the turns met so far (walking back) ended ``RESUMED``: an earlier one's steps
+    still belong to the answer."""
+
+    def carry(self, status: str | None, steps: Sequence[Step]) -> None:
+        """An earlier turn of the same input (ended ``status``) with its ``steps`` in log order."""
+        if not self.resuming or status not in RESUMED:
+            self.resuming = False
+            return
+        self.answer[:0] = [step for step in steps if not _partial(step)]
+
+
+def _partial(event: Step) -> bool:
+    return (
+        isinstance(event, AssistantMessage)
+        and event.finish == "interrupted"
+        and not event.tool_calls
+    )
 
 
 def fold_history(
@@ -99,17 +130,21 @@ def fold_history(
         match event:
             case AssistantMessage() | ToolResult():
                 steps.append(event)
-            case TurnEnd(turn=turn, status=status):
-                statuses[turn] = status
+            case TurnEnd(turn=turn, status=ended):
+                statuses[turn] = ended
                 steps = []
             case TurnStart(turn=turn, input=seq):
                 if input_seq is None:
                     input_seq = seq
                 if path is None:
                     path = conversation.path_of(input_seq)
-                if seq in path and seq not in conversation.hidden and seq not in exchanges:
-                    failed = statuses.get(turn) == "failed" and seq != input_seq
-                    exchanges[seq] = _Exchange(steps[::-1], left_out=failed)
+                if seq in path and seq not in conversation.hidden:
+                    earlier = statuses.get(turn)
+                    if seq in exchanges:  # an earlier turn of the same input (agent.md §7)
+                        exchanges[seq].carry(earlier, steps[::-1])
+                    else:
+                        failed = earlier == "failed" and seq != input_seq
+                        exchanges[seq] = _Exchange(steps[::-1], left_out=failed)
                 steps = []
             case UserMessage():
                 pass  # an input is read where its turn names it (``_input_message``)

@@ -8,8 +8,11 @@ and for each tool call in order: validate (known name, JSON arguments), barrier,
 answer that left a reminder request without a ``schedule_create`` call records the reminder the
 offline assistant understood (``core.agent.safety_net``). It stops when a step has no tool calls, or after ``MAX_STEPS`` steps: the last
 step's message is then recorded with ``finish: "length"`` and its calls get error results without
-running (the model will not see them, so running them would act behind its back). ``TurnState``
-is what the pump needs to close a cancelled turn.
+running (the model will not see them, so running them would act behind its back). A step runs at
+most ``MAX_TOOL_CALLS`` of its calls; each call beyond gets an error result saying so, which the
+model reads at its next step (agent.md §3: a model cannot make one turn run for hours). The loop
+yields to the event loop before every call, so Stop (a cancellation) lands between any two calls
+even when no tool awaits anything. ``TurnState`` is what the pump needs to close a cancelled turn.
 
 A provider with a bounded context (``BudgetedProvider``: an endpoint) is asked its token budget
 at every step; the history is then fitted to what the budget leaves once the system prompt, the
@@ -19,6 +22,7 @@ dropped first. The answer's share of the budget is the provider's ``max_tokens``
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -48,7 +52,13 @@ from core.llm.provider import BudgetedProvider, ModelProvider
 from core.time_context import TimeReading
 
 MAX_STEPS = 8
-STEP_LIMIT_TEXT = "Not run: this turn reached its limit of 8 model steps."
+MAX_TOOL_CALLS = 64
+"""The tool calls one model step may run; the rest of that step's calls are answered, not run."""
+STEP_LIMIT_TEXT = f"Not run: this turn reached its limit of {MAX_STEPS} model steps."
+CALL_LIMIT_TEXT = (
+    f"Not run: one step may make at most {MAX_TOOL_CALLS} tool calls, and this was call "
+    "{number} of {total}. Make the calls still needed in your next step."
+)
 CANCELLED_TEXT = "Cancelled before this tool finished; its outcome is unknown."
 
 _log = logging.getLogger(__name__)
@@ -230,9 +240,12 @@ def _record_answer(
 async def _run_calls(
     ctx: TurnContext, state: TurnState, calls: Sequence[ToolCall], *, skip: bool
 ) -> None:
-    for call in calls:
+    for number, call in enumerate(calls, start=1):
+        await asyncio.sleep(0)  # Stop lands here too, between any two calls
         if skip:
             content, is_error = STEP_LIMIT_TEXT, True
+        elif number > MAX_TOOL_CALLS:
+            content, is_error = CALL_LIMIT_TEXT.format(number=number, total=len(calls)), True
         else:
             outcome = await ctx.tools.run(call.name, call.arguments, before_call=ctx.barrier)
             if outcome.failure is not None:

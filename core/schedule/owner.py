@@ -11,10 +11,14 @@ folds again, takes the authoritative *decision sample*, and admits the reminder:
 
 Choices the spec leaves open (written down here):
 
-- ``admit_reminder`` is steps 7.4 and 7.5 at once; when it raises, the log refused the append
-  (closed, read-only, or the §8.5 guard), so it is handled as §10.3 7.5 and the §11.2 table say:
-  faulted, timer cleared, released, no further barrier. The group is atomic, so nothing of it
-  was appended and there is no half-admitted reminder to worry about.
+- ``admit_reminder`` is steps 7.4 and 7.5 at once: it builds the follow-up ``user/message``, then
+  appends it and the dispatch change(s) as one group. The two ways it can raise are told apart,
+  as §10.3 does: ``FollowupBuildError`` says building the follow-up failed (step 7.4: an id source
+  or the message itself raised) and nothing was offered to the log, so the owner logs it, releases
+  and ends, not faulted and with no timer: the record stays active and is delivered on the next
+  trigger. Any other exception is the log refusing the group (closed, read-only, the §8.5 guard),
+  handled as step 7.5 and the §11.2 table say: faulted, timer cleared, released, no further
+  barrier. The group is atomic, so in neither case was anything of it appended.
 - ``claim_maintenance`` raising (rather than returning None) is "the claim mechanism failed":
   faulted (§10.3 step 6).
 - Timer segments: ``waker.arm(wake_at)`` receives the segment's end, ``now + min(target − now,
@@ -53,6 +57,11 @@ RETRY_FIRST = timedelta(seconds=1)
 """The wait before retrying a failed barrier; it doubles with each failure in a row."""
 RETRY_MAX = timedelta(seconds=60)
 """The longest wait between two retries of a failed barrier."""
+
+
+class FollowupBuildError(Exception):
+    """``admit_reminder`` could not build the reminder's follow-up (schedule.md §10.3 step 7.4);
+    nothing was appended. The owner is not faulted: the reminder stays due for a later trigger."""
 
 
 class MaintenanceClaim(Protocol):
@@ -227,6 +236,9 @@ class ScheduleOwner:
                 return False
             try:
                 claim.admit_reminder(delivery.framing, delivery.changes, delivery.skipped)
+            except FollowupBuildError:  # step 7.4: not faulted, no timer, due at the next trigger
+                _log.exception("schedule owner: the reminder's follow-up could not be built")
+                return False
             except Exception:
                 self._fault("the log refused the reminder's group; nothing was appended")
                 return False

@@ -14,6 +14,7 @@ Layout (session-log.md §1): ``<data>/sessions/<id>/session.jsonl``, ``.../lock`
 from __future__ import annotations
 
 import contextlib
+import errno
 import mmap
 import os
 import shutil
@@ -38,6 +39,12 @@ DIR_MODE = 0o700
 FILE_MODE = 0o600
 _CHUNK = 1 << 20
 _BINARY = getattr(os, "O_BINARY", 0)
+
+
+class LogVanishedError(OSError):
+    """The live log's file is no longer the one at its path: it was deleted (its link count fell
+    to 0, e.g. the data folder was removed) or moved or replaced. What is written to it is lost
+    when it is closed, so a write that finds this does not count as durable."""
 
 
 class FileOps(Protocol):
@@ -120,6 +127,8 @@ class LogFile:
         self._ops = ops or OsFileOps()
         self._map: mmap.mmap | None = None
         self._stale_tail = False
+        opened = os.fstat(self._fd)
+        self._identity = (opened.st_dev, opened.st_ino)
 
     def size(self) -> int:
         return os.fstat(self._fd).st_size
@@ -156,7 +165,9 @@ class LogFile:
         return PendingDigest(self._fd, length)
 
     def write_durably(self, data: bytes, offset: int) -> None:
-        """Write ``data`` at ``offset`` and fsync; on failure truncate back to ``offset`` and raise."""
+        """Write ``data`` at ``offset`` and fsync; on failure truncate back to ``offset`` and raise.
+        Then check that the file is still the log at its path: LogVanishedError when it is not
+        (the bytes reached an orphan, so nothing of this write is durable)."""
         try:
             written = 0
             while written < len(data):
@@ -168,6 +179,24 @@ class LogFile:
         except OSError:
             self._truncate_back(offset)
             raise
+        self.check_in_place()
+
+    def check_in_place(self) -> None:
+        """LogVanishedError unless the open file still has a link and is the file at ``path``."""
+        if os.fstat(self._fd).st_nlink == 0:
+            raise LogVanishedError(errno.ENOENT, "the session log was deleted", str(self.path))
+        try:
+            found = os.stat(self.path)
+        except (FileNotFoundError, NotADirectoryError):
+            raise LogVanishedError(
+                errno.ENOENT, "the session log is no longer where it was", str(self.path)
+            ) from None
+        except OSError:  # cannot look (permissions): no evidence that it went
+            return
+        if (found.st_dev, found.st_ino) != self._identity:
+            raise LogVanishedError(
+                errno.ENOENT, "the session log was replaced by another file", str(self.path)
+            )
 
     def _truncate_back(self, length: int) -> None:
         try:

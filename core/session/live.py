@@ -270,6 +270,25 @@ class LiveSession:
             return lambda: None
         return self._writer.subscribe(callback)
 
+    def subscribe_lost(self, callback: Callable[[str], None]) -> Unsubscribe:
+        """Call ``callback(reason)`` once if the log's file vanishes (writer.py): nothing more is
+        saved, what is in memory stays (``log_bytes`` for a copy)."""
+        if self._writer is None:
+            return lambda: None
+        return self._writer.subscribe_lost(callback)
+
+    @property
+    def lost(self) -> str | None:
+        """Why the log can no longer be written (its file vanished), else None."""
+        return None if self._writer is None else self._writer.lost
+
+    def log_bytes(self) -> bytes:
+        """The whole log as this session holds it, the events not yet durable included (a copy
+        to save elsewhere when the file vanished). Blocking: call it in a worker thread."""
+        entries, disk = self._memory.entries, self._loaded.disk
+        durable = disk.log.read_at(0, entries.durable_length) if disk is not None else b""
+        return durable + entries.queued_bytes(entries.queued_count)
+
     # -- appends -------------------------------------------------------------------------
 
     def append(self, type: str, data: Mapping[str, Any]) -> None:

@@ -73,6 +73,11 @@ class SessionPort(FoldingLog, Protocol):
         """``callback(ok)`` after every write attempt."""
         ...
 
+    def subscribe_lost(self, callback: Callable[[str], None]) -> Unsubscribe:
+        """``callback(reason)`` once if the log's file vanished (deleted with its folder, moved):
+        nothing more is saved; what is in memory is kept."""
+        ...
+
     async def close(self) -> bool:
         """Flush and release the session; returns the final flush's outcome."""
         ...

@@ -264,6 +264,20 @@ class SessionStore:
             await asyncio.to_thread(disk.write_private, target, iter([text.encode("utf-8")]))
         return text
 
+    async def export_live(
+        self, session: LiveSession, kind: str, target: Path, zone_name: str | None = None
+    ) -> None:
+        """Write an open session's export from memory, its events not yet saved included: the
+        way to keep a conversation whose folder vanished (``kind``: ``markdown`` or ``jsonl``)."""
+        if kind == "markdown":
+            text = render_markdown(
+                session.header, session.title, session.entries, zone_name, session.conversation()
+            )
+            data = text.encode("utf-8")
+        else:
+            data = await asyncio.to_thread(session.log_bytes)
+        await asyncio.to_thread(disk.write_private, target, iter([data]))
+
     async def export_jsonl(self, session_id: str, target: Path | None = None) -> bytes:
         """The raw log, every event and the schedule history; also written to ``target``."""
         path = self._folder(session_id) / disk.LOG_NAME

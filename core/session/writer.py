@@ -11,6 +11,13 @@ own soon after the disk has room again, without hammering a full disk or its log
 successful flush writes them once. Only the first failure of a run is logged as a warning (and
 the recovery once). Whether writing is allowed at all (verified, writable, open) is the session's
 ``may_write``.
+
+A log that vanished (``LogVanishedError``: its file was deleted, e.g. with the data folder, or
+moved or replaced while the session was open) is not a failure to retry: nothing written to it
+again would be kept. The writer stops writing for good (``lost`` says why; every later flush
+answers False at once, no write-behind), keeps every entry queued in memory, reports the failed
+write to the persistence observers and tells the ``on_lost`` observers once, so the window can
+say so at once and offer to save the conversation elsewhere from memory.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol
 
 from core.session.event_list import EventList
-from core.session.jsonl_store import LogFile
+from core.session.jsonl_store import LogFile, LogVanishedError
 
 logger = logging.getLogger(__name__)
 
@@ -80,11 +87,14 @@ class GroupCommit:
         self._stopped = False
         self._failures = 0
         """Writes failed in a row (0 after any success)."""
+        self.lost: str | None = None
+        """Why the log can no longer be written (its file vanished), else None."""
+        self._lost_observers: list[Callable[[str], None]] = []
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"chime-log-{name}")
 
     async def flush(self) -> bool:
         """The barrier: True only when every entry queued so far is durable."""
-        if not await self._may_write():
+        if self.lost is not None or not await self._may_write():
             return False
         target = len(self._entries)
         while self._entries.durable_count < target:
@@ -95,7 +105,7 @@ class GroupCommit:
     def wake(self, delay: float | None = None) -> None:
         """Entries were queued: flush them within ``write_behind_seconds`` (or ``delay``) unless a
         barrier does it first (one timer at a time)."""
-        if self._write_behind is None and not self._stopped:
+        if self._write_behind is None and not self._stopped and self.lost is None:
             wait = self._delay if delay is None else delay
             self._write_behind = self._scheduler(wait, self._on_write_behind)
 
@@ -106,6 +116,16 @@ class GroupCommit:
         def unsubscribe() -> None:
             with contextlib.suppress(ValueError):
                 self._observers.remove(callback)
+
+        return unsubscribe
+
+    def subscribe_lost(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``callback(reason)`` once when the log vanished; returns the unsubscribe."""
+        self._lost_observers.append(callback)
+
+        def unsubscribe() -> None:
+            with contextlib.suppress(ValueError):
+                self._lost_observers.remove(callback)
 
         return unsubscribe
 
@@ -156,6 +176,8 @@ class GroupCommit:
         ok = error is None
         if ok:
             self._entries.commit(count)
+        if isinstance(error, LogVanishedError):
+            self._lose(error)
         self._count_outcome(error)
         self._notify(ok)
         if ok:
@@ -163,6 +185,17 @@ class GroupCommit:
         else:  # retry on its own, e.g. once the disk has room again
             self.wake(min(self._delay * 2 ** min(self._failures - 1, 16), RETRY_MAX_SECONDS))
         _settle_all(waiters, ok)
+
+    def _lose(self, error: LogVanishedError) -> None:
+        """The log's file vanished: stop writing for good and tell the observers (once: no
+        write follows)."""
+        self.lost = f"{error.strerror} ({error.filename})"
+        logger.error("session %s: %s; what is in memory is kept", self._name, self.lost)
+        for callback in list(self._lost_observers):
+            try:
+                callback(self.lost)
+            except Exception:
+                logger.exception("a lost-log observer of session %s failed", self._name)
 
     def _count_outcome(self, error: BaseException | None) -> None:
         """Log the first failure of a run and the recovery after it, not every retry."""

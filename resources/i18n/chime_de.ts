@@ -262,6 +262,10 @@
         <translation>Exportiert nach </translation>
     </message>
     <message>
+        <source>“{title}” can no longer be saved: its folder in {folder} was deleted or moved. Chime keeps the conversation open; save a copy elsewhere before quitting.</source>
+        <translation>„{title}“ kann nicht mehr gespeichert werden: Sein Ordner in {folder} wurde gelöscht oder verschoben. Chime lässt das Gespräch offen; speichern Sie vor dem Beenden eine Kopie an einem anderen Ort.</translation>
+    </message>
+    <message>
         <source>(unreadable)</source>
         <translation>(nicht lesbar)</translation>
     </message>
@@ -1031,6 +1035,14 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
     <message>
         <source>Chime stays open and keeps trying to save; quit again once the disk has room.</source>
         <translation>Chime bleibt geöffnet und versucht weiter zu speichern; beenden Sie es erneut, sobald wieder Platz auf dem Datenträger ist.</translation>
+    </message>
+    <message>
+        <source>Some recent messages could not be saved ({count} unsaved changes): a conversation&apos;s folder was deleted or moved. If Chime quits now they are lost; export the conversation first (Session ▸ Export as JSONL) to keep it.</source>
+        <translation>Einige neue Nachrichten konnten nicht gespeichert werden ({count} ungespeicherte Änderungen): Der Ordner eines Gesprächs wurde gelöscht oder verschoben. Wenn Chime jetzt beendet wird, gehen sie verloren; exportieren Sie das Gespräch vorher (Sitzung ▸ Als JSONL exportieren), um es zu behalten.</translation>
+    </message>
+    <message>
+        <source>Chime stays open: export the conversation to keep what could not be saved.</source>
+        <translation>Chime bleibt geöffnet: Exportieren Sie das Gespräch, um zu behalten, was nicht gespeichert werden konnte.</translation>
     </message>
 </context>
 <context>

@@ -35,6 +35,9 @@ class _Session:
     def subscribe_persistence(self, callback: Callable[[bool], None]) -> Callable[[], None]:
         return lambda: None
 
+    def subscribe_lost(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        return lambda: None
+
 
 class _Agent:
     status = "running"

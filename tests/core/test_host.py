@@ -25,6 +25,7 @@ class HostRig:
         self,
         provider: Callable[[FakeClock], ModelProvider] | None = None,
         log: MemoryLog | None = None,
+        new_id: Callable[[], str] | None = None,
     ) -> None:
         self.clock = FakeClock(START)
         self.log = log if log is not None else MemoryLog()
@@ -37,7 +38,7 @@ class HostRig:
             lambda: "Europe/Berlin",
             self._waker,
             system_prompt="You are Chime.",
-            new_id=counter_ids(),
+            new_id=new_id or counter_ids(),
         )
 
     def _waker(self, callback: Callable[[], None]) -> FakeWaker:
@@ -318,3 +319,35 @@ def test_the_host_passes_input_control_and_observers_through() -> None:
         "timeZone": "Asia/Tokyo",
     }
     assert len(rig.log.of_type(v.TURN_START)) == 1
+
+
+def test_a_reminder_whose_follow_up_cannot_be_built_comes_on_the_next_trigger() -> None:
+    """schedule.md §10.3 step 7.4 with the real agent: the id source fails once while the owner
+    builds the follow-up; the owner is not faulted and the app's next activation delivers it."""
+    ids = counter_ids()
+    broken = [False]
+
+    def new_id() -> str:
+        if broken[0]:
+            broken[0] = False
+            raise RuntimeError("the id source is unavailable")
+        return ids()
+
+    async def main() -> tuple[HostRig, bool, int]:
+        replies = scripted(create_call("stretch", 60), Reply("set"), Reply("⏰ stretch"))
+        rig = HostRig(replies, new_id=new_id)
+        rig.host.start()
+        rig.host.submit("remind me in a minute to stretch")
+        await rig.idle()
+        broken[0] = True
+        await rig.fire_at(START + timedelta(minutes=1))
+        missed = len(rig.reminder_inputs())
+        rig.host.request_drive()  # the app is activated: a trigger
+        await rig.idle()
+        return rig, rig.host.owner.faulted, missed
+
+    rig, faulted, missed = asyncio.run(main())
+    assert (faulted, missed) == (False, 0)
+    (reminder,) = rig.reminder_inputs()
+    assert "stretch" in reminder["text"]
+    assert rig.answers()[-1] == "⏰ stretch"

@@ -36,6 +36,11 @@ Checked after every kill (session-log.md §3-§4, schedule.md §10.3, §15):
     a fresh ``SessionFolds`` fed every entry from scratch (a checkpoint carrying wrong state, warm
     opens being frequent with ``--checkpoint-every``, would differ), and every attachment reads
     back through ``read_attachment`` with its hash.
+12. no request creates a reminder twice: every ``schedule/change`` create is made inside a turn,
+    and the turns of one input (its first, the turns resumed after a crash or the app closing,
+    its retries) create at most one reminder between them (each input of the children asks for
+    at most one). A turn resumed after a kill between a tool's effect and the turn's end must
+    continue from the log (agent.md §3), not make the call again.
 
 "Never a mix" for the verbs: each verb writes exactly one event (an edit's or a retry's turn
 follows like any input's), so after a kill the verb's event is either among the committed events
@@ -45,8 +50,10 @@ without it nothing of it, and 11 says the reopened engine agrees with that fresh
 checkpoint or recovery can show half a verb. tests/core/test_verbs_store.py kills a child on each
 side of an edit's ``user/message`` reaching the disk and checks both states whole.
 
-Kills: half at the N-th file-ops call (before it, after it, or mid-write), half after a random
-real delay (one in five of those a few ms into the child's open, to land in its recovery). The
+Kills: two in five at the N-th file-ops call (before it, after it, or mid-write), one in four at
+a kill point (``--kill-at``: the K-th time a tool's effect, a create or delete, or a tool's result
+became durable, so between the effect and the turn's end), the rest after a random real delay
+(one in five of those a few ms into the child's open, to land in its recovery). The
 children vary their disk: sometimes transient EIO and short writes, a real write-behind timer,
 checkpoints every few events (see crash_worker).
 
@@ -180,6 +187,26 @@ def admission_violations(envelopes: Sequence[Mapping[str, Any]]) -> list[str]:
     return [f"{key} dispatched {n} times" for key, n in keys.items() if n > 1]
 
 
+def request_violations(envelopes: Sequence[Mapping[str, Any]]) -> list[str]:
+    """12: the creates made by the turns of each input; more than one is a request run twice."""
+    made: Counter[int] = Counter()
+    running: int | None = None
+    found: list[str] = []
+    for envelope in envelopes:
+        kind, data = envelope["type"], envelope["data"]
+        if kind == v.TURN_START:
+            running = data["input"]
+        elif kind == v.TURN_END:
+            running = None
+        elif kind == v.SCHEDULE_CHANGE and data.get("operation") == "create":
+            if running is None:
+                found.append(f"seq {envelope['seq']}: a reminder created outside any turn")
+            else:
+                made[running] += 1
+    found += [f"input {seq} created {n} reminders" for seq, n in made.items() if n > 1]
+    return found
+
+
 def fold_violation(envelopes: Sequence[Mapping[str, Any]], seed_length: int) -> str | None:
     try:
         fold_schedule(envelopes, seed_length)
@@ -205,6 +232,10 @@ class Figures:
     early_kills: int = 0
     """Real-delay kills aimed at the open (a few ms after the child prints ``opening``)."""
     quiet_kills: int = 0
+    point_kills: int = 0
+    """Kills at a kill point: a tool's effect or result durable, the turn not ended."""
+    requests_checked: int = 0
+    """Inputs whose turns' creates were counted (12), summed over the checks."""
     events_checked: int = 0
     durable_reported: int = 0
     admissions_checked: int = 0
@@ -235,7 +266,8 @@ class Figures:
         return (
             f"kills={self.kills} (file-op {self.op_kills}, real-delay {self.delay_kills} of which "
             f"early {self.early_kills}, "
-            f"quiet {self.quiet_kills}) events_checked={self.events_checked} "
+            f"quiet {self.quiet_kills}, at a tool's effect or result {self.point_kills}) "
+            f"events_checked={self.events_checked} requests_checked={self.requests_checked} "
             f"durable_reported={self.durable_reported} "
             f"admissions_checked={self.admissions_checked} reopens={self.reopens} "
             f"torn_tails={self.torn_tails} torn_files={self.torn_files} "
@@ -307,10 +339,12 @@ class Matrix:
         actions: int = 40,
         max_ops: int = 300,
         forced: Sequence[tuple[str, int]] = (),
+        points: Sequence[tuple[str, int]] = (),
         child_options: Sequence[str] = (),
     ) -> None:
-        """``forced``: (cut, op count) for the first kills; later kills are drawn at random.
-        ``child_options``: extra worker flags (``--lying-disk`` for the self-test)."""
+        """``forced``: (cut, op count) for the first kills; ``points``: (kill point, K) for the
+        kills after those; later kills are drawn at random. ``child_options``: extra worker
+        flags (``--lying-disk`` for the self-test)."""
         self.root = root
         self.data = root / "data"
         self.rng = random.Random(seed)
@@ -326,6 +360,7 @@ class Matrix:
         self.seed_length = 0
         self.cycle = 0
         self.forced = list(forced)
+        self.points = list(points)
         self.child_options = list(child_options)
 
     @property
@@ -378,11 +413,21 @@ class Matrix:
             *self.child_options,
         ]
         command += self._draw_disk()
-        by_ops = bool(self.forced) or self.rng.random() < 0.5
+        draw = self.rng.random()
+        by_ops = bool(self.forced) or (not self.points and draw < 0.4)
+        at_point = not by_ops and (bool(self.points) or draw < 0.65)
         if by_ops:
             cut, limit = self._draw_cut()
             command += ["--kill-after-ops", str(limit), "--cut", cut]
-        self._spawn(command, channel, by_ops)
+        elif at_point:
+            point, nth = self._draw_point()
+            command += ["--kill-at", point, "--kill-nth", str(nth)]
+        self._spawn(command, channel, by_ops or at_point)
+
+    def _draw_point(self) -> tuple[str, int]:
+        if self.points:
+            return self.points.pop(0)
+        return self.rng.choice(("effect", "result")), self.rng.randint(1, 4)
 
     def _draw_disk(self) -> list[str]:
         """Per child: sometimes transient I/O errors, a real write-behind timer, and
@@ -401,12 +446,14 @@ class Matrix:
             return self.forced.pop(0)
         return self.rng.choice(CUTS), self.rng.randint(1, self.max_ops)
 
-    def _spawn(self, command: list[str], channel: Path, by_ops: bool) -> None:
+    def _spawn(self, command: list[str], channel: Path, self_killed: bool) -> None:
+        """Runs one child; ``self_killed``: it kills itself (at a file-ops call or a kill point),
+        else the parent kills it after a random real delay."""
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         child = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
         )
-        if not by_ops:
+        if not self_killed:
             self._kill_after_delay(child)
         _, stderr = child.communicate(timeout=120)
         self.figures.kills += 1
@@ -416,7 +463,9 @@ class Matrix:
         records = read_channel(channel)
         if any(r["kind"] == "done" for r in records):
             self.figures.quiet_kills += 1
-        elif by_ops:
+        elif any(r["kind"] == "point" for r in records):
+            self.figures.point_kills += 1
+        elif "--kill-after-ops" in command:
             self.figures.op_kills += 1
         else:
             self.figures.delay_kills += 1
@@ -473,8 +522,14 @@ class Matrix:
                 self.violation(f"durable event {seq} changed: {scan.lines[seq][:200]!r}")
 
     def _check_events(self, scan: Scan) -> None:
-        for problem in group_violations(scan.envelopes) + admission_violations(scan.envelopes):
+        envelopes = scan.envelopes
+        for problem in (
+            group_violations(envelopes)
+            + admission_violations(envelopes)
+            + request_violations(envelopes)
+        ):
             self.violation(problem)
+        self.figures.requests_checked += sum(e["type"] == v.USER_MESSAGE for e in envelopes)
         fold = fold_violation(scan.envelopes, self.seed_length)
         if fold:
             self.violation(fold)

@@ -21,6 +21,13 @@ on, so a record is on disk before the engine acts on what it reports. Records:
 - ``{"kind":"admit","seq":n,"id":..,"acceptedAt":..}`` for every dispatch the owner appended
   (in memory: it is durable once a ``durable`` record covers its seq).
 
+Kill points: ``--kill-at effect|result --kill-nth K`` SIGKILLs the child from the persistence
+observer the K-th time a write makes durable a tool's effect (a ``schedule/change`` create or
+delete: the tool has not returned, its ``tool/result`` is not appended yet) or a tool's result (a
+``tool/result``: the turn has not ended), after the ``durable`` records of that write and a
+``{"kind":"point","at":...}`` record are on the side channel. So kills land between a tool's
+effect and the turn's end, where a resumed turn must not run the call again.
+
 Failures: ``--fail P`` makes each model step fail (``ProviderError("bad_request")``) with chance P,
 drawn from the run's seed, so some turns fail and retry has failed inputs to run again.
 
@@ -35,7 +42,8 @@ turns on the real write-behind timer, ``--checkpoint-every K`` writes checkpoint
 kills also land in retries, timer flushes and checkpoint writes.
 
 Usage: python -m tests.survival.crash_worker DATA SESSION CHANNEL SEED START_ISO
-       [--kill-after-ops N --cut before|after|partial] [--actions M] [--tag T] [--fail P]
+       [--kill-after-ops N --cut before|after|partial] [--kill-at effect|result --kill-nth K]
+       [--actions M] [--tag T] [--fail P]
 """
 
 from __future__ import annotations
@@ -180,13 +188,25 @@ class FailingModel:
             yield chunk
 
 
-class Reporter:
-    """Feeds the side channel from the session's observers."""
+def is_point(point: str | None, envelope: Any) -> bool:
+    """True when ``envelope`` is the kind of event a ``--kill-at`` point waits for."""
+    if point == "effect":
+        data = envelope["data"]
+        return envelope["type"] == v.SCHEDULE_CHANGE and data["operation"] in ("create", "delete")
+    return point == "result" and envelope["type"] == v.TOOL_RESULT
 
-    def __init__(self, session: LiveSession, channel: Channel) -> None:
+
+class Reporter:
+    """Feeds the side channel from the session's observers (and dies at a ``--kill-at`` point)."""
+
+    def __init__(
+        self, session: LiveSession, channel: Channel, point: str | None = None, nth: int = 1
+    ) -> None:
         self.session = session
         self.channel = channel
         self.reported = session.durable_count
+        self.point = point
+        self.left = nth
         session.subscribe_persistence(self.on_persistence)
         session.subscribe(self.on_event)
 
@@ -194,12 +214,17 @@ class Reporter:
         if not ok:
             return
         durable = self.session.durable_count
+        envelopes = [self.session.events[seq] for seq in range(self.reported, durable)]
         records = [
-            {"kind": "durable", "seq": seq, "sha": line_sha(self.session.events[seq])}
-            for seq in range(self.reported, durable)
+            {"kind": "durable", "seq": seq, "sha": line_sha(envelope)}
+            for seq, envelope in enumerate(envelopes, start=self.reported)
         ]
         self.channel.write(*records)
         self.reported = durable
+        self.left -= sum(is_point(self.point, envelope) for envelope in envelopes)
+        if self.point is not None and self.left <= 0:
+            self.channel.write({"kind": "point", "at": self.point})
+            die()
 
     def on_event(self, entry: Entry) -> None:
         envelope = entry.to_json()
@@ -342,7 +367,7 @@ async def run(args: argparse.Namespace) -> None:
         args.session
     )
     ops.flaky = args.flaky  # after the open: recovery on a failing disk is not this test's topic
-    Reporter(session, channel)
+    Reporter(session, channel, args.kill_at, args.kill_nth)
     numbers = iter(range(1, 1 << 30))
     failing = FailingModel(OfflineAssistant(clock), args.fail, random.Random(rng.random()))
     host = SessionHost(
@@ -390,6 +415,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--cut", choices=("before", "after", "partial"), default="after")
     parser.add_argument("--actions", type=int, default=40)
     parser.add_argument("--tag", default="w")
+    parser.add_argument("--kill-at", choices=("effect", "result"), default=None)
+    parser.add_argument("--kill-nth", type=int, default=1, help="which occurrence of the point")
     parser.add_argument("--lying-disk", action="store_true", help="drop writes, report success")
     parser.add_argument("--flaky", type=float, default=0.0, help="chance of a transient EIO")
     parser.add_argument("--write-behind", type=float, default=None, help="real timer, seconds")

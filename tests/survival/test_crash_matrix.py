@@ -30,6 +30,7 @@ from tests.survival.crash_checks import (
     admission_violations,
     final_violations,
     group_violations,
+    request_violations,
     scan_log,
 )
 
@@ -81,6 +82,21 @@ def test_sessions_killed_at_random_keep_every_durable_event_and_admit_no_reminde
 
 
 @pytest.mark.slow
+def test_kills_between_a_tools_effect_and_the_turns_end_never_create_a_reminder_twice(
+    tmp_path: Path,
+) -> None:
+    """Issue 24 point 3 on real files: a child is SIGKILLed once a reminder's create (or a tool's
+    result) is durable and its turn has not ended; each reopen resumes that turn from the log,
+    and no input ever creates two reminders (check 12)."""
+    points = [("effect", 1), ("result", 2), ("effect", 2), ("result", 1)]
+    figures = Matrix(tmp_path, seed=424242, points=points).run(kills=4)
+    assert figures.violations == []
+    assert figures.point_kills == 4
+    assert figures.reopens >= 1
+    assert figures.requests_checked > 0
+
+
+@pytest.mark.slow
 def test_the_matrix_catches_a_disk_that_acknowledges_writes_it_dropped(tmp_path: Path) -> None:
     figures = Matrix(tmp_path, seed=7, forced=[("after", 10_000)], child_options=["--lying-disk"])
     result = figures.run(kills=1)
@@ -115,6 +131,26 @@ def test_reminder_inputs_and_dispatches_outside_their_group_are_flagged() -> Non
     version = {"id": "v", "text": "[SCHEDULE REMINDER]", "source": {"kind": "plugin"}, "revises": 0}
     regenerated = HEADER + reminder(0) + dispatch(1) + line(2, "user/message", version)
     assert group_violations(scan_log(regenerated).envelopes) == []  # a verb, not an admission
+
+
+def test_a_request_that_created_two_reminders_across_its_turns_is_flagged() -> None:
+    create = {"version": 1, "operation": "create", "schedule": {"id": "s", "kind": "after"}}
+    once = (
+        HEADER
+        + chat(0)
+        + line(1, "turn/start", {"turn": 1, "input": 0})
+        + line(2, "schedule/change", create)
+        + line(3, "turn/end", {"turn": 1, "status": "interrupted"})
+        + line(4, "turn/start", {"turn": 2, "input": 0})
+        + line(5, "turn/end", {"turn": 2, "status": "completed"})
+    )
+    twice = (
+        once + line(6, "turn/start", {"turn": 3, "input": 0}) + line(7, "schedule/change", create)
+    )
+    outside = once + line(6, "schedule/change", create)
+    assert request_violations(scan_log(once).envelopes) == []
+    assert request_violations(scan_log(twice).envelopes) == ["input 0 created 2 reminders"]
+    assert len(request_violations(scan_log(outside).envelopes)) == 1
 
 
 def test_a_one_shot_dispatched_twice_is_flagged_and_distinct_every_dispatches_are_not() -> None:

@@ -60,6 +60,9 @@ class Tree:
     """``turn/start`` seq -> its ``turn/end`` status (absent: the turn never ended)."""
     steps: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
     """``turn/start`` seq -> its assistant and tool messages as (role, text)."""
+    carried: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
+    """``turn/start`` seq -> the steps a later turn of its input carries on from (agent.md §7):
+    its steps without text-only partial answers."""
     problems: list[str] = field(default_factory=list)
 
     def path(self, leaf: int) -> list[int]:
@@ -123,19 +126,25 @@ def read_tree(envelopes: Sequence[Mapping[str, Any]]) -> Tree:
             if data["input"] not in tree.texts:
                 tree.problems.append(f"seq {seq}: turn/start on {data['input']}, no earlier input")
             tree.turns.setdefault(data["input"], []).append(seq)
-            tree.steps[seq] = []
+            tree.steps[seq], tree.carried[seq] = [], []
             start_of_turn[data["turn"]] = open_start = seq
         elif kind in (v.ASSISTANT_MESSAGE, v.TOOL_RESULT) and open_start is not None:
             text = data["text"] if kind == v.ASSISTANT_MESSAGE else data["content"]
-            tree.steps[open_start].append(
-                ("assistant" if kind == v.ASSISTANT_MESSAGE else "tool", text)
-            )
+            step = ("assistant" if kind == v.ASSISTANT_MESSAGE else "tool", text)
+            tree.steps[open_start].append(step)
+            if not _partial(kind, data):
+                tree.carried[open_start].append(step)
         elif kind == v.TURN_END:
             start = start_of_turn.get(data["turn"])
             if start is not None:
                 tree.status[start] = data["status"]
             open_start = None
     return tree
+
+
+def _partial(kind: str, data: Mapping[str, Any]) -> bool:
+    """A text-only answer cut off by a stop, a failure or a crash."""
+    return kind == v.ASSISTANT_MESSAGE and data["finish"] == "interrupted" and not data["toolCalls"]
 
 
 def tree_violations(entries: Sequence[Entry], conversation: Conversation, tree: Tree) -> list[str]:
@@ -185,8 +194,11 @@ def shown_violations(entries: Sequence[Entry], conversation: Conversation, tree:
     return found
 
 
-def expected_blocks(tree: Tree, input_seq: int) -> list[Block]:
-    """The exchanges the turn on ``input_seq`` sends (agent.md §7), from the naive tree."""
+def expected_blocks(tree: Tree, input_seq: int, floor: int = 0) -> list[Block]:
+    """The exchanges the turn on ``input_seq`` sends (agent.md §7), from the naive tree: each
+    input, then the carried steps of the turns that ended interrupted or failed right before its
+    latest turn (those starting at or after ``floor``, the history's event bound), then the
+    latest turn's steps."""
     blocks: list[Block] = []
     for seq in tree.path(input_seq):
         latest = tree.latest_turn(seq)
@@ -194,7 +206,12 @@ def expected_blocks(tree: Tree, input_seq: int) -> list[Block]:
             continue
         if tree.status.get(latest) == "failed" and seq != input_seq:
             continue
-        blocks.append((("user", tree.texts[seq]), *tree.steps[latest]))
+        steps = list(tree.steps[latest])
+        for earlier in reversed(tree.turns[seq][:-1]):
+            if earlier < floor or tree.status.get(earlier) not in ("interrupted", "failed"):
+                break
+            steps[:0] = tree.carried[earlier]
+        blocks.append((("user", tree.texts[seq]), *steps))
     return blocks
 
 
@@ -237,11 +254,16 @@ def history_violations(
             f"the history of input {leaf} is {got[-3:]}..., the log says {expected[-3:]}..."
         )
     bounded = blocks_of([(m.role, m.text) for m in fold_history(entries, conversation, leaf)])
-    if not _is_subsequence(bounded, expected):
+    floor = max(0, len(entries) - MAX_EVENTS)
+    if not _is_subsequence(bounded, expected_blocks(tree, leaf, floor)):
         found.append(f"the bounded history of input {leaf} is not whole exchanges of its path")
     latest = tree.latest_turn(leaf)
     within = latest is not None and latest >= len(entries) - MAX_EVENTS
-    if within and leaf not in tree.hidden and bounded[-1:] != expected[-1:]:
+    if (
+        within
+        and leaf not in tree.hidden
+        and bounded[-1:] != expected_blocks(tree, leaf, floor)[-1:]
+    ):
         found.append(f"the bounded history of input {leaf} does not end with its own exchange")
     return found
 

@@ -11,7 +11,7 @@ import pytest
 
 from core.events import SCHEDULE_SOURCE, ScheduleChanged, UserMessage
 from core.schedule import ScheduleTools
-from core.schedule.owner import ScheduleOwner
+from core.schedule.owner import FollowupBuildError, ScheduleOwner
 from tests.core.agent.fakes import FakeWaker, settle
 from tests.fakes import FakeClock, MemoryLog
 
@@ -27,6 +27,9 @@ class FakeClaim:
         self, text: str, changes: Sequence[Mapping[str, Any]], skipped: Mapping[str, int]
     ) -> None:
         self.agent.trace.append("admit")
+        if self.agent.build_fails:
+            self.agent.build_fails -= 1
+            raise FollowupBuildError("the id source broke")
         if self.agent.refuse_admit:
             raise OSError("refused")
         message = UserMessage("r", text, SCHEDULE_SOURCE, tuple(skipped.items()))
@@ -46,6 +49,7 @@ class FakeAgent:
         self.busy = False
         self.claimed = False
         self.refuse_admit = False
+        self.build_fails = 0
         self.claim_raises = False
         self.admitted: list[str] = []
         self.trace: list[str] = []
@@ -441,6 +445,34 @@ def test_a_refused_admission_appends_nothing_and_faults_the_owner() -> None:
     assert (rig.dispatches(), rig.waker.armed, rig.owner.faulted) == ([], None, True)
     assert rig.agent.trace[-2:] == ["admit", "release"]
     assert (during, after) == (1, 1)  # §11.2: one barrier, then triggers are ignored
+
+
+def test_a_follow_up_that_cannot_be_built_is_delivered_on_a_later_trigger() -> None:
+    """schedule.md §10.3 step 7.4: building fails → logged, released, not faulted, no timer, no
+    dispatch; the record stays active and the next trigger delivers it once."""
+
+    async def main() -> tuple[Rig, tuple[Any, ...]]:
+        rig = Rig()
+        rig.owner.start()
+        await rig.create(prompt="stretch", after_seconds=120)
+        rig.agent.build_fails = 1
+        await rig.fire_at(START + timedelta(seconds=120))
+        after_failure = (
+            rig.owner.faulted,
+            rig.dispatches(),
+            rig.waker.armed,
+            rig.agent.claimed,
+            rig.agent.trace[-2:],
+        )
+        rig.owner.notify_idle()  # a later trigger
+        await rig.drain()
+        return rig, after_failure
+
+    rig, after_failure = run(main())
+    assert after_failure == (False, [], None, False, ["admit", "release"])
+    assert [d["id"] for d in rig.dispatches()] == ["schedule-1"]
+    assert len(rig.agent.admitted) == 1
+    assert rig.owner.faulted is False
 
 
 def test_a_claim_that_raises_faults_the_owner() -> None:
