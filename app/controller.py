@@ -43,7 +43,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Literal
@@ -100,6 +100,7 @@ class AppController(QObject):
     session_shown = Signal(str)
     choices_changed = Signal(str)
     session_closed = Signal(str)
+    unread_changed = Signal()
 
     def __init__(
         self,
@@ -111,6 +112,7 @@ class AppController(QObject):
         *,
         is_active: Callable[[], bool] = lambda: True,
         recent_models: tuple[RecentModel, ...] = (),
+        read_upto: Mapping[str, int] | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -136,6 +138,10 @@ class AppController(QObject):
         self._take_over.timeout.connect(lambda: self._tasks.spawn(self.take_over_released()))
         self.recent_models = recent_models
         """The model picker's recent choices, newest first (kept in state.json)."""
+        self.tray_explained = False
+        """Closing into the tray was explained once (kept in state.json)."""
+        self._read_upto = dict(read_upto or {})
+        """What state.json said was read of each session (taken when the session opens)."""
         self.entry_observers: list[Callable[[str, Entry], None]] = []
         """Called with (session id, entry) after each new entry of an open session (find)."""
 
@@ -262,6 +268,7 @@ class AppController(QObject):
 
     def _adopt(self, session: LiveSession, *, show: bool) -> OpenSession:
         opened = compose(session, self.parts, self)
+        opened.read_upto = self._read_upto.pop(opened.id, opened.last_seq)
         self.open[opened.id] = opened
         self._connect(opened)
         start(opened)
@@ -312,7 +319,7 @@ class AppController(QObject):
         """Put an open session on screen: transcript, reminders, title, state, banner, composer."""
         opened = self.open[session_id]
         self.current = session_id
-        opened.unread = False
+        self._mark_read(opened)  # shown because it was chosen (or the app started on it)
         session = opened.session
         screen = SessionScreen(
             session.title,
@@ -590,6 +597,34 @@ class AppController(QObject):
                 _log.warning("closing %s failed: %s", opened.id, error)
         self.open.clear()
 
+    # -- unread --------------------------------------------------------------------------
+    def reveal(self, seq: int) -> None:
+        """Show the current session's message ``seq`` (a notification's turn)."""
+        self.window.reveal_message(seq)
+
+    def mark_current_read(self) -> None:
+        """The window became active (or was brought back): the current session is read."""
+        opened = self.open.get(self.current or "")
+        if opened is not None and self._is_active():
+            self._mark_read(opened)
+
+    def _mark_read(self, opened: OpenSession) -> None:
+        if opened.read_upto == opened.last_seq:
+            return
+        had = opened.unread
+        opened.read_upto = opened.last_seq
+        if had:
+            self.unread_changed.emit()
+            self.refresh_sidebar()
+
+    def unread_sessions(self) -> list[tuple[str, str, int]]:
+        """(id, title, unread reminder turns) of the open sessions with some, newest first."""
+        found = [
+            (sid, opened.session.title or self.tr("New session"), opened.unread)
+            for sid, opened in self.open.items()
+        ]
+        return [item for item in reversed(found) if item[2] > 0]
+
     # -- state and sidebar -----------------------------------------------------------------
     def write_state(self, geometry: str = "") -> None:
         """Record the live sessions. An instance that holds none (a second instance showing
@@ -598,7 +633,15 @@ class AppController(QObject):
         if not live:
             return
         current = self.current if self.current in live else live[0]
-        state = AppState(live, current, geometry, recent_models=self.recent_models)
+        read = tuple((sid, self.open[sid].read_upto) for sid in live)
+        state = AppState(
+            live,
+            current,
+            geometry,
+            recent_models=self.recent_models,
+            read_upto=read,
+            tray_explained=self.tray_explained,
+        )
         try:
             write_state(self.data_dir, state)
         except OSError as error:
@@ -638,13 +681,18 @@ class AppController(QObject):
             last,
             reminder_count=len(opened.bridge.active_reminders()),
             live=opened.live,
-            unread=opened.unread,
+            unread=opened.unread > 0,
             read_only=session.read_only,
             search_text=_search_text(session.entries),
         )
 
     # -- bridge handlers -----------------------------------------------------------------
     def _on_event(self, session_id: str, entry: Entry) -> None:
+        opened = self.open.get(session_id)
+        if opened is not None and session_id == self.current and self._is_active():
+            opened.read_upto = entry.seq
+        elif isinstance(entry.event, UserMessage) and entry.event.is_reminder:
+            self.unread_changed.emit()
         if isinstance(entry.event, SessionModel | SessionInstructions):
             self._on_choice(session_id, entry.event)
         if session_id == self.current:
@@ -684,9 +732,6 @@ class AppController(QObject):
             self.window.set_persistence_warning(failed)
 
     def _on_reminder(self, session_id: str, due: Sequence[DueReminder]) -> None:
-        opened = self.open.get(session_id)
-        if opened is not None and session_id != self.current:
-            opened.unread = True
         if session_id == self.current:
             prompts = "; ".join(reminder.prompt for reminder in due) or self.tr("(unreadable)")
             self.window.announce(self.tr("Reminder: ") + prompts)

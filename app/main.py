@@ -47,17 +47,22 @@ from app.single_instance import claim
 from app.state import read_state_checked
 from app.system import local_zone_name, monotonic_seconds, system_clock
 from core.clock import Clock, NewId, ZoneSource
-from ui.i18n import LANGUAGES
+from ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP
 from ui.main_window import MainWindow
 
 if TYPE_CHECKING:  # built after the first paint (``Application.start``); imported there
     from app.actions_wiring import Questions
+    from app.background import NotifierFactory, TrayFactory
     from app.controller import AppController
+    from app.presence import Presence
     from app.qtasync import TaskRunner
     from app.settings_flow import SettingsFlow
     from app.verbs_wiring import VerbFlows
 
 LOG_FILE = "chime.log"
+NO_TRAY = QT_TRANSLATE_NOOP(
+    "MainWindow", "This desktop shows no tray icons, so Chime shows its window instead."
+)
 FRAMED_AFTER_MS = 150
 """A window manager frames a new window asynchronously; its frame is known by then."""
 _log = logging.getLogger("app")
@@ -68,6 +73,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--data-dir", help="data directory (default: CHIME_DATA_DIR or per-user)")
     parser.add_argument("--session", help="open this session id")
     parser.add_argument("--version", action="version", version=f"Chime {__version__}")
+    parser.add_argument(
+        "--background",
+        action="store_true",
+        help="start in the tray without showing the window (what start at login runs)",
+    )
     parser.add_argument(
         "--install-desktop-entry",
         action="store_true",
@@ -201,6 +211,7 @@ class Started:
     controller: AppController
     settings_flow: SettingsFlow
     verbs: VerbFlows | None = None
+    presence: Presence | None = None
 
 
 class Application:
@@ -224,6 +235,8 @@ class Application:
         questions: Questions | None = None,
         settings: ReadSettings | None = None,
         system_locale: QLocale | None = None,
+        tray: TrayFactory | None = None,
+        notifier: NotifierFactory | None = None,
     ) -> None:
         """The keyword arguments are seams for in-process tests (a fake clock, a key file, scripted
         answers to the rename and export questions); ``run`` uses the defaults and hands in the
@@ -241,6 +254,10 @@ class Application:
         self.new_id = new_id
         self.questions = questions
         """None: the real modal dialogs (``app.actions_wiring.Questions``)."""
+        self._tray_factory = tray
+        """Makes the tray icon (None: the system's, where the desktop has a tray)."""
+        self._notifier_factory = notifier
+        """Makes the notifier (None: the desktop's notification service over D-Bus)."""
         self.system_locale = system_locale
         self.language = install_language(app, self.first_settings.language, system_locale)
         """The translators in effect, installed before the first widget is built (a language
@@ -257,6 +274,8 @@ class Application:
         self._problems = " ".join(p for p in (read.problem, state_problem) if p)
         """What could not be used of settings.json and state.json, said once the window is up."""
         self._done: list[Callable[[], None]] = []
+        self.background = False
+        """Started with ``--background``: the window stays hidden in the tray."""
         self.restart_wanted = False
         """The user chose to start again (in another language): ``run`` does once quit is done."""
         self._language_setting = self.first_settings.language
@@ -266,6 +285,7 @@ class Application:
         """Build the task runner, the controller over the session store, the settings flow, and
         wire the window to them."""
         from app.actions_wiring import Questions, wire_actions
+        from app.background import explain_once
         from app.qtasync import TaskRunner
         from app.settings_flow import SettingsFlow
         from app.verbs_wiring import wire_verbs
@@ -284,7 +304,16 @@ class Application:
         )
         questions = self.questions if self.questions is not None else Questions()
         flow.applied.append(lambda settings: self._offer_restart(settings.language, questions))
-        wire_actions(self.window, controller, flow, tasks, quit_app=self.quit, questions=questions)
+        presence = self._compose_presence(controller, flow, tasks)
+        wire_actions(
+            self.window,
+            controller,
+            flow,
+            tasks,
+            quit_app=self.quit,
+            questions=questions,
+            hide_window=lambda: explain_once(presence, controller, self.window),
+        )
         verbs = wire_verbs(
             self.window,
             controller,
@@ -294,7 +323,31 @@ class Application:
             api_key=self.keys.get,
             data_dir=self.folder,
         )
-        return Started(tasks, controller, flow, verbs)
+        return Started(tasks, controller, flow, verbs, presence)
+
+    def _compose_presence(
+        self, controller: AppController, flow: SettingsFlow, tasks: TaskRunner
+    ) -> Presence:
+        from app.background import system_tray, wire_presence
+        from app.notifications import DesktopNotifier
+
+        make_tray = self._tray_factory or system_tray
+        make_notifier = self._notifier_factory or DesktopNotifier
+        controller.tray_explained = self._state.tray_explained
+        return wire_presence(
+            self.window,
+            controller,
+            flow,
+            tasks,
+            self.clock,
+            tray=make_tray(self.window.windowIcon()),
+            notifier=make_notifier(),
+            quit_app=self.quit,
+            is_active=self._is_active,
+        )
+
+    def _is_active(self) -> bool:
+        return self.app.applicationState() == Qt.ApplicationState.ApplicationActive
 
     def _offer_restart(self, setting: str, questions: Questions) -> None:
         """Settings were saved: when their language setting changed to a language other than the
@@ -329,15 +382,20 @@ class Application:
             parts,
             self.folder,
             tasks,
-            is_active=lambda: self.app.applicationState() == Qt.ApplicationState.ApplicationActive,
+            is_active=self._is_active,
             recent_models=self._state.recent_models,
+            read_upto=dict(self._state.read_upto),
         )
 
-    def show_window(self) -> None:
+    def show_window(self, *, background: bool = False) -> None:
         """Show the (still empty) window at once, its saved geometry fitted into the screen; the
-        engine is composed by ``start``."""
+        engine is composed by ``start``. ``background`` (``--background``, start at login):
+        prepared but not shown; ``start`` shows it only where the desktop has no tray."""
         self.window.restore_geometry(self._state.geometry)
         self.window.set_provider(effective_provider(self.first_settings).label())
+        self.background = background
+        if background:
+            return
         self.window.show()
         self.window.fit_to_screen()  # once shown; again when the window manager has framed it
         QTimer.singleShot(FRAMED_AFTER_MS, self.window.fit_to_screen)
@@ -350,6 +408,12 @@ class Application:
             started = self.started = self._compose()
             wanted = [self.session_arg] if self.session_arg else list(state.open)
             current = self.session_arg or state.current
+            if started.presence is not None:
+                await started.presence.start()
+            if self.background and (started.presence is None or started.presence.tray is None):
+                self.background = False  # no tray to live in: the window is how Chime is reached
+                self.window.show()
+                self._problems = " ".join(p for p in (self._problems, self.window.tr(NO_TRAY)) if p)
             await started.controller.start(wanted, current)
             await started.controller.refresh_sessions()
             if self._problems:
@@ -378,6 +442,8 @@ class Application:
         if self.started is not None:
             if self.started.verbs is not None:
                 await self.started.verbs.search.stop()
+            if self.started.presence is not None:
+                await self.started.presence.stop()
             await self.started.controller.shutdown(self.window.saved_geometry())
         self.window.allow_close()
         self.window.close()
@@ -400,6 +466,8 @@ class Application:
         window and open the session it asked for (once the engine runs)."""
         if self.window.isMinimized():
             self.window.showNormal()
+        elif not self.window.isVisible():  # in the tray
+            self.window.show()
         self.window.raise_()
         self.window.activateWindow()
         QApplication.alert(self.window)
@@ -413,6 +481,7 @@ class Application:
     def _on_application_state_changed(self, state: Qt.ApplicationState) -> None:
         if state == Qt.ApplicationState.ApplicationActive and self.started is not None:
             self.started.controller.redrive_all()
+            self.started.controller.mark_current_read()
 
 
 async def _lifetime(chime: Application) -> None:
@@ -442,7 +511,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     chime = Application(app, folder, args.session, settings=settings)
     guard.requested.connect(chime.bring_forward)
     install_excepthook([chime.window], logged_to_file=logged_to_file)
-    chime.show_window()
+    chime.show_window(background=args.background)
     app.processEvents()  # first paint before asyncio, qasync and the engine are imported
     import asyncio
 
