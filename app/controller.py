@@ -270,6 +270,8 @@ class AppController(QObject):
         opened = compose(session, self.parts, self)
         opened.read_upto = self._read_upto.pop(opened.id, opened.last_seq)
         self.open[opened.id] = opened
+        if opened.unread:  # reminder turns that came while the person was away, before a restart
+            self.unread_changed.emit()
         self._connect(opened)
         start(opened)
         if show:
@@ -440,6 +442,7 @@ class AppController(QObject):
         finally:
             self._closing.pop(target, None)
         self.session_closed.emit(target)
+        self.unread_changed.emit()
         if self.current == target:
             self.current = None
             await self._show_any()

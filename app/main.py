@@ -340,7 +340,7 @@ class Application:
             flow,
             tasks,
             self.clock,
-            tray=make_tray(self.window.windowIcon()),
+            tray=make_tray(QIcon(str(resource("icons", "chime.svg")))),
             notifier=make_notifier(),
             quit_app=self.quit,
             is_active=self._is_active,

@@ -134,13 +134,13 @@ def _recent_models(raw: object) -> tuple[RecentModel, ...]:
 
 
 def _read_upto(raw: object) -> tuple[tuple[str, int], ...]:
-    """The well-formed entries of ``readUpto`` (a session id to a non-negative seq)."""
+    """The well-formed entries of ``readUpto`` (a session id to a seq; -1: nothing read)."""
     if not isinstance(raw, dict):
         return ()
     return tuple(
         (sid, seq)
         for sid, seq in raw.items()
-        if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 0
+        if isinstance(seq, int) and not isinstance(seq, bool) and seq >= -1
     )
 
 

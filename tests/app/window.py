@@ -106,6 +106,7 @@ class RealApp:
         session_arg: str | None = None,
         start: bool = True,
         system_locale: QLocale | None = None,
+        **seams: Any,
     ) -> None:
         self.qtbot = qtbot
         self.qapp = qapp
@@ -118,6 +119,7 @@ class RealApp:
             qapp.styleHints().colorScheme(),
         )
         counter = itertools.count(1)
+        seams.setdefault("notifier", lambda: None)  # never the machine's own notification service
         self.chime = Application(
             qapp,
             folder,
@@ -137,6 +139,7 @@ class RealApp:
                 self.answers.restart_for_language,
             ),
             system_locale=system_locale or QLocale(QLocale.Language.English),
+            **seams,
         )
         self.window = self.chime.window  # not given to qtbot: closing it would ask to quit
         self.chime.show_window()
