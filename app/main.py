@@ -393,6 +393,7 @@ class Application:
         prepared but not shown; ``start`` shows it only where the desktop has no tray."""
         self.window.restore_geometry(self._state.geometry)
         self.window.set_provider(effective_provider(self.first_settings).label())
+        self.window.composer.hold_sends()  # typed before the engine runs: sent once it does
         self.background = background
         if background:
             return
@@ -426,6 +427,7 @@ class Application:
             self.jumps.start()
         finally:
             self._starting = False
+            self.window.composer.release_sends()
         if self._quit_asked:  # SIGTERM or Ctrl+Q while the sessions were being opened
             await self.quit()
 

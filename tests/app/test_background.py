@@ -191,3 +191,16 @@ def test_notification_pointer_for_a_conversation_that_was_closed_opens_it(
         assert presence is not None
         presence.show_requested.emit(Pointer(first, 0))
         chime.until(lambda: chime.controller.current == first)
+
+
+def test_words_typed_and_sent_before_the_engine_runs_are_sent_once_it_does(
+    open_app: Opener,
+) -> None:
+    with open_app(start=False) as chime:
+        chime.window.composer.editor.setPlainText("remind me in 5 minutes to stretch")
+        chime.window.composer.send()  # Enter, right after the window appeared
+        assert chime.window.composer.text() == "remind me in 5 minutes to stretch"  # kept
+        chime.run(chime.chime.start())
+        chime.until(lambda: chime.idle() and "assistant" in chime.kinds())
+        assert chime.window.composer.text() == ""
+        assert any("stretch" in text for text in chime.transcript_texts())
