@@ -1,0 +1,112 @@
+"""The real thing, in its own process on a real X server: ``chime --background`` with a tray host
+(trayer), a session bus and a notification daemon (dunst). A conversation whose reminder fell due
+while Chime was not running is caught up with no window shown, the daemon receives a notification
+with the conversation's name, and SIGTERM quits cleanly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from app.state import AppState, write_state
+from core.host import LoopWaker, SessionHost
+from core.llm.offline import OfflineAssistant
+from core.session.store import SessionStore
+from tests.desktop import desktop_services
+
+ROOT = Path(__file__).resolve().parents[2]
+WAIT_S = 60.0
+
+
+def overdue_session(folder: Path) -> tuple[str, str]:
+    """A conversation whose 1-minute reminder was set two minutes ago; (id, title)."""
+    start = datetime.now(UTC) - timedelta(minutes=2)
+
+    def clock() -> datetime:
+        return start
+
+    async def make() -> tuple[str, str]:
+        store = SessionStore(folder, clock)
+        session = await store.create()
+        host = SessionHost(
+            session, OfflineAssistant(clock), clock, lambda: "UTC", LoopWaker.factory(clock)
+        )
+        host.start()
+        host.submit("remind me in 1 minute to stretch")
+        await host.when_idle()
+        title = session.title or ""
+        await host.dispose()
+        return session.id, title
+
+    sid, title = asyncio.run(make())
+    write_state(folder, AppState(open=(sid,), current=sid))
+    return sid, title
+
+
+def visible_windows(env: dict[str, str]) -> list[str]:
+    found = subprocess.run(
+        ["xdotool", "search", "--onlyvisible", "--name", "Chime"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return found.stdout.split()
+
+
+@pytest.mark.slow  # a real Chime process on Xvfb with trayer and dunst: about 5-10 s
+def test_a_background_start_catches_up_in_the_tray_and_notifies(tmp_path: Path) -> None:
+    if subprocess.run(["which", "xdotool"], capture_output=True, check=False).returncode:
+        pytest.skip("needs xdotool (Debian: xdotool)")
+    data = tmp_path / "data"
+    sid, title = overdue_session(data)
+    with desktop_services(tmp_path, tray=True) as desktop:
+        env = dict(desktop.env, QT_QPA_PLATFORM="xcb", PYTHONPATH=str(ROOT), HOME=str(tmp_path))
+        env.pop("CHIME_DATA_DIR", None)
+        chime = subprocess.Popen(
+            [sys.executable, "-m", "app", "--data-dir", str(data), "--background"],
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            notified = wait_for(lambda: [n for n in desktop.notifications() if n["summary"]])
+            assert notified[0]["summary"] == title
+            assert notified[0]["body"].startswith("⏰ stretch")
+            assert visible_windows(desktop.env) == []  # in the tray, no window
+            log = (data / "sessions" / sid / "session.jsonl").read_text(encoding="utf-8")
+            reminders = [
+                line
+                for line in log.splitlines()
+                if '"plugin":"schedule"' in line and "user/message" in line
+            ]
+            assert len(reminders) == 1  # delivered once, as a turn of its conversation
+            assert chime.poll() is None  # alive
+        finally:
+            chime.send_signal(signal.SIGTERM)
+            output = chime.communicate(timeout=WAIT_S)[0].decode(errors="replace")
+        assert chime.returncode == 0, output
+        assert "Traceback" not in output
+    state = json.loads((data / "state.json").read_text(encoding="utf-8"))
+    assert state["openSessions"] == [sid]
+    assert os.path.exists(data / "sessions" / sid / "session.jsonl")
+
+
+def wait_for(probe: object) -> list[dict[str, str]]:
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        found = probe()  # type: ignore[operator]
+        if found:
+            return found  # type: ignore[no-any-return]
+        time.sleep(0.2)
+    raise TimeoutError(f"nothing within {WAIT_S} s")
