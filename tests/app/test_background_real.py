@@ -12,12 +12,13 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from app.state import AppState, write_state
+from app.system import system_clock
 from core.host import LoopWaker, SessionHost
 from core.llm.offline import OfflineAssistant
 from core.session.store import SessionStore
@@ -29,7 +30,7 @@ WAIT_S = 60.0
 
 def overdue_session(folder: Path) -> tuple[str, str]:
     """A conversation whose 1-minute reminder was set two minutes ago; (id, title)."""
-    start = datetime.now(UTC) - timedelta(minutes=2)
+    start = system_clock() - timedelta(minutes=2)  # the process under test reads the real clock
 
     def clock() -> datetime:
         return start
