@@ -9,8 +9,8 @@ Choices where the spec is silent:
 - Switching to a session in the sidebar opens it (it becomes live) and keeps the others open;
   Close makes the current one cold and shows the next open one (or a new session).
 - Reminder badges: an open session shows its live fold's count; a cold one the count its listing
-  read (``StoredSummary.active_reminders``, from the checkpoint and the bytes after it), and no
-  badge when that count is unknown (None).
+  read (``SessionFileSummary.active_reminders``, from the checkpoint and the bytes after it), and
+  no badge when that count is unknown (None).
 - The filter searches titles of every session and the loaded message text of open ones.
 - New session (Ctrl+N) shows an open session that has no message yet instead of making another
   empty one; a fork is titled "<title> (fork)", so it can be told from its original.
@@ -51,35 +51,26 @@ from typing import Literal
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from app.engine import EngineParts, OpenSession, compose, start
+from app.event_effects import Touches, touches
 from app.paths import writable_problem
 from app.qtasync import TaskRunner
 from app.state import AppState, RecentModel, write_state
 from core.errors import ChimeError, SessionError
-from core.events import (
-    AssistantMessage,
-    Attachment,
-    Entry,
-    ExchangeHidden,
-    PathSelected,
-    SessionInstructions,
-    SessionModel,
-    SessionTitle,
-    TurnStart,
-    UserMessage,
-)
+from core.events import Attachment, Entry, Event, SessionModel, UserMessage
 from core.framing import DueReminder
 from core.instant import read_instant
 from core.llm.provider import ModelProvider
 from core.readable import zone_or_utc
 from core.session.conversation import Conversation
+from core.session.find import findable_text
 from core.session.live import LiveSession
 from core.session.store import OPEN_ELSEWHERE, SessionStore
-from core.session.summary import SessionSummary as StoredSummary
+from core.session.summary import SessionFileSummary
 from ui.dialogs import LeaveWarning
 from ui.i18n import QT_TRANSLATE_NOOP
 from ui.main_window import MainWindow, request_attention
 from ui.screen import ReminderView, SessionAccess, SessionScreen
-from ui.session_list import SessionSummary
+from ui.session_list import SessionListItem
 from ui.timefmt import short_day, short_month
 
 _log = logging.getLogger(__name__)
@@ -124,7 +115,7 @@ class AppController(QObject):
         self._is_active = is_active
         self.open: dict[str, OpenSession] = {}
         self.current: str | None = None
-        self._stored: list[StoredSummary] = []
+        self._stored: list[SessionFileSummary] = []
         self._trashed: list[str] = []
         self._writes_state = True
         self._watching: set[asyncio.Task[object]] = set()
@@ -669,16 +660,16 @@ class AppController(QObject):
         """Every session the sidebar lists, in its order (open ones and stored ones)."""
         return [item.id for item in self._sidebar_items()]
 
-    def _sidebar_items(self) -> list[SessionSummary]:
+    def _sidebar_items(self) -> list[SessionListItem]:
         items = {s.id: _stored_item(s) for s in self._stored if s.id not in self._trashed}
         for sid, opened in self.open.items():
             items[sid] = self._open_item(opened)
         return sorted(items.values(), key=lambda s: (s.last_activity, s.id), reverse=True)
 
-    def _open_item(self, opened: OpenSession) -> SessionSummary:
+    def _open_item(self, opened: OpenSession) -> SessionListItem:
         session = opened.session
         last = read_instant(session.last_activity) or self.parts.clock()
-        return SessionSummary(
+        return SessionListItem(
             opened.id,
             session.title or self.tr("New session"),
             last,
@@ -696,18 +687,19 @@ class AppController(QObject):
             opened.read_upto = entry.seq
         elif isinstance(entry.event, UserMessage) and entry.event.is_reminder:
             self.unread_changed.emit()
-        if isinstance(entry.event, SessionModel | SessionInstructions):
+        effects = touches(entry.event)
+        if effects.choice:
             self._on_choice(session_id, entry.event)
         if session_id == self.current:
-            self.window.add_entry(entry, self._conversation_after(session_id, entry))
+            self.window.add_entry(entry, self._conversation_after(session_id, effects))
         for observer in self.entry_observers:
             observer(session_id, entry)
-        if isinstance(entry.event, UserMessage) and session_id == self.current:
+        if effects.title and session_id == self.current:
             self.window.set_session_title(self.open[session_id].session.title)
-        if isinstance(entry.event, UserMessage | AssistantMessage | SessionTitle):
+        if effects.listing:
             self.refresh_sidebar()
 
-    def _on_choice(self, session_id: str, event: SessionModel | SessionInstructions) -> None:
+    def _on_choice(self, session_id: str, event: Event) -> None:
         """The session chose its model (it answers with it from its next turn) or instructions."""
         opened = self.open.get(session_id)
         if opened is not None and isinstance(event, SessionModel):
@@ -748,16 +740,12 @@ class AppController(QObject):
             self.window.set_session_title(opened.session.title)
         self.refresh_sidebar()
 
-    def _conversation_after(self, session_id: str, entry: Entry) -> Conversation | None:
-        """The session's conversation tree after ``entry`` when ``entry`` may change what the
-        transcript shows of it (agent.md §7); None otherwise (nothing to re-read)."""
-        if not isinstance(entry.event, SHAPES_CONVERSATION):
+    def _conversation_after(self, session_id: str, effects: Touches) -> Conversation | None:
+        """The session's conversation tree after an event that may change what the transcript
+        shows of it (agent.md §7); None otherwise (nothing to re-read)."""
+        if not effects.conversation:
             return None
         return self.open[session_id].session.conversation()
-
-
-SHAPES_CONVERSATION = (UserMessage, TurnStart, ExchangeHidden, PathSelected)
-"""Events after which the transcript is handed the conversation tree again."""
 
 
 _WARNINGS = {
@@ -837,14 +825,14 @@ def _in_words(error: Exception) -> str:
     return str(error)
 
 
-def _stored_item(summary: StoredSummary) -> SessionSummary:
+def _stored_item(summary: SessionFileSummary) -> SessionListItem:
     title = summary.title or (
         translate("AppController", "Unreadable session")
         if summary.problem
         else translate("AppController", "New session")
     )
     count = summary.active_reminders or 0
-    return SessionSummary(summary.id, title, summary.last_activity_at, reminder_count=count)
+    return SessionListItem(summary.id, title, summary.last_activity_at, reminder_count=count)
 
 
 def answers_offline(opened: OpenSession) -> bool:
@@ -868,6 +856,7 @@ def _search_text(entries: Sequence[Entry]) -> str:
             event = entries[seq].event
         except ValueError:  # a corrupt line of a session not verified yet: nothing to search
             continue
-        if isinstance(event, UserMessage | AssistantMessage):
-            texts.append(event.text)
+        text = findable_text(event)
+        if text is not None:
+            texts.append(text)
     return "\n".join(texts)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from typing import assert_never
 
 from PySide6.QtCore import QObject, Signal
 
@@ -32,9 +33,20 @@ from core.errors import ChimeError
 from core.events import (
     AssistantMessage,
     Attachment,
+    ContextTime,
     Entry,
+    Event,
+    ExchangeHidden,
+    MalformedEvent,
+    PathSelected,
     ScheduleChanged,
+    SessionInstructions,
+    SessionModel,
     SessionTitle,
+    ToolResult,
+    TurnEnd,
+    TurnStart,
+    UnknownEvent,
     UserMessage,
 )
 from core.instant import read_instant
@@ -160,18 +172,40 @@ class SessionBridge(QObject):
     # -- observers -----------------------------------------------------------------------
     def _on_session_event(self, entry: Entry) -> None:
         event = entry.event
-        if isinstance(event, AssistantMessage):
+        if isinstance(event, AssistantMessage):  # the streamed answer is an entry now
             self._end_stream(announce=False)
         self.event_appended.emit(entry)
-        if isinstance(event, ScheduleChanged):
-            self.schedule_changed.emit(self.active_reminders())
-        elif isinstance(event, SessionTitle):
-            self.title_changed.emit(event.title)
-        elif isinstance(event, UserMessage) and event.is_reminder:
-            if self._delivered is not None:
-                newest = delivered_views(entry, event)
-                self._delivered = (newest + self._delivered)[:RECENT_DELIVERIES]
-            self.reminder_arrived.emit(event.reminders or ())
+        self._signal(entry, event)
+
+    def _signal(self, entry: Entry, event: Event) -> None:
+        """The signal of its own that ``event`` (of ``entry``, just appended) raises, if any."""
+        match event:
+            case ScheduleChanged():
+                self.schedule_changed.emit(self.active_reminders())
+            case SessionTitle(title=title):
+                self.title_changed.emit(title)
+            case UserMessage() if event.is_reminder:
+                if self._delivered is not None:
+                    newest = delivered_views(entry, event)
+                    self._delivered = (newest + self._delivered)[:RECENT_DELIVERIES]
+                self.reminder_arrived.emit(event.reminders or ())
+            case (
+                UserMessage()
+                | TurnStart()
+                | ContextTime()
+                | AssistantMessage()
+                | ToolResult()
+                | TurnEnd()
+                | ExchangeHidden()
+                | PathSelected()
+                | SessionModel()
+                | SessionInstructions()
+                | UnknownEvent()
+                | MalformedEvent()
+            ):
+                pass  # event_appended alone carries them
+            case unexpected:
+                assert_never(unexpected)
 
     def _on_session_persistence(self, ok: bool) -> None:
         failed = not ok

@@ -515,9 +515,10 @@ def _user_message(data: Any) -> UserMessage:
         raise _wrong("id", "a string")
     if type(text) is not str:
         raise _wrong("text", "a string")
-    source = _source(data.get("source"))
-    if len(data) == 3:  # the common message: id, text, source
-        return UserMessage(message_id, text, source)
+    source = data.get("source")
+    if len(data) == 3 and source is not None:  # the common message: id, text, source
+        return UserMessage(message_id, text, _source(source))
+    source = _source(source)
     parent, revises = _optional_seq(data, "parent"), _optional_seq(data, "revises")
     attachments = data.get("attachments")
     if attachments is not None and type(attachments) is not list:

@@ -22,7 +22,6 @@ from dataclasses import FrozenInstanceError
 from typing import Any, TypeVar, dataclass_transform
 
 T = TypeVar("T")
-_NO_DEFAULT: Any = object()
 
 
 @dataclass_transform(frozen_default=True)

@@ -1,4 +1,4 @@
-"""JSON values and their one compact rendering (schedule.md §2.7). Pure: no I/O.
+"""The one compact rendering of JSON values (schedule.md §2.7). Pure: no I/O.
 
 Reading JSON that enters is ``core.jsonread``'s (it loads orjson, which this module, imported by
 the widgets before the first paint, does not need)."""
@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, TypeAlias
-
-JsonValue: TypeAlias = "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
-JsonObject: TypeAlias = dict[str, Any]
+from typing import Any
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 

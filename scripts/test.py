@@ -1,4 +1,5 @@
-"""Quick start: `python3 scripts/test.py` runs every check: format, lint, types, layers, tests.
+"""Quick start: `python3 scripts/test.py` runs every check: format, lint, types, dead code, layers,
+tests.
 
 Creates .venv with the dev tools on first use. Extra arguments go to pytest
 (e.g. `python3 scripts/test.py -k fold`); `--fast` skips the linters and type checks.
@@ -30,6 +31,7 @@ def main() -> int:
             ("ruff format", [python, "-m", "ruff", "format", "--check", "."]),
             ("ruff check", [python, "-m", "ruff", "check", "."]),
             ("mypy", [python, "-m", "mypy", "core", "app", "ui"]),
+            ("dead code", [python, "scripts/dead_code.py"]),
             (
                 "import layers",
                 [

@@ -89,7 +89,7 @@ from ui.message_bar import MessageBar
 from ui.model_picker import ModelMenu
 from ui.reminders_panel import RemindersPanel
 from ui.screen import DeliveredView, ReminderView, SessionAccess, SessionScreen
-from ui.session_list import SessionListPanel, SessionSummary
+from ui.session_list import SessionListItem, SessionListPanel
 from ui.shown_path import ShownConversation
 from ui.transcript_model import TranscriptModel
 from ui.transcript_view import TranscriptView
@@ -514,7 +514,7 @@ class MainWindow(QMainWindow):
         self.reminders.set_writable(access.writable)
         self.transcript.set_writable(access.writable)
 
-    def set_sessions(self, items: Sequence[SessionSummary], current: str | None) -> None:
+    def set_sessions(self, items: Sequence[SessionListItem], current: str | None) -> None:
         self.sessions.set_sessions(list(items), current)
 
     def notify(self, text: str, milliseconds: int = 8000, action: str = "") -> None:

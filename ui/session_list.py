@@ -1,6 +1,6 @@
 """The sessions sidebar: newest activity first, badges, live and unread marks, a filter. No I/O.
 
-The app gives it ``SessionSummary`` values; the filter matches the title and ``search_text`` (the
+The app gives it ``SessionListItem`` values; the filter matches the title and ``search_text`` (the
 message text the app has for that session) at once, as the user types. Closed sessions are found
 by their messages too: ``SEARCH_DELAY_MS`` after the typing stops (or at once on Enter) the panel
 asks the app to search (``search_wanted``), and the app answers with ``set_matches``: the
@@ -86,8 +86,9 @@ def snippet_from_match(snippet: str, query: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class SessionSummary:
-    """What the sidebar shows for one session."""
+class SessionListItem:
+    """What the sidebar shows for one session (the app builds it from an open session or a
+    stored one's ``core.session.summary.SessionFileSummary``)."""
 
     id: str
     title: str
@@ -105,7 +106,7 @@ class SessionListModel(QAbstractListModel):
     def __init__(self, clock: Callable[[], datetime], parent: Any = None) -> None:
         super().__init__(parent)
         self._clock = clock
-        self._items: list[SessionSummary] = []
+        self._items: list[SessionListItem] = []
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 -- Qt's own default
         return 0 if parent.isValid() else len(self._items)
@@ -132,7 +133,7 @@ class SessionListModel(QAbstractListModel):
             return item.title
         return None
 
-    def _accessible(self, item: SessionSummary) -> str:
+    def _accessible(self, item: SessionListItem) -> str:
         parts = [item.title, since(item.last_activity, self._clock())]
         if item.reminder_count:
             parts.append(self.tr("%n active reminder(s)", "", item.reminder_count))
@@ -142,7 +143,7 @@ class SessionListModel(QAbstractListModel):
             parts.append(self.tr("unread reminder"))
         return ", ".join(parts)
 
-    def set_sessions(self, items: Sequence[SessionSummary], *, hold_order: bool = False) -> None:
+    def set_sessions(self, items: Sequence[SessionListItem], *, hold_order: bool = False) -> None:
         """Replace the list, sorted newest activity first; ``hold_order`` (the pointer or the
         keyboard is on the list) keeps the rows already shown where they are (a new session goes
         on top), so a click aimed at one row never lands on another."""
@@ -165,7 +166,7 @@ class SessionListModel(QAbstractListModel):
         ordered = sorted(self._items, key=lambda s: (s.last_activity, s.id), reverse=True)
         return [i.id for i in ordered] == [i.id for i in self._items]
 
-    def item(self, row: int) -> SessionSummary | None:
+    def item(self, row: int) -> SessionListItem | None:
         """The summary at ``row`` (delegates read it here, not through QVariant)."""
         return self._items[row] if 0 <= row < len(self._items) else None
 
@@ -218,7 +219,7 @@ class SessionDelegate(QStyledItemDelegate):
         self,
         clock: Callable[[], datetime],
         bell: QIcon,
-        summary_of: Callable[[Index], SessionSummary | None],
+        summary_of: Callable[[Index], SessionListItem | None],
         parent: Any = None,
         snippet_of: Callable[[str], str] = lambda _id: "",
     ) -> None:
@@ -267,7 +268,7 @@ class SessionDelegate(QStyledItemDelegate):
         self,
         painter: QPainter,
         option: QStyleOptionViewItem,
-        item: SessionSummary,
+        item: SessionListItem,
         rect: QRect,
         colors: CardColors,
     ) -> None:
@@ -301,7 +302,7 @@ class SessionDelegate(QStyledItemDelegate):
         self,
         painter: QPainter,
         option: QStyleOptionViewItem,
-        item: SessionSummary,
+        item: SessionListItem,
         inner: QRect,
         colors: CardColors,
     ) -> None:
@@ -463,7 +464,7 @@ class SessionListPanel(QWidget):
         self.select(self._current)
         self.list.viewport().update()
 
-    def _summary_at(self, index: Index) -> SessionSummary | None:
+    def _summary_at(self, index: Index) -> SessionListItem | None:
         source = self.proxy.mapToSource(self.proxy.index(index.row(), 0))
         return self.model.item(source.row()) if source.isValid() else None
 
@@ -471,7 +472,7 @@ class SessionListPanel(QWidget):
         """Offer these window actions in the list's context menu."""
         self.list.addActions(list(actions))
 
-    def set_sessions(self, items: Sequence[SessionSummary], current: str | None) -> None:
+    def set_sessions(self, items: Sequence[SessionListItem], current: str | None) -> None:
         """Show these sessions and highlight ``current`` (the order holds still while the
         pointer or the keyboard is on the list: ``holding``)."""
         self._current = current

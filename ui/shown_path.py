@@ -91,10 +91,6 @@ class PathView:
         """The events of this turn are shown: its input is shown and this is its answer."""
         return self.input_state(input_seq) == "shown" and self.shows_turn(input_seq, turn_seq)
 
-    def is_rerun(self, input_seq: int, turn_seq: int) -> bool:
-        """This turn replaces an earlier turn of the same input (a retry, a re-run)."""
-        return self.conversation.latest_turn.get(input_seq) == turn_seq
-
     def version(self, seq: int) -> tuple[int, int]:
         """(which version, of how many) for an input with versions; (0, 0) without."""
         versions = self.conversation.versions(seq)

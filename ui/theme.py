@@ -77,7 +77,6 @@ DARK: Mapping[Role, str] = {
 
 WARNING = QColor("#d4322c")
 REMINDER = QColor("#e6a019")
-LIVE = QColor("#2fa84f")
 FIND_MATCH = QColor("#f5c400")
 FIND_CURRENT = QColor("#f08a00")
 

@@ -4,13 +4,13 @@
 ``ScheduleTools``. Knows nothing of Qt; the window observes it through ``core.host.SessionHost``.
 """
 
-from core.agent.agent import Agent, AgentStatus, MaintenanceClaimed
+from core.agent.agent import Agent, AgentMaintenanceClaim, AgentStatus
 from core.agent.tool_registry import ToolOutcome, ToolRegistry, Toolset
 
 __all__ = [
     "Agent",
+    "AgentMaintenanceClaim",
     "AgentStatus",
-    "MaintenanceClaimed",
     "ToolOutcome",
     "ToolRegistry",
     "Toolset",

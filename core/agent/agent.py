@@ -83,8 +83,9 @@ INSTRUCTIONS_HEADING = "Instructions for this conversation:"
 _log = logging.getLogger(__name__)
 
 
-class MaintenanceClaimed:
-    """The agent's maintenance phase, held by one job (the reminder owner) until ``release()``."""
+class AgentMaintenanceClaim:
+    """The agent's maintenance phase, held by one job (the reminder owner) until ``release()``:
+    the agent's side of the owner's ``MaintenanceClaim`` (``core/schedule/owner.py``)."""
 
     def __init__(self, agent: Agent) -> None:
         self._agent: Agent | None = agent
@@ -131,7 +132,7 @@ class Agent:
         self._system_prompt = system_prompt
         self._new_id = new_id
         self._status: AgentStatus = "idle"
-        self._claim: MaintenanceClaimed | None = None
+        self._claim: AgentMaintenanceClaim | None = None
         self._pump: asyncio.Task[None] | None = None
         self._turn_task: asyncio.Task[TurnOutcome] | None = None
         self._end_status: TurnStatus = "cancelled"
@@ -265,15 +266,15 @@ class Agent:
         self._idle_waiters.append(future)
         await future
 
-    def claim_maintenance(self) -> MaintenanceClaimed | None:
+    def claim_maintenance(self) -> AgentMaintenanceClaim | None:
         """The maintenance phase, or None at once when a turn runs or another job holds it."""
         if self._closed or self._claim is not None or self._pump is not None:
             return None
-        self._claim = MaintenanceClaimed(self)
+        self._claim = AgentMaintenanceClaim(self)
         return self._claim
 
     def run_maintenance(
-        self, job: Callable[[MaintenanceClaimed], Awaitable[T]]
+        self, job: Callable[[AgentMaintenanceClaim], Awaitable[T]]
     ) -> Awaitable[T] | None:
         """agent.md §1 ``run_maintenance``: None at once (synchronously) when refused, else an
         awaitable that runs ``job(claim)`` inside the phase and releases it however it ends."""
@@ -483,7 +484,7 @@ class Agent:
 
 
 async def _run_claimed(
-    claim: MaintenanceClaimed, job: Callable[[MaintenanceClaimed], Awaitable[T]]
+    claim: AgentMaintenanceClaim, job: Callable[[AgentMaintenanceClaim], Awaitable[T]]
 ) -> T:
     try:
         return await job(claim)

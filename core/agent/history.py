@@ -31,16 +31,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeAlias, assert_never
 
 from core.events import (
     AssistantMessage,
     ContextTime,
     Entry,
     Event,
+    ExchangeHidden,
+    MalformedEvent,
+    PathSelected,
     PluginSource,
+    ScheduleChanged,
+    SessionInstructions,
+    SessionModel,
+    SessionTitle,
     ToolResult,
     TurnEnd,
     TurnStart,
+    UnknownEvent,
     UserMessage,
 )
 from core.llm.budget import messages_tokens
@@ -55,10 +64,14 @@ _HEAD_CHARS = 12_000
 
 _NO_CONVERSATION = Conversation()
 
+Step: TypeAlias = AssistantMessage | ToolResult
+"""An event of a turn's answer that the model reads back: a new kind is mapped by
+``_step_message`` and measured by ``_step_size``."""
+
 
 @dataclass
 class _Exchange:
-    answer: list[Event] = field(default_factory=list)
+    answer: list[Step] = field(default_factory=list)
     left_out: bool = False
 
 
@@ -77,25 +90,41 @@ def fold_history(
     floor = max(0, len(entries) - max_events)
     exchanges: dict[int, _Exchange] = {}
     statuses: dict[int, str] = {}
-    steps: list[Event] = []
+    steps: list[Step] = []
     path = None
     for index in range(len(entries) - 1, floor - 1, -1):
         event = entries[index].event
-        if isinstance(event, AssistantMessage | ToolResult):
-            steps.append(event)
-        elif isinstance(event, TurnEnd):
-            statuses[event.turn] = event.status
-            steps = []
-        elif isinstance(event, TurnStart):
-            if input_seq is None:
-                input_seq = event.input
-            if path is None:
-                path = conversation.path_of(input_seq)
-            seq = event.input
-            if seq in path and seq not in conversation.hidden and seq not in exchanges:
-                failed = statuses.get(event.turn) == "failed" and seq != input_seq
-                exchanges[seq] = _Exchange(steps[::-1], left_out=failed)
-            steps = []
+        match event:
+            case AssistantMessage() | ToolResult():
+                steps.append(event)
+            case TurnEnd(turn=turn, status=status):
+                statuses[turn] = status
+                steps = []
+            case TurnStart(turn=turn, input=seq):
+                if input_seq is None:
+                    input_seq = seq
+                if path is None:
+                    path = conversation.path_of(input_seq)
+                if seq in path and seq not in conversation.hidden and seq not in exchanges:
+                    failed = statuses.get(turn) == "failed" and seq != input_seq
+                    exchanges[seq] = _Exchange(steps[::-1], left_out=failed)
+                steps = []
+            case UserMessage():
+                pass  # an input is read where its turn names it (``_input_message``)
+            case (
+                ContextTime()  # the current reading travels on its own (module docstring)
+                | SessionTitle()
+                | ScheduleChanged()
+                | ExchangeHidden()
+                | PathSelected()
+                | SessionModel()
+                | SessionInstructions()
+                | UnknownEvent()
+                | MalformedEvent()
+            ):
+                pass  # not history: the tree's and the session's choices are read elsewhere
+            case unexpected:
+                assert_never(unexpected)
     kept = _within_bounds(entries, exchanges, input_seq, max_turns, max_chars)
     messages: list[Message] = []
     for seq in kept:
@@ -119,7 +148,7 @@ def _within_bounds(
         exchange = exchanges[seq]
         if exchange.left_out:
             continue
-        chars += _text_size(entries[seq].event) + sum(map(_text_size, exchange.answer))
+        chars += _input_size(entries[seq].event) + sum(map(_step_size, exchange.answer))
         if kept and (len(kept) >= max_turns or chars > max_chars) and seq != running:
             break
         kept.append(seq)
@@ -144,14 +173,18 @@ def fit_tokens(messages: Sequence[Message], max_tokens: int) -> tuple[Message, .
     return tuple(messages[starts[kept] :])
 
 
-def _text_size(event: Event) -> int:
-    if isinstance(event, UserMessage | ContextTime):
-        return len(event.text)
-    if isinstance(event, AssistantMessage):
-        return len(event.text) + sum(len(call.arguments) for call in event.tool_calls)
-    if isinstance(event, ToolResult):
-        return len(event.content)
-    return 0
+def _input_size(event: Event) -> int:
+    return len(event.text) if isinstance(event, UserMessage) else 0
+
+
+def _step_size(step: Step) -> int:
+    match step:
+        case AssistantMessage(text=text, tool_calls=calls):
+            return len(text) + sum(len(call.arguments) for call in calls)
+        case ToolResult(content=content):
+            return len(content)
+        case unexpected:
+            assert_never(unexpected)
 
 
 def clip_older_turns(messages: Sequence[Message]) -> tuple[Message, ...]:
@@ -188,11 +221,14 @@ def _input_message(entries: Sequence[Entry], seq: int) -> list[Message]:
     return [Message(role="user", text=event.text, attachments=event.attachments)]
 
 
-def _step_message(event: Event) -> Message:
-    if isinstance(event, AssistantMessage):
-        return assistant_message(event)
-    assert isinstance(event, ToolResult)
-    return tool_message(event)
+def _step_message(step: Step) -> Message:
+    match step:
+        case AssistantMessage():
+            return assistant_message(step)
+        case ToolResult():
+            return tool_message(step)
+        case unexpected:
+            assert_never(unexpected)
 
 
 def assistant_message(answer: AssistantMessage) -> Message:

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time
 from typing import Literal
 
 from core.llm.offline_zones import Zone, tz_of
 
 _MARKDOWN = re.compile(r"([\\`*_\[\]<>!|~#&{}()])")
-_DAY = timedelta(days=1)
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 

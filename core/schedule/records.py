@@ -47,9 +47,6 @@ class _Targeted:
         return ms_to_datetime(self.scheduled_ms)
 
 
-Kind: TypeAlias = Literal["after", "at", "every"]
-
-
 @frozen
 class AfterRecord(_Targeted):
     """A one-shot reminder set ``after_seconds`` from its creation sample."""

@@ -28,9 +28,26 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
-from core.events import ROOT, Entry, TurnEnd, TurnStart, UserMessage
+from core.events import (
+    ROOT,
+    AssistantMessage,
+    ContextTime,
+    Entry,
+    ExchangeHidden,
+    MalformedEvent,
+    PathSelected,
+    ScheduleChanged,
+    SessionInstructions,
+    SessionModel,
+    SessionTitle,
+    ToolResult,
+    TurnEnd,
+    TurnStart,
+    UnknownEvent,
+    UserMessage,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +167,22 @@ def shown(conversation: Conversation, entries: Iterable[Entry]) -> Iterator[Entr
                     yield entry
                 in_turn, showing = False, True
                 continue
-            case _:
-                pass
+            case (
+                ContextTime()
+                | AssistantMessage()
+                | ToolResult()
+                | SessionTitle()
+                | ScheduleChanged()
+                | ExchangeHidden()
+                | PathSelected()
+                | SessionModel()
+                | SessionInstructions()
+                | UnknownEvent()
+                | MalformedEvent()
+            ):
+                pass  # shown with the turn it was appended in, or outside any turn
+            case unexpected:
+                assert_never(unexpected)
         if showing or not in_turn:
             yield entry
 

@@ -15,9 +15,53 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import assert_never
 
-from core.events import AssistantMessage, Entry, UserMessage
+from core.events import (
+    AssistantMessage,
+    ContextTime,
+    Entry,
+    Event,
+    ExchangeHidden,
+    MalformedEvent,
+    PathSelected,
+    ScheduleChanged,
+    SessionInstructions,
+    SessionModel,
+    SessionTitle,
+    ToolResult,
+    TurnEnd,
+    TurnStart,
+    UnknownEvent,
+    UserMessage,
+)
 from core.session.conversation import Conversation, shown
+
+
+def findable_text(event: Event) -> str | None:
+    """The words a user can look for in ``event``: a message's text, the user's or the model's
+    (None for every other event). Find in conversation, the search across sessions and the
+    sidebar's filter all read this; a new event type with words of its own is decided here."""
+    match event:
+        case UserMessage(text=text) | AssistantMessage(text=text):
+            return text
+        case (
+            ContextTime()  # the time reading the model was given, never shown as a message
+            | ToolResult()
+            | TurnStart()
+            | TurnEnd()
+            | SessionTitle()
+            | ScheduleChanged()
+            | ExchangeHidden()
+            | PathSelected()
+            | SessionModel()
+            | SessionInstructions()
+            | UnknownEvent()
+            | MalformedEvent()
+        ):
+            return None
+        case unexpected:
+            assert_never(unexpected)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +80,6 @@ class FindJob:
         self.hits: list[Hit] = []
         self.done = not query.strip()
         self._entries = entries
-        self._conversation = conversation
         self._pattern = re.compile(re.escape(query), re.IGNORECASE)
         self._read = 0
         self._walk: Iterator[Entry] = shown(conversation, self._upto(len(entries)))
@@ -55,9 +98,9 @@ class FindJob:
             if entry is None:
                 self.done = True
                 return True
-            event = entry.event
-            if isinstance(event, UserMessage | AssistantMessage):
-                count = len(self._pattern.findall(event.text))
+            text = findable_text(entry.event)
+            if text:
+                count = len(self._pattern.findall(text))
                 if count:
                     self.hits.append(Hit(entry.seq, count))
         return False
@@ -66,7 +109,6 @@ class FindJob:
         """Go on searching the entries appended since (same path: a new path needs a new job)."""
         if not self.query.strip():
             return
-        self._conversation = conversation
         self._walk = _chain(self._walk, shown(conversation, self._upto(len(self._entries))))
         self.done = False
 

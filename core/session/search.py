@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import SessionError
-from core.events import AssistantMessage, Event, UserMessage
+from core.events import Event, UserMessage
 from core.jsonread import LOG_HEADER, parse_json
 from core.session import jsonl_store as disk
+from core.session.find import findable_text
 from core.session.scan import scan
 
 INDEX_NAME = "search.txt"
@@ -109,12 +110,12 @@ def search(data_dir: Path, session_ids: list[str], query: str) -> list[Match]:
 
 
 def _message_text(event: Event) -> str:
-    if isinstance(event, UserMessage):
-        names = " ".join(file.name for file in event.attachments)
-        return fold_spaces(f"{event.text} {names}")
-    if isinstance(event, AssistantMessage):
-        return fold_spaces(event.text)
-    return ""
+    text = findable_text(event)
+    if text is None:
+        return ""
+    if isinstance(event, UserMessage):  # the names of its files are found too
+        text = f"{text} {' '.join(file.name for file in event.attachments)}"
+    return fold_spaces(text)
 
 
 _UNUSABLE: tuple[None, int, str, str] = (None, 0, "", "")

@@ -37,7 +37,7 @@ from core.session.live import LiveSession
 from core.session.loaded import LoadedSession, ReadOnly
 from core.session.recovery import load_session
 from core.session.repair import closers
-from core.session.summary import SessionSummary, summarize
+from core.session.summary import SessionFileSummary, summarize
 from core.session.turns import fork_point
 from core.session.writer import WRITE_BEHIND_SECONDS, Scheduler, loop_scheduler
 
@@ -175,15 +175,15 @@ class SessionStore:
             await session.abandon()
             raise SessionError(f"session {session.id}: the interrupted turn could not be closed")
 
-    async def list(self) -> builtins.list[SessionSummary]:
+    async def list(self) -> builtins.list[SessionFileSummary]:
         """Every session in ``sessions/``, most recently active first."""
         return await asyncio.to_thread(self._list, trash=False)
 
-    async def list_trash(self) -> builtins.list[SessionSummary]:
+    async def list_trash(self) -> builtins.list[SessionFileSummary]:
         """Every session in ``trash/``, most recently active first."""
         return await asyncio.to_thread(self._list, trash=True)
 
-    def _list(self, *, trash: bool) -> builtins.list[SessionSummary]:
+    def _list(self, *, trash: bool) -> builtins.list[SessionFileSummary]:
         found = []
         for sid in disk.session_ids(self.data_dir, trash=trash):
             try:

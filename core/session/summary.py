@@ -39,8 +39,10 @@ from core.session.scan import scan
 
 
 @dataclass(frozen=True)
-class SessionSummary:
-    """What the sidebar shows. ``problem`` is set when the header cannot be read."""
+class SessionFileSummary:
+    """A stored session as its files tell it, read cheaply for the session list (the app turns it
+    into the sidebar's ``ui.session_list.SessionListItem``). ``problem`` is set when the header
+    cannot be read."""
 
     id: str
     title: str | None
@@ -53,14 +55,14 @@ class SessionSummary:
     """Cosmetic (see the module docstring); None when unknown: show no badge then."""
 
 
-def summarize(folder: Path, session_id: str) -> SessionSummary:
+def summarize(folder: Path, session_id: str) -> SessionFileSummary:
     """The summary of the session in ``folder``."""
     path = folder / LOG_NAME
     head = read_head(path, LOG_HEADER.max_size)
     try:
         header = parse_header(head)
     except SessionError as error:
-        return SessionSummary(session_id, None, None, _last_written(path), problem=str(error))
+        return SessionFileSummary(session_id, None, None, _last_written(path), problem=str(error))
     folds, start = _checkpoint_state(folder, header.id, log_length(path))
     if folds is None:
         folds, start = SessionFolds(header.seed_length), len(head) + 1
@@ -70,7 +72,7 @@ def summarize(folder: Path, session_id: str) -> SessionSummary:
     schedule, count = folds.schedule, None
     if clean and header.seed_length <= folds.count and isinstance(schedule, ScheduleFolder):
         count = len(schedule.fold().active)
-    summary = SessionSummary(header.id, folds.display_title, created, last, header.parent_id)
+    summary = SessionFileSummary(header.id, folds.display_title, created, last, header.parent_id)
     return replace(summary, event_count=folds.count, active_reminders=count)
 
 

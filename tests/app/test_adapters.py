@@ -215,7 +215,6 @@ def test_unknown_settings_keys_are_ignored() -> None:
     assert Settings.from_json({"theme": "dark", "future": 1}) == Settings(theme="dark")
 
 
-@pytest.mark.qt_log_ignore("propagateSizeHints")  # the offscreen QPA, when the box is shown
 def test_an_unexpected_error_is_logged_with_its_traceback_and_shown_in_one_sentence(
     qtbot, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -18,14 +18,6 @@ from tests.app.window import Opener, RealApp, running
 from tests.fakes import FakeClock
 from ui.tray import TrayIcon
 
-# WORKAROUND(offscreen QPA): showing a main window logs "This plugin does not support
-# propagateSizeHints()", and showing a tray icon connects to a signal the offscreen platform lacks
-# ("systemTrayWindowChanged"), and it cannot raise a window; these are the test platform's limits,
-# not faults of the app.
-pytestmark = pytest.mark.qt_log_ignore(
-    "propagateSizeHints", "systemTrayWindowChanged", "does not support raise"
-)
-
 
 class Seams:
     """A tray icon and a notifier over a fake transport, as the app would build them."""

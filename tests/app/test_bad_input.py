@@ -23,8 +23,6 @@ from tests import wire as v
 from tests.app.window import Opener, RealApp, running
 from tests.fakes import FakeClock
 
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")  # WORKAROUND(offscreen QPA)
-
 DEEP = b"[" * 100_000 + b"]" * 100_000
 DEEP_TEXT = "[" * 1000 + "]" * 1000
 

@@ -14,10 +14,6 @@ from app.state import read_state
 from tests.app.harness import Chime
 from tests.fakes import FakeClock
 
-# WORKAROUND(offscreen QPA): showing a main window logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
-
 
 def start(qtbot, loop, data_dir: Path, clock: FakeClock) -> Chime:
     chime = Chime(qtbot, loop, data_dir, clock)

@@ -26,9 +26,6 @@ from tests.fakes import FakeClock
 
 ROOT = Path(__file__).resolve().parents[2]
 START = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
-pytestmark = pytest.mark.qt_log_ignore(
-    "propagateSizeHints", "does not support raise"
-)  # offscreen QPA notes
 
 
 def ldd_lacking(*sonames: str):  # type: ignore[no-untyped-def]  # a fake ldd

@@ -32,10 +32,6 @@ from ui.settings_dialog import THEMES, SettingsDialog, SettingsDraft
 from ui.timefmt import day_time
 from ui.transcript_rows import reminder_caption
 
-# WORKAROUND(offscreen QPA): showing a window logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
-
 ROOT = Path(__file__).resolve().parents[2]
 GERMAN = QLocale(QLocale.Language.German, QLocale.Country.Germany)
 

@@ -17,10 +17,6 @@ from tests.app.window import Opener, RealApp, running
 from tests.fakes import FakeClock
 from ui.dialogs import LeaveAnswer
 
-# WORKAROUND(offscreen QPA): showing a main window logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
-
 
 @pytest.fixture
 def open_app(qtbot, qapp, loop, tmp_path: Path, clock: FakeClock) -> Opener:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
@@ -72,9 +71,6 @@ def test_the_settings_dialog_keeps_the_warning_choice_it_does_not_show(tmp_path:
     assert load_settings(tmp_path).warn_waiting_reminders is True
 
 
-# WORKAROUND(offscreen QPA): showing the box logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the dialog.
-@pytest.mark.qt_log_ignore("propagateSizeHints")
 def test_the_warning_dialog_goes_ahead_with_its_action_or_cancels(qtbot) -> None:
     parent = QWidget()
     qtbot.addWidget(parent)

@@ -19,12 +19,8 @@ from tests.ui.events import EventScript
 from ui.highlight import style_token_types
 from ui.main_window import MainWindow, fit_rect
 from ui.screen import ReminderView, SessionAccess, SessionScreen
-from ui.session_list import SessionDelegate, SessionSummary
+from ui.session_list import SessionDelegate, SessionListItem
 from ui.theme import AA, card_colors, contrast
-
-# WORKAROUND(offscreen QPA): showing a window logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
 
 Role = QPalette.ColorRole
 NOW = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
@@ -58,8 +54,8 @@ def full_window(qtbot) -> MainWindow:
     )
     window.set_sessions(
         [
-            SessionSummary("a", "Plants", NOW, reminder_count=1, live=True),
-            SessionSummary("b", "Older", NOW - timedelta(days=1)),
+            SessionListItem("a", "Plants", NOW, reminder_count=1, live=True),
+            SessionListItem("b", "Older", NOW - timedelta(days=1)),
         ],
         "a",
     )

@@ -20,10 +20,6 @@ from core.session.store import SessionStore
 from tests.app.window import Opener, RealApp, running
 from tests.fakes import FakeClock
 
-# WORKAROUND(offscreen QPA): showing a main window logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
-
 
 @pytest.fixture
 def open_app(qtbot, qapp, loop, tmp_path: Path, clock: FakeClock) -> Opener:

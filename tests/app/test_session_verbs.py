@@ -39,13 +39,6 @@ from tests.fakes import FakeClock
 from ui.model_picker import ENDPOINT
 from ui.session_settings import SessionSettings
 
-# WORKAROUND(offscreen QPA): showing a main window logs "This plugin does not support
-# propagateSizeHints()", and a popup menu "... does not support raise()" and "... grabbing the
-# keyboard"; they are the test platform's limitations, not faults of the app.
-pytestmark = pytest.mark.qt_log_ignore(
-    "propagateSizeHints", "does not support raise", "does not support grabbing the keyboard"
-)
-
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 OFFLINE_IMAGES = (

@@ -15,8 +15,6 @@ import pytest
 from tests.app.window import Opener, running
 from tests.fakes import FakeClock
 
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")  # WORKAROUND(offscreen QPA)
-
 
 @pytest.fixture
 def open_app(qtbot, qapp, loop, tmp_path: Path, clock: FakeClock) -> Opener:

@@ -26,10 +26,6 @@ from app.main import LOG_FILE, setup_logging
 from tests.app.harness import Chime
 from tests.fakes import FakeClock
 
-# WORKAROUND(offscreen QPA): showing a main window logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
-
 ROOT = Path(__file__).resolve().parent.parent.parent
 FIX = "choose another folder with --data-dir or fix its permissions"
 
@@ -260,7 +256,6 @@ def test_closing_the_last_session_when_no_new_one_can_be_made_leaves_an_empty_wi
     chime.quit()
 
 
-@pytest.mark.qt_log_ignore("propagateSizeHints")  # the offscreen QPA, when the box is shown
 def test_an_unexpected_disk_error_says_what_failed_and_never_that_everything_is_saved(
     qtbot, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -42,10 +42,6 @@ from tests.core.llm.loopback import (
 from tests.fakes import FakeClock
 from ui.transcript_rows import TranscriptRow
 
-# WORKAROUND(offscreen QPA): showing a main window logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
-
 CTRL = Qt.KeyboardModifier.ControlModifier
 ALT = Qt.KeyboardModifier.AltModifier
 TOO_LONG = "This model's maximum context length is 4096 tokens. However, you requested 9000 tokens."

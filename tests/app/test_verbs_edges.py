@@ -22,10 +22,6 @@ from tests.app.test_verbs import FailsOn, key, long_session, press, send, user_m
 from tests.app.window import Opener, RealApp, running
 from tests.fakes import FakeClock
 
-# WORKAROUND(offscreen QPA): showing a main window logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
-
 READ_ONLY = "This session is read-only: nothing can be changed."
 
 

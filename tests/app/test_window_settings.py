@@ -40,10 +40,6 @@ from ui.actions import ACTION_TABLE
 from ui.settings_dialog import SettingsDialog
 from ui.theme import palette_for
 
-# WORKAROUND(offscreen QPA): showing a window logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
-
 CTRL = Qt.KeyboardModifier.ControlModifier
 KEY = "sk-test-not-a-real-key"
 

@@ -597,7 +597,3 @@ def _one_shot_outcomes(events: Sequence[Mapping[str, Any]]) -> list[str]:
         elif data["operation"] in ("delete", "dispatch") and "acceptedAt" not in data:
             outcome[data["id"]] += 1
     return [f"one-shot {i} ended {outcome[i]} times" for i in one_shots if outcome[i] != 1]
-
-
-def run_matrix(root: Path, seed: int, kills: int, **options: Any) -> Figures:
-    return Matrix(root, seed, **options).run(kills)

@@ -15,10 +15,6 @@ from tests.app.harness import Chime
 from tests.fakes import FakeClock
 from tests.survival.disk_fault_kit import DISK_FULL, READ_ONLY, Fault, FaultyOps, make_store
 
-# WORKAROUND(offscreen QPA): showing a main window logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
-
 
 def send(qtbot: Any, chime: Chime, text: str) -> None:
     editor = chime.window.composer.editor

@@ -32,10 +32,6 @@ from tests import wire as v
 from tests.app.harness import Chime
 from tests.fakes import FakeClock
 
-# WORKAROUND(offscreen QPA): showing a main window logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
-
 ROOT = Path(__file__).resolve().parent.parent.parent
 READY_S = 20.0
 EXIT_S = 15.0

@@ -9,18 +9,18 @@ from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 
 from tests.fakes import FakeClock
-from ui.session_list import SessionListPanel, SessionSummary
+from ui.session_list import SessionListItem, SessionListPanel
 
 
 def titles(panel: SessionListPanel) -> list[str]:
     return [panel.proxy.index(r, 0).data() for r in range(panel.proxy.rowCount())]
 
 
-def three(clock: FakeClock, *, newest: str = "c", unread: bool = False) -> list[SessionSummary]:
+def three(clock: FakeClock, *, newest: str = "c", unread: bool = False) -> list[SessionListItem]:
     now = clock()
     times = {"a": now - timedelta(hours=2), "b": now - timedelta(hours=1), "c": now}
     times[newest] = now + timedelta(minutes=1)
-    return [SessionSummary(sid, sid.upper(), at, unread=unread) for sid, at in times.items()]
+    return [SessionListItem(sid, sid.upper(), at, unread=unread) for sid, at in times.items()]
 
 
 def test_a_background_reorder_waits_while_the_pointer_is_on_the_list(qtbot, clock) -> None:
@@ -33,7 +33,7 @@ def test_a_background_reorder_waits_while_the_pointer_is_on_the_list(qtbot, cloc
     panel.set_sessions(three(clock, newest="a", unread=True), "c")  # a reminder arrived in A
     assert titles(panel) == ["C", "B", "A"]  # the row under the pointer is the one it was
     assert panel.model.item(2).unread  # type: ignore[union-attr]  # updated in place
-    panel.set_sessions([*three(clock, newest="a"), SessionSummary("d", "D", clock())], "c")
+    panel.set_sessions([*three(clock, newest="a"), SessionListItem("d", "D", clock())], "c")
     assert titles(panel) == ["D", "C", "B", "A"]  # a new session comes in on top
     QApplication.sendEvent(panel.list, QEvent(QEvent.Type.Leave))
     assert not panel.holding

@@ -15,10 +15,6 @@ from tests.ui.events import EventScript
 from ui.main_window import MainWindow
 from ui.transcript_view import TranscriptView
 
-# WORKAROUND(offscreen QPA): showing a window logs "This plugin does not support
-# propagateSizeHints()"; it is the test platform's limitation, not a fault of the app.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
-
 CODE = 'def greet(name):\n    return f"Hello, {name}!"  # a greeting'
 ANSWER = (
     f"Here is **the function** you asked for:\n\n```python\n{CODE}\n```\n\nCall it with a name."

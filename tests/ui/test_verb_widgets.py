@@ -19,10 +19,6 @@ from ui.session_settings import (
     ask_session_settings,
 )
 
-# Showing a dialog or a top-level widget on the offscreen platform logs "This plugin does not
-# support propagateSizeHints()"; it is the test platform's limitation, not a fault of the widgets.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
-
 
 def entries(picker: ModelPicker) -> list[tuple[str, bool, bool]]:
     """(text, enabled, checked) of each menu entry that is not a separator."""

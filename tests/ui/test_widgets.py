@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
@@ -15,7 +14,7 @@ from ui.dialogs import TITLE_MIN_WIDTH, title_dialog
 from ui.main_window import MainWindow, window_title
 from ui.reminders_panel import RemindersModel, RemindersPanel, countdown, kind_label
 from ui.screen import DeliveredView, ReminderView
-from ui.session_list import SessionListModel, SessionListPanel, SessionSummary
+from ui.session_list import SessionListItem, SessionListModel, SessionListPanel
 from ui.settings_dialog import PresetChoice, SettingsDialog, SettingsDraft
 from ui.timefmt import day_time, every_label, relative
 
@@ -152,8 +151,8 @@ def test_the_sidebar_sorts_by_activity_and_filters_by_title_or_text(
     now = clock()
     panel.set_sessions(
         [
-            SessionSummary("a", "Old chat", now - timedelta(days=2)),
-            SessionSummary(
+            SessionListItem("a", "Old chat", now - timedelta(days=2)),
+            SessionListItem(
                 "b", "Stretching", now, reminder_count=2, live=True, search_text="water the plants"
             ),
         ],
@@ -161,7 +160,7 @@ def test_the_sidebar_sorts_by_activity_and_filters_by_title_or_text(
     )
     standalone = SessionListModel(clock)
     qtmodeltester.check(standalone, force_py=True)
-    standalone.set_sessions([SessionSummary("a", "A", now)])
+    standalone.set_sessions([SessionListItem("a", "A", now)])
     assert standalone.row_of("a") == 0
     assert [panel.proxy.index(r, 0).data() for r in range(panel.proxy.rowCount())] == [
         "Stretching",
@@ -204,7 +203,6 @@ def test_the_settings_dialog_edits_a_copy_and_fills_presets(qtbot) -> None:
     assert dialog.test_result.text() == "✗ Could not connect"
 
 
-@pytest.mark.qt_log_ignore("propagateSizeHints")  # the offscreen platform, showing a dialog
 def test_a_test_result_of_three_lines_is_shown_whole_and_the_context_is_edited(qtbot) -> None:
     dialog = SettingsDialog(SettingsDraft(provider="openai-compatible", context_tokens=8192), [])
     qtbot.addWidget(dialog)
@@ -251,7 +249,7 @@ def test_the_window_title_menus_and_ask_to_delete(qtbot, clock: FakeClock) -> No
 def test_a_filter_that_matches_no_session_says_so_in_the_list(qtbot, clock: FakeClock) -> None:
     panel = SessionListPanel(clock)
     qtbot.addWidget(panel)
-    panel.set_sessions([SessionSummary("a", "Garden", clock())], "a")
+    panel.set_sessions([SessionListItem("a", "Garden", clock())], "a")
     assert panel.empty_text() == ""
     qtbot.keyClicks(panel.filter, "budget")
     assert panel.proxy.rowCount() == 0
@@ -272,7 +270,6 @@ def test_the_rename_dialog_is_wide_enough_for_the_title(qtbot, clock: FakeClock)
     assert long.textValue() == title
 
 
-@pytest.mark.qt_log_ignore("propagateSizeHints")  # WORKAROUND(offscreen QPA): showing a widget
 def test_a_reminder_card_wraps_in_a_narrow_panel_instead_of_cutting_its_time(
     qtbot, clock: FakeClock
 ) -> None:

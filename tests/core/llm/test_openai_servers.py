@@ -81,12 +81,6 @@ async def _exchange(record: dict[str, Any]) -> tuple[Any, LoopbackServer, OpenAI
     return chunks, server, provider
 
 
-async def sent_request(record: dict[str, Any]) -> Any:
-    """The chat body the door sends for ``HISTORY`` to the record's server."""
-    _, server, _ = await _exchange(record)
-    return next(r.json() for r in server.received if r.path.endswith("/chat/completions"))
-
-
 @pytest.mark.parametrize("family", FAMILIES)
 def test_each_family_is_recognised_sent_the_request_it_accepts_and_its_answer_is_read(
     family: str,
