@@ -8,6 +8,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QIcon
 
 from app import autostart
@@ -17,7 +18,8 @@ from app.presence import Presence
 from app.qtasync import TaskRunner
 from app.settings import Settings
 from app.settings_flow import SettingsFlow
-from core.clock import Clock
+from core.clock import Clock, ZoneSource
+from ui.all_reminders import AllRemindersDialog
 from ui.main_window import MainWindow
 from ui.tray import TrayIcon, UnreadItem
 
@@ -38,6 +40,7 @@ def wire_presence(
     flow: SettingsFlow,
     tasks: TaskRunner,
     clock: Clock,
+    zone_source: ZoneSource,
     *,
     tray: TrayIcon | None,
     notifier: DesktopNotifier | None,
@@ -69,11 +72,50 @@ def wire_presence(
 
     controller.unread_changed.connect(unread_changed)
     presence.show_requested.connect(lambda pointer: _show(presence, controller, tasks, pointer))
+    reminders = AllReminders(window, controller, clock, zone_source)
+    reminders.open_requested.connect(lambda sid: presence.show_requested.emit(Pointer(sid)))
+    window.window_actions.action("all_reminders").triggered.connect(
+        lambda: tasks.spawn(reminders.show())
+    )
+    presence.all_reminders = reminders
     if tray is not None:
+        tray.all_reminders_requested.connect(lambda: tasks.spawn(reminders.show()))
         tray.new_requested.connect(lambda: _new(presence, controller, tasks))
         tray.quit_requested.connect(lambda: tasks.spawn(quit_app()))
     flow.applied.append(lambda settings: apply_start_at_login(settings, window))
     return presence
+
+
+class AllReminders(QObject):
+    """The all-reminders window: made when first asked for, refreshed each time it is shown.
+
+    Signals:
+        open_requested(str): a reminder's conversation was chosen.
+    """
+
+    open_requested = Signal(str)
+
+    def __init__(
+        self, window: MainWindow, controller: AppController, clock: Clock, zone: ZoneSource
+    ) -> None:
+        super().__init__(window)
+        self._window = window
+        self._controller = controller
+        self._clock = clock
+        self._zone = zone
+        self.dialog: AllRemindersDialog | None = None
+
+    async def show(self) -> AllRemindersDialog:
+        """List every reminder, the closed conversations' as their files tell them now."""
+        await self._controller.refresh_sessions()
+        if self.dialog is None:
+            self.dialog = AllRemindersDialog(self._window)
+            self.dialog.open_requested.connect(self.open_requested.emit)
+        self.dialog.set_lines(self._controller.reminder_lines(), self._clock(), self._zone())
+        self.dialog.show()
+        self.dialog.raise_()
+        self.dialog.activateWindow()
+        return self.dialog
 
 
 def apply_start_at_login(

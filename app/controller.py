@@ -54,6 +54,7 @@ from app.engine import EngineParts, OpenSession, compose, start
 from app.event_effects import Touches, touches
 from app.paths import writable_problem
 from app.qtasync import TaskRunner
+from app.session_bridge import reminder_view
 from app.state import AppState, RecentModel, write_state
 from core.errors import ChimeError, SessionError
 from core.events import Attachment, Entry, Event, SessionModel, UserMessage
@@ -66,6 +67,7 @@ from core.session.find import findable_text
 from core.session.live import LiveSession
 from core.session.store import OPEN_ELSEWHERE, SessionStore
 from core.session.summary import SessionFileSummary
+from ui.all_reminders import ReminderLine
 from ui.dialogs import LeaveWarning
 from ui.i18n import QT_TRANSLATE_NOOP
 from ui.main_window import MainWindow, request_attention
@@ -619,6 +621,23 @@ class AppController(QObject):
         ]
         return [item for item in reversed(found) if item[2] > 0]
 
+    def reminder_lines(self) -> list[ReminderLine]:
+        """Every active reminder of every conversation: the live folds of the open ones, the
+        derived summaries of the closed ones (read by ``refresh_sessions``; never opened)."""
+        lines = [
+            ReminderLine(sid, opened.session.title or self.tr("New session"), view, opened.live)
+            for sid, opened in self.open.items()
+            for view in opened.bridge.active_reminders()
+        ]
+        for summary in self._stored:
+            if summary.id in self.open or summary.id in self._trashed:
+                continue
+            title = stored_title(summary)
+            lines += [
+                ReminderLine(summary.id, title, reminder_view(r), False) for r in summary.reminders
+            ]
+        return lines
+
     # -- state and sidebar -----------------------------------------------------------------
     def write_state(self, geometry: str = "") -> None:
         """Record the live sessions. An instance that holds none (a second instance showing
@@ -661,7 +680,8 @@ class AppController(QObject):
         return [item.id for item in self._sidebar_items()]
 
     def _sidebar_items(self) -> list[SessionListItem]:
-        items = {s.id: _stored_item(s) for s in self._stored if s.id not in self._trashed}
+        now = self.parts.clock()
+        items = {s.id: _stored_item(s, now) for s in self._stored if s.id not in self._trashed}
         for sid, opened in self.open.items():
             items[sid] = self._open_item(opened)
         return sorted(items.values(), key=lambda s: (s.last_activity, s.id), reverse=True)
@@ -676,6 +696,7 @@ class AppController(QObject):
             reminder_count=len(opened.bridge.active_reminders()),
             live=opened.live,
             unread=opened.unread > 0,
+            unread_count=opened.unread,
             read_only=session.read_only,
             search_text=_search_text(session.entries),
         )
@@ -825,14 +846,25 @@ def _in_words(error: Exception) -> str:
     return str(error)
 
 
-def _stored_item(summary: SessionFileSummary) -> SessionListItem:
-    title = summary.title or (
+def _stored_item(summary: SessionFileSummary, now: datetime) -> SessionListItem:
+    count = summary.active_reminders or 0
+    overdue = any(record.scheduled_datetime <= now for record in summary.reminders)
+    return SessionListItem(
+        summary.id,
+        stored_title(summary),
+        summary.last_activity_at,
+        reminder_count=count,
+        overdue=overdue,
+    )
+
+
+def stored_title(summary: SessionFileSummary) -> str:
+    """A closed session's title as the list shows it."""
+    return summary.title or (
         translate("AppController", "Unreadable session")
         if summary.problem
         else translate("AppController", "New session")
     )
-    count = summary.active_reminders or 0
-    return SessionListItem(summary.id, title, summary.last_activity_at, reminder_count=count)
 
 
 def answers_offline(opened: OpenSession) -> bool:

@@ -340,6 +340,7 @@ class Application:
             flow,
             tasks,
             self.clock,
+            self.zone_source,
             tray=make_tray(QIcon(str(resource("icons", "chime.svg")))),
             notifier=make_notifier(),
             quit_app=self.quit,

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
@@ -85,8 +86,8 @@ class Presence(QObject):
         self.tray = tray
         self.notifier = notifier
         self._turns = _Turns()
-        self.explained = False
-        """Whether the person was told, this run, that closing keeps Chime in the tray."""
+        self.all_reminders: Any = None
+        """The all-reminders window's flow (``app.background.AllReminders``), once wired."""
         if tray is not None:
             tray.show_requested.connect(lambda: self.show_requested.emit(None))
             tray.open_requested.connect(lambda sid: self.show_requested.emit(Pointer(sid)))

@@ -98,6 +98,9 @@ class SessionListItem:
     unread: bool = False
     read_only: bool = False
     search_text: str = ""
+    overdue: bool = False
+    """Closed, with a reminder already due: it is delivered when the conversation opens."""
+    unread_count: int = 0
 
 
 class SessionListModel(QAbstractListModel):
@@ -141,6 +144,8 @@ class SessionListModel(QAbstractListModel):
             parts.append(self.tr("open"))
         if item.unread:
             parts.append(self.tr("unread reminder"))
+        if item.overdue:
+            parts.append(self.tr("a reminder is overdue: opening the conversation delivers it"))
         return ", ".join(parts)
 
     def set_sessions(self, items: Sequence[SessionListItem], *, hold_order: bool = False) -> None:
@@ -315,6 +320,9 @@ class SessionDelegate(QStyledItemDelegate):
         parts = [since(item.last_activity, self._clock())]
         if item.read_only:
             parts.append(self.tr("read-only"))
+        if item.overdue:
+            parts.append(self.tr("overdue · opens to deliver"))
+            painter.setPen(colors.text)
         line_rect = QRect(inner.left(), top, inner.width() - 40, metrics.height())
         snippet = self._snippet_of(item.id)
         if snippet:

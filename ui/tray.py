@@ -46,12 +46,14 @@ class TrayIcon(QObject):
     """Signals:
     show_requested(): the icon was clicked or "Show Chime" chosen.
     new_requested(): "New conversation".
+    all_reminders_requested(): "All reminders".
     open_requested(str): a conversation of the unread list was chosen.
     quit_requested(): "Quit".
     """
 
     show_requested = Signal()
     new_requested = Signal()
+    all_reminders_requested = Signal()
     open_requested = Signal(str)
     quit_requested = Signal()
 
@@ -111,6 +113,7 @@ class TrayIcon(QObject):
         self._menu.clear()
         self._add(self.tr("Show Chime"), self.show_requested.emit)
         self._add(self.tr("New conversation"), self.new_requested.emit)
+        self._add(self.tr("All reminders"), self.all_reminders_requested.emit)
         if self._unread:
             self._menu.addSeparator()
             for item in self._unread:

@@ -82,7 +82,7 @@ def test_closing_the_window_keeps_chime_running_and_the_reminder_points_back_to_
         assert answered[2].startswith("⏰ stretch\n")
         [tray] = seams.trays
         assert tray.unread_total() == 1
-        assert tray.menu_texts()[3] == f"{title} (1 unread)"
+        assert tray.menu_texts()[4] == f"{title} (1 unread)"
         reminder_seq = next(
             e.seq for e in chime.controller.open[sid].session.entries if "schedule" in str(e.event)
         )
@@ -196,3 +196,59 @@ def test_words_typed_and_sent_before_the_engine_runs_are_sent_once_it_does(
         chime.until(lambda: chime.idle() and "assistant" in chime.kinds())
         assert chime.window.composer.text() == ""
         assert any("stretch" in text for text in chime.transcript_texts())
+
+
+def close_current(chime: RealApp) -> str:
+    sid = chime.controller.current
+    assert sid is not None
+    chime.trigger("close_session")  # no answer scripted: the person goes ahead
+    chime.until(lambda: sid not in chime.controller.open and chime.tasks.pending == 0)
+    return sid
+
+
+@pytest.mark.slow
+def test_all_reminders_lists_open_and_closed_conversations_and_marks_the_overdue_one(
+    open_app: Opener, clock: FakeClock
+) -> None:
+    seams = Seams()
+    with open_app(tray=seams.tray, notifier=seams.notifier) as chime:  # 14:00 in Berlin
+        chime.send("remind me in 2 minutes to stretch")
+        overdue = close_current(chime)
+        chime.send("remind me tomorrow at 9 to water the plants")
+        waiting = close_current(chime)
+        chime.send("remind me in 30 minutes to call Ana")
+        live = chime.controller.current
+        clock.advance(timedelta(minutes=5))
+        chime.trigger("all_reminders")
+        reminders = chime.started.presence.all_reminders  # type: ignore[union-attr]
+        chime.until(lambda: reminders.dialog is not None and reminders.dialog.isVisible())
+        model = reminders.dialog.model
+        texts = [model.index(r).data() for r in range(model.rowCount())]
+        assert model.headings() == ["Overdue", "Today", "Tomorrow"]
+        assert texts[1].startswith("today 14:02 · stretch\n")
+        assert texts[1].endswith("· once · overdue · opens to deliver")
+        assert texts[3].startswith("today 14:30 · call Ana\n")
+        assert texts[3].endswith("· once · live")
+        assert texts[5].startswith("tomorrow 09:00 · water the plants\n")
+        assert texts[5].endswith("· once · waiting until its conversation is opened")
+        assert [line.session_id for line in model.lines()] == [overdue, live, waiting]
+        items = {item_id: item for item_id, item in sidebar_items(chime)}
+        assert items[overdue].overdue
+        assert not items[waiting].overdue
+        assert not items[live].overdue  # open: its owner delivers on time
+        reminders.dialog.view.activated.emit(model.index(1))  # choose the overdue one
+        chime.until(lambda: chime.controller.current == overdue)
+        chime.until(lambda: "reminder" in chime.kinds() and chime.idle())  # delivered on open
+        [tray] = seams.trays
+        tray.trigger("All reminders")
+        chime.until(lambda: len(reminders.dialog.model.lines()) == 2)  # the delivered one is gone
+
+
+def sidebar_items(chime: RealApp) -> list[tuple[str, Any]]:
+    model = chime.window.sessions.model
+    found = []
+    for row in range(model.rowCount()):
+        item = model.item(row)
+        assert item is not None
+        found.append((item.id, item))
+    return found

@@ -15,11 +15,18 @@ def tray() -> TrayIcon:
 
 def test_the_menu_offers_show_new_and_quit_and_lists_unread_conversations(qapp) -> None:
     icon = tray()
-    assert icon.menu_texts() == ["Show Chime", "New conversation", "", "Quit Chime"]
+    assert icon.menu_texts() == [
+        "Show Chime",
+        "New conversation",
+        "All reminders",
+        "",
+        "Quit Chime",
+    ]
     icon.set_unread([UnreadItem("a", "Plants & water", 2), UnreadItem("b", "Tea", 1)])
     assert icon.menu_texts() == [
         "Show Chime",
         "New conversation",
+        "All reminders",
         "",
         "Plants && water (2 unread)",  # && shows one &: a title is never a mnemonic
         "Tea (1 unread)",
@@ -40,6 +47,8 @@ def test_menu_entries_send_their_signals(qapp, qtbot) -> None:
         icon.trigger("Show Chime")
     with qtbot.waitSignal(icon.new_requested):
         icon.trigger("New conversation")
+    with qtbot.waitSignal(icon.all_reminders_requested):
+        icon.trigger("All reminders")
     with qtbot.waitSignal(icon.quit_requested):
         icon.trigger("Quit Chime")
     with pytest.raises(KeyError):
