@@ -55,6 +55,7 @@ from app.event_effects import Touches, touches
 from app.paths import writable_problem
 from app.qtasync import TaskRunner
 from app.session_bridge import reminder_view
+from app.start_view import TAIL_ENTRIES, StartView
 from app.state import AppState, RecentModel, write_state
 from core.errors import ChimeError, SessionError
 from core.events import Attachment, Entry, Event, SessionModel, UserMessage
@@ -620,6 +621,31 @@ class AppController(QObject):
             for sid, opened in self.open.items()
         ]
         return [item for item in reversed(found) if item[2] > 0]
+
+    def start_view(self) -> StartView:
+        """What the next start shows with its first paint (``app.start_view``): the sidebar as it
+        is now and the current conversation's title, reminders and tail."""
+        opened = self.open.get(self.current or "")
+        items = tuple(self._sidebar_items())
+        if opened is None:
+            return StartView(items, None)
+        entries = opened.session.entries
+        count = len(entries)
+        tail = []
+        for seq in range(max(0, count - TAIL_ENTRIES), count):
+            try:
+                tail.append(entries[seq])
+            except ValueError:  # an unreadable line: the tail starts after it
+                tail.clear()
+        return StartView(
+            items,
+            opened.id,
+            opened.session.title,
+            opened.bridge.active_reminders(),
+            tuple(tail),
+            count,
+            opened.session.conversation(),
+        )
 
     def reminder_lines(self) -> list[ReminderLine]:
         """Every active reminder of every conversation: the live folds of the open ones, the

@@ -44,11 +44,13 @@ from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
 from app.settings import KeyStore, ReadSettings, effective_provider, read_settings
 from app.single_instance import claim
+from app.start_view import TailEntries, read_start_view, write_start_view
 from app.state import read_state_checked
 from app.system import local_zone_name, monotonic_seconds, system_clock
 from core.clock import Clock, NewId, ZoneSource
 from ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP
 from ui.main_window import MainWindow
+from ui.screen import SessionAccess, SessionScreen
 
 if TYPE_CHECKING:  # built after the first paint (``Application.start``); imported there
     from app.actions_wiring import Questions
@@ -395,12 +397,31 @@ class Application:
         self.window.restore_geometry(self._state.geometry)
         self.window.set_provider(effective_provider(self.first_settings).label())
         self.window.composer.hold_sends()  # typed before the engine runs: sent once it does
+        self._show_start_view()
         self.background = background
         if background:
             return
         self.window.show()
         self.window.fit_to_screen()  # once shown; again when the window manager has framed it
         QTimer.singleShot(FRAMED_AFTER_MS, self.window.fit_to_screen)
+
+    def _show_start_view(self) -> None:
+        """The sidebar, the current conversation's tail and its reminders as the last quit left
+        them (``app.start_view``), so the first paint shows the person's day; the engine's own
+        reading replaces them once it runs."""
+        view = read_start_view(self.folder)
+        if view is None:
+            return
+        self.window.set_sessions(view.sessions, view.current)
+        if view.current is None:
+            return
+        zone = self.zone_source()
+        access = SessionAccess(self.window.tr("opening…"))
+        entries = TailEntries(view.tail, view.count)
+        screen = SessionScreen(
+            view.title, entries, zone, view.reminders, access, conversation=view.conversation
+        )
+        self.window.show_session(screen)
 
     async def start(self) -> None:
         """Compose the engine, reopen the sessions and start watching the clock."""
@@ -447,7 +468,11 @@ class Application:
                 await self.started.verbs.search.stop()
             if self.started.presence is not None:
                 await self.started.presence.stop()
+            view = self.started.controller.start_view()
             await self.started.controller.shutdown(self.window.saved_geometry())
+            import asyncio  # loaded after the first paint (see ``run``)
+
+            await asyncio.to_thread(write_start_view, self.folder, view)
         self.window.allow_close()
         self.window.close()
         self._finished = True
