@@ -146,6 +146,17 @@ def setup_logging(folder: Path) -> bool:
     return problem is None
 
 
+def trace_start(window: MainWindow, milestone: str) -> None:
+    """For ``bench/start_bench.py``: with ``CHIME_START_TRACE`` set to a file, append the
+    milestone, the monotonic time and what the window shows (sessions listed, transcript rows)."""
+    path = os.environ.get("CHIME_START_TRACE")
+    if not path:
+        return
+    shown = f"{window.sessions.model.rowCount()} {window.transcript_model.rowCount()}"
+    with open(path, "a", encoding="utf-8") as trace:
+        trace.write(f"{milestone} {monotonic_seconds()} {shown}\n")
+
+
 def install_excepthook(window_ref: list[MainWindow], *, logged_to_file: bool = True) -> None:
     """Unexpected exceptions: full details to the log (file, else stderr), one sentence to the
     user. It promises nothing about saving: a disk error may be what went wrong."""
@@ -450,6 +461,7 @@ class Application:
         finally:
             self._starting = False
             self.window.composer.release_sends()
+        trace_start(self.window, "engine_ready")
         if self._quit_asked:  # SIGTERM or Ctrl+Q while the sessions were being opened
             await self.quit()
 
@@ -541,6 +553,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     install_excepthook([chime.window], logged_to_file=logged_to_file)
     chime.show_window(background=args.background)
     app.processEvents()  # first paint before asyncio, qasync and the engine are imported
+    trace_start(chime.window, "first_paint")
     import asyncio
 
     from app.qtasync import make_event_loop
