@@ -111,3 +111,43 @@ def wait_for(probe: object) -> list[dict[str, str]]:
             return found  # type: ignore[no-any-return]
         time.sleep(0.2)
     raise TimeoutError(f"nothing within {WAIT_S} s")
+
+
+@pytest.mark.slow  # two real Chime processes on Xvfb with trayer and dunst: about 10-20 s
+def test_a_kill_in_the_tray_loses_nothing_and_admits_nothing_twice(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    sid, _title = overdue_session(data)
+    log_path = data / "sessions" / sid / "session.jsonl"
+    trace = tmp_path / "trace"
+    with desktop_services(tmp_path, tray=True) as desktop:
+        env = dict(desktop.env, QT_QPA_PLATFORM="xcb", PYTHONPATH=str(ROOT), HOME=str(tmp_path))
+        env["CHIME_START_TRACE"] = str(trace)
+        command = [sys.executable, "-m", "app", "--data-dir", str(data), "--background"]
+        first = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+        try:
+            wait_for(lambda: [n for n in desktop.notifications() if "\n" in n["body"]])  # answered
+        finally:
+            first.send_signal(signal.SIGKILL)
+            first.wait(WAIT_S)
+        before = log_path.read_bytes()
+        trace.unlink(missing_ok=True)
+        second = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+        try:
+            wait_for(lambda: ["ready"] if "engine_ready" in _read(trace) else [])
+        finally:
+            second.send_signal(signal.SIGTERM)
+            second.wait(WAIT_S)
+        assert second.returncode == 0
+    after = log_path.read_bytes()
+    assert after.startswith(before)  # nothing lost: the killed run's lines are all still there
+    lines = after.decode("utf-8").splitlines()
+    admitted = [line for line in lines if '"plugin":"schedule"' in line and "user/message" in line]
+    assert len(admitted) == 1  # the reminder's turn was admitted once, not again after the kill
+    assert all(line.startswith("{") and line.endswith("}") for line in lines)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
