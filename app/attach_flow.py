@@ -26,6 +26,7 @@ from PySide6.QtCore import QCoreApplication
 from app.controller import AppController, answers_offline
 from app.engine import OpenSession
 from app.qtasync import TaskRunner
+from app.refusal_words import refused_text
 from core.errors import ChimeError
 from core.events import Attachment
 from core.session.attachments import image_type, size_refusal
@@ -105,7 +106,7 @@ class AttachFlow:
         for name, data in files:
             outcome = data if isinstance(data, Refused) else await self._store(opened, name, data)
             if isinstance(outcome, Refused):
-                refusals.append(outcome.reason)
+                refusals.append(refused_text(outcome))
                 continue
             if all(f.sha256 != outcome.sha256 for f in opened.attachments):
                 opened.attachments.append(outcome)

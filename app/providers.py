@@ -32,9 +32,11 @@ from core.errors import ProviderError
 from core.events import SessionModel
 from core.llm.presets import PRESETS, preset_for_url
 from core.llm.provider import ModelProvider
+from ui.failure_words import failure_text
 from ui.i18n import QT_TRANSLATE_NOOP
 from ui.model_picker import ENDPOINT, OFFLINE
 from ui.settings_dialog import PresetChoice
+from ui.wording import provider_error_text
 
 if TYPE_CHECKING:
     from core.llm.openai_compat import OpenAICompatProvider, ToolCheck
@@ -154,7 +156,7 @@ async def list_models(base_url: str, api_key: str) -> tuple[list[str], str]:
     try:
         return await provider.list_models(), ""
     except ProviderError as error:
-        return [], error.message
+        return [], provider_error_text(error)
     finally:
         await provider.aclose()
 
@@ -176,7 +178,7 @@ async def test_connection(endpoint: Endpoint, api_key: str) -> tuple[bool, str]:
     try:
         check = await provider.check_tools()
     except ProviderError as failure:
-        return False, failure.message
+        return False, provider_error_text(failure)
     finally:
         await provider.aclose()
     return check.calls_tools, _checked(check)
@@ -190,7 +192,8 @@ def _checked(check: ToolCheck) -> str:
         .replace("%2", translate("Providers", _SOURCES[budget.source]))
     )
     if not check.calls_tools:
-        refusal = f" {check.refusal}" if check.refusal else ""
+        said = failure_text(check.refused) if check.refused is not None else check.refusal
+        refusal = f" {said}" if said else ""
         return f"{translate('Providers', NO_TOOLS)}{refusal} {context}"
     connected = translate(
         "Providers", "Connected to %1: the model streams answers and calls tools."

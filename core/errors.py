@@ -8,10 +8,34 @@ ChimeError                      base of everything the engine raises on purpose
 │   ├── SessionLockedError      another process owns the session live (open it read-only)
 │   ├── SessionReadOnlyError    an append to a read-only (locked elsewhere or corrupt) session
 │   └── SessionNotFoundError    no such session in the data directory
-└── ProviderError               a model endpoint failed; ``kind`` says how, ``message`` in words
+└── ProviderError               a model endpoint failed; ``kind`` says how, ``failure`` why
 """
 
 from __future__ import annotations
+
+from enum import StrEnum
+
+from core.failures import Failure, english
+
+
+class ErrorKind(StrEnum):
+    """How a model request failed (``ProviderError.kind``; a failed turn's ``TurnError.kind``).
+
+    ``core.llm.openai_compat`` says when each provider kind is used. ``internal`` is a turn's own
+    failure (a bug ended it), never a provider's; ``other`` is a kind read from a log that this
+    version does not know (its stored message is still shown)."""
+
+    AUTH = "auth"
+    RATE_LIMIT = "rate_limit"
+    SERVER = "server"
+    CONNECTION = "connection"
+    TIMEOUT = "timeout"
+    BAD_RESPONSE = "bad_response"
+    NOT_FOUND = "not_found"
+    TOO_LONG = "too_long"
+    CANCELLED = "cancelled"
+    INTERNAL = "internal"
+    OTHER = "other"
 
 
 class ChimeError(Exception):
@@ -49,14 +73,29 @@ class SessionNotFoundError(SessionError):
 
 
 class ProviderError(ChimeError):
-    """A model request failed.
+    """A model request failed: ``kind`` says how, ``failure`` why (its code and values, which
+    the window says in its language), ``message`` the same in English (logs, the terminal).
 
-    ``kind`` is one of ``auth``, ``rate_limit``, ``server``, ``connection``, ``timeout``,
-    ``bad_response``, ``not_found``, ``cancelled``; ``message`` is a sentence for the user.
+    A message without a failure (a test's scripted error) is shown as it is.
     """
 
-    def __init__(self, kind: str, message: str, *, retryable: bool = False) -> None:
+    def __init__(
+        self,
+        kind: ErrorKind,
+        message: str,
+        *,
+        retryable: bool = False,
+        failure: Failure | None = None,
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
         self.retryable = retryable
+        self.failure = failure
+
+    @classmethod
+    def because(
+        cls, kind: ErrorKind, failure: Failure, *, retryable: bool = False
+    ) -> ProviderError:
+        """The error for ``failure``, its English sentence as the message."""
+        return cls(kind, english(failure), retryable=retryable, failure=failure)

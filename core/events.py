@@ -38,6 +38,8 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any, ClassVar, Literal, TypeAlias, get_args
 
+from core.errors import ErrorKind
+from core.failures import Failure, read_failure
 from core.framing import DueReminder, parse_framing
 from core.frozen import frozen
 
@@ -63,6 +65,7 @@ TurnStatus = Literal["completed", "failed", "cancelled", "interrupted"]
 FinishReason = Literal["stop", "tool_calls", "length", "interrupted"]
 TURN_STATUSES: frozenset[str] = frozenset(get_args(TurnStatus))
 FINISH_REASONS: frozenset[str] = frozenset(get_args(FinishReason))
+_ERROR_KINDS: frozenset[str] = frozenset(ErrorKind)
 
 
 class EventShapeError(ValueError):
@@ -275,13 +278,19 @@ class ToolResult:
 
 @frozen
 class TurnError:
-    """Why a turn failed: a ``ProviderError`` kind (or ``internal``) and a sentence for the user."""
+    """Why a turn failed: an ``ErrorKind``, the English sentence (``message``, what logs written
+    before ``reason`` hold) and the failure's code and values (``reason``: None in those logs, or
+    when its code is unknown here; the window then shows ``message``)."""
 
-    kind: str
+    kind: ErrorKind
     message: str
+    reason: Failure | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "message": self.message}
+        data: dict[str, Any] = {"kind": str(self.kind), "message": self.message}
+        if self.reason is not None:
+            data["reason"] = self.reason.to_json()
+        return data
 
 
 @frozen
@@ -658,7 +667,8 @@ def _turn_end(data: Any) -> TurnEnd:
     kind, message = error.get("kind"), error.get("message")
     if type(kind) is not str or type(message) is not str:
         raise EventShapeError("error needs a string kind and message")
-    return TurnEnd(turn, status, TurnError(kind, message))
+    known = ErrorKind(kind) if kind in _ERROR_KINDS else ErrorKind.OTHER
+    return TurnEnd(turn, status, TurnError(known, message, read_failure(error.get("reason"))))
 
 
 def _session_title(data: Any) -> SessionTitle:

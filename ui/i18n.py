@@ -48,11 +48,18 @@ class Sentence:
         """The sentence in the installed language (English without a translator), the values
         put in at once so that a value holding "%2" is not filled in again."""
 
-        def value(place: re.Match[str]) -> str:
-            n = int(place[1])
-            return self.args[n - 1] if n <= len(self.args) else place[0]
+        return fill(QCoreApplication.translate(self.context, self.source), self.args)
 
-        return _PLACE.sub(value, QCoreApplication.translate(self.context, self.source))
+
+def fill(text: str, args: tuple[str, ...]) -> str:
+    """``text`` (translated) with ``%1``…``%9`` replaced by ``args`` at once, so that a value
+    holding "%2" is not filled in again; a place without a value stays as it is."""
+
+    def value(place: re.Match[str]) -> str:
+        n = int(place[1])
+        return args[n - 1] if n <= len(args) else place[0]
+
+    return _PLACE.sub(value, text)
 
 
 def chosen_language(setting: str, system: QLocale) -> str:

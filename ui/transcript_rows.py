@@ -57,7 +57,8 @@ from core.events import (
 from core.framing import DueReminder
 from core.instant import read_instant
 from core.jsonread import TOOL_TEXT, parse_json
-from core.readable import format_clock, tool_summary
+from core.readable import format_clock, tool_outcome
+from ui.wording import tool_title, turn_error_text
 
 translate = QCoreApplication.translate  # pyside6-lupdate reads translate("TranscriptRows", …)
 
@@ -238,7 +239,7 @@ def _assistant_rows(
 def _tool_row(
     call: ToolCall, seq: int, at: datetime | None, zone_name: str | None
 ) -> TranscriptRow:
-    title = tool_summary(call.name, call.arguments, None, zone_name)
+    title = tool_title(tool_outcome(call.name, call.arguments, None, zone_name))
     detail = _detail(call.arguments, None)
     return TranscriptRow("tool", call.name, seq, at, title=title, detail=detail, call_id=call.id)
 
@@ -249,7 +250,7 @@ def merge_tool_result(
     """The tool-call row once its ``tool/result`` arrived: summary and detail include the result."""
     arguments = _arguments_of(row.detail)
     content, is_error = result.content, result.is_error
-    title = tool_summary(row.text, arguments, content, zone_name, is_error=is_error)
+    title = tool_title(tool_outcome(row.text, arguments, content, zone_name, is_error=is_error))
     return replace(row, title=title, detail=_detail(arguments, content), is_error=is_error)
 
 
@@ -304,16 +305,7 @@ def reminder_text(row: TranscriptRow) -> str:
 def _turn_end_rows(end: TurnEnd, seq: int, at: datetime | None) -> list[TranscriptRow]:
     status = end.status
     if status == "failed":
-        message = end.error.message if end.error is not None else ""
-        return [
-            TranscriptRow(
-                "error",
-                message or translate("TranscriptRows", "The turn failed."),
-                seq,
-                at,
-                is_error=True,
-            )
-        ]
+        return [TranscriptRow("error", turn_error_text(end.error), seq, at, is_error=True)]
     if status == "cancelled":
         return [TranscriptRow("notice", translate("TranscriptRows", "Stopped."), seq, at)]
     if status == "interrupted":

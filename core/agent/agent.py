@@ -49,7 +49,7 @@ from core.agent.turn import (
     run_steps,
 )
 from core.clock import Clock, NewId, ZoneSource
-from core.errors import SessionReadOnlyError
+from core.errors import ErrorKind, SessionReadOnlyError
 from core.events import (
     SCHEDULE_SOURCE,
     Attachment,
@@ -68,6 +68,7 @@ from core.events import (
     UserMessage,
     UserSource,
 )
+from core.failures import Failure, FailureCode, english
 from core.llm.provider import ModelProvider
 from core.session.conversation import parent_of
 from core.session.port import SessionPort
@@ -384,7 +385,8 @@ class Agent:
         except Exception as error:  # a bug must end the turn visibly, never wedge the agent
             _log.exception("turn %d failed unexpectedly", state.turn)
             close_open(ctx, state)
-            return TurnOutcome("failed", TurnError("internal", f"Internal error: {error}"))
+            failure = Failure(FailureCode.INTERNAL, (str(error),))
+            return TurnOutcome("failed", TurnError(ErrorKind.INTERNAL, english(failure), failure))
 
     def _turn_zones(self, input_seq: int) -> list[str | None]:
         zones = [sample_zone(self._zone_source)]

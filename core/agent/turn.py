@@ -26,7 +26,7 @@ from typing import Any
 from core.agent.files import needed, with_files
 from core.agent.tool_registry import ToolRegistry
 from core.clock import Clock
-from core.errors import ProviderError
+from core.errors import ErrorKind, ProviderError
 from core.events import (
     AssistantMessage,
     Event,
@@ -38,6 +38,7 @@ from core.events import (
     TurnError,
     TurnStatus,
 )
+from core.failures import Failure, FailureCode
 from core.llm.budget import fixed_tokens
 from core.llm.messages import Finish, Message, ModelRequest, TextDelta
 from core.llm.provider import BudgetedProvider, ModelProvider
@@ -112,7 +113,7 @@ async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) ->
             await _run_calls(ctx, state, finish.tool_calls, skip=last)
     except ProviderError as error:
         _keep_partial(ctx, state)
-        return TurnOutcome("failed", TurnError(error.kind, error.message))
+        return TurnOutcome("failed", TurnError(error.kind, error.message, error.failure))
     return TurnOutcome("completed")
 
 
@@ -158,7 +159,7 @@ async def _stream(ctx: TurnContext, state: TurnState, request: ModelRequest) -> 
                 ctx.on_delta(chunk.text)
             elif isinstance(chunk, Finish):
                 return chunk
-        raise ProviderError("bad_response", "The model's answer ended without finishing.")
+        raise ProviderError.because(ErrorKind.BAD_RESPONSE, Failure(FailureCode.UNFINISHED))
     finally:
         await _close(stream)
 

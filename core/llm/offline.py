@@ -35,8 +35,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from core.clock import Clock
-from core.errors import ProviderError
+from core.errors import ErrorKind, ProviderError
 from core.events import ToolCall
+from core.failures import Failure, FailureCode
 from core.jsonvalue import compact_json
 from core.llm.messages import Finish, Message, ModelInfo, ModelRequest, StreamChunk, TextDelta
 from core.llm.offline_dialogue import Exchange, Turn, interpret, split_turns, state_before
@@ -76,7 +77,6 @@ MODEL = "chime-offline"
 UNAVAILABLE = (
     "I can't manage reminders here: the reminder tools aren't available in this conversation."
 )
-CLOCK_FAILED = "The offline assistant couldn't read the clock."
 LOST = "I lost track of that request, so I'm not sure what happened. Please ask me again."
 NO_ANSWER = "The reminder tool didn't answer, so I can't say what happened."
 
@@ -119,8 +119,8 @@ class OfflineAssistant:
             if isinstance(now, datetime) and now.utcoffset() is not None:
                 return now.astimezone(UTC)
         except Exception as error:
-            raise ProviderError("bad_response", CLOCK_FAILED) from error
-        raise ProviderError("bad_response", CLOCK_FAILED)
+            raise _clock_failed() from error
+        raise _clock_failed()
 
     def _step(self, request: ModelRequest) -> Step:
         turns = split_turns(request.messages)
@@ -309,3 +309,7 @@ def chunks(text: str, *, pieces: int = 3) -> list[str]:
     words = [w for w in words if w] or [text]
     size = -(-len(words) // pieces)
     return ["".join(words[i : i + size]) for i in range(0, len(words), size)]
+
+
+def _clock_failed() -> ProviderError:
+    return ProviderError.because(ErrorKind.BAD_RESPONSE, Failure(FailureCode.CLOCK_FAILED))

@@ -51,7 +51,8 @@ Choices the spec leaves open (written down here):
 - ``CancelledError`` is never converted: cancelling the consuming task cancels it and closes the
   stream. Kind ``cancelled`` is for a request cut off because the provider itself was closed.
 
-``ProviderError.kind`` (``retryable`` marks the ones worth the window's Retry at once):
+``ProviderError.kind`` (``retryable`` marks the ones worth the window's Retry at once); its
+``failure`` names the reason by code (``core.failures``) for the window to say in its language:
 
 - ``auth``: 401 (key rejected, or a key is required) and 403.
 - ``rate_limit``: 429 after the bounded retries (retryable); an exhausted quota is not retryable.
@@ -80,24 +81,18 @@ import httpx2
 import openai
 from openai import AsyncOpenAI
 
-from core.errors import ProviderError
+from core.errors import ErrorKind, ProviderError
+from core.failures import Failure, FailureCode
 from core.frozen import frozen
-from core.jsonread import foreign_failure
 from core.llm.budget import TokenBudget, budget_for, fixed_tokens, messages_tokens
 from core.llm.compat import ForcedTool, Quirks, quirks_for_preset
 from core.llm.messages import Finish, Message, ModelInfo, ModelRequest, StreamChunk, TextDelta
 from core.llm.openai_errors import (
-    closed_sentence,
-    crashed_sentence,
-    cut_off_sentence,
+    broken,
     describe_error,
-    ended_early_sentence,
-    malformed_sentence,
-    models_malformed_sentence,
-    no_answer_sentence,
-    oversized_sentence,
+    foreign,
     server_text,
-    unreachable_sentence,
+    unreadable,
 )
 from core.llm.openai_wire import (
     StreamGap,
@@ -132,12 +127,14 @@ CHAT_ASK = "This is a connection test. Answer with one word."
 @frozen
 class ToolCheck:
     """What Test connection learnt: the streamed chat worked; whether the model called the
-    probe tool (``refusal``: the server's sentence when it refused tools outright); the budget."""
+    probe tool (``refusal``: the English sentence when the server refused tools outright,
+    ``refused`` the same as a failure for the window's words); the budget."""
 
     calls_tools: bool
     refusal: str
     budget: TokenBudget
     family: str
+    refused: Failure | None = None
 
 
 class ChimeAsyncOpenAI(AsyncOpenAI):
@@ -295,7 +292,7 @@ class OpenAICompatProvider:
         except ProviderError as error:
             if error.kind != "bad_response":
                 raise
-            return ToolCheck(False, error.message, budget, quirks.label)
+            return ToolCheck(False, error.message, budget, quirks.label, error.failure)
         return ToolCheck(bool(finish.tool_calls), "", budget, quirks.label)
 
     async def _run(
@@ -305,7 +302,7 @@ class OpenAICompatProvider:
             async for chunk in step:
                 if isinstance(chunk, Finish):
                     return chunk
-        raise ProviderError("bad_response", malformed_sentence("no answer in it"))
+        raise _failed(ErrorKind.BAD_RESPONSE, Failure(FailureCode.NOT_AN_API))
 
     async def _profile(self) -> ServerProfile:
         if self._server is None and not self._ask_server:
@@ -355,16 +352,16 @@ class OpenAICompatProvider:
             raise self._translate(exc, started=False, listing=True) from None
         data = getattr(page, "data", None)
         if not isinstance(data, list):
-            raise ProviderError("bad_response", models_malformed_sentence())
+            raise _failed(ErrorKind.BAD_RESPONSE, Failure(FailureCode.MODELS_MALFORMED))
         return sorted({i for i in (getattr(m, "id", None) for m in data) if isinstance(i, str)})
 
     def _sdk(self) -> AsyncOpenAI:
         if self._closed:
-            raise ProviderError("cancelled", closed_sentence())
+            raise _closed()
         if self._client is None:
             problem = url_problem(self._base_url)
             if problem is not None:
-                raise ProviderError("connection", problem)
+                raise _failed(ErrorKind.CONNECTION, problem)
             http_client = self._http = self._http_client or openai.DefaultAsyncHttpxClient()
             # WORKAROUND(openai 3.57): the SDK's event decoder buffers an unfinished line or event
             # without limit and has no setting for it; an httpx2 response hook runs before the SDK
@@ -431,34 +428,37 @@ class OpenAICompatProvider:
             self._http, self._base_url, self._auth_headers(), self._probe_timeout
         )
         if state == "unreachable":
-            return ProviderError("connection", crashed_sentence(self._shown_url), retryable=True)
+            crashed = Failure(FailureCode.CRASHED, (self._shown_url,))
+            return _failed(ErrorKind.CONNECTION, crashed, retryable=True)
         if state == "other":
             return _incomplete("empty")
         budget = await self.budget()
         prompt = fixed_tokens(request.system, request.tools, request.time_context)
         prompt += messages_tokens(request.messages)
-        return ProviderError("bad_response", no_answer_sentence(prompt, budget))
+        nothing = Failure(FailureCode.NO_ANSWER, (prompt, budget.context_tokens, budget.source))
+        return _failed(ErrorKind.BAD_RESPONSE, nothing)
 
     def _translate(self, exc: Exception, *, started: bool, listing: bool = False) -> ProviderError:
         """Any failure as a ``ProviderError`` whose message never contains the key."""
         if isinstance(exc, ProviderError):
             return exc
         if self._closed:  # whatever broke, it broke because aclose() pulled the connection
-            return ProviderError("cancelled", closed_sentence())
+            return _closed()
         if isinstance(exc, openai.OpenAIError):
             return self._from_sdk(exc, started=started, listing=listing)
         if isinstance(exc, OSError | ExceptionGroup):  # transport failures the SDK did not wrap
-            text = cut_off_sentence() if started else unreachable_sentence(self._shown_url)
-            return ProviderError("connection", text, retryable=True)
+            cut = broken(self._shown_url, started=started)
+            return _failed(ErrorKind.CONNECTION, cut, retryable=True)
         # WORKAROUND(httpx2 2.16): a client closed under the request (an injected one closed by
         # its owner) raises a bare RuntimeError marked only by its message, which the SDK passes
         # on unwrapped. Without the match that is reported as an unreadable stream.
         if isinstance(exc, RuntimeError) and "closed" in str(exc).lower():
-            return ProviderError("cancelled", closed_sentence())
+            return _closed()
         # An event the SDK's own JSON decode refused is said in the bounded decode's words.
-        what = foreign_failure(exc) or type(exc).__name__
-        sentence = models_malformed_sentence() if listing else malformed_sentence(what)
-        return ProviderError("bad_response", sentence)
+        failure = foreign(exc) if not listing else None
+        return _failed(
+            ErrorKind.BAD_RESPONSE, failure or unreadable(type(exc).__name__, listing=listing)
+        )
 
     def _from_sdk(
         self, exc: openai.OpenAIError, *, started: bool, listing: bool = False
@@ -474,9 +474,8 @@ class OpenAICompatProvider:
             retries=self._max_retries,
             secret=self._secret.value,
         )
-        return ProviderError(
-            error.kind, self._secret.redact(error.message), retryable=error.retryable
-        )
+        failure = error.failure.redacted(self._secret.value)
+        return _failed(error.kind, failure, retryable=error.retryable)
 
 
 def _probe_choice(way: ForcedTool) -> ToolChoice:
@@ -489,10 +488,19 @@ def _probe_choice(way: ForcedTool) -> ToolChoice:
 def _incomplete(gap: StreamGap) -> ProviderError:
     """The failure of a stream that ended without a finish reason."""
     if gap == "unreadable":
-        return ProviderError("bad_response", malformed_sentence("no choices"))
+        return _failed(ErrorKind.BAD_RESPONSE, Failure(FailureCode.NO_CHOICES))
     if gap == "empty":  # a 200 that held no event: e.g. a web page, not an API
-        return ProviderError("bad_response", malformed_sentence("no answer in it"))
-    return ProviderError("connection", ended_early_sentence(), retryable=True)
+        return _failed(ErrorKind.BAD_RESPONSE, Failure(FailureCode.NOT_AN_API))
+    return _failed(ErrorKind.CONNECTION, Failure(FailureCode.ENDED_EARLY), retryable=True)
+
+
+def _failed(kind: ErrorKind, failure: Failure, *, retryable: bool = False) -> ProviderError:
+    return ProviderError.because(kind, failure, retryable=retryable)
+
+
+def _closed() -> ProviderError:
+    """The provider was closed under the request (the settings changed)."""
+    return _failed(ErrorKind.CANCELLED, Failure(FailureCode.CLOSED))
 
 
 class _Whole:
@@ -528,7 +536,9 @@ class _EventBound(httpx2.AsyncByteStream):
             end = max((window.rfind(e) + len(e) for e in self._ENDS if e in window), default=-1)
             pending = len(window) - end if end >= 0 else pending + len(piece)
             if pending > self._limit:
-                raise ProviderError("bad_response", oversized_sentence(self._limit))
+                raise _failed(
+                    ErrorKind.BAD_RESPONSE, Failure(FailureCode.OVERSIZED, (self._limit,))
+                )
             tail = window[-3:]
             yield piece
 
@@ -555,8 +565,8 @@ def shown_url(base_url: str) -> str:
     return parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]).geturl()
 
 
-def url_problem(base_url: str) -> str | None:
-    """A sentence saying why ``base_url`` is not a usable http(s) address, or None when it is."""
+def url_problem(base_url: str) -> Failure | None:
+    """Why ``base_url`` is not a usable http(s) address (``bad_url``), or None when it is."""
     try:
         parts = urlsplit(base_url)
         port = parts.port
@@ -571,10 +581,7 @@ def url_problem(base_url: str) -> str | None:
     )
     if usable:
         return None
-    return (
-        f"The base URL {shown_url(base_url)!r} is not a web address this app can use. Enter one that starts "
-        "with http:// or https:// in Settings, for example http://localhost:11434/v1."
-    )
+    return Failure(FailureCode.BAD_URL, (shown_url(base_url),))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,9 @@
-"""The sentences a user reads when an OpenAI-compatible endpoint fails (agent.md §5.2).
+"""Why an OpenAI-compatible endpoint failed, as a kind and a failure code (agent.md §5.2).
 
-Pure: maps SDK and transport exceptions to ``ProviderError`` kinds and one readable sentence that
-names the fix (Settings, Retry, the server); no I/O. The server's own text is quoted on one line,
-shortened, with the API key removed *before* shortening (a cut inside the key must not leave part
-of it). ``core.llm.openai_compat`` (the network door) documents the kinds.
+Pure: maps SDK and transport exceptions to ``ProviderError`` kinds and a ``core.failures.Failure``
+whose sentence names the fix (Settings, Retry, the server); no I/O. The server's own text is kept
+on one line, shortened, with the API key removed *before* shortening (a cut inside the key must not
+leave part of it). ``core.llm.openai_compat`` (the network door) documents the kinds.
 """
 
 from __future__ import annotations
@@ -13,20 +13,24 @@ from dataclasses import dataclass
 
 import openai
 
-from core.llm.budget import TokenBudget
+from core.errors import ErrorKind
+from core.failures import Failure, FailureCode, english
 
-_CONTEXT_SOURCES = {
-    "server": "as the server reports it",
-    "settings": "as set in Settings",
-    "default": "assumed: the server does not report it",
-}
+Code = FailureCode
+Kind = ErrorKind
 
 
 @dataclass(frozen=True, slots=True)
-class _Described:
-    kind: str
-    message: str
+class Described:
+    """An SDK failure as the kind, the failure and whether Retry is worth it at once."""
+
+    kind: ErrorKind
+    failure: Failure
     retryable: bool = False
+
+    @property
+    def message(self) -> str:
+        return english(self.failure)
 
 
 def describe_error(
@@ -40,26 +44,47 @@ def describe_error(
     timeout: float,
     retries: int,
     secret: str = "",
-) -> _Described:
-    """Kind and user-facing sentence for an SDK failure. ``secret`` (the key) is scrubbed from the
-    server's text before that is shortened: a key cut in two by the shortening would slip past
-    the caller's redaction of the whole message, which it still does."""
+) -> Described:
+    """Kind and failure of an SDK error. ``secret`` (the key) is scrubbed from the server's text
+    before that is shortened: a key cut in two by the shortening would slip past the caller's
+    redaction of the whole failure, which it still does."""
     if isinstance(exc, openai.APITimeoutError):
-        return _Described("timeout", _timed_out(base_url, timeout, started), retryable=True)
+        waited = Code.STOPPED_SENDING if started else Code.TIMED_OUT
+        return Described(Kind.TIMEOUT, Failure(waited, (base_url, timeout)), retryable=True)
     if isinstance(exc, openai.APIConnectionError):
-        text = cut_off_sentence() if started else unreachable_sentence(base_url)
-        return _Described("connection", text, retryable=True)
+        return Described(Kind.CONNECTION, broken(base_url, started=started), retryable=True)
     if isinstance(exc, openai.APIStatusError):
         return _status(
             exc, model=model, has_key=has_key, listing=listing, retries=retries, secret=secret
         )
     if isinstance(exc, openai.APIResponseValidationError):
-        return _Described(
-            "bad_response", models_malformed_sentence() if listing else malformed_sentence("schema")
-        )
+        return Described(Kind.BAD_RESPONSE, unreadable("schema", listing=listing))
     if isinstance(exc, openai.APIError):
-        return _Described("server", _failed_midway(server_text(exc, secret)), retryable=True)
-    return _Described("bad_response", malformed_sentence(type(exc).__name__))
+        midway = Failure(Code.FAILED_MIDWAY, detail=server_text(exc, secret))
+        return Described(Kind.SERVER, midway, retryable=True)
+    return Described(Kind.BAD_RESPONSE, unreadable(type(exc).__name__, listing=False))
+
+
+def broken(base_url: str, *, started: bool) -> Failure:
+    """A connection that failed: cut off during the answer, or never made."""
+    return Failure(Code.CUT_OFF) if started else Failure(Code.UNREACHABLE, (base_url,))
+
+
+def unreadable(what: str, *, listing: bool) -> Failure:
+    """A stream (or, ``listing``, a model list) this app cannot read; ``what`` names the part."""
+    return Failure(Code.MODELS_MALFORMED) if listing else Failure(Code.MALFORMED, (what,))
+
+
+def foreign(error: BaseException) -> Failure | None:
+    """A JSON failure another decoder raised (the openai SDK reads the stream's events with the
+    standard library), in ``core.jsonread``'s terms; None when ``error`` is not one."""
+    if isinstance(error, RecursionError):
+        return Failure(Code.EVENT_TOO_DEEP)
+    if isinstance(error, json.JSONDecodeError):
+        return Failure(Code.EVENT_NOT_JSON, (error.msg, error.colno))
+    if isinstance(error, ValueError) and "integer string conversion" in str(error):
+        return Failure(Code.EVENT_NUMBER)
+    return None
 
 
 def _status(
@@ -70,26 +95,32 @@ def _status(
     listing: bool,
     retries: int,
     secret: str,
-) -> _Described:
+) -> Described:
     code = exc.status_code
     detail = server_text(exc, secret)
     if code == 401:
-        return _Described("auth", _rejected_key() if has_key else _key_needed())
+        return Described(Kind.AUTH, Failure(Code.KEY_REJECTED if has_key else Code.KEY_NEEDED))
     if code == 403:
-        return _Described("auth", _forbidden(detail))
+        return Described(Kind.AUTH, Failure(Code.FORBIDDEN, detail=detail))
     if code == 404:
-        return _Described("not_found", _models_missing() if listing else _not_found(model, detail))
+        missing = (
+            Failure(Code.NO_MODEL_LIST)
+            if listing
+            else Failure(Code.NO_SUCH_MODEL, (model,), detail)
+        )
+        return Described(Kind.NOT_FOUND, missing)
     if code == 429:
         if exc.code == "insufficient_quota" or "quota" in detail.lower():
-            return _Described("rate_limit", _no_quota(detail))
-        return _Described("rate_limit", _rate_limited(retries), retryable=True)
+            return Described(Kind.RATE_LIMIT, Failure(Code.NO_QUOTA, detail=detail))
+        return Described(Kind.RATE_LIMIT, Failure(Code.RATE_LIMITED, (retries,)), retryable=True)
     if code >= 500:
-        return _Described("server", _server_failed(code, retries, detail), retryable=True)
+        failed = Failure(Code.SERVER_FAILED, (code, retries), detail)
+        return Described(Kind.SERVER, failed, retryable=True)
     if code in (400, 413) and (exc.code == "context_length_exceeded" or _says_too_long(detail)):
-        return _Described("too_long", _too_long(code, detail))
+        return Described(Kind.TOO_LONG, Failure(Code.TOO_LONG, (code,), detail))
     if code in (400, 415, 422) and _says_no_images(detail):
-        return _Described("bad_response", _no_images(code, detail))
-    return _Described("bad_response", _refused(code, detail))
+        return Described(Kind.BAD_RESPONSE, Failure(Code.NO_IMAGES, (code,), detail))
+    return Described(Kind.BAD_RESPONSE, Failure(Code.REFUSED, (code,), detail))
 
 
 def _says_no_images(detail: str) -> bool:
@@ -124,167 +155,3 @@ def server_text(exc: openai.OpenAIError, secret: str = "") -> str:
         message = message.replace(secret, "[redacted]")
     one_line = " ".join(message.split())
     return one_line if len(one_line) <= 200 else one_line[:199] + "…"
-
-
-def closed_sentence() -> str:
-    return (
-        "The request was cancelled because the model connection was closed (the settings changed)."
-    )
-
-
-def _with_detail(sentence: str, detail: str) -> str:
-    return (
-        f"{sentence} The server said: {json.dumps(detail, ensure_ascii=False)}"
-        if detail
-        else sentence
-    )
-
-
-def _timed_out(base_url: str, timeout: float, started: bool) -> str:
-    where = "stopped sending the answer" if started else "did not answer"
-    return (
-        f"The model endpoint at {base_url} {where} for {timeout:g} seconds. Check that the server "
-        "is running and not overloaded, then retry."
-    )
-
-
-def unreachable_sentence(base_url: str) -> str:
-    return (
-        f"Could not connect to the model endpoint at {base_url}. Check that the server is running "
-        "and that the base URL in Settings is right."
-    )
-
-
-def cut_off_sentence() -> str:
-    return (
-        "The connection to the model endpoint broke before the answer was complete. Retry; if it "
-        "keeps happening, check the server."
-    )
-
-
-def ended_early_sentence() -> str:
-    return (
-        "The model endpoint closed the stream before the answer was complete. Retry; if it keeps "
-        "happening, check the server."
-    )
-
-
-def no_answer_sentence(prompt_tokens: int, budget: TokenBudget) -> str:
-    """A server that is up accepted the request and sent no answer at all."""
-    source = _CONTEXT_SOURCES.get(budget.source, budget.source)
-    return (
-        "The model endpoint accepted the request but sent no answer. Most often the conversation "
-        f"is longer than the model's context (the request is about {prompt_tokens:,} tokens; "
-        f"the context is {budget.context_tokens:,} tokens, {source}). Start a new session, or "
-        "give the server a bigger context (llama.cpp: -c 8192; llama-cpp-python: --n_ctx 8192) "
-        "and enter it in Settings. If that is not it, the server's log says what went wrong."
-    )
-
-
-def crashed_sentence(base_url: str) -> str:
-    """A server that accepted the request, sent nothing, and no longer answers at all."""
-    return (
-        f"The model endpoint at {base_url} accepted the request, then stopped answering: the "
-        "server seems to have stopped or crashed. Restart it, then retry; its log says why."
-    )
-
-
-def malformed_sentence(what: str) -> str:
-    return (
-        f"The model endpoint sent a stream this app cannot read ({what}). Check that the base URL "
-        "points to an OpenAI-compatible API (it usually ends in /v1)."
-    )
-
-
-def oversized_sentence(limit: int) -> str:
-    return (
-        f"The model endpoint sent more than {limit:,} bytes without finishing one piece of the "
-        "answer. Check that the base URL points to an OpenAI-compatible API (it usually ends in /v1)."
-    )
-
-
-def models_malformed_sentence() -> str:
-    return (
-        "The model endpoint's model list is not in the OpenAI format. Check that the base URL "
-        "points to an OpenAI-compatible API (it usually ends in /v1)."
-    )
-
-
-def _failed_midway(detail: str) -> str:
-    return _with_detail("The model endpoint reported an error while answering.", detail)
-
-
-def _key_needed() -> str:
-    return "The endpoint requires an API key (401). Add the key in Settings."
-
-
-def _rejected_key() -> str:
-    return "The endpoint rejected the API key (401). Check the key in Settings."
-
-
-def _forbidden(detail: str) -> str:
-    return _with_detail(
-        "The endpoint refused access with this API key (403). Check the key's permissions and the model in Settings.",
-        detail,
-    )
-
-
-def _not_found(model: str, detail: str) -> str:
-    return _with_detail(
-        f"The endpoint has no model named {model!r}, or no chat API at this base URL (404). Check "
-        "the model name and base URL in Settings.",
-        detail,
-    )
-
-
-def _models_missing() -> str:
-    return (
-        "The endpoint has no model list at this base URL (404). Check the base URL in Settings "
-        "(it usually ends in /v1)."
-    )
-
-
-def _rate_limited(retries: int) -> str:
-    tries = f" after {retries} retries" if retries else ""
-    return f"The endpoint is rate-limiting requests (429) and still refused{tries}. Wait a moment, then retry."
-
-
-def _no_quota(detail: str) -> str:
-    return _with_detail(
-        "The account behind this API key has no quota left (429). Check your plan or billing with the provider.",
-        detail,
-    )
-
-
-def _server_failed(code: int, retries: int, detail: str) -> str:
-    tries = f" after {retries} retries" if retries else ""
-    return _with_detail(
-        f"The model endpoint failed with a server error ({code}){tries}. Try again later, or check the server's logs.",
-        detail,
-    )
-
-
-def _too_long(code: int, detail: str) -> str:
-    return _with_detail(
-        f"The conversation is too long for this model's context ({code}). Hide or edit earlier "
-        "messages, start a new session, or choose a model with a bigger context; a local server "
-        "can be given a bigger one (llama.cpp: -c 8192; llama-cpp-python: --n_ctx 8192), then "
-        "enter it in Settings.",
-        detail,
-    )
-
-
-def _no_images(code: int, detail: str) -> str:
-    return _with_detail(
-        f"This model does not accept images ({code}). Edit the message to remove the image, or "
-        "choose a model that reads images.",
-        detail,
-    )
-
-
-def _refused(code: int, detail: str) -> str:
-    return _with_detail(
-        f"The endpoint refused the request ({code}). Check that the model supports tool calls and "
-        "that the settings are right.",
-        detail,
-    )

@@ -22,7 +22,7 @@ from pathlib import Path, PurePath
 
 from core.events import Attachment
 from core.session import jsonl_store as disk
-from core.session.refusal import Refused
+from core.session.refusal import RefusalCode, Refused
 
 FOLDER = "attachments"
 TEXT_LIMIT = 256 * 1024
@@ -67,7 +67,9 @@ def size_refusal(name: str, size: int) -> Refused | None:
     if size > IMAGE_LIMIT:
         return Refused(
             f"“{name}” is {_size(size)}: attachments are at most {_size(TEXT_LIMIT)} for text "
-            f"and {_size(IMAGE_LIMIT)} for images."
+            f"and {_size(IMAGE_LIMIT)} for images.",
+            RefusalCode.TOO_BIG,
+            (name, size, TEXT_LIMIT, IMAGE_LIMIT),
         )
     return None
 
@@ -84,12 +86,16 @@ def classify(name: str, data: bytes) -> Attachment | Refused:
         return Attachment(display, kind, digest, len(data))
     if len(data) > TEXT_LIMIT:
         return Refused(
-            f"“{display}” is {_size(len(data))}: text files are at most {_size(TEXT_LIMIT)}."
+            f"“{display}” is {_size(len(data))}: text files are at most {_size(TEXT_LIMIT)}.",
+            RefusalCode.TEXT_TOO_BIG,
+            (display, len(data), TEXT_LIMIT),
         )
     if b"\x00" in data or decode_text(data) is None:
         return Refused(
             f"“{display}” is neither text nor a PNG, JPEG, GIF or WebP image, so it cannot be "
-            "attached."
+            "attached.",
+            RefusalCode.NOT_TEXT,
+            (display,),
         )
     media_type = _TEXT_TYPES.get(PurePath(display).suffix.lower(), "text/plain")
     return Attachment(display, media_type, digest, len(data))

@@ -46,7 +46,7 @@ from core.session.lines import SessionHeader
 from core.session.loaded import Checked, LoadedSession, ReadOnly, Unchecked, Writable
 from core.session.memory import SessionMemory, Unsubscribe
 from core.session.reconcile import Before, CarryOn, decide, refold
-from core.session.refusal import Refused
+from core.session.refusal import RefusalCode, Refused
 from core.session.writer import WRITE_BEHIND_SECONDS, GroupCommit, Scheduler, loop_scheduler
 
 _log = logging.getLogger(__name__)
@@ -225,7 +225,9 @@ class LiveSession:
             await asyncio.to_thread(self._files.put, record, data)
         except OSError as error:
             _log.warning("attachment %s not saved: %s", record.name, error)
-            return Refused(f"“{record.name}” could not be saved ({error.strerror or error}).")
+            why = str(error.strerror or error)
+            saved = f"“{record.name}” could not be saved ({why})."
+            return Refused(saved, RefusalCode.NOT_SAVED, (record.name, why))
         return record
 
     async def read_attachment(self, sha256: str) -> bytes | None:

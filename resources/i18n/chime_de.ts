@@ -561,6 +561,165 @@
     </message>
 </context>
 <context>
+    <name>Failures</name>
+    <message>
+        <source>The server said: %1</source>
+        <translation>Der Server meldete: %1</translation>
+    </message>
+    <message>
+        <source>Check that the base URL points to an OpenAI-compatible API (it usually ends in /v1).</source>
+        <translation>Prüfe, ob die Basis-URL auf eine OpenAI-kompatible API zeigt (sie endet meist auf /v1).</translation>
+    </message>
+    <message>
+        <source>The model endpoint at %1 did not answer for %2 seconds. Check that the server is running and not overloaded, then retry.</source>
+        <translation>Der Modell-Endpunkt unter %1 hat %2 Sekunden lang nicht geantwortet. Prüfe, ob der Server läuft und nicht überlastet ist, und versuche es dann erneut.</translation>
+    </message>
+    <message>
+        <source>The model endpoint at %1 stopped sending the answer for %2 seconds. Check that the server is running and not overloaded, then retry.</source>
+        <translation>Der Modell-Endpunkt unter %1 hat %2 Sekunden lang nichts mehr von der Antwort geschickt. Prüfe, ob der Server läuft und nicht überlastet ist, und versuche es dann erneut.</translation>
+    </message>
+    <message>
+        <source>Could not connect to the model endpoint at %1. Check that the server is running and that the base URL in Settings is right.</source>
+        <translation>Keine Verbindung zum Modell-Endpunkt unter %1. Prüfe, ob der Server läuft und die Basis-URL in den Einstellungen stimmt.</translation>
+    </message>
+    <message>
+        <source>The base URL &apos;%1&apos; is not a web address this app can use. Enter one that starts with http:// or https:// in Settings, for example http://localhost:11434/v1.</source>
+        <translation>Die Basis-URL „%1“ ist keine Webadresse, die diese App verwenden kann. Gib in den Einstellungen eine ein, die mit http:// oder https:// beginnt, zum Beispiel http://localhost:11434/v1.</translation>
+    </message>
+    <message>
+        <source>The connection to the model endpoint broke before the answer was complete. Retry; if it keeps happening, check the server.</source>
+        <translation>Die Verbindung zum Modell-Endpunkt ist abgebrochen, bevor die Antwort vollständig war. Versuche es erneut; passiert es öfter, prüfe den Server.</translation>
+    </message>
+    <message>
+        <source>The model endpoint closed the stream before the answer was complete. Retry; if it keeps happening, check the server.</source>
+        <translation>Der Modell-Endpunkt hat den Stream geschlossen, bevor die Antwort vollständig war. Versuche es erneut; passiert es öfter, prüfe den Server.</translation>
+    </message>
+    <message>
+        <source>The model endpoint at %1 accepted the request, then stopped answering: the server seems to have stopped or crashed. Restart it, then retry; its log says why.</source>
+        <translation>Der Modell-Endpunkt unter %1 hat die Anfrage angenommen und dann nicht mehr geantwortet: Der Server scheint beendet oder abgestürzt zu sein. Starte ihn neu und versuche es dann erneut; sein Protokoll sagt, warum.</translation>
+    </message>
+    <message>
+        <source>The model endpoint sent a stream this app cannot read (%1).</source>
+        <translation>Der Modell-Endpunkt hat einen Stream geschickt, den diese App nicht lesen kann (%1).</translation>
+    </message>
+    <message>
+        <source>The model endpoint sent more than %1 bytes without finishing one piece of the answer.</source>
+        <translation>Der Modell-Endpunkt hat mehr als %1 Byte geschickt, ohne ein Stück der Antwort abzuschließen.</translation>
+    </message>
+    <message>
+        <source>The model endpoint&apos;s model list is not in the OpenAI format.</source>
+        <translation>Die Modellliste des Modell-Endpunkts ist nicht im OpenAI-Format.</translation>
+    </message>
+    <message>
+        <source>The model endpoint reported an error while answering.</source>
+        <translation>Der Modell-Endpunkt hat beim Antworten einen Fehler gemeldet.</translation>
+    </message>
+    <message>
+        <source>The endpoint requires an API key (401). Add the key in Settings.</source>
+        <translation>Der Endpunkt verlangt einen API-Schlüssel (401). Trage den Schlüssel in den Einstellungen ein.</translation>
+    </message>
+    <message>
+        <source>The endpoint rejected the API key (401). Check the key in Settings.</source>
+        <translation>Der Endpunkt hat den API-Schlüssel abgelehnt (401). Prüfe den Schlüssel in den Einstellungen.</translation>
+    </message>
+    <message>
+        <source>The endpoint refused access with this API key (403). Check the key&apos;s permissions and the model in Settings.</source>
+        <translation>Der Endpunkt verweigert mit diesem API-Schlüssel den Zugriff (403). Prüfe die Berechtigungen des Schlüssels und das Modell in den Einstellungen.</translation>
+    </message>
+    <message>
+        <source>The endpoint has no model named &apos;%1&apos;, or no chat API at this base URL (404). Check the model name and base URL in Settings.</source>
+        <translation>Der Endpunkt hat kein Modell namens „%1“ oder keine Chat-API unter dieser Basis-URL (404). Prüfe Modellnamen und Basis-URL in den Einstellungen.</translation>
+    </message>
+    <message>
+        <source>The endpoint has no model list at this base URL (404). Check the base URL in Settings (it usually ends in /v1).</source>
+        <translation>Der Endpunkt hat unter dieser Basis-URL keine Modellliste (404). Prüfe die Basis-URL in den Einstellungen (sie endet meist auf /v1).</translation>
+    </message>
+    <message>
+        <source>The endpoint is rate-limiting requests (429) and still refused after %1 retries. Wait a moment, then retry.</source>
+        <translation>Der Endpunkt begrenzt die Anfragen (429) und hat auch nach %1 Wiederholungen abgelehnt. Warte einen Moment und versuche es dann erneut.</translation>
+    </message>
+    <message>
+        <source>The endpoint is rate-limiting requests (429) and still refused. Wait a moment, then retry.</source>
+        <translation>Der Endpunkt begrenzt die Anfragen (429) und hat erneut abgelehnt. Warte einen Moment und versuche es dann erneut.</translation>
+    </message>
+    <message>
+        <source>The account behind this API key has no quota left (429). Check your plan or billing with the provider.</source>
+        <translation>Das Konto hinter diesem API-Schlüssel hat kein Kontingent mehr (429). Prüfe deinen Tarif oder die Abrechnung beim Anbieter.</translation>
+    </message>
+    <message>
+        <source>The model endpoint failed with a server error (%1) after %2 retries. Try again later, or check the server&apos;s logs.</source>
+        <translation>Der Modell-Endpunkt ist nach %2 Wiederholungen mit einem Serverfehler (%1) gescheitert. Versuche es später erneut oder sieh in die Protokolle des Servers.</translation>
+    </message>
+    <message>
+        <source>The model endpoint failed with a server error (%1). Try again later, or check the server&apos;s logs.</source>
+        <translation>Der Modell-Endpunkt ist mit einem Serverfehler (%1) gescheitert. Versuche es später erneut oder sieh in die Protokolle des Servers.</translation>
+    </message>
+    <message>
+        <source>The conversation is too long for this model&apos;s context (%1). Hide or edit earlier messages, start a new session, or choose a model with a bigger context; a local server can be given a bigger one (llama.cpp: -c 8192; llama-cpp-python: --n_ctx 8192), then enter it in Settings.</source>
+        <translation>Das Gespräch ist zu lang für den Kontext dieses Modells (%1). Blende frühere Nachrichten aus oder bearbeite sie, beginne eine neue Sitzung oder wähle ein Modell mit größerem Kontext; einem lokalen Server kann man einen größeren geben (llama.cpp: -c 8192; llama-cpp-python: --n_ctx 8192) und ihn dann in den Einstellungen eintragen.</translation>
+    </message>
+    <message>
+        <source>This model does not accept images (%1). Edit the message to remove the image, or choose a model that reads images.</source>
+        <translation>Dieses Modell nimmt keine Bilder an (%1). Bearbeite die Nachricht und entferne das Bild, oder wähle ein Modell, das Bilder liest.</translation>
+    </message>
+    <message>
+        <source>The endpoint refused the request (%1). Check that the model supports tool calls and that the settings are right.</source>
+        <translation>Der Endpunkt hat die Anfrage abgelehnt (%1). Prüfe, ob das Modell Werkzeugaufrufe unterstützt und die Einstellungen stimmen.</translation>
+    </message>
+    <message>
+        <source>The request was cancelled because the model connection was closed (the settings changed).</source>
+        <translation>Die Anfrage wurde abgebrochen, weil die Verbindung zum Modell geschlossen wurde (die Einstellungen haben sich geändert).</translation>
+    </message>
+    <message>
+        <source>The model&apos;s answer ended without finishing.</source>
+        <translation>Die Antwort des Modells endete, ohne abgeschlossen zu sein.</translation>
+    </message>
+    <message>
+        <source>The offline assistant couldn&apos;t read the clock.</source>
+        <translation>Der Offline-Assistent konnte die Uhr nicht lesen.</translation>
+    </message>
+    <message>
+        <source>Internal error: %1</source>
+        <translation>Interner Fehler: %1</translation>
+    </message>
+    <message>
+        <source>as the server reports it</source>
+        <translation>laut Server</translation>
+    </message>
+    <message>
+        <source>as set in Settings</source>
+        <translation>wie in den Einstellungen angegeben</translation>
+    </message>
+    <message>
+        <source>assumed: the server does not report it</source>
+        <translation>angenommen: Der Server nennt ihn nicht</translation>
+    </message>
+    <message>
+        <source>The model endpoint accepted the request but sent no answer. Most often the conversation is longer than the model&apos;s context (the request is about %1 tokens; the context is %2 tokens, %3). Start a new session, or give the server a bigger context (llama.cpp: -c 8192; llama-cpp-python: --n_ctx 8192) and enter it in Settings. If that is not it, the server&apos;s log says what went wrong.</source>
+        <translation>Der Modell-Endpunkt hat die Anfrage angenommen, aber keine Antwort geschickt. Meist ist das Gespräch länger als der Kontext des Modells (die Anfrage hat etwa %1 Token; der Kontext %2 Token, %3). Beginne eine neue Sitzung oder gib dem Server einen größeren Kontext (llama.cpp: -c 8192; llama-cpp-python: --n_ctx 8192) und trage ihn in den Einstellungen ein. Liegt es nicht daran, steht im Protokoll des Servers, was schiefging.</translation>
+    </message>
+    <message>
+        <source>no answer in it</source>
+        <translation>keine Antwort darin</translation>
+    </message>
+    <message>
+        <source>no choices</source>
+        <translation>keine „choices“</translation>
+    </message>
+    <message>
+        <source>an event nested too deeply</source>
+        <translation>ein zu tief verschachteltes Ereignis</translation>
+    </message>
+    <message>
+        <source>an event that is not JSON: %1 at column %2</source>
+        <translation>ein Ereignis, das kein JSON ist: %1 in Spalte %2</translation>
+    </message>
+    <message>
+        <source>an event with a number out of range</source>
+        <translation>ein Ereignis mit einer Zahl außerhalb des Bereichs</translation>
+    </message>
+</context>
+<context>
     <name>FindBar</name>
     <message>
         <source>Find in this conversation</source>
@@ -860,6 +1019,25 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
     <message>
         <source>Chime stays open and keeps trying to save; quit again once the disk has room.</source>
         <translation>Chime bleibt geöffnet und versucht weiter zu speichern; beenden Sie es erneut, sobald wieder Platz auf dem Datenträger ist.</translation>
+    </message>
+</context>
+<context>
+    <name>RefusalWords</name>
+    <message>
+        <source>“%1” is %2: attachments are at most %3 for text and %4 for images.</source>
+        <translation>„%1“ ist %2 groß: Anhänge sind höchstens %3 (Text) und %4 (Bilder) groß.</translation>
+    </message>
+    <message>
+        <source>“%1” is %2: text files are at most %3.</source>
+        <translation>„%1“ ist %2 groß: Textdateien sind höchstens %3 groß.</translation>
+    </message>
+    <message>
+        <source>“%1” is neither text nor a PNG, JPEG, GIF or WebP image, so it cannot be attached.</source>
+        <translation>„%1“ ist weder Text noch ein PNG-, JPEG-, GIF- oder WebP-Bild und kann deshalb nicht angehängt werden.</translation>
+    </message>
+    <message>
+        <source>“%1” could not be saved (%2).</source>
+        <translation>„%1“ konnte nicht gespeichert werden (%2).</translation>
     </message>
 </context>
 <context>
@@ -1473,10 +1651,6 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
         <translation> · zugestellt %1 (verspätet)</translation>
     </message>
     <message>
-        <source>The turn failed.</source>
-        <translation>Die Runde ist fehlgeschlagen.</translation>
-    </message>
-    <message>
         <source>Stopped.</source>
         <translation>Abgebrochen.</translation>
     </message>
@@ -1616,6 +1790,105 @@ Probieren Sie „remind me in 10 minutes to stretch“ – die Erinnerung kommt 
     <message>
         <source>Actions of the current message</source>
         <translation>Aktionen der aktuellen Nachricht</translation>
+    </message>
+</context>
+<context>
+    <name>Wording</name>
+    <message>
+        <source>The turn failed.</source>
+        <translation>Die Runde ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>%1 — not done: %2</source>
+        <translation>%1 — nicht erledigt: %2</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>%1, %2 · %3</source>
+        <translation>%1, %2 · %3</translation>
+    </message>
+    <message>
+        <source>%1 — %2 active</source>
+        <translation>%1 — %2 aktiv</translation>
+    </message>
+    <message>
+        <source>%1 · deleted</source>
+        <translation>%1 · gelöscht</translation>
+    </message>
+    <message>
+        <source>%1 · not found</source>
+        <translation>%1 · nicht gefunden</translation>
+    </message>
+    <message>
+        <source>Create reminder</source>
+        <translation>Erinnerung erstellen</translation>
+    </message>
+    <message>
+        <source>List reminders</source>
+        <translation>Erinnerungen auflisten</translation>
+    </message>
+    <message>
+        <source>Delete reminder</source>
+        <translation>Erinnerung löschen</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>Werkzeug</translation>
+    </message>
+    <message>
+        <source>the request was malformed</source>
+        <translation>die Anfrage war fehlerhaft</translation>
+    </message>
+    <message>
+        <source>the reminder needs some text</source>
+        <translation>die Erinnerung braucht einen Text</translation>
+    </message>
+    <message>
+        <source>that time or delay isn&apos;t valid</source>
+        <translation>diese Zeit oder Dauer ist ungültig</translation>
+    </message>
+    <message>
+        <source>it can repeat at most every 5 minutes</source>
+        <translation>sie kann sich höchstens alle 5 Minuten wiederholen</translation>
+    </message>
+    <message>
+        <source>that time zone isn&apos;t known</source>
+        <translation>diese Zeitzone ist unbekannt</translation>
+    </message>
+    <message>
+        <source>that time has already passed</source>
+        <translation>diese Zeit ist schon vorbei</translation>
+    </message>
+    <message>
+        <source>that is past the year 9999</source>
+        <translation>das liegt nach dem Jahr 9999</translation>
+    </message>
+    <message>
+        <source>this conversation&apos;s reminder log is damaged</source>
+        <translation>das Erinnerungsprotokoll dieses Gesprächs ist beschädigt</translation>
+    </message>
+    <message>
+        <source>saving could not be confirmed</source>
+        <translation>das Speichern ließ sich nicht bestätigen</translation>
+    </message>
+    <message>
+        <source>something went wrong inside the reminder system</source>
+        <translation>in der Erinnerungsverwaltung ist etwas schiefgelaufen</translation>
+    </message>
+    <message>
+        <source>no such active reminder</source>
+        <translation>keine solche aktive Erinnerung</translation>
+    </message>
+    <message>
+        <source>it failed</source>
+        <translation>es ist fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>it was refused</source>
+        <translation>es wurde abgelehnt</translation>
     </message>
 </context>
 </TS>

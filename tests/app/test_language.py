@@ -7,7 +7,9 @@ import dataclasses
 import functools
 import importlib.util
 import json
+import os
 import sys
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import ModuleType
@@ -21,6 +23,9 @@ from app.main import restart_command
 from app.settings import SETTINGS_FILE, Settings, load_settings
 from app.settings_flow import settings_draft
 from app.state import STATE_FILE, read_state
+from core.errors import ErrorKind, ProviderError
+from core.failures import Failure, FailureCode
+from core.llm.messages import ModelInfo, ModelRequest, StreamChunk
 from tests.app.test_flow import advance_and_fire
 from tests.app.window import ZONE, Opener, RealApp, running
 from tests.fakes import FakeClock
@@ -30,10 +35,13 @@ from ui.i18n import Sentence, chosen_language
 from ui.row_actions import ROW_ACTIONS
 from ui.settings_dialog import THEMES, SettingsDialog, SettingsDraft
 from ui.timefmt import day_time
+from ui.transcript_model import TITLE_ROLE
 from ui.transcript_rows import reminder_caption
 
 ROOT = Path(__file__).resolve().parents[2]
 GERMAN = QLocale(QLocale.Language.German, QLocale.Country.Germany)
+SCREENSHOTS = os.environ.get("CHIME_SCREENSHOTS", "")
+"""A folder to save the German window's picture in (for a person to look at); unset: none."""
 
 
 @pytest.fixture
@@ -230,6 +238,47 @@ def test_in_german_a_reminder_row_caption_the_panel_and_the_sidebar_plural_are_g
         assert tool is not None
         assert tool.detail.startswith("Argumente:\n")
         assert "\n\nErgebnis:\n" in tool.detail
+
+
+class Unreachable:
+    """An endpoint that cannot be reached: every step fails with the coded connection failure."""
+
+    info = ModelInfo("test", "unreachable")
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
+        failure = Failure(FailureCode.UNREACHABLE, ("http://localhost:11434/v1",))
+        raise ProviderError.because(ErrorKind.CONNECTION, failure, retryable=True)
+        yield  # an async generator, as a provider's stream is
+
+
+@pytest.mark.slow  # a turn of the offline assistant, its reminder's turn, then a failed turn
+def test_in_german_the_tool_card_the_reminder_turn_and_a_failed_turn_are_german(
+    open_app: Opener, tmp_path: Path, clock: FakeClock
+) -> None:
+    with_language(tmp_path, "de")
+    with open_app() as chime:
+        chime.send("remind me in 2 minutes to stretch")
+        model = chime.window.transcript_model
+        tool = model.row_at(chime.kinds().index("tool"))
+        assert tool is not None
+        assert tool.title.startswith("Erinnerung erstellen — stretch, 14:02 · schedule-")
+        assert model.index(chime.kinds().index("tool")).data(TITLE_ROLE) == tool.title
+        advance_and_fire(chime, clock, timedelta(minutes=2))
+        chime.until(lambda: "reminder" in chime.kinds() and chime.idle())
+        reminder = model.row_at(chime.kinds().index("reminder"))
+        assert reminder is not None
+        assert reminder_caption(reminder, ZONE) == "Erinnerung · fällig 14:02"
+        chime.controller.set_provider(Unreachable)
+        chime.window.composer.editor.setPlainText("hello")
+        chime.inside(chime.window.composer.send_button.click)
+        chime.until(lambda: "error" in chime.kinds() and chime.idle())
+        error = chime.transcript_texts()[chime.kinds().index("error")]
+        assert error == (
+            "Keine Verbindung zum Modell-Endpunkt unter http://localhost:11434/v1. Prüfe, ob der "
+            "Server läuft und die Basis-URL in den Einstellungen stimmt."
+        )
+        if SCREENSHOTS:
+            chime.window.grab().save(str(Path(SCREENSHOTS) / "german-window.png"))
 
 
 def translations_script() -> ModuleType:

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from core.failures import english, read_failure
 from core.host import SessionHost
 from core.llm.openai_compat import OpenAICompatProvider
 from core.llm.provider import ModelProvider
@@ -184,10 +185,14 @@ def turn_end(events: Sequence[dict[str, Any]], turn: int) -> dict[str, Any]:
 
 
 def assert_readable_failure(end: dict[str, Any], kind: str | None = None) -> dict[str, str]:
-    """A ``turn/end`` that failed with ``{kind, message}``: a sentence a person can act on."""
+    """A ``turn/end`` that failed with ``{kind, message, reason}``: a sentence a person can act
+    on, and its code with values that fit it (the same sentence in English)."""
     assert end["status"] == "failed", end
     error = end["error"]
-    assert set(error) == {"kind", "message"}, error
+    assert set(error) == {"kind", "message", "reason"}, error
+    reason = read_failure(error["reason"])
+    assert reason is not None, error
+    assert english(reason) == error["message"], error
     assert kind is None or error["kind"] == kind, error
     message = error["message"]
     assert isinstance(message, str), message

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from core.errors import ProviderError
+from core.errors import ErrorKind, ProviderError
+from core.failures import Failure, FailureCode
 from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk, TextDelta
 from tests import wire as v
 from tests.survival.hostile_kit import (
@@ -47,9 +48,7 @@ class Chatterbox:
                 await asyncio.sleep(0)  # lets the test's deadline fire on a slow collector
             yield TextDelta(PIECE)
         if self.fail:
-            raise ProviderError(
-                "connection", "The connection broke before the answer was complete."
-            )
+            raise ProviderError.because(ErrorKind.CONNECTION, Failure(FailureCode.CUT_OFF))
         yield Finish(PIECE * self.count, (), "stop")
 
 

@@ -629,6 +629,7 @@ def test_a_clock_failure_ends_the_turn_failed_instead_of_wedging_the_agent() -> 
     log, status = asyncio.run(main())
     (end,) = log.of_type(v.TURN_END)
     assert (end["status"], end["error"]["kind"], status) == ("failed", "internal", "idle")
+    assert end["error"]["reason"] == {"code": "internal", "args": ["no clock"]}
 
 
 def test_a_stream_that_ends_without_finishing_fails_the_turn() -> None:
@@ -654,6 +655,7 @@ def test_a_stream_that_ends_without_finishing_fails_the_turn() -> None:
 
     log = asyncio.run(main())
     assert log.of_type(v.TURN_END)[0]["error"]["kind"] == "bad_response"
+    assert log.of_type(v.TURN_END)[0]["error"]["reason"]["code"] == "unfinished"
     (partial,) = log.of_type(v.ASSISTANT_MESSAGE)
     assert (partial["text"], partial["finish"]) == ("half an ans", "interrupted")
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from core.errors import ProviderError
 from core.events import ToolCall
+from core.failures import english
 from core.llm.messages import Finish, Message, ModelRequest, StreamChunk, TextDelta
 from core.llm.openai_compat import OpenAICompatProvider, shown_url, url_problem
 from core.llm.openai_errors import describe_error
@@ -277,6 +278,8 @@ def test_a_transport_that_was_shut_down_cancels_the_request() -> None:
 
     assert error is not None
     assert error.kind == "cancelled"
+    assert error.failure is not None
+    assert error.failure.code == "closed"
 
 
 def test_an_unexpected_transport_failure_is_still_a_provider_error() -> None:
@@ -391,7 +394,9 @@ def test_credentials_inside_the_base_url_are_never_shown() -> None:
         assert "alice" not in text
     assert f"http://127.0.0.1:{port}/v1" in error.message
     assert shown_url("http://[::1/v1") == "http://[::1/v1"
-    assert "hunter2" not in (url_problem("http://alice:hunter2@exa mple/v1") or "")
+    problem = url_problem("http://alice:hunter2@exa mple/v1")
+    assert problem is not None
+    assert "hunter2" not in english(problem)
 
 
 def test_index_less_pieces_join_the_call_with_their_id_or_the_latest_call() -> None:

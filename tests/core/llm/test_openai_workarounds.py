@@ -194,6 +194,8 @@ def test_an_unfinished_event_longer_than_the_event_bound_fails_the_step_readably
         f"got {error}: WORKAROUND(openai 3.57) the response hook that bounds the body no longer "
         "runs before the SDK reads it"
     )
+    assert error.failure is not None
+    assert (error.failure.code, error.failure.args) == ("oversized", (limit,))
 
 
 # ---------------------------------------------------------------- a client closed under us
