@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QIcon
 
 from app import autostart
@@ -24,6 +24,7 @@ from ui.main_window import MainWindow
 from ui.tray import TrayIcon, UnreadItem
 
 _log = logging.getLogger(__name__)
+translate = QCoreApplication.translate  # pyside6-lupdate reads translate("Background", …)
 
 TrayFactory = Callable[[QIcon], TrayIcon | None]
 NotifierFactory = Callable[[], DesktopNotifier | None]
@@ -51,7 +52,7 @@ def wire_presence(
 
     def title_of(session_id: str) -> str:
         opened = controller.open.get(session_id)
-        return (opened.session.title if opened is not None else "") or window.tr("Chime")
+        return (opened.session.title if opened is not None else "") or "Chime"
 
     presence = Presence(
         window,
@@ -129,10 +130,8 @@ def apply_start_at_login(
         autostart.apply(target, settings.start_at_login)
     except OSError as error:
         _log.warning("cannot change the autostart entry: %s", error)
-        window.notify(
-            window.tr("Start at login could not be changed: ") + (error.strerror or str(error)),
-            15000,
-        )
+        said = translate("Background", "Start at login could not be changed: ")
+        window.notify(said + (error.strerror or str(error)), 15000)
 
 
 def explain_once(presence: Presence, controller: AppController, window: MainWindow) -> bool:
@@ -144,9 +143,10 @@ def explain_once(presence: Presence, controller: AppController, window: MainWind
         controller.tray_explained = True
         controller.write_state(window.saved_geometry())
         presence.say(
-            window.tr(
+            translate(
+                "Background",
                 "Chime keeps running in the tray so your reminders arrive on time. Quit it from "
-                "the tray's menu or with Ctrl+Q; Settings changes this."
+                "the tray's menu or with Ctrl+Q; Settings changes this.",
             )
         )
     return True

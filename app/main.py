@@ -427,7 +427,7 @@ class Application:
         if view.current is None:
             return
         zone = self.zone_source()
-        access = SessionAccess(self.window.tr("opening…"))
+        access = SessionAccess(QCoreApplication.translate("Application", "opening…"))
         entries = TailEntries(view.tail, view.count)
         screen = SessionScreen(
             view.title, entries, zone, view.reminders, access, conversation=view.conversation

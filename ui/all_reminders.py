@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QLabel, QListView, QVBoxLayout, QWidget
 
@@ -25,6 +32,7 @@ from ui.screen import ReminderView
 from ui.timefmt import day_time
 
 Index = QModelIndex | QPersistentModelIndex
+translate = QCoreApplication.translate
 State = Literal["live", "waiting", "overdue"]
 Group = Literal["overdue", "today", "tomorrow", "later"]
 SESSION_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -94,7 +102,7 @@ class AllRemindersModel(QAbstractListModel):
         for group, label in GROUPS:
             members = [x for x in ordered if group_of(x.reminder.scheduled_at, now, zone) == group]
             if members:
-                self._rows.append(_Row(heading=self.tr(label)))
+                self._rows.append(_Row(heading=translate("AllReminders", label)))
                 self._rows.extend(_Row(line=x) for x in members)
         self.endResetModel()
 
@@ -123,7 +131,7 @@ class AllRemindersModel(QAbstractListModel):
         """``today 14:30 · stretch`` over ``Conversation · once · live``."""
         assert self._now is not None
         when = day_time(line.reminder.scheduled_at, self._now, self._zone)
-        state = self.tr(STATES[line.state(self._now)])
+        state = translate("AllReminders", STATES[line.state(self._now)])
         about = " · ".join((line.conversation, kind_label(line.reminder), state))
         return f"{when} · {line.reminder.prompt}\n{about}"
 
