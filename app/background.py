@@ -146,7 +146,7 @@ def explain_once(presence: Presence, controller: AppController, window: MainWind
             translate(
                 "Background",
                 "Chime keeps running in the tray so your reminders arrive on time. Quit it from "
-                "the tray's menu or with Ctrl+Q; Settings changes this.",
+                "the tray's menu (or with Ctrl+Q in its window); Settings changes this.",
             )
         )
     return True

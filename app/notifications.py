@@ -83,6 +83,7 @@ class DesktopNotifier(QObject):
         self._listener: asyncio.Task[None] | None = None
         self._ids: dict[str, int] = {}
         self._pointers: dict[int, Pointer] = {}
+        self._one_at_a_time = asyncio.Lock()
 
     @property
     def available(self) -> bool:
@@ -102,6 +103,10 @@ class DesktopNotifier(QObject):
     async def show(self, shown: Shown) -> bool:
         """Show ``shown``, replacing this conversation's earlier notification. False when it could
         not be shown (no service, or the call failed)."""
+        async with self._one_at_a_time:  # a replacement needs the id the previous call returned
+            return await self._show(shown)
+
+    async def _show(self, shown: Shown) -> bool:
         if self._transport is None:
             return False
         key = shown.pointer.session_id

@@ -175,7 +175,7 @@ class Presence(QObject):
         if self.notifier is None or not self._settings().notifications or self._is_active():
             return
         title = self._title_of(watch.pointer.session_id)
-        lines = [f"⏰ {watch.reminder}"] if watch.reminder else []
+        lines = [self.tr("Reminder: %1").replace("%1", watch.reminder)] if watch.reminder else []
         if answer:
             lines.append(answer)
         shown = Shown(title, "\n".join(lines) or self.tr("The answer is ready."), watch.pointer)

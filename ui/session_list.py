@@ -320,8 +320,8 @@ class SessionDelegate(QStyledItemDelegate):
         parts = [since(item.last_activity, self._clock())]
         if item.read_only:
             parts.append(self.tr("read-only"))
-        if item.overdue:
-            parts.append(self.tr("overdue · opens to deliver"))
+        if item.overdue:  # first: in a narrow list the age is what gets cut
+            parts.insert(0, self.tr("overdue · opens to deliver"))
             painter.setPen(colors.text)
         line_rect = QRect(inner.left(), top, inner.width() - 40, metrics.height())
         snippet = self._snippet_of(item.id)

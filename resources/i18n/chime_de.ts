@@ -360,8 +360,8 @@
         <translation>Der Start bei der Anmeldung konnte nicht geändert werden: </translation>
     </message>
     <message>
-        <source>Chime keeps running in the tray so your reminders arrive on time. Quit it from the tray&apos;s menu or with Ctrl+Q; Settings changes this.</source>
-        <translation>Chime läuft im Infobereich weiter, damit deine Erinnerungen pünktlich kommen. Beenden kannst du es über das Menü im Infobereich oder mit Strg+Q; in den Einstellungen lässt sich das ändern.</translation>
+        <source>Chime keeps running in the tray so your reminders arrive on time. Quit it from the tray&apos;s menu (or with Ctrl+Q in its window); Settings changes this.</source>
+        <translation>Chime läuft im Infobereich weiter, damit deine Erinnerungen pünktlich kommen. Beenden kannst du es über das Menü im Infobereich (oder mit Strg+Q in seinem Fenster); in den Einstellungen lässt sich das ändern.</translation>
     </message>
 </context>
 <context>
@@ -1049,6 +1049,10 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
 </context>
 <context>
     <name>Presence</name>
+    <message>
+        <source>Reminder: %1</source>
+        <translation>Erinnerung: %1</translation>
+    </message>
     <message>
         <source>The answer is ready.</source>
         <translation>Die Antwort ist fertig.</translation>

@@ -76,10 +76,10 @@ def test_closing_the_window_keeps_chime_running_and_the_reminder_points_back_to_
         fire_due(chime, clock, sid, 2)
         chime.until(lambda: chime.idle() and len(seams.transport.sent) >= 2)
         first, answered = seams.transport.sent[:2]
-        assert first == (0, title, "⏰ stretch")
+        assert first == (0, title, "Reminder: stretch")
         assert answered[0] != 0  # the same notification, replaced by one with the answer
         assert answered[1] == title
-        assert answered[2].startswith("⏰ stretch\n")
+        assert answered[2].startswith("Reminder: stretch\n")
         [tray] = seams.trays
         assert tray.unread_total() == 1
         assert tray.menu_texts()[4] == f"{title} (1 unread)"

@@ -83,7 +83,7 @@ def test_a_background_start_catches_up_in_the_tray_and_notifies(tmp_path: Path) 
         try:
             notified = wait_for(lambda: [n for n in desktop.notifications() if n["summary"]])
             assert notified[0]["summary"] == title
-            assert notified[0]["body"].startswith("⏰ stretch")
+            assert notified[0]["body"].startswith("Reminder: stretch")
             assert visible_windows(desktop.env) == []  # in the tray, no window
             log = (data / "sessions" / sid / "session.jsonl").read_text(encoding="utf-8")
             reminders = [

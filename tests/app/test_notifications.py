@@ -22,6 +22,7 @@ class FakeTransport:
         self.next_id = 41
 
     async def notify(self, replaces_id: int, summary: str, body: str) -> int:
+        await asyncio.sleep(0)  # a real call waits for the bus's answer
         self.sent.append((replaces_id, summary, body))
         self.next_id += 1
         return replaces_id or self.next_id
@@ -61,6 +62,22 @@ def test_a_later_notification_of_a_conversation_replaces_its_earlier_one(loop) -
         (0, "Tea", "⏰ tea"),
     ]
     assert transport.closed
+
+
+def test_two_notifications_of_a_conversation_sent_at_once_still_replace(loop) -> None:
+    transport = FakeTransport()
+    notifier = notifier_with(transport)
+
+    async def scenario() -> None:
+        await notifier.start()
+        await asyncio.gather(
+            notifier.show(Shown("Plants", "arrived", Pointer("a", 4))),
+            notifier.show(Shown("Plants", "answered", Pointer("a", 4))),
+        )
+        await notifier.stop()
+
+    run_loop(loop, scenario())
+    assert transport.sent == [(0, "Plants", "arrived"), (42, "Plants", "answered")]
 
 
 def test_a_click_on_the_body_reports_the_turn_and_a_closed_one_is_forgotten(loop) -> None:
