@@ -413,6 +413,7 @@ class Application:
         if background:
             return
         self.window.show()
+        self.window.focus_composer()  # typing goes to the message box from the first paint
         self.window.fit_to_screen()  # once shown; again when the window manager has framed it
         QTimer.singleShot(FRAMED_AFTER_MS, self.window.fit_to_screen)
 

@@ -19,16 +19,28 @@ from PySide6.QtCore import (
     QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
+    QRect,
+    QSize,
     Qt,
     Signal,
 )
-from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QDialog, QLabel, QListView, QVBoxLayout, QWidget
+from PySide6.QtGui import QFont, QFontMetrics, QPainter
+from PySide6.QtWidgets import (
+    QDialog,
+    QLabel,
+    QListView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from core.readable import zone_or_utc
 from ui.i18n import QT_TRANSLATE_NOOP
 from ui.reminders_panel import kind_label
 from ui.screen import ReminderView
+from ui.theme import card_colors
 from ui.timefmt import day_time
 
 Index = QModelIndex | QPersistentModelIndex
@@ -36,6 +48,10 @@ translate = QCoreApplication.translate
 State = Literal["live", "waiting", "overdue"]
 Group = Literal["overdue", "today", "tomorrow", "later"]
 SESSION_ROLE = Qt.ItemDataRole.UserRole + 1
+LINES_ROLE = Qt.ItemDataRole.UserRole + 2
+STATE_ROLE = Qt.ItemDataRole.UserRole + 3
+"""(the reminder's line, the line about it), or None for a heading."""
+PAD = 6
 
 GROUPS: tuple[tuple[Group, str], ...] = (
     ("overdue", QT_TRANSLATE_NOOP("AllReminders", "Overdue")),
@@ -119,6 +135,11 @@ class AllRemindersModel(QAbstractListModel):
             return self.text(row.line)
         if role == SESSION_ROLE:
             return row.line.session_id
+        if role == LINES_ROLE:
+            return tuple(self.text(row.line).split("\n", 1))
+        if role == STATE_ROLE:
+            assert self._now is not None
+            return row.line.state(self._now)
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -151,6 +172,50 @@ class AllRemindersModel(QAbstractListModel):
         return [row.heading for row in self._rows if row.line is None]
 
 
+class AllRemindersDelegate(QStyledItemDelegate):
+    """A heading in bold; a reminder as its time and text over a muted line (conversation, repeat,
+    state), each cut to the width rather than wrapped."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        line = QFontMetrics(option.font).lineSpacing()
+        lines = index.data(LINES_ROLE)
+        height = 2 * line + 3 * PAD if lines else line + 2 * PAD + PAD
+        return QSize(option.rect.width() or 300, height)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        lines = index.data(LINES_ROLE)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        colors = card_colors(option.palette, selected=selected)
+        rect = option.rect
+        font = QFont(option.font)
+        painter.save()
+        if lines is None:
+            font.setBold(True)
+            painter.setFont(font)
+            painter.setPen(colors.muted_text)
+            text_rect = rect.adjusted(PAD, 2 * PAD, -PAD, 0)
+            painter.drawText(text_rect, int(Qt.AlignmentFlag.AlignLeft), str(index.data()))
+            painter.restore()
+            return
+        if selected:
+            painter.fillRect(rect, colors.fill)
+        metrics = QFontMetrics(font)
+        width = rect.width() - 2 * PAD
+        first = QRect(rect.left() + PAD, rect.top() + PAD, width, metrics.lineSpacing())
+        painter.setPen(colors.text)
+        painter.setFont(font)
+        painter.drawText(first, 0, metrics.elidedText(lines[0], Qt.TextElideMode.ElideRight, width))
+        small = QFont(font)
+        small.setPointSizeF(max(6.0, font.pointSizeF() * 0.9))
+        painter.setFont(small)
+        overdue = index.data(STATE_ROLE) == "overdue"
+        painter.setPen(colors.warning_text if overdue else colors.muted_text)
+        second = first.translated(0, metrics.lineSpacing() + PAD // 2)
+        text = QFontMetrics(small).elidedText(lines[1], Qt.TextElideMode.ElideRight, width)
+        painter.drawText(second, 0, text)
+        painter.restore()
+
+
 class AllRemindersDialog(QDialog):
     """A window listing every active reminder; Enter or a click opens its conversation."""
 
@@ -165,9 +230,8 @@ class AllRemindersDialog(QDialog):
         self.view.setObjectName("all-reminders-list")
         self.view.setAccessibleName(self.tr("All reminders"))
         self.view.setModel(self.model)
-        self.view.setUniformItemSizes(True)  # fluent with thousands of lines
-        self.view.setWordWrap(True)
-        self.view.setSpacing(2)
+        self.view.setItemDelegate(AllRemindersDelegate(self.view))
+        self.view.setSelectionMode(QListView.SelectionMode.SingleSelection)
         self.empty = QLabel(self.tr("No reminders are set in any conversation."), self)
         self.empty.setObjectName("all-reminders-empty")
         layout = QVBoxLayout(self)
@@ -181,6 +245,8 @@ class AllRemindersDialog(QDialog):
         self.model.set_lines(lines, now, zone)
         self.empty.setVisible(not lines)
         self.view.setVisible(bool(lines))
+        if lines:  # the first reminder, not its heading, takes the keyboard
+            self.view.setCurrentIndex(self.model.index(1))
 
     def _on_activated(self, index: QModelIndex) -> None:
         session_id = index.data(SESSION_ROLE)

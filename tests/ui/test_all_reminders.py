@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ui.all_reminders import AllRemindersDialog, ReminderLine, group_of
+from ui.all_reminders import STATE_ROLE, AllRemindersDialog, ReminderLine, group_of
 from ui.screen import ReminderView
 
 NOW = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)  # 14:00 in Berlin
@@ -87,3 +87,20 @@ def test_every_due_time_falls_in_the_group_its_local_calendar_day_says(minutes: 
     days = (due.astimezone(zone).date() - NOW.astimezone(zone).date()).days
     expected = "overdue" if due <= NOW else {0: "today", 1: "tomorrow"}.get(days, "later")
     assert group_of(due, NOW, ZONE) == expected
+
+
+def test_rows_are_painted_headings_apart_and_the_first_reminder_is_current(qtbot) -> None:
+    dialog = AllRemindersDialog()
+    qtbot.addWidget(dialog)
+    dialog.set_lines(
+        [line("c", "tea", -5, live=False), line("a", "stretch", 30, live=True)], NOW, ZONE
+    )
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    heading = dialog.view.sizeHintForRow(0)
+    reminder = dialog.view.sizeHintForRow(1)
+    assert reminder > heading
+    assert dialog.view.currentIndex().row() == 1
+    image = dialog.view.viewport().grab().toImage()
+    assert not image.isNull()
+    assert dialog.model.index(1).data(STATE_ROLE) == "overdue"
