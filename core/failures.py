@@ -66,7 +66,7 @@ SIGNATURES: dict[FailureCode, tuple[type, ...]] = {
     FailureCode.STOPPED_SENDING: _URL_SECONDS,
     FailureCode.UNREACHABLE: _URL,
     FailureCode.BAD_URL: _URL,
-    FailureCode.NO_ANSWER: (int, int, str),  # prompt tokens, context tokens, its source
+    FailureCode.NO_ANSWER: (int, int, str),  # prompt and context tokens, server/settings/default
     FailureCode.CRASHED: _URL,
     FailureCode.MALFORMED: (str,),  # what could not be read: a technical name
     FailureCode.EVENT_NOT_JSON: (str, int),  # the decoder's own words, the column
@@ -81,9 +81,6 @@ SIGNATURES: dict[FailureCode, tuple[type, ...]] = {
 }
 """The values each code's sentence takes, in order (a code not listed takes none); a float
 value also accepts a whole number (JSON has one kind of number)."""
-
-CONTEXT_SOURCES = ("server", "settings", "default")
-"""Where ``NO_ANSWER``'s context size came from (``TokenBudget.source``)."""
 
 
 @frozen

@@ -175,15 +175,3 @@ def _too_deep(raw: bytes | str, limit: int) -> bool:
         skeleton = _STRING_BYTES.sub(b"", raw)
     brackets = skeleton.translate(None, _NOT_BRACKETS)
     return max(accumulate(map(_STEP.__getitem__, brackets)), default=0) > limit
-
-
-def foreign_failure(error: BaseException) -> str | None:
-    """The reason, in this module's words, of a JSON failure another decoder raised (the openai
-    SDK reads the stream's events with the standard library); None when ``error`` is not one."""
-    if isinstance(error, RecursionError):
-        return "an event nested too deeply"
-    if isinstance(error, json.JSONDecodeError):
-        return f"an event that is not JSON: {error.msg} at column {error.colno}"
-    if isinstance(error, ValueError) and "integer string conversion" in str(error):
-        return "an event with a number out of range"
-    return None

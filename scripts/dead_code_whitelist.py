@@ -54,10 +54,12 @@ used_by(
     _._ambient_authorizations,
 )
 used_by(
-    "pytest: module marks, hooks, autouse fixtures and fixtures named in usefixtures",
+    "pytest: module marks, hooks, autouse fixtures, fixtures named in usefixtures and fixtures a"
+    " test asks for only for their effect (the German window)",
     _.pytestmark,
     _.pytest_configure,
     _.clipboard_cleared,
     _._warm_dateparser,
     _.identity_in_the_environment,
+    _.german,
 )

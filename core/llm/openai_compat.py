@@ -589,6 +589,3 @@ class _Secret:
     """The API key, kept out of ``repr`` and scrubbed from any text shown to the user."""
 
     value: str = field(repr=False)
-
-    def redact(self, text: str) -> str:
-        return text.replace(self.value, "[redacted]") if self.value else text

@@ -150,7 +150,9 @@ def shown(conversation: Conversation, entries: Iterable[Entry]) -> Iterator[Entr
     in_turn = False
     showing = True
     for entry in entries:
-        match entry.event:
+        match entry.event:  # the most frequent first: find walks every shown event
+            case AssistantMessage() | ToolResult() | ContextTime():
+                pass  # shown with the turn they belong to
             case UserMessage():
                 if entry.seq in path and entry.seq not in hidden:
                     yield entry
@@ -168,10 +170,7 @@ def shown(conversation: Conversation, entries: Iterable[Entry]) -> Iterator[Entr
                 in_turn, showing = False, True
                 continue
             case (
-                ContextTime()
-                | AssistantMessage()
-                | ToolResult()
-                | SessionTitle()
+                SessionTitle()
                 | ScheduleChanged()
                 | ExchangeHidden()
                 | PathSelected()
@@ -180,7 +179,7 @@ def shown(conversation: Conversation, entries: Iterable[Entry]) -> Iterator[Entr
                 | UnknownEvent()
                 | MalformedEvent()
             ):
-                pass  # shown with the turn it was appended in, or outside any turn
+                pass  # shown with the turn appended in, or when outside any turn
             case unexpected:
                 assert_never(unexpected)
         if showing or not in_turn:

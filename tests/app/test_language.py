@@ -248,7 +248,7 @@ class Unreachable:
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
         failure = Failure(FailureCode.UNREACHABLE, ("http://localhost:11434/v1",))
         raise ProviderError.because(ErrorKind.CONNECTION, failure, retryable=True)
-        yield  # an async generator, as a provider's stream is
+        yield  # noqa: V201 -- unreachable on purpose: this async generator fails at its first step
 
 
 @pytest.mark.slow  # a turn of the offline assistant, its reminder's turn, then a failed turn

@@ -4,8 +4,9 @@ encodes gives the value back (decode ∘ encode = identity), in memory and throu
 ``STRATEGIES`` has one strategy per ``EventType`` member, and a test fails when a member has none:
 a new event type cannot join the vocabulary without its round trip being checked. The values
 stay within what the writers produce (a seq is at least ``ROOT``, counts are whole numbers of at
-most 2^53, the numbers are finite), and their texts may hold any code point, a lone surrogate
-included (a string a widget hands over may carry one; the log line escapes it).
+most 2^53, the numbers are finite, an error's kind is an ``ErrorKind`` and its reason's values fit
+its code), and their texts may hold any code point, a lone surrogate included (a string a widget
+hands over may carry one; the log line escapes it).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.errors import ErrorKind
 from core.events import (
     FINISH_REASONS,
     ROOT,
@@ -47,6 +49,7 @@ from core.events import (
     decode_entry,
     decode_event,
 )
+from core.failures import SIGNATURES, Failure, FailureCode
 from core.session.lines import encode_entry, parse_entry, parse_line
 
 AT = "2026-08-05T12:00:00.000Z"
@@ -64,11 +67,21 @@ COUNTS = st.integers(0, SAFE)
 WHOLE = st.integers(-SAFE, SAFE)
 SEQS = st.integers(0, SAFE)
 ZONES = st.none() | st.sampled_from(["UTC", "Europe/Berlin", "America/St_Johns"]) | NAMES
+FINITE = st.floats(allow_nan=False, allow_infinity=False)
 JSON: st.SearchStrategy[Any] = st.recursive(
-    st.none() | st.booleans() | WHOLE | st.floats(allow_nan=False, allow_infinity=False) | TEXT,
+    st.none() | st.booleans() | WHOLE | FINITE | TEXT,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
     max_leaves=8,
 )
+
+VALUES: dict[type, st.SearchStrategy[Any]] = {str: TEXT, int: WHOLE, float: FINITE | WHOLE}
+
+
+def failures(code: FailureCode) -> st.SearchStrategy[Failure]:
+    """A failure of ``code`` whose values fit its sentence (``SIGNATURES``)."""
+    values = st.tuples(*(VALUES[kind] for kind in SIGNATURES.get(code, ())))
+    return st.builds(Failure, st.just(code), values, TEXT)
+
 
 SOURCES = st.builds(UserSource, ZONES) | st.builds(PluginSource, NAMES) | st.just(SCHEDULE_SOURCE)
 ATTACHMENTS = st.builds(Attachment, TEXT, NAMES, NAMES, COUNTS)
@@ -103,7 +116,13 @@ STRATEGIES: dict[EventType, st.SearchStrategy[Event]] = {
         TurnEnd,
         WHOLE,
         st.sampled_from(sorted(TURN_STATUSES)),
-        st.none() | st.builds(TurnError, NAMES, TEXT),
+        st.none()
+        | st.builds(
+            TurnError,
+            st.sampled_from(list(ErrorKind)),
+            TEXT,
+            st.none() | st.sampled_from(list(FailureCode)).flatmap(failures),
+        ),
     ),
     EventType.SESSION_TITLE: st.builds(SessionTitle, TEXT),
     EventType.SCHEDULE_CHANGE: st.builds(ScheduleChanged, JSON),
@@ -113,7 +132,7 @@ STRATEGIES: dict[EventType, st.SearchStrategy[Event]] = {
         SessionModel,
         st.none() | NAMES,
         st.none() | TEXT,
-        st.none() | st.floats(allow_nan=False, allow_infinity=False),
+        st.none() | FINITE,
     ),
     EventType.SESSION_INSTRUCTIONS: st.builds(SessionInstructions, TEXT),
 }
