@@ -80,9 +80,6 @@ class TrayIcon(QObject):
     def hide(self) -> None:
         self._icon.hide()
 
-    def is_visible(self) -> bool:
-        return self._icon.isVisible()
-
     def say(self, text: str) -> None:
         """A short message from the icon (the desktop shows it as a notification or balloon)."""
         self._icon.showMessage("Chime", text, QSystemTrayIcon.MessageIcon.Information, 8000)
