@@ -48,7 +48,11 @@ def overdue_session(folder: Path) -> tuple[str, str]:
         await host.dispose()
         return session.id, title
 
-    sid, title = asyncio.run(make())
+    loop = asyncio.new_event_loop()  # not asyncio.run: it would unset the suite's qasync loop
+    try:
+        sid, title = loop.run_until_complete(make())
+    finally:
+        loop.close()
     write_state(folder, AppState(open=(sid,), current=sid))
     return sid, title
 
