@@ -99,8 +99,11 @@ def wire_actions(
     *,
     quit_app: Callable[[], Coroutine[Any, Any, None]],
     questions: Questions,
+    hide_window: Callable[[], bool] = lambda: False,
 ) -> None:
-    """Connect window → controller, the settings flow and quit, for one run of the app."""
+    """Connect window → controller, the settings flow and quit, for one run of the app.
+    ``hide_window`` is asked first when the window is closed: True when it hid the window and
+    Chime keeps running in the tray (``app.presence``); False quits as Ctrl+Q does."""
     act = window.window_actions.action
 
     def confirm(kind: Leaving) -> bool:
@@ -121,7 +124,12 @@ def wire_actions(
             tasks.spawn(_quit_asking(window, controller, tasks, questions, quit_app))
 
     act("quit").triggered.connect(asked)
-    window.close_requested.connect(asked)
+
+    def closed() -> None:
+        if not hide_window():
+            asked()
+
+    window.close_requested.connect(closed)
     window.open_url_requested.connect(questions.open_url)
 
 

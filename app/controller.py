@@ -47,7 +47,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Literal
@@ -58,9 +58,11 @@ from app.engine import EngineParts, OpenSession, compose, start
 from app.event_effects import Touches, touches
 from app.paths import writable_problem
 from app.qtasync import TaskRunner
+from app.session_bridge import reminder_view
+from app.start_view import TAIL_ENTRIES, StartView
 from app.state import AppState, RecentModel, write_state
 from core.errors import ChimeError, SessionError
-from core.events import Attachment, Entry, Event, SessionModel
+from core.events import Attachment, Entry, Event, SessionModel, UserMessage
 from core.framing import DueReminder
 from core.instant import read_instant
 from core.llm.provider import ModelProvider
@@ -70,6 +72,7 @@ from core.session.find import findable_text
 from core.session.live import LiveSession
 from core.session.store import OPEN_ELSEWHERE, SessionStore
 from core.session.summary import SessionFileSummary
+from ui.all_reminders import ReminderLine
 from ui.dialogs import LeaveWarning
 from ui.i18n import QT_TRANSLATE_NOOP
 from ui.main_window import MainWindow, request_attention
@@ -97,6 +100,7 @@ class AppController(QObject):
     session_shown = Signal(str)
     choices_changed = Signal(str)
     session_closed = Signal(str)
+    unread_changed = Signal()
 
     def __init__(
         self,
@@ -108,6 +112,7 @@ class AppController(QObject):
         *,
         is_active: Callable[[], bool] = lambda: True,
         recent_models: tuple[RecentModel, ...] = (),
+        read_upto: Mapping[str, int] | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -133,6 +138,10 @@ class AppController(QObject):
         self._take_over.timeout.connect(lambda: self._tasks.spawn(self.take_over_released()))
         self.recent_models = recent_models
         """The model picker's recent choices, newest first (kept in state.json)."""
+        self.tray_explained = False
+        """Closing into the tray was explained once (kept in state.json)."""
+        self._read_upto = dict(read_upto or {})
+        """What state.json said was read of each session (taken when the session opens)."""
         self.entry_observers: list[Callable[[str, Entry], None]] = []
         """Called with (session id, entry) after each new entry of an open session (find)."""
 
@@ -259,7 +268,10 @@ class AppController(QObject):
 
     def _adopt(self, session: LiveSession, *, show: bool) -> OpenSession:
         opened = compose(session, self.parts, self)
+        opened.read_upto = self._read_upto.pop(opened.id, opened.last_seq)
         self.open[opened.id] = opened
+        if opened.unread:  # reminder turns that came while the person was away, before a restart
+            self.unread_changed.emit()
         self._connect(opened)
         start(opened)
         if show:
@@ -310,7 +322,7 @@ class AppController(QObject):
         """Put an open session on screen: transcript, reminders, title, state, banner, composer."""
         opened = self.open[session_id]
         self.current = session_id
-        opened.unread = False
+        self._mark_read(opened)  # shown because it was chosen (or the app started on it)
         session = opened.session
         screen = SessionScreen(
             session.title,
@@ -431,6 +443,7 @@ class AppController(QObject):
         finally:
             self._closing.pop(target, None)
         self.session_closed.emit(target)
+        self.unread_changed.emit()
         if self.current == target:
             self.current = None
             await self._show_any()
@@ -590,6 +603,76 @@ class AppController(QObject):
                 _log.warning("closing %s failed: %s", opened.id, error)
         self.open.clear()
 
+    # -- unread --------------------------------------------------------------------------
+    def reveal(self, seq: int) -> None:
+        """Show the current session's message ``seq`` (a notification's turn)."""
+        self.window.reveal_message(seq)
+
+    def mark_current_read(self) -> None:
+        """The window became active (or was brought back): the current session is read."""
+        opened = self.open.get(self.current or "")
+        if opened is not None and self._is_active():
+            self._mark_read(opened)
+
+    def _mark_read(self, opened: OpenSession) -> None:
+        if opened.read_upto == opened.last_seq:
+            return
+        had = opened.unread
+        opened.read_upto = opened.last_seq
+        if had:
+            self.unread_changed.emit()
+            self.refresh_sidebar()
+
+    def unread_sessions(self) -> list[tuple[str, str, int]]:
+        """(id, title, unread reminder turns) of the open sessions with some, newest first."""
+        found = [
+            (sid, opened.session.title or self.tr("New session"), opened.unread)
+            for sid, opened in self.open.items()
+        ]
+        return [item for item in reversed(found) if item[2] > 0]
+
+    def start_view(self) -> StartView:
+        """What the next start shows with its first paint (``app.start_view``): the sidebar as it
+        is now and the current conversation's title, reminders and tail."""
+        opened = self.open.get(self.current or "")
+        items = tuple(self._sidebar_items())
+        if opened is None:
+            return StartView(items, None)
+        entries = opened.session.entries
+        count = len(entries)
+        tail = []
+        for seq in range(max(0, count - TAIL_ENTRIES), count):
+            try:
+                tail.append(entries[seq])
+            except ValueError:  # an unreadable line: the tail starts after it
+                tail.clear()
+        return StartView(
+            items,
+            opened.id,
+            opened.session.title,
+            opened.bridge.active_reminders(),
+            tuple(tail),
+            count,
+            opened.session.conversation(),
+        )
+
+    def reminder_lines(self) -> list[ReminderLine]:
+        """Every active reminder of every conversation: the live folds of the open ones, the
+        derived summaries of the closed ones (read by ``refresh_sessions``; never opened)."""
+        lines = [
+            ReminderLine(sid, opened.session.title or self.tr("New session"), view, opened.live)
+            for sid, opened in self.open.items()
+            for view in opened.bridge.active_reminders()
+        ]
+        for summary in self._stored:
+            if summary.id in self.open or summary.id in self._trashed:
+                continue
+            title = stored_title(summary)
+            lines += [
+                ReminderLine(summary.id, title, reminder_view(r), False) for r in summary.reminders
+            ]
+        return lines
+
     # -- state and sidebar -----------------------------------------------------------------
     def write_state(self, geometry: str = "") -> None:
         """Record the live sessions. An instance that holds none (a second instance showing
@@ -598,7 +681,15 @@ class AppController(QObject):
         if not live:
             return
         current = self.current if self.current in live else live[0]
-        state = AppState(live, current, geometry, recent_models=self.recent_models)
+        read = tuple((sid, self.open[sid].read_upto) for sid in live)
+        state = AppState(
+            live,
+            current,
+            geometry,
+            recent_models=self.recent_models,
+            read_upto=read,
+            tray_explained=self.tray_explained,
+        )
         try:
             write_state(self.data_dir, state)
         except OSError as error:
@@ -624,7 +715,8 @@ class AppController(QObject):
         return [item.id for item in self._sidebar_items()]
 
     def _sidebar_items(self) -> list[SessionListItem]:
-        items = {s.id: _stored_item(s) for s in self._stored if s.id not in self._trashed}
+        now = self.parts.clock()
+        items = {s.id: _stored_item(s, now) for s in self._stored if s.id not in self._trashed}
         for sid, opened in self.open.items():
             items[sid] = self._open_item(opened)
         return sorted(items.values(), key=lambda s: (s.last_activity, s.id), reverse=True)
@@ -638,13 +730,19 @@ class AppController(QObject):
             last,
             reminder_count=len(opened.bridge.active_reminders()),
             live=opened.live,
-            unread=opened.unread,
+            unread=opened.unread > 0,
+            unread_count=opened.unread,
             read_only=session.read_only,
             search_text=_search_text(session.entries),
         )
 
     # -- bridge handlers -----------------------------------------------------------------
     def _on_event(self, session_id: str, entry: Entry) -> None:
+        opened = self.open.get(session_id)
+        if opened is not None and session_id == self.current and self._is_active():
+            opened.read_upto = entry.seq
+        elif isinstance(entry.event, UserMessage) and entry.event.is_reminder:
+            self.unread_changed.emit()
         effects = touches(entry.event)
         if effects.choice:
             self._on_choice(session_id, entry.event)
@@ -698,9 +796,6 @@ class AppController(QObject):
             self.window.set_persistence_warning(True)
 
     def _on_reminder(self, session_id: str, due: Sequence[DueReminder]) -> None:
-        opened = self.open.get(session_id)
-        if opened is not None and session_id != self.current:
-            opened.unread = True
         if session_id == self.current:
             prompts = "; ".join(reminder.prompt for reminder in due) or self.tr("(unreadable)")
             self.window.announce(self.tr("Reminder: ") + prompts)
@@ -799,14 +894,25 @@ def _in_words(error: Exception) -> str:
     return str(error)
 
 
-def _stored_item(summary: SessionFileSummary) -> SessionListItem:
-    title = summary.title or (
+def _stored_item(summary: SessionFileSummary, now: datetime) -> SessionListItem:
+    count = summary.active_reminders or 0
+    overdue = any(record.scheduled_datetime <= now for record in summary.reminders)
+    return SessionListItem(
+        summary.id,
+        stored_title(summary),
+        summary.last_activity_at,
+        reminder_count=count,
+        overdue=overdue,
+    )
+
+
+def stored_title(summary: SessionFileSummary) -> str:
+    """A closed session's title as the list shows it."""
+    return summary.title or (
         translate("AppController", "Unreadable session")
         if summary.problem
         else translate("AppController", "New session")
     )
-    count = summary.active_reminders or 0
-    return SessionListItem(summary.id, title, summary.last_activity_at, reminder_count=count)
 
 
 def answers_offline(opened: OpenSession) -> bool:

@@ -57,7 +57,7 @@ def launch_command(argv0: str = sys.argv[0], executable: str = sys.executable) -
 
 def entry_text(command: list[str], icon: str) -> str:
     """The ``.desktop`` file for ``command`` (quoted as the Desktop Entry spec asks)."""
-    exec_line = " ".join(_quoted(part) for part in command)
+    exec_line = " ".join(quoted_exec(part) for part in command)
     return ENTRY.format(exec_line=exec_line, try_exec=command[0], icon=icon, version=__version__)
 
 
@@ -84,8 +84,9 @@ def uninstall(environ: Mapping[str, str] = os.environ) -> str:
     return f"Chime's launcher entry is removed ({entry})."
 
 
-def _quoted(part: str) -> str:
-    """One Exec argument: quoted when it holds a space or a reserved character."""
+def quoted_exec(part: str) -> str:
+    """One Exec argument: quoted when it holds a space or a reserved character (also used by
+    ``app.autostart``)."""
     if part and not any(c in part for c in " \t\n\"'\\><~|&;$*?#()`%"):
         return part
     escaped = part.replace("\\", "\\\\").replace('"', '\\"').replace("`", "\\`").replace("$", "\\$")

@@ -8,7 +8,7 @@ owner and appends nothing. Composed on the Qt loop by ``compose`` and started by
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject
@@ -18,10 +18,23 @@ from app.providers import close_provider
 from app.session_bridge import SessionBridge
 from core.agent import Agent
 from core.clock import Clock, NewId, ZoneSource
-from core.events import Attachment, SessionModel
+from core.events import Attachment, Entry, SessionModel, UserMessage
 from core.host import SessionHost
 from core.llm.provider import ModelProvider
 from core.session.live import LiveSession
+
+
+def unread_turns(entries: Sequence[Entry], read_upto: int) -> int:
+    """The reminder turns after ``read_upto``, counted back from the end (only what arrived since
+    the person last looked is read)."""
+    count = 0
+    for index in range(len(entries) - 1, -1, -1):
+        entry = entries[index]
+        if entry.seq <= read_upto:
+            break
+        if isinstance(entry.event, UserMessage) and entry.event.is_reminder:
+            count += 1
+    return count
 
 
 def _follow_setting(_choice: SessionModel) -> ModelProvider | None:
@@ -56,7 +69,8 @@ class OpenSession:
     bridge: SessionBridge
     host: SessionHost | None = None
     waker: QtWaker | None = None
-    unread: bool = False
+    read_upto: int = -1
+    """The ``seq`` of the last entry the person has seen here (``unread_turns`` counts after it)."""
     attachments: list[Attachment] = field(default_factory=list)
     """Files stored for the message being written in this session (sent with it)."""
     _retiring: set[asyncio.Task[None]] = field(default_factory=set)
@@ -65,6 +79,16 @@ class OpenSession:
     @property
     def id(self) -> str:
         return self.session.id
+
+    @property
+    def last_seq(self) -> int:
+        entries = self.session.entries
+        return entries[-1].seq if len(entries) else -1
+
+    @property
+    def unread(self) -> int:
+        """Reminder turns that arrived here unseen."""
+        return unread_turns(self.session.entries, self.read_upto)
 
     @property
     def live(self) -> bool:

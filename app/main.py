@@ -45,21 +45,28 @@ from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
 from app.settings import KeyStore, ReadSettings, effective_provider, read_settings
 from app.single_instance import claim
+from app.start_view import TailEntries, read_start_view, write_start_view
 from app.state import read_state_checked
 from app.system import local_zone_name, monotonic_seconds, system_clock
 from app.zone_watch import ZoneWatch, follow_zone
 from core.clock import Clock, NewId, ZoneSource
-from ui.i18n import LANGUAGES
+from ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP
 from ui.main_window import MainWindow
+from ui.screen import SessionAccess, SessionScreen
 
 if TYPE_CHECKING:  # built after the first paint (``Application.start``); imported there
     from app.actions_wiring import Questions
+    from app.background import NotifierFactory, TrayFactory
     from app.controller import AppController
+    from app.presence import Presence
     from app.qtasync import TaskRunner
     from app.settings_flow import SettingsFlow
     from app.verbs_wiring import VerbFlows
 
 LOG_FILE = "chime.log"
+NO_TRAY = QT_TRANSLATE_NOOP(
+    "MainWindow", "This desktop shows no tray icons, so Chime shows its window instead."
+)
 FRAMED_AFTER_MS = 150
 """A window manager frames a new window asynchronously; its frame is known by then."""
 _log = logging.getLogger("app")
@@ -70,6 +77,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--data-dir", help="data directory (default: CHIME_DATA_DIR or per-user)")
     parser.add_argument("--session", help="open this session id")
     parser.add_argument("--version", action="version", version=f"Chime {__version__}")
+    parser.add_argument(
+        "--background",
+        action="store_true",
+        help="start in the tray without showing the window (what start at login runs)",
+    )
     parser.add_argument(
         "--install-desktop-entry",
         action="store_true",
@@ -134,6 +146,17 @@ def setup_logging(folder: Path) -> bool:
     if problem is not None:
         _log.warning("cannot open %s (%s); logging to stderr", path, problem)
     return problem is None
+
+
+def trace_start(window: MainWindow, milestone: str) -> None:
+    """For ``bench/start_bench.py``: with ``CHIME_START_TRACE`` set to a file, append the
+    milestone, the monotonic time and what the window shows (sessions listed, transcript rows)."""
+    path = os.environ.get("CHIME_START_TRACE")
+    if not path:
+        return
+    shown = f"{window.sessions.model.rowCount()} {window.transcript_model.rowCount()}"
+    with open(path, "a", encoding="utf-8") as trace:
+        trace.write(f"{milestone} {monotonic_seconds()} {shown}\n")
 
 
 def install_excepthook(window_ref: list[MainWindow], *, logged_to_file: bool = True) -> None:
@@ -205,6 +228,7 @@ class Started:
     controller: AppController
     settings_flow: SettingsFlow
     verbs: VerbFlows | None = None
+    presence: Presence | None = None
 
 
 class Application:
@@ -228,6 +252,8 @@ class Application:
         questions: Questions | None = None,
         settings: ReadSettings | None = None,
         system_locale: QLocale | None = None,
+        tray: TrayFactory | None = None,
+        notifier: NotifierFactory | None = None,
     ) -> None:
         """The keyword arguments are seams for in-process tests (a fake clock, a key file, scripted
         answers to the rename and export questions); ``run`` uses the defaults and hands in the
@@ -245,6 +271,10 @@ class Application:
         self.new_id = new_id
         self.questions = questions
         """None: the real modal dialogs (``app.actions_wiring.Questions``)."""
+        self._tray_factory = tray
+        """Makes the tray icon (None: the system's, where the desktop has a tray)."""
+        self._notifier_factory = notifier
+        """Makes the notifier (None: the desktop's notification service over D-Bus)."""
         self.system_locale = system_locale
         self.language = install_language(app, self.first_settings.language, system_locale)
         """The translators in effect, installed before the first widget is built (a language
@@ -262,6 +292,8 @@ class Application:
         self._problems = " ".join(p for p in (read.problem, state_problem) if p)
         """What could not be used of settings.json and state.json, said once the window is up."""
         self._done: list[Callable[[], None]] = []
+        self.background = False
+        """Started with ``--background``: the window stays hidden in the tray."""
         self.restart_wanted = False
         """The user chose to start again (in another language): ``run`` does once quit is done."""
         self._language_setting = self.first_settings.language
@@ -271,6 +303,7 @@ class Application:
         """Build the task runner, the controller over the session store, the settings flow, and
         wire the window to them."""
         from app.actions_wiring import Questions, wire_actions
+        from app.background import explain_once
         from app.qtasync import TaskRunner
         from app.settings_flow import SettingsFlow
         from app.verbs_wiring import wire_verbs
@@ -289,7 +322,16 @@ class Application:
         )
         questions = self.questions if self.questions is not None else Questions()
         flow.applied.append(lambda settings: self._offer_restart(settings.language, questions))
-        wire_actions(self.window, controller, flow, tasks, quit_app=self.quit, questions=questions)
+        presence = self._compose_presence(controller, flow, tasks)
+        wire_actions(
+            self.window,
+            controller,
+            flow,
+            tasks,
+            quit_app=self.quit,
+            questions=questions,
+            hide_window=lambda: explain_once(presence, controller, self.window),
+        )
         verbs = wire_verbs(
             self.window,
             controller,
@@ -299,7 +341,32 @@ class Application:
             api_key=self.keys.get,
             data_dir=self.folder,
         )
-        return Started(tasks, controller, flow, verbs)
+        return Started(tasks, controller, flow, verbs, presence)
+
+    def _compose_presence(
+        self, controller: AppController, flow: SettingsFlow, tasks: TaskRunner
+    ) -> Presence:
+        from app.background import system_tray, wire_presence
+        from app.notifications import DesktopNotifier
+
+        make_tray = self._tray_factory or system_tray
+        make_notifier = self._notifier_factory or DesktopNotifier
+        controller.tray_explained = self._state.tray_explained
+        return wire_presence(
+            self.window,
+            controller,
+            flow,
+            tasks,
+            self.clock,
+            self.zone_source,
+            tray=make_tray(QIcon(str(resource("icons", "chime.svg")))),
+            notifier=make_notifier(),
+            quit_app=self.quit,
+            is_active=self._is_active,
+        )
+
+    def _is_active(self) -> bool:
+        return self.app.applicationState() == Qt.ApplicationState.ApplicationActive
 
     def _offer_restart(self, setting: str, questions: Questions) -> None:
         """Settings were saved: when their language setting changed to a language other than the
@@ -334,18 +401,44 @@ class Application:
             parts,
             self.folder,
             tasks,
-            is_active=lambda: self.app.applicationState() == Qt.ApplicationState.ApplicationActive,
+            is_active=self._is_active,
             recent_models=self._state.recent_models,
+            read_upto=dict(self._state.read_upto),
         )
 
-    def show_window(self) -> None:
+    def show_window(self, *, background: bool = False) -> None:
         """Show the (still empty) window at once, its saved geometry fitted into the screen; the
-        engine is composed by ``start``."""
+        engine is composed by ``start``. ``background`` (``--background``, start at login):
+        prepared but not shown; ``start`` shows it only where the desktop has no tray."""
         self.window.restore_geometry(self._state.geometry)
         self.window.set_provider(effective_provider(self.first_settings).label())
+        self.window.composer.hold_sends()  # typed before the engine runs: sent once it does
+        self._show_start_view()
+        self.background = background
+        if background:
+            return
         self.window.show()
+        self.window.focus_composer()  # typing goes to the message box from the first paint
         self.window.fit_to_screen()  # once shown; again when the window manager has framed it
         QTimer.singleShot(FRAMED_AFTER_MS, self.window.fit_to_screen)
+
+    def _show_start_view(self) -> None:
+        """The sidebar, the current conversation's tail and its reminders as the last quit left
+        them (``app.start_view``), so the first paint shows the person's day; the engine's own
+        reading replaces them once it runs."""
+        view = read_start_view(self.folder)
+        if view is None:
+            return
+        self.window.set_sessions(view.sessions, view.current)
+        if view.current is None:
+            return
+        zone = self.zone_source()
+        access = SessionAccess(QCoreApplication.translate("Application", "opening…"))
+        entries = TailEntries(view.tail, view.count)
+        screen = SessionScreen(
+            view.title, entries, zone, view.reminders, access, conversation=view.conversation
+        )
+        self.window.show_session(screen)
 
     async def start(self) -> None:
         """Compose the engine, reopen the sessions and start watching the clock."""
@@ -356,6 +449,12 @@ class Application:
             qt_feature.forget_sources()  # whatever this PySide6 read while the engine loaded
             wanted = [self.session_arg] if self.session_arg else list(state.open)
             current = self.session_arg or state.current
+            if started.presence is not None:
+                await started.presence.start()
+            if self.background and (started.presence is None or started.presence.tray is None):
+                self.background = False  # no tray to live in: the window is how Chime is reached
+                self.window.show()
+                self._problems = " ".join(p for p in (self._problems, self.window.tr(NO_TRAY)) if p)
             await started.controller.start(wanted, current)
             await started.controller.refresh_sessions()
             if self._problems:
@@ -370,6 +469,8 @@ class Application:
             self.zones.start()
         finally:
             self._starting = False
+            self.window.composer.release_sends()
+        trace_start(self.window, "engine_ready")
         if self._quit_asked:  # SIGTERM or Ctrl+Q while the sessions were being opened
             await self.quit()
 
@@ -387,7 +488,13 @@ class Application:
         if self.started is not None:
             if self.started.verbs is not None:
                 await self.started.verbs.search.stop()
+            if self.started.presence is not None:
+                await self.started.presence.stop()
+            view = self.started.controller.start_view()
             await self.started.controller.shutdown(self.window.saved_geometry())
+            import asyncio  # loaded after the first paint (see ``run``)
+
+            await asyncio.to_thread(write_start_view, self.folder, view)
         self.window.allow_close()
         self.window.close()
         self._finished = True
@@ -409,6 +516,8 @@ class Application:
         window and open the session it asked for (once the engine runs)."""
         if self.window.isMinimized():
             self.window.showNormal()
+        elif not self.window.isVisible():  # in the tray
+            self.window.show()
         self.window.raise_()
         self.window.activateWindow()
         QApplication.alert(self.window)
@@ -422,6 +531,7 @@ class Application:
     def _on_application_state_changed(self, state: Qt.ApplicationState) -> None:
         if state == Qt.ApplicationState.ApplicationActive and self.started is not None:
             self.started.controller.redrive_all()
+            self.started.controller.mark_current_read()
 
 
 async def _lifetime(chime: Application) -> None:
@@ -451,8 +561,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     chime = Application(app, folder, args.session, settings=settings)
     guard.requested.connect(chime.bring_forward)
     install_excepthook([chime.window], logged_to_file=logged_to_file)
-    chime.show_window()
+    chime.show_window(background=args.background)
     app.processEvents()  # first paint before asyncio, qasync and the engine are imported
+    trace_start(chime.window, "first_paint")
     import asyncio
 
     from app.qtasync import make_event_loop

@@ -42,6 +42,13 @@ LANGUAGES = ("system", "en", "de")
 TEXT_SIZES = range(8, 25)
 MAX_CONTEXT_TOKENS = 10_000_000
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_FLAGS = (
+    "warn_waiting_reminders",
+    "keep_running",
+    "start_at_login",
+    "notifications",
+    "notify_answers",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +68,15 @@ class Settings:
     """The model's context length in tokens; 0: ask the server, else the preset's default."""
     language: str = "system"
     """The window's language (``LANGUAGES``), applied when Chime starts."""
+    keep_running: bool = True
+    """Closing the window keeps Chime running in the tray (where the desktop has one), so open
+    conversations' reminders arrive on time; False: closing the window quits."""
+    start_at_login: bool = False
+    """An autostart entry starts Chime into the tray at login (``app.autostart``)."""
+    notifications: bool = True
+    """A desktop notification points to a reminder's turn while the window is not active."""
+    notify_answers: bool = False
+    """Also notify when a long answer (``app.presence.LONG_ANSWER``) finishes in the background."""
 
     def __post_init__(self) -> None:
         for name in ("provider", "preset", "base_url", "model", "theme", "language"):
@@ -79,8 +95,7 @@ class Settings:
             raise ValueError("text_size must be an integer")
         if self.text_size not in TEXT_SIZES:
             raise ValueError("text_size must be between 8 and 24")
-        if not isinstance(self.warn_waiting_reminders, bool):
-            raise ValueError("warn_waiting_reminders must be true or false")
+        _check_flags(self)
         if isinstance(self.context_tokens, bool) or not isinstance(self.context_tokens, int):
             raise ValueError("context_tokens must be an integer")
         if not 0 <= self.context_tokens <= MAX_CONTEXT_TOKENS:
@@ -99,6 +114,12 @@ class Settings:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def _check_flags(settings: Settings) -> None:
+    for flag in _FLAGS:
+        if not isinstance(getattr(settings, flag), bool):
+            raise ValueError(f"{flag} must be true or false")
 
 
 @dataclass(frozen=True, slots=True)

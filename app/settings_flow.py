@@ -77,11 +77,16 @@ class SettingsFlow:
         self._tasks = tasks
         self._use_provider = use_provider
         self.applied: list[Callable[[Settings], None]] = []
+        self.tray_available = False
+        """Whether the desktop has a tray (the dialog says when it has none)."""
 
     def open(self) -> SettingsDialog:
         """Show the settings dialog on a copy; saving applies from the next turn. Closing it
         cancels a model list or connection test still running (their answer has nowhere to go)."""
-        draft = settings_draft(self.settings, self._keys.get(), self._keys.note)
+        draft = replace(
+            settings_draft(self.settings, self._keys.get(), self._keys.note),
+            tray_available=self.tray_available,
+        )
         dialog = SettingsDialog(draft, preset_choices(), self._window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # each visit makes a new one
         checks: set[asyncio.Task[object]] = set()
@@ -154,6 +159,10 @@ def settings_draft(settings: Settings, api_key: str, note: str) -> SettingsDraft
         note,
         settings.context_tokens,
         settings.language,
+        keep_running=settings.keep_running,
+        start_at_login=settings.start_at_login,
+        notifications=settings.notifications,
+        notify_answers=settings.notify_answers,
     )
 
 
@@ -169,6 +178,10 @@ def settings_from_draft(draft: SettingsDraft) -> Settings:
             "text_size": min(24, max(8, draft.text_size)),
             "context_tokens": min(MAX_CONTEXT_TOKENS, max(0, draft.context_tokens)),
             "language": draft.language,
+            "keep_running": draft.keep_running,
+            "start_at_login": draft.start_at_login,
+            "notifications": draft.notifications,
+            "notify_answers": draft.notify_answers,
         }
     )
 

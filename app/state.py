@@ -1,5 +1,7 @@
-"""state.json: which sessions were open, the current one, the window geometry (session-log.md §1)
-and the model picker's recent choices (at most ``RECENT_MODELS``, each a provider and a model name).
+"""state.json: which sessions were open, the current one, the window geometry (session-log.md §1),
+the model picker's recent choices (at most ``RECENT_MODELS``, each a provider and a model name),
+what the person has read of each session (``readUpto``) and whether closing into the tray was
+explained.
 
 Written (atomically, mode 0600) whenever the set of open sessions or the current session changes,
 and on quit; read once at start so the open sessions are reopened and their overdue reminders
@@ -40,6 +42,11 @@ class AppState:
     geometry: str = ""
     window_state: str = ""
     recent_models: tuple[RecentModel, ...] = ()
+    read_upto: tuple[tuple[str, int], ...] = ()
+    """Per session, the ``seq`` of the last entry the person has seen: what came after it in the
+    background (reminder turns) is unread, after a restart too."""
+    tray_explained: bool = False
+    """The first close into the tray was explained (it is said once)."""
 
 
 FRESH = QT_TRANSLATE_NOOP("SavedFiles", "No sessions were reopened (they are all in the list).")
@@ -102,6 +109,8 @@ def _state_of(raw: dict[str, Any]) -> tuple[AppState, str | None]:
         geometry=geometry,
         window_state=window_state,
         recent_models=_recent_models(raw.get("recentModels")),
+        read_upto=_read_upto(raw.get("readUpto")),
+        tray_explained=raw.get("trayExplained") is True,
     )
     return state, problem
 
@@ -124,6 +133,17 @@ def _recent_models(raw: object) -> tuple[RecentModel, ...]:
     return tuple(found[:RECENT_MODELS])
 
 
+def _read_upto(raw: object) -> tuple[tuple[str, int], ...]:
+    """The well-formed entries of ``readUpto`` (a session id to a seq; -1: nothing read)."""
+    if not isinstance(raw, dict):
+        return ()
+    return tuple(
+        (sid, seq)
+        for sid, seq in raw.items()
+        if isinstance(seq, int) and not isinstance(seq, bool) and seq >= -1
+    )
+
+
 def write_state(data_dir: Path, state: AppState) -> None:
     """Replace state.json atomically (temporary file, fsync, rename)."""
     value = {
@@ -135,6 +155,8 @@ def write_state(data_dir: Path, state: AppState) -> None:
             {"provider": provider, "model": model}
             for provider, model in state.recent_models[:RECENT_MODELS]
         ],
+        "readUpto": dict(state.read_upto),
+        "trayExplained": state.tray_explained,
     }
     path = data_dir / STATE_FILE
     tmp = path.with_name(path.name + ".tmp")

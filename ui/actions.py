@@ -50,6 +50,7 @@ ACTION_TABLE: tuple[tuple[str, str, str, str, bool], ...] = (
     ("search_sessions", "View", QT_TR_NOOP("Searc&h all sessions"), "Ctrl+Shift+F", False),
     ("toggle_sessions", "View", QT_TR_NOOP("S&essions sidebar"), "Ctrl+Shift+S", True),
     ("toggle_reminders", "View", QT_TR_NOOP("&Reminders panel"), "Ctrl+R", True),
+    ("all_reminders", "View", QT_TR_NOOP("&All reminders…"), "Ctrl+Shift+A", False),
     ("show_context", "View", QT_TR_NOOP("Show time &context"), "Ctrl+Shift+K", True),
     ("wrap_code", "View", QT_TR_NOOP("&Wrap long code lines"), "Alt+Z", True),
     ("shortcuts", "Help", QT_TR_NOOP("&Keyboard shortcuts"), "F1", False),

@@ -145,6 +145,8 @@ class Composer(QWidget):
         super().__init__(parent)
         self.setObjectName("composer")
         self._busy = False
+        self._held = False
+        self._send_waiting = False
         self.attachments = AttachmentStrip(self)
         self.tools = ComposerTools(self)
         self.edit_bar = EditBar(self)
@@ -212,11 +214,25 @@ class Composer(QWidget):
         self.editor.setTextCursor(cursor)
         self.editor.setFocus(Qt.FocusReason.OtherFocusReason)
 
+    def hold_sends(self) -> None:
+        """Until ``release_sends``, a send keeps its words in the editor and waits (the window is
+        shown before the engine runs: words typed then are never lost)."""
+        self._held = True
+
+    def release_sends(self) -> None:
+        """The engine runs: a send made meanwhile goes now."""
+        waiting, self._held, self._send_waiting = self._send_waiting, False, False
+        if waiting:
+            self.send()
+
     def send(self) -> None:
         """Submit the draft unless it is blank (and no file is attached) or the composer is
-        disabled."""
+        disabled. While sends are held, the draft stays and is sent once they are released."""
         text = self.text().strip("\n ")
         if not (text.strip() or self.attachments.files) or not self.editor.isEnabled():
+            return
+        if self._held:
+            self._send_waiting = True
             return
         editing = self._editing
         if editing is not None:

@@ -483,6 +483,10 @@ class MainWindow(QMainWindow):
         offered = self.window_actions.action(action) if action else None
         self.message_bar.show_message(text, milliseconds, offered)
 
+    def reveal_message(self, seq: int) -> None:
+        """Scroll the transcript to the message whose ``seq`` this is (loading it if need be)."""
+        self.transcript.show_find("", (seq, 0))
+
     def scroll_to_end(self) -> None:
         self.transcript.scroll_to_end()
 

@@ -23,7 +23,9 @@ from typing import Any
 from PySide6.QtCore import (
     QAbstractListModel,
     QByteArray,
+    QEvent,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QRect,
     QSize,
@@ -98,6 +100,9 @@ class SessionListItem:
     unread: bool = False
     read_only: bool = False
     search_text: str = ""
+    overdue: bool = False
+    """Closed, with a reminder already due: it is delivered when the conversation opens."""
+    unread_count: int = 0
 
 
 class SessionListModel(QAbstractListModel):
@@ -141,13 +146,32 @@ class SessionListModel(QAbstractListModel):
             parts.append(self.tr("open"))
         if item.unread:
             parts.append(self.tr("unread reminder"))
+        if item.overdue:
+            parts.append(self.tr("a reminder is overdue: opening the conversation delivers it"))
         return ", ".join(parts)
 
-    def set_sessions(self, items: Sequence[SessionListItem]) -> None:
-        """Replace the list (sorted newest activity first)."""
+    def set_sessions(self, items: Sequence[SessionListItem], *, hold_order: bool = False) -> None:
+        """Replace the list, sorted newest activity first; ``hold_order`` (the pointer or the
+        keyboard is on the list) keeps the rows already shown where they are (a new session goes
+        on top), so a click aimed at one row never lands on another."""
+        fresh = sorted(items, key=lambda s: (s.last_activity, s.id), reverse=True)
+        if hold_order:
+            place = {item.id: row for row, item in enumerate(self._items)}
+            kept = sorted((i for i in fresh if i.id in place), key=lambda i: place[i.id])
+            fresh = [i for i in fresh if i.id not in place] + kept
+        if [i.id for i in fresh] == [i.id for i in self._items]:
+            self._items = fresh
+            if fresh:
+                self.dataChanged.emit(self.index(0), self.index(len(fresh) - 1))
+            return
         self.beginResetModel()
-        self._items = sorted(items, key=lambda s: (s.last_activity, s.id), reverse=True)
+        self._items = fresh
         self.endResetModel()
+
+    def in_order(self) -> bool:
+        """Whether the rows are in activity order (not held)."""
+        ordered = sorted(self._items, key=lambda s: (s.last_activity, s.id), reverse=True)
+        return [i.id for i in ordered] == [i.id for i in self._items]
 
     def item(self, row: int) -> SessionListItem | None:
         """The summary at ``row`` (delegates read it here, not through QVariant)."""
@@ -298,6 +322,9 @@ class SessionDelegate(QStyledItemDelegate):
         parts = [since(item.last_activity, self._clock())]
         if item.read_only:
             parts.append(self.tr("read-only"))
+        if item.overdue:  # first: in a narrow list the age is what gets cut
+            parts.insert(0, self.tr("overdue · opens to deliver"))
+            painter.setPen(colors.text)
         line_rect = QRect(inner.left(), top, inner.width() - 40, metrics.height())
         snippet = self._snippet_of(item.id)
         if snippet:
@@ -406,6 +433,8 @@ class SessionListPanel(QWidget):
         self.list.activated.connect(self._on_list_activated)
         self.list.clicked.connect(self._on_list_activated)
         self._current: str | None = None
+        self._pointer_in = False
+        self.list.installEventFilter(self)  # the list's own Enter/Leave cover its viewport too
         self._ages = QTimer(self)  # "5 min" ages are recomputed from the clock on repaint
         self._ages.setInterval(30_000)
         self._ages.timeout.connect(self.list.viewport().update)
@@ -454,10 +483,32 @@ class SessionListPanel(QWidget):
         self.list.addActions(list(actions))
 
     def set_sessions(self, items: Sequence[SessionListItem], current: str | None) -> None:
-        """Show these sessions and highlight ``current``."""
+        """Show these sessions and highlight ``current`` (the order holds still while the
+        pointer or the keyboard is on the list: ``holding``)."""
         self._current = current
-        self.model.set_sessions(items)
+        self.model.set_sessions(items, hold_order=self.holding)
         self.select(current)
+
+    @property
+    def holding(self) -> bool:
+        """Whether the pointer is over the list or the keyboard focus is in it."""
+        return self._pointer_in or self.list.hasFocus()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind in (QEvent.Type.Enter, QEvent.Type.Leave):
+            self._pointer_in = kind == QEvent.Type.Enter
+        if kind in (QEvent.Type.Leave, QEvent.Type.FocusOut) and not self.holding:
+            self._settle()
+        return super().eventFilter(watched, event)
+
+    def _settle(self) -> None:
+        """The list is let go: rows held in place move to their activity order."""
+        if not self.model.in_order():
+            self.model.set_sessions(
+                [item for row in range(self.model.rowCount()) if (item := self.model.item(row))]
+            )
+            self.select(self._current)
 
     def select(self, session_id: str | None) -> None:
         """Highlight a session without emitting ``session_chosen``."""

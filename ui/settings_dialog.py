@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication, QLocale, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -70,6 +71,12 @@ class SettingsDraft:
     """The model's context length in tokens; 0 asks the server (else the preset's default)."""
     language: str = "system"
     """``system``, ``en`` or ``de``: applies when Chime starts again."""
+    keep_running: bool = True
+    start_at_login: bool = False
+    notifications: bool = True
+    notify_answers: bool = False
+    tray_available: bool = True
+    """Whether the desktop has a tray (without one, closing the window quits: said in the box)."""
 
 
 class SettingsDialog(QDialog):
@@ -103,6 +110,7 @@ class SettingsDialog(QDialog):
         layout.addWidget(self._build_provider())
         layout.addWidget(self._build_endpoint(presets))
         layout.addWidget(self._build_appearance())
+        layout.addWidget(self._build_background())
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -215,10 +223,44 @@ class SettingsDialog(QDialog):
         form.addRow("", self.language_note)
         return box
 
+    def _build_background(self) -> QGroupBox:
+        box = QGroupBox(self.tr("Reminders in the background"), self)
+        column = QVBoxLayout(box)
+        self.keep_running_check = QCheckBox(
+            self.tr("Keep Chime running in the tray when its window is closed"), box
+        )
+        self.keep_running_check.setObjectName("settings-keep-running")
+        self.login_check = QCheckBox(self.tr("Start Chime in the tray when I log in"), box)
+        self.login_check.setObjectName("settings-start-at-login")
+        self.notify_check = QCheckBox(
+            self.tr("Show a notification when a reminder arrives and the window is not active"),
+            box,
+        )
+        self.notify_check.setObjectName("settings-notifications")
+        self.answers_check = QCheckBox(
+            self.tr("Also when a long answer finishes in the background"), box
+        )
+        self.answers_check.setObjectName("settings-notify-answers")
+        self.no_tray_note = QLabel(
+            self.tr("This desktop shows no tray icons: closing the window quits Chime."), box
+        )
+        self.no_tray_note.setObjectName("settings-no-tray")
+        self.no_tray_note.setWordWrap(True)
+        for widget in (
+            self.keep_running_check,
+            self.login_check,
+            self.notify_check,
+            self.answers_check,
+            self.no_tray_note,
+        ):
+            column.addWidget(widget)
+        return box
+
     def _connect(self) -> None:
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.remote_radio.toggled.connect(self._update_enabled)
+        self.notify_check.toggled.connect(self._update_enabled)
         self.preset_combo.activated.connect(self._on_preset_activated)
         self.refresh_button.clicked.connect(self._on_refresh_clicked)
         self.test_button.clicked.connect(self._on_test_clicked)
@@ -238,6 +280,12 @@ class SettingsDialog(QDialog):
         self.theme_combo.setCurrentIndex(max(0, self.theme_combo.findData(draft.theme)))
         self.size_spin.setValue(draft.text_size)
         self.language_combo.setCurrentIndex(max(0, self.language_combo.findData(draft.language)))
+        self.keep_running_check.setChecked(draft.keep_running)
+        self.login_check.setChecked(draft.start_at_login)
+        self.notify_check.setChecked(draft.notifications)
+        self.answers_check.setChecked(draft.notify_answers)
+        self.keep_running_check.setEnabled(draft.tray_available)
+        self.no_tray_note.setVisible(not draft.tray_available)
         self._update_enabled()
 
     def draft(self) -> SettingsDraft:
@@ -253,6 +301,10 @@ class SettingsDialog(QDialog):
             text_size=self.size_spin.value(),
             context_tokens=self.context_spin.value(),
             language=str(self.language_combo.currentData() or "system"),
+            keep_running=self.keep_running_check.isChecked(),
+            start_at_login=self.login_check.isChecked(),
+            notifications=self.notify_check.isChecked(),
+            notify_answers=self.answers_check.isChecked(),
         )
 
     def set_models(self, names: Sequence[str], error: str = "") -> None:
@@ -291,6 +343,7 @@ class SettingsDialog(QDialog):
 
     def _update_enabled(self) -> None:
         self.endpoint_box.setEnabled(self.remote_radio.isChecked())
+        self.answers_check.setEnabled(self.notify_check.isChecked())
 
     def _on_preset_activated(self, _row: int) -> None:
         preset = self._presets.get(str(self.preset_combo.currentData()))

@@ -26,6 +26,7 @@ from core.errors import SessionError
 from core.instant import parse_instant
 from core.jsonread import LOG_HEADER
 from core.schedule.fold import ScheduleFolder
+from core.schedule.records import Record
 from core.session.folds import SessionFolds
 from core.session.jsonl_store import (
     LOG_NAME,
@@ -53,6 +54,9 @@ class SessionFileSummary:
     problem: str | None = None
     active_reminders: int | None = None
     """Cosmetic (see the module docstring); None when unknown: show no badge then."""
+    reminders: tuple[Record, ...] = ()
+    """The active records behind ``active_reminders`` (empty when unknown): what the
+    all-reminders view lists of a closed session, and whether one is already due."""
 
 
 def summarize(folder: Path, session_id: str) -> SessionFileSummary:
@@ -70,10 +74,12 @@ def summarize(folder: Path, session_id: str) -> SessionFileSummary:
     created = parse_instant(header.created_at)
     last = parse_instant(folds.last_at) if folds.last_at else created
     schedule, count = folds.schedule, None
+    active: tuple[Record, ...] = ()
     if clean and header.seed_length <= folds.count and isinstance(schedule, ScheduleFolder):
-        count = len(schedule.fold().active)
+        active = tuple(schedule.fold().active)
+        count = len(active)
     summary = SessionFileSummary(header.id, folds.display_title, created, last, header.parent_id)
-    return replace(summary, event_count=folds.count, active_reminders=count)
+    return replace(summary, event_count=folds.count, active_reminders=count, reminders=active)
 
 
 def _scan_tail(path: Path, start: int, folds: SessionFolds) -> bool:

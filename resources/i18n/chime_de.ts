@@ -120,6 +120,10 @@
         <translation>&amp;Erinnerungsleiste</translation>
     </message>
     <message>
+        <source>&amp;All reminders…</source>
+        <translation>&amp;Alle Erinnerungen…</translation>
+    </message>
+    <message>
         <source>Show time &amp;context</source>
         <translation>&amp;Zeitkontext anzeigen</translation>
     </message>
@@ -150,6 +154,52 @@
     <message>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
+    </message>
+</context>
+<context>
+    <name>AllReminders</name>
+    <message>
+        <source>Overdue</source>
+        <translation>Überfällig</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>Heute</translation>
+    </message>
+    <message>
+        <source>Tomorrow</source>
+        <translation>Morgen</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Später</translation>
+    </message>
+    <message>
+        <source>live</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <source>waiting until its conversation is opened</source>
+        <translation>wartet, bis das Gespräch geöffnet wird</translation>
+    </message>
+    <message>
+        <source>overdue · opens to deliver</source>
+        <translation>überfällig · kommt beim Öffnen</translation>
+    </message>
+</context>
+<context>
+    <name>AllRemindersDialog</name>
+    <message>
+        <source>All reminders — Chime</source>
+        <translation>Alle Erinnerungen — Chime</translation>
+    </message>
+    <message>
+        <source>All reminders</source>
+        <translation>Alle Erinnerungen</translation>
+    </message>
+    <message>
+        <source>No reminders are set in any conversation.</source>
+        <translation>In keinem Gespräch ist eine Erinnerung gestellt.</translation>
     </message>
 </context>
 <context>
@@ -279,6 +329,13 @@
     </message>
 </context>
 <context>
+    <name>Application</name>
+    <message>
+        <source>opening…</source>
+        <translation>wird geöffnet…</translation>
+    </message>
+</context>
+<context>
     <name>AttachFlow</name>
     <message>
         <source>“{name}” is a folder: choose the files in it instead.</source>
@@ -306,6 +363,17 @@
     <message>
         <source>Remove {name}</source>
         <translation>{name} entfernen</translation>
+    </message>
+</context>
+<context>
+    <name>Background</name>
+    <message>
+        <source>Start at login could not be changed: </source>
+        <translation>Der Start bei der Anmeldung konnte nicht geändert werden: </translation>
+    </message>
+    <message>
+        <source>Chime keeps running in the tray so your reminders arrive on time. Quit it from the tray&apos;s menu (or with Ctrl+Q in its window); Settings changes this.</source>
+        <translation>Chime läuft im Infobereich weiter, damit deine Erinnerungen pünktlich kommen. Beenden kannst du es über das Menü im Infobereich (oder mit Strg+Q in seinem Fenster); in den Einstellungen lässt sich das ändern.</translation>
     </message>
 </context>
 <context>
@@ -921,6 +989,10 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
         <source>About Chime</source>
         <translation>Über Chime</translation>
     </message>
+    <message>
+        <source>This desktop shows no tray icons, so Chime shows its window instead.</source>
+        <translation>Diese Arbeitsumgebung zeigt keine Symbole im Infobereich, darum zeigt Chime sein Fenster.</translation>
+    </message>
 </context>
 <context>
     <name>MessageBar</name>
@@ -985,6 +1057,17 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
     <message>
         <source>Offline assistant</source>
         <translation>Offline-Assistent</translation>
+    </message>
+</context>
+<context>
+    <name>Presence</name>
+    <message>
+        <source>Reminder: %1</source>
+        <translation>Erinnerung: %1</translation>
+    </message>
+    <message>
+        <source>The answer is ready.</source>
+        <translation>Die Antwort ist fertig.</translation>
     </message>
 </context>
 <context>
@@ -1316,6 +1399,10 @@ Kürzlich zugestellt:
         <source>read-only</source>
         <translation>schreibgeschützt</translation>
     </message>
+    <message>
+        <source>overdue · opens to deliver</source>
+        <translation>überfällig · kommt beim Öffnen</translation>
+    </message>
 </context>
 <context>
     <name>SessionListModel</name>
@@ -1333,6 +1420,10 @@ Kürzlich zugestellt:
     <message>
         <source>unread reminder</source>
         <translation>ungelesene Erinnerung</translation>
+    </message>
+    <message>
+        <source>a reminder is overdue: opening the conversation delivers it</source>
+        <translation>eine Erinnerung ist überfällig: sie kommt, wenn das Gespräch geöffnet wird</translation>
     </message>
 </context>
 <context>
@@ -1534,6 +1625,30 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
     <message>
         <source>&amp;Language</source>
         <translation>S&amp;prache</translation>
+    </message>
+    <message>
+        <source>Reminders in the background</source>
+        <translation>Erinnerungen im Hintergrund</translation>
+    </message>
+    <message>
+        <source>Keep Chime running in the tray when its window is closed</source>
+        <translation>Chime im Infobereich weiterlaufen lassen, wenn das Fenster geschlossen wird</translation>
+    </message>
+    <message>
+        <source>Start Chime in the tray when I log in</source>
+        <translation>Chime bei der Anmeldung im Infobereich starten</translation>
+    </message>
+    <message>
+        <source>Show a notification when a reminder arrives and the window is not active</source>
+        <translation>Eine Benachrichtigung zeigen, wenn eine Erinnerung kommt und das Fenster nicht aktiv ist</translation>
+    </message>
+    <message>
+        <source>Also when a long answer finishes in the background</source>
+        <translation>Auch, wenn eine lange Antwort im Hintergrund fertig wird</translation>
+    </message>
+    <message>
+        <source>This desktop shows no tray icons: closing the window quits Chime.</source>
+        <translation>Diese Arbeitsumgebung zeigt keine Symbole im Infobereich: Schließen des Fensters beendet Chime.</translation>
     </message>
     <message numerus="yes">
         <source>%n model(s) found.</source>
@@ -1748,6 +1863,40 @@ Probieren Sie „remind me in 10 minutes to stretch“ – die Erinnerung kommt 
     <message>
         <source>&amp;Next version</source>
         <translation>Nächs&amp;te Version</translation>
+    </message>
+</context>
+<context>
+    <name>TrayIcon</name>
+    <message>
+        <source>Show Chime</source>
+        <translation>Chime zeigen</translation>
+    </message>
+    <message>
+        <source>New conversation</source>
+        <translation>Neues Gespräch</translation>
+    </message>
+    <message>
+        <source>All reminders</source>
+        <translation>Alle Erinnerungen</translation>
+    </message>
+    <message>
+        <source>%1 (%2 unread)</source>
+        <translation>%1 (%2 ungelesen)</translation>
+    </message>
+    <message>
+        <source>Quit Chime</source>
+        <translation>Chime beenden</translation>
+    </message>
+    <message numerus="yes">
+        <source>Chime: %n unread</source>
+        <translation>
+            <numerusform>Chime: %n ungelesen</numerusform>
+            <numerusform>Chime: %n ungelesen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Chime: reminders keep running</source>
+        <translation>Chime: Erinnerungen laufen weiter</translation>
     </message>
 </context>
 <context>

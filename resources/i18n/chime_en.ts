@@ -21,4 +21,14 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>TrayIcon</name>
+    <message numerus="yes">
+        <source>Chime: %n unread</source>
+        <translation>
+            <numerusform>Chime: %n unread</numerusform>
+            <numerusform>Chime: %n unread</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

@@ -107,6 +107,7 @@ class RealApp:
         start: bool = True,
         system_locale: QLocale | None = None,
         zone_source: Callable[[], str | None] = lambda: ZONE,
+        **seams: Any,
     ) -> None:
         self.qtbot = qtbot
         self.qapp = qapp
@@ -119,6 +120,7 @@ class RealApp:
             qapp.styleHints().colorScheme(),
         )
         counter = itertools.count(1)
+        seams.setdefault("notifier", lambda: None)  # never the machine's own notification service
         self.chime = Application(
             qapp,
             folder,
@@ -138,6 +140,7 @@ class RealApp:
                 self.answers.restart_for_language,
             ),
             system_locale=system_locale or QLocale(QLocale.Language.English),
+            **seams,
         )
         self.window = self.chime.window  # not given to qtbot: closing it would ask to quit
         self.chime.show_window()

@@ -1,0 +1,132 @@
+"""Real desktop services for tests: an X server (Xvfb), a D-Bus session bus, the dunst
+notification daemon and, optionally, a tray host (trayer). Started per use, stopped after.
+
+``desktop_services()`` yields a ``Desktop`` or skips the test with the reason (a missing program:
+Debian's xvfb, dbus-x11 or dbus-daemon, dunst, trayer); ``.ci/run`` installs them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+START_S = 10.0
+
+
+@dataclass
+class Desktop:
+    """The running services; ``env`` is what a client needs to reach them."""
+
+    env: dict[str, str]
+    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def notifications(self) -> list[dict[str, str]]:
+        """Every notification dunst received so far, newest first (summary, body, id): the ones
+        on screen are closed first, which moves them into its history."""
+        subprocess.run(["dunstctl", "close-all"], env=self.env, timeout=10, check=True)
+        run = subprocess.run(
+            ["dunstctl", "history"], env=self.env, capture_output=True, timeout=10, check=True
+        )
+        return [_plain(n) for n in json.loads(run.stdout)["data"][0]]
+
+    def click_newest(self) -> None:
+        """What a click on the newest notification does: invoke its default action."""
+        subprocess.run(["dunstctl", "action", "0"], env=self.env, timeout=10, check=True)
+
+
+def _plain(notification: dict[str, dict[str, object]]) -> dict[str, str]:
+    return {key: str(notification[key]["data"]) for key in ("summary", "body", "id")}
+
+
+def _need(*programs: str) -> None:
+    missing = [p for p in programs if shutil.which(p) is None]
+    if missing:
+        pytest.skip(f"needs {', '.join(missing)} (Debian: xvfb, dbus-daemon, dunst, trayer)")
+
+
+def _wait(condition: object, what: str) -> None:
+    deadline = time.monotonic() + START_S
+    while time.monotonic() < deadline:
+        if condition():  # type: ignore[operator]
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"{what} did not start within {START_S} s")
+
+
+@contextlib.contextmanager
+def desktop_services(tmp_path: Path, *, tray: bool = False) -> Iterator[Desktop]:
+    """Xvfb on a display it picks, a session bus, dunst (and trayer when ``tray``)."""
+    _need("Xvfb", "dbus-daemon", "dunst", "dunstctl", *(["trayer"] if tray else []))
+    desktop = Desktop(dict(os.environ))
+    try:
+        _start_x(desktop, tmp_path)
+        _start_bus(desktop)
+        _start(desktop, ["dunst"], "dunst", lambda: _dunst_answers(desktop))
+        if tray:
+            _start(desktop, ["trayer", "--edge", "top"], "trayer", lambda: True)
+        yield desktop
+    finally:
+        for process in reversed(desktop.processes):
+            process.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(5)
+            if process.poll() is None:
+                process.kill()
+                process.wait(5)
+
+
+def _start_x(desktop: Desktop, tmp_path: Path) -> None:
+    read, write = os.pipe()
+    xvfb = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    desktop.processes.append(xvfb)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()
+    if not number:
+        raise RuntimeError("Xvfb did not say its display")
+    desktop.env["DISPLAY"] = f":{number}"
+    desktop.env["XDG_RUNTIME_DIR"] = str(tmp_path)
+
+
+def _start_bus(desktop: Desktop) -> None:
+    bus = subprocess.Popen(
+        ["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=desktop.env,
+    )
+    desktop.processes.append(bus)
+    assert bus.stdout is not None
+    address = bus.stdout.readline().decode().strip()
+    bus.stdout.close()  # it prints the address once
+    if not address:
+        raise RuntimeError("dbus-daemon did not say its address")
+    desktop.env["DBUS_SESSION_BUS_ADDRESS"] = address
+
+
+def _start(desktop: Desktop, command: list[str], name: str, ready: object) -> None:
+    process = subprocess.Popen(
+        command, env=desktop.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    desktop.processes.append(process)
+    _wait(ready, name)
+
+
+def _dunst_answers(desktop: Desktop) -> bool:
+    run = subprocess.run(
+        ["dunstctl", "is-paused"], env=desktop.env, capture_output=True, timeout=10
+    )
+    return run.returncode == 0
