@@ -181,6 +181,8 @@ class MainWindow(QMainWindow):
             self.sessions, self.reminders_dock, act("toggle_sessions"), act("toggle_reminders")
         )
         self.toggles = self.panels.bar
+        self._unread_count = self._reminder_count = 0
+        """What the folded panels' toggles count (``SidePanels.set_counts``)."""
         column.addWidget(self.toggles)
         column.addWidget(self.banner)
         column.addWidget(self.transcript, 1)
@@ -460,6 +462,8 @@ class MainWindow(QMainWindow):
         delivered: Sequence[DeliveredView] = (),
     ) -> None:
         self.reminders.set_records(records, zone_name, delivered)
+        self._reminder_count = len(records)
+        self.panels.set_counts(self._unread_count, self._reminder_count)
 
     def set_access(self, access: SessionAccess) -> None:
         """The session's state in the status bar, its banner and whether the composer writes."""
@@ -476,6 +480,8 @@ class MainWindow(QMainWindow):
 
     def set_sessions(self, items: Sequence[SessionListItem], current: str | None) -> None:
         self.sessions.set_sessions(list(items), current)
+        self._unread_count = sum(item.unread_count for item in items if item.id != current)
+        self.panels.set_counts(self._unread_count, self._reminder_count)
 
     def notify(self, text: str, milliseconds: int = 8000, action: str = "") -> None:
         """A short message in the message bar (replacing the one shown); ``action`` names a window

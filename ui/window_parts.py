@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QCoreApplication, QRect, Qt, QUrl
-from PySide6.QtGui import QAction, QTextDocument
+from PySide6.QtGui import QAction, QActionEvent, QTextDocument
 from PySide6.QtWidgets import (
     QDockWidget,
     QFrame,
@@ -98,6 +98,28 @@ class Collapsible:
         self.action.blockSignals(blocker)
 
 
+class CountedToggle(QToolButton):
+    """A collapsed panel's toggle: its action's words and, when there is something to count, the
+    count ("Sessions sidebar · 2 unread"), so a folded panel still says a reminder arrived."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._suffix = ""
+
+    def set_suffix(self, suffix: str) -> None:
+        self._suffix = suffix
+        self._show_text()
+
+    def actionEvent(self, event: QActionEvent) -> None:
+        super().actionEvent(event)  # Qt copies the action's text back here on every change
+        self._show_text()
+
+    def _show_text(self) -> None:
+        actions = self.actions()  # the default action, once set
+        base = actions[0].text() if actions else ""
+        self.setText(f"{base} · {self._suffix}" if self._suffix else base)
+
+
 class SidePanels:
     """The sessions sidebar and the reminders dock in a window of some width: each collapses
     below its threshold, and a bar above the transcript (``bar``, hidden while neither is
@@ -110,9 +132,9 @@ class SidePanels:
         self.bar.setObjectName("panel-toggles")
         row = QHBoxLayout(self.bar)
         row.setContentsMargins(8, 4, 8, 4)
-        self.sessions_toggle = QToolButton(self.bar)
+        self.sessions_toggle = CountedToggle(self.bar)
         self.sessions_toggle.setObjectName("toggle-sessions")
-        self.reminders_toggle = QToolButton(self.bar)
+        self.reminders_toggle = CountedToggle(self.bar)
         self.reminders_toggle.setObjectName("toggle-reminders")
         row.addWidget(self.sessions_toggle)
         row.addStretch(1)
@@ -133,6 +155,14 @@ class SidePanels:
         self.bar.setVisible(self.sessions.collapsed or self.reminders.collapsed)
         self.sessions_toggle.setVisible(self.sessions.collapsed)
         self.reminders_toggle.setVisible(self.reminders.collapsed)
+
+    def set_counts(self, unread: int, reminders: int) -> None:
+        """What the toggles count: unread reminder turns elsewhere, this session's reminders."""
+        unread_text = QCoreApplication.translate("SidePanels", "%1 unread").replace(
+            "%1", str(unread)
+        )
+        self.sessions_toggle.set_suffix(unread_text if unread else "")
+        self.reminders_toggle.set_suffix(str(reminders) if reminders else "")
 
     def reveal_sessions(self) -> None:
         if not self.sessions.visible():

@@ -373,7 +373,7 @@
     </message>
     <message>
         <source>Chime keeps running in the tray so your reminders arrive on time. Quit it from the tray&apos;s menu (or with Ctrl+Q in its window); Settings changes this.</source>
-        <translation>Chime läuft im Infobereich weiter, damit deine Erinnerungen pünktlich kommen. Beenden kannst du es über das Menü im Infobereich (oder mit Strg+Q in seinem Fenster); in den Einstellungen lässt sich das ändern.</translation>
+        <translation>Chime läuft im Infobereich weiter, damit Ihre Erinnerungen pünktlich kommen. Beenden können Sie es über das Menü im Infobereich (oder mit Strg+Q in seinem Fenster); in den Einstellungen lässt sich das ändern.</translation>
     </message>
 </context>
 <context>
@@ -414,7 +414,7 @@
     </message>
     <message>
         <source>Message — try: remind me in 10 minutes to stretch</source>
-        <translation>Nachricht – zum Beispiel: remind me in 10 minutes to stretch</translation>
+        <translation>Nachricht – zum Beispiel: erinnere mich in 10 Minuten ans Dehnen</translation>
     </message>
     <message>
         <source>Send</source>
@@ -1214,8 +1214,8 @@ Ask for one in the chat, for example:
         <translation>Keine aktiven Erinnerungen.
 
 Bitten Sie im Chat um eine, zum Beispiel:
-„remind me in 10 minutes to stretch“
-„every 30 minutes remind me to drink water“</translation>
+„erinnere mich in 10 Minuten ans Dehnen“
+„erinnere mich alle 30 Minuten ans Trinken“</translation>
     </message>
     <message>
         <source>No active reminders.
@@ -1678,6 +1678,13 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
     </message>
 </context>
 <context>
+    <name>SidePanels</name>
+    <message>
+        <source>%1 unread</source>
+        <translation>%1 ungelesen</translation>
+    </message>
+</context>
+<context>
     <name>TimeFormat</name>
     <message>
         <source>now</source>
@@ -1818,7 +1825,7 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
 Try “remind me in 10 minutes to stretch” — the reminder comes back here, in this conversation, while it is open.</source>
         <translation>Beginnen Sie unten ein Gespräch.
 
-Probieren Sie „remind me in 10 minutes to stretch“ – die Erinnerung kommt hierher zurück, in dieses Gespräch, solange es geöffnet ist.</translation>
+Probieren Sie „erinnere mich in 10 Minuten ans Dehnen“ – die Erinnerung kommt hierher zurück, in dieses Gespräch, solange es geöffnet ist.</translation>
     </message>
     <message>
         <source>Copy as &amp;Markdown</source>
