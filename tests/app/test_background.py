@@ -4,15 +4,19 @@ turn; a click shows it and clears unread; unread survives a restart; --backgroun
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtGui import QIcon
 
 from app.notifications import DesktopNotifier, Pointer
 from app.state import read_state
+from core.events import AssistantMessage, Entry, ModelRef, TurnStart, UserMessage, UserSource
+from tests.app.harness import run_loop
 from tests.app.test_notifications import FakeTransport, notifier_with
 from tests.app.window import Opener, RealApp, running
 from tests.fakes import FakeClock
@@ -253,3 +257,63 @@ def sidebar_items(chime: RealApp) -> list[tuple[str, Any]]:
         assert item is not None
         found.append((item.id, item))
     return found
+
+
+class Shows:
+    """A notifier that records what it was asked to show."""
+
+    def __init__(self) -> None:
+        self.shown: list[Any] = []
+        self.clicked = FakeSignal()
+
+    async def show(self, shown: Any) -> bool:
+        self.shown.append(shown)
+        return True
+
+
+class FakeSignal:
+    def connect(self, _slot: Any) -> None:
+        return None
+
+
+def answer(text: str) -> AssistantMessage:
+    return AssistantMessage("a1", text, (), ModelRef("p", "m"), "stop")
+
+
+@pytest.mark.parametrize(
+    ("setting", "seconds", "notified"),
+    [(True, 25, True), (True, 5, False), (False, 25, False)],
+    ids=["long-answer", "short-answer", "setting-off"],
+)
+def test_a_long_answer_finishing_in_the_background_is_notified_only_with_its_setting(
+    qtbot, loop, clock: FakeClock, setting: bool, seconds: int, notified: bool
+) -> None:
+    from app.presence import Presence
+    from app.qtasync import TaskRunner
+    from app.settings import Settings
+    from ui.main_window import MainWindow
+
+    window = MainWindow(clock, QIcon())
+    qtbot.addWidget(window)
+    notifier = Shows()
+    tasks = TaskRunner()
+    presence = Presence(
+        window,
+        lambda: Settings(notify_answers=setting),
+        clock,
+        tasks,
+        is_active=lambda: False,
+        title_of=lambda _sid: "Tea",
+        notifier=notifier,  # type: ignore[arg-type]  # a recording stand-in
+    )
+    presence.observe("s", Entry(4, "", UserMessage("u1", "write me a poem", UserSource("UTC"))))
+    presence.observe("s", Entry(5, "", TurnStart(1, 4)))
+    clock.advance(timedelta(seconds=seconds))
+    presence.observe("s", Entry(6, "", answer("Here it is.\nMore lines.")))
+
+    async def settle() -> None:
+        await asyncio.sleep(0)
+
+    run_loop(loop, settle())
+    found = [(s.summary, s.body, s.pointer) for s in notifier.shown]
+    assert found == ([("Tea", "Here it is.", Pointer("s", 4))] if notified else [])
