@@ -113,6 +113,7 @@ class AppController(QObject):
         is_active: Callable[[], bool] = lambda: True,
         recent_models: tuple[RecentModel, ...] = (),
         read_upto: Mapping[str, int] | None = None,
+        drafts: Mapping[str, str] | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -141,6 +142,8 @@ class AppController(QObject):
         self.tray_explained = False
         """Closing into the tray was explained once (kept in state.json)."""
         self._read_upto = dict(read_upto or {})
+        self._drafts: dict[str, str] = dict(drafts or {})
+        """The unsent message of each conversation not on screen (the one shown is in the box)."""
         """What state.json said was read of each session (taken when the session opens)."""
         self.entry_observers: list[Callable[[str, Entry], None]] = []
         """Called with (session id, entry) after each new entry of an open session (find)."""
@@ -321,7 +324,7 @@ class AppController(QObject):
     def show_session(self, session_id: str) -> None:
         """Put an open session on screen: transcript, reminders, title, state, banner, composer."""
         opened = self.open[session_id]
-        self.current = session_id
+        previous, self.current = self.current, session_id
         self._mark_read(opened)  # shown because it was chosen (or the app started on it)
         session = opened.session
         screen = SessionScreen(
@@ -337,6 +340,7 @@ class AppController(QObject):
             conversation=session.conversation(),
         )
         self.window.show_session(screen)
+        self._swap_draft(previous, session_id)
         self.window.show_attachments(opened.attachments)
         self._state_changed()
         self.refresh_sidebar()
@@ -603,6 +607,30 @@ class AppController(QObject):
                 _log.warning("closing %s failed: %s", opened.id, error)
         self.open.clear()
 
+    def _swap_draft(self, previous: str | None, shown: str) -> None:
+        """Each conversation keeps its own unsent message: the one left is kept for it, the one
+        shown gets its own back. The first one shown keeps what was typed before the engine ran
+        (its kept draft comes back only into an empty message box)."""
+        if previous == shown:
+            return
+        kept = self._drafts.pop(shown, "")
+        if previous is None:
+            if kept and not self.window.draft():
+                self.window.replace_draft(kept)
+            return
+        left = self.window.draft()
+        if left.strip():
+            self._drafts[previous] = left
+        self.window.replace_draft(kept)
+
+    def drafts(self) -> dict[str, str]:
+        """The unsent message of each open conversation that has one (state.json keeps them)."""
+        found = {sid: text for sid, text in self._drafts.items() if sid in self.open}
+        typed = self.window.draft()
+        if self.current is not None and typed.strip():
+            found[self.current] = typed
+        return found
+
     # -- unread --------------------------------------------------------------------------
     def reveal(self, seq: int) -> None:
         """Show the current session's message ``seq`` (a notification's turn)."""
@@ -689,6 +717,7 @@ class AppController(QObject):
             recent_models=self.recent_models,
             read_upto=read,
             tray_explained=self.tray_explained,
+            drafts=tuple(self.drafts().items()),
         )
         try:
             write_state(self.data_dir, state)

@@ -404,6 +404,7 @@ class Application:
             is_active=self._is_active,
             recent_models=self._state.recent_models,
             read_upto=dict(self._state.read_upto),
+            drafts=dict(self._state.drafts),
         )
 
     def show_window(self, *, background: bool = False) -> None:

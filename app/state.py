@@ -47,6 +47,8 @@ class AppState:
     background (reminder turns) is unread, after a restart too."""
     tray_explained: bool = False
     """The first close into the tray was explained (it is said once)."""
+    drafts: tuple[tuple[str, str], ...] = ()
+    """Per open session, the message typed but not sent (each conversation keeps its own)."""
 
 
 FRESH = QT_TRANSLATE_NOOP("SavedFiles", "No sessions were reopened (they are all in the list).")
@@ -111,6 +113,7 @@ def _state_of(raw: dict[str, Any]) -> tuple[AppState, str | None]:
         recent_models=_recent_models(raw.get("recentModels")),
         read_upto=_read_upto(raw.get("readUpto")),
         tray_explained=raw.get("trayExplained") is True,
+        drafts=_drafts(raw.get("drafts")),
     )
     return state, problem
 
@@ -144,6 +147,13 @@ def _read_upto(raw: object) -> tuple[tuple[str, int], ...]:
     )
 
 
+def _drafts(raw: object) -> tuple[tuple[str, str], ...]:
+    """The well-formed entries of ``drafts`` (a session id to its unsent text)."""
+    if not isinstance(raw, dict):
+        return ()
+    return tuple((sid, text) for sid, text in raw.items() if isinstance(text, str) and text)
+
+
 def write_state(data_dir: Path, state: AppState) -> None:
     """Replace state.json atomically (temporary file, fsync, rename)."""
     value = {
@@ -157,6 +167,7 @@ def write_state(data_dir: Path, state: AppState) -> None:
         ],
         "readUpto": dict(state.read_upto),
         "trayExplained": state.tray_explained,
+        "drafts": dict(state.drafts),
     }
     path = data_dir / STATE_FILE
     tmp = path.with_name(path.name + ".tmp")

@@ -59,6 +59,7 @@ from PySide6.QtGui import (
     QDropEvent,
     QIcon,
     QResizeEvent,
+    QTextCursor,
 )
 from PySide6.QtWidgets import (
     QApplication,
@@ -542,6 +543,16 @@ class MainWindow(QMainWindow):
     def _on_find_closed(self) -> None:
         self.transcript.show_find("", None)
         self.transcript.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def draft(self) -> str:
+        """The message being written (not sent yet)."""
+        return self.composer.text()
+
+    def replace_draft(self, text: str) -> None:
+        """Another conversation's unsent message into the box, where the focus is left as it is
+        (choosing a conversation from the list keeps the list's focus)."""
+        self.composer.editor.setPlainText(text)
+        self.composer.editor.moveCursor(QTextCursor.MoveOperation.End)
 
     def set_draft(self, text: str) -> None:
         """Put ``text`` into the message box (a refused message goes back there)."""
