@@ -1,5 +1,5 @@
 """Chime's life outside its window: the tray icon, closing into the tray, and desktop notifications
-that point to a reminder's turn (desktop.md §1.6).
+that point to a reminder's turn (desktop.md §2.1).
 
 Sessions stay live while the window is hidden, so their owners keep firing on time: hiding the
 window changes nothing in the engine. A notification only points at a turn; the turn is the only
@@ -8,11 +8,10 @@ record. Qt adapters only: the tray and the notifier are injected (None where the
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
@@ -24,7 +23,8 @@ from core.events import AssistantMessage, Entry, TurnEnd, TurnStart, UserMessage
 from ui.main_window import MainWindow
 from ui.tray import TrayIcon, UnreadItem
 
-_log = logging.getLogger(__name__)
+if TYPE_CHECKING:  # app.background builds the presence, then hands it the window it made
+    from app.background import AllReminders
 
 LONG_ANSWER = timedelta(seconds=20)
 """A turn that took at least this long is a "long answer" (its end may be notified)."""
@@ -48,11 +48,6 @@ class _Watch:
     reminder: str = ""
     started_at: datetime | None = None
     answered: bool = False
-
-
-@dataclass
-class _Turns:
-    by_session: dict[str, _Watch] = field(default_factory=dict)
 
 
 class Presence(QObject):
@@ -85,8 +80,9 @@ class Presence(QObject):
         self._title_of = title_of
         self.tray = tray
         self.notifier = notifier
-        self._turns = _Turns()
-        self.all_reminders: Any = None
+        self._turns: dict[str, _Watch] = {}
+        """By session, the turn whose answer may be notified."""
+        self.all_reminders: AllReminders | None = None
         """The all-reminders window's flow (``app.background.AllReminders``), once wired."""
         if tray is not None:
             tray.show_requested.connect(lambda: self.show_requested.emit(None))
@@ -148,20 +144,20 @@ class Presence(QObject):
             due = event.reminders
             text = "; ".join(reminder.prompt for reminder in due) if due is not None else ""
             watch = _Watch(Pointer(session_id, entry.seq), reminder=text)
-            self._turns.by_session[session_id] = watch
+            self._turns[session_id] = watch
             if due is not None:
                 self._notify(watch, "")
         elif isinstance(event, TurnStart):
-            started = self._turns.by_session.get(session_id)
+            started = self._turns.get(session_id)
             if started is not None:
                 started.started_at = self._clock()
         elif isinstance(event, AssistantMessage):
             self._on_answer(session_id, event)
         elif isinstance(event, TurnEnd):
-            self._turns.by_session.pop(session_id, None)
+            self._turns.pop(session_id, None)
 
     def _on_answer(self, session_id: str, event: AssistantMessage) -> None:
-        watch = self._turns.by_session.get(session_id)
+        watch = self._turns.get(session_id)
         if watch is None or watch.answered or event.tool_calls or not event.text.strip():
             return
         watch.answered = True
