@@ -451,7 +451,7 @@ class Application:
             wanted = [self.session_arg] if self.session_arg else list(state.open)
             current = self.session_arg or state.current
             if started.presence is not None:
-                await started.presence.start()
+                started.presence.start()
             if self.background and (started.presence is None or started.presence.tray is None):
                 self.background = False  # no tray to live in: the window is how Chime is reached
                 self.window.show()

@@ -90,12 +90,17 @@ class Presence(QObject):
         if notifier is not None:
             notifier.clicked.connect(self.show_requested.emit)
 
-    async def start(self) -> None:
-        """Show the tray icon and connect to the notification service (none: the tray badge and
-        the attention hint are all there is)."""
+    def start(self) -> None:
+        """Show the tray icon and connect to the notification service in the background (a bus
+        that is slow to answer never delays the sessions' opening; none: the tray badge and the
+        attention hint are all there is)."""
         if self.tray is not None:
             self.tray.show()
-        if self.notifier is not None and not await self.notifier.start():
+        if self.notifier is not None:
+            self._tasks.spawn(self._connect(self.notifier))
+
+    async def _connect(self, notifier: DesktopNotifier) -> None:
+        if not await notifier.start() and self.notifier is notifier:
             self.notifier = None
 
     async def stop(self) -> None:
