@@ -53,6 +53,7 @@ from core.clock import Clock, NewId, ZoneSource
 from ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP
 from ui.main_window import MainWindow
 from ui.screen import SessionAccess, SessionScreen
+from ui.window_parts import bring_forward
 
 if TYPE_CHECKING:  # built after the first paint (``Application.start``); imported there
     from app.actions_wiring import Questions
@@ -515,12 +516,7 @@ class Application:
     def bring_forward(self, session_id: str | None) -> None:
         """Chime was started again on this data folder (``app.single_instance``): raise the
         window and open the session it asked for (once the engine runs)."""
-        if self.window.isMinimized():
-            self.window.showNormal()
-        elif not self.window.isVisible():  # in the tray
-            self.window.show()
-        self.window.raise_()
-        self.window.activateWindow()
+        bring_forward(self.window)  # minimized, or hidden in the tray
         QApplication.alert(self.window)
         if not session_id:
             return

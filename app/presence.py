@@ -22,6 +22,7 @@ from core.clock import Clock
 from core.events import AssistantMessage, Entry, TurnEnd, TurnStart, UserMessage
 from ui.main_window import MainWindow
 from ui.tray import TrayIcon, UnreadItem
+from ui.window_parts import bring_forward
 
 if TYPE_CHECKING:  # app.background builds the presence, then hands it the window it made
     from app.background import AllReminders
@@ -112,13 +113,7 @@ class Presence(QObject):
 
     def show_window(self) -> None:
         """Bring the window back (from the tray, a notification, a second start)."""
-        window = self._window
-        if window.isMinimized():
-            window.showNormal()
-        else:
-            window.show()
-        window.raise_()
-        window.activateWindow()
+        bring_forward(self._window)
 
     @property
     def in_background(self) -> bool:

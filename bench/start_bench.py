@@ -35,6 +35,7 @@ from app.state import AppState, write_state  # noqa: E402
 from core.host import LoopWaker, SessionHost  # noqa: E402
 from core.llm.offline import OfflineAssistant  # noqa: E402
 from core.session.store import SessionStore  # noqa: E402
+from tests.desktop import read_text, start_x_server  # noqa: E402
 
 WAIT_S = 120.0
 
@@ -67,27 +68,6 @@ async def make_folder(folder: Path, sessions: int) -> list[str]:
     return ids
 
 
-def start_x(env: dict[str, str]) -> list[subprocess.Popen[bytes]]:
-    read, write = os.pipe()
-    xvfb = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        env["DISPLAY"] = ":" + pipe.readline().strip()
-    started = [xvfb]
-    if shutil.which("openbox"):
-        started.append(
-            subprocess.Popen(
-                ["openbox"], env=env, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL
-            )
-        )
-        time.sleep(0.5)
-    return started
-
-
 def one_start(folder: Path, env: dict[str, str], trace: Path) -> dict[str, tuple[float, int, int]]:
     """Start Chime, wait for the engine, quit it; the milestones (seconds since the launch, sessions
     listed, transcript rows)."""
@@ -101,22 +81,15 @@ def one_start(folder: Path, env: dict[str, str], trace: Path) -> dict[str, tuple
         stderr=subprocess.DEVNULL,
     )
     deadline = launched + WAIT_S
-    while time.monotonic() < deadline and "engine_ready" not in _text(trace):
+    while time.monotonic() < deadline and "engine_ready" not in read_text(trace):
         time.sleep(0.05)
     chime.send_signal(signal.SIGTERM)
     chime.wait(WAIT_S)
     found = {}
-    for line in _text(trace).splitlines():
+    for line in read_text(trace).splitlines():
         name, at, sessions, rows = line.split()
         found[name] = (float(at) - launched, int(sessions), int(rows))
     return found
-
-
-def _text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return ""
 
 
 def visible_at(milestones: dict[str, tuple[float, int, int]]) -> float:
@@ -144,7 +117,7 @@ def main() -> int:
         ids = asyncio.run(make_folder(folder, args.sessions))
         write_state(folder, AppState(open=tuple(ids[-3:]), current=ids[-1]))
         print(f"{args.sessions} sessions made in {time.monotonic() - built:.1f} s")
-        processes = start_x(env)
+        processes = start_x_server(env, screen="1280x800x24", window_manager=True)
         try:
             trace = Path(scratch) / "trace"
             one_start(folder, env, trace)  # writes start-view.json at its quit; warms the caches

@@ -30,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.desktop import read_text, start_x_server  # noqa: E402
 from tests.survival.crash_checks import (  # noqa: E402 -- after the path is set
     admission_violations,
     fold_violation,
@@ -49,33 +50,6 @@ MESSAGES = (
 WAIT_S = 60.0
 
 
-def start_x(env: dict[str, str]) -> list[subprocess.Popen[bytes]]:
-    read, write = os.pipe()
-    xvfb = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        env["DISPLAY"] = ":" + pipe.readline().strip()
-    started = [xvfb]
-    if shutil.which("openbox"):
-        manager = subprocess.Popen(
-            ["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        started.append(manager)
-        time.sleep(0.5)
-    return started
-
-
-def _text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return ""
-
-
 def run_chime(folder: Path, env: dict[str, str], trace: Path) -> subprocess.Popen[bytes]:
     trace.unlink(missing_ok=True)
     chime = subprocess.Popen(
@@ -86,7 +60,7 @@ def run_chime(folder: Path, env: dict[str, str], trace: Path) -> subprocess.Pope
         stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline and "engine_ready" not in _text(trace):
+    while time.monotonic() < deadline and "engine_ready" not in read_text(trace):
         if chime.poll() is not None:
             raise RuntimeError(f"Chime exited with {chime.returncode} before its engine ran")
         time.sleep(0.05)
@@ -128,7 +102,7 @@ def campaign(rounds: int, seed: int) -> int:
     events = 0
     with tempfile.TemporaryDirectory() as scratch:
         folder, trace = Path(scratch) / "data", Path(scratch) / "trace"
-        processes = start_x(env)
+        processes = start_x_server(env, screen="1280x800x24", window_manager=True)
         committed: dict[Path, bytes] = {}
         try:
             for number in range(rounds):

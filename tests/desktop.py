@@ -84,20 +84,46 @@ def desktop_services(tmp_path: Path, *, tray: bool = False) -> Iterator[Desktop]
                 process.wait(5)
 
 
-def _start_x(desktop: Desktop, tmp_path: Path) -> None:
+def start_x_server(
+    env: dict[str, str], *, screen: str = "1024x768x24", window_manager: bool = False
+) -> list[subprocess.Popen[bytes]]:
+    """Xvfb on a display it picks itself (``-displayfd``), set as ``env["DISPLAY"]``; openbox on it
+    too when ``window_manager`` and installed (without one no window is ever active). Returns the
+    processes to stop; also used by ``bench/start_bench.py`` and ``scripts/window_kills.py``."""
     read, write = os.pipe()
     xvfb = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", screen, "-nolisten", "tcp"],
         pass_fds=(write,),
         stderr=subprocess.DEVNULL,
     )
     os.close(write)
-    desktop.processes.append(xvfb)
     with os.fdopen(read) as pipe:
         number = pipe.readline().strip()
     if not number:
+        xvfb.kill()
+        xvfb.wait(5)
         raise RuntimeError("Xvfb did not say its display")
-    desktop.env["DISPLAY"] = f":{number}"
+    env["DISPLAY"] = f":{number}"
+    started = [xvfb]
+    if window_manager and shutil.which("openbox"):
+        manager = subprocess.Popen(
+            ["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        started.append(manager)
+        time.sleep(0.5)  # it takes the display before the first window maps
+    return started
+
+
+def read_text(path: Path) -> str:
+    """The file's text, or "" while it does not exist (a trace the process under test writes)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
+
+
+def _start_x(desktop: Desktop, tmp_path: Path) -> None:
+    desktop.processes += start_x_server(desktop.env)
     desktop.env["XDG_RUNTIME_DIR"] = str(tmp_path)
 
 

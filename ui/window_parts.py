@@ -237,3 +237,13 @@ def ask_open_link(parent: QWidget, url: str, open_url: Callable[[str], object]) 
 
     box.finished.connect(answered)
     box.open()
+
+
+def bring_forward(window: QWidget) -> None:
+    """Show ``window`` again, wherever it went (minimized, or hidden in the tray), in front."""
+    if window.isMinimized():
+        window.showNormal()
+    elif not window.isVisible():
+        window.show()
+    window.raise_()
+    window.activateWindow()

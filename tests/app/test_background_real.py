@@ -22,7 +22,7 @@ from app.system import system_clock
 from core.host import LoopWaker, SessionHost
 from core.llm.offline import OfflineAssistant
 from core.session.store import SessionStore
-from tests.desktop import desktop_services
+from tests.desktop import desktop_services, read_text
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT_S = 60.0
@@ -137,7 +137,7 @@ def test_a_kill_in_the_tray_loses_nothing_and_admits_nothing_twice(tmp_path: Pat
         trace.unlink(missing_ok=True)
         second = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
         try:
-            wait_for(lambda: ["ready"] if "engine_ready" in _read(trace) else [])
+            wait_for(lambda: ["ready"] if "engine_ready" in read_text(trace) else [])
         finally:
             second.send_signal(signal.SIGTERM)
             second.wait(WAIT_S)
@@ -148,10 +148,3 @@ def test_a_kill_in_the_tray_loses_nothing_and_admits_nothing_twice(tmp_path: Pat
     admitted = [line for line in lines if '"plugin":"schedule"' in line and "user/message" in line]
     assert len(admitted) == 1  # the reminder's turn was admitted once, not again after the kill
     assert all(line.startswith("{") and line.endswith("}") for line in lines)
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return ""
