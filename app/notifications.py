@@ -80,6 +80,7 @@ class DesktopNotifier(QObject):
         super().__init__(parent)
         self._connect = connect or JeepneyTransport.open
         self._transport: Transport | None = None
+        self._connecting: asyncio.Future[bool] | None = None
         self._listener: asyncio.Task[None] | None = None
         self._ids: dict[str, int] = {}
         self._pointers: dict[int, Pointer] = {}
@@ -91,7 +92,14 @@ class DesktopNotifier(QObject):
         return self._transport is not None
 
     async def start(self) -> bool:
-        """Connect to the service; False (and a log line) where there is none."""
+        """Connect to the service; False (and a log line) where there is none. A notification
+        asked for while the connection is being made waits for it (a reminder caught up at start
+        is often answered before a slow bus answers)."""
+        if self._connecting is None:
+            self._connecting = asyncio.ensure_future(self._open())
+        return await asyncio.shield(self._connecting)
+
+    async def _open(self) -> bool:
         try:
             self._transport = await self._connect()
         except (OSError, ValueError, KeyError, RuntimeError) as error:
@@ -107,6 +115,8 @@ class DesktopNotifier(QObject):
             return await self._show(shown)
 
     async def _show(self, shown: Shown) -> bool:
+        if self._connecting is not None and not self._connecting.done():
+            await asyncio.shield(self._connecting)
         if self._transport is None:
             return False
         key = shown.pointer.session_id
@@ -132,6 +142,10 @@ class DesktopNotifier(QObject):
 
     async def stop(self) -> None:
         """Stop listening and close the connection (quit)."""
+        if self._connecting is not None and not self._connecting.done():
+            self._connecting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._connecting
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):

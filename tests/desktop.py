@@ -8,6 +8,8 @@ Debian's xvfb, dbus-x11 or dbus-daemon, dunst, trayer); ``.ci/run`` installs the
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import json
 import os
 import shutil
@@ -72,7 +74,7 @@ def desktop_services(tmp_path: Path, *, tray: bool = False) -> Iterator[Desktop]
         _start_bus(desktop)
         _start(desktop, ["dunst"], "dunst", lambda: _dunst_answers(desktop))
         if tray:
-            _start(desktop, ["trayer", "--edge", "top"], "trayer", lambda: True)
+            _start(desktop, ["trayer", "--edge", "top"], "trayer", lambda: _tray_owned(desktop))
         yield desktop
     finally:
         for process in reversed(desktop.processes):
@@ -156,3 +158,28 @@ def _dunst_answers(desktop: Desktop) -> bool:
         ["dunstctl", "is-paused"], env=desktop.env, capture_output=True, timeout=10
     )
     return run.returncode == 0
+
+
+def _tray_owned(desktop: Desktop) -> bool:
+    """Whether a tray host owns the screen's system tray selection (what Qt asks before it shows
+    an icon): trayer takes it a moment after it starts, and a Chime started before that finds no
+    tray."""
+    name = ctypes.util.find_library("X11")
+    if name is None:
+        raise RuntimeError("no libX11 to ask the X server with")
+    x11 = ctypes.CDLL(name)
+    x11.XOpenDisplay.restype = ctypes.c_void_p
+    x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    x11.XInternAtom.restype = ctypes.c_ulong
+    x11.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+    x11.XGetSelectionOwner.restype = ctypes.c_ulong
+    x11.XGetSelectionOwner.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+    x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+    display = x11.XOpenDisplay(desktop.env["DISPLAY"].encode())
+    if not display:
+        return False
+    try:
+        selection = x11.XInternAtom(display, b"_NET_SYSTEM_TRAY_S0", 0)
+        return bool(x11.XGetSelectionOwner(display, selection))
+    finally:
+        x11.XCloseDisplay(display)

@@ -77,15 +77,19 @@ def test_a_background_start_catches_up_in_the_tray_and_notifies(tmp_path: Path) 
     with desktop_services(tmp_path, tray=True) as desktop:
         env = dict(desktop.env, QT_QPA_PLATFORM="xcb", PYTHONPATH=str(ROOT), HOME=str(tmp_path))
         env.pop("CHIME_DATA_DIR", None)
-        chime = subprocess.Popen(
-            [sys.executable, "-m", "app", "--data-dir", str(data), "--background"],
-            env=env,
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-        )
+        printed = tmp_path / "printed"
+        with printed.open("wb") as sink:
+            chime = subprocess.Popen(
+                [sys.executable, "-m", "app", "--data-dir", str(data), "--background"],
+                env=env,
+                cwd=ROOT,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+            )
         try:
-            notified = wait_for(lambda: [n for n in desktop.notifications() if n["summary"]])
+            notified = wait_for(
+                lambda: [n for n in desktop.notifications() if n["summary"]], chime, printed
+            )
             assert notified[0]["summary"] == title
             assert notified[0]["body"].startswith("Reminder: stretch")
             assert visible_windows(desktop.env) == []  # in the tray, no window
@@ -99,7 +103,8 @@ def test_a_background_start_catches_up_in_the_tray_and_notifies(tmp_path: Path) 
             assert chime.poll() is None  # alive
         finally:
             chime.send_signal(signal.SIGTERM)
-            output = chime.communicate(timeout=WAIT_S)[0].decode(errors="replace")
+            chime.wait(WAIT_S)
+        output = read_text(printed)
         assert chime.returncode == 0, output
         assert "Traceback" not in output
     state = json.loads((data / "state.json").read_text(encoding="utf-8"))
@@ -107,14 +112,18 @@ def test_a_background_start_catches_up_in_the_tray_and_notifies(tmp_path: Path) 
     assert os.path.exists(data / "sessions" / sid / "session.jsonl")
 
 
-def wait_for(probe: object) -> list[dict[str, str]]:
+def wait_for(probe: object, chime: subprocess.Popen[bytes], output: Path) -> list[dict[str, str]]:
+    """What ``probe`` finds once it finds something; a failure that quotes what Chime printed if
+    it exits first or nothing comes within ``WAIT_S``."""
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline:
         found = probe()  # type: ignore[operator]
         if found:
             return found  # type: ignore[no-any-return]
+        if chime.poll() is not None:
+            pytest.fail(f"Chime exited ({chime.returncode}) first:\n{read_text(output)}")
         time.sleep(0.2)
-    raise TimeoutError(f"nothing within {WAIT_S} s")
+    pytest.fail(f"nothing within {WAIT_S} s; Chime printed:\n{read_text(output)}")
 
 
 @pytest.mark.slow  # two real Chime processes on Xvfb with trayer and dunst: about 10-20 s
@@ -127,21 +136,27 @@ def test_a_kill_in_the_tray_loses_nothing_and_admits_nothing_twice(tmp_path: Pat
         env = dict(desktop.env, QT_QPA_PLATFORM="xcb", PYTHONPATH=str(ROOT), HOME=str(tmp_path))
         env["CHIME_START_TRACE"] = str(trace)
         command = [sys.executable, "-m", "app", "--data-dir", str(data), "--background"]
-        first = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+        printed = tmp_path / "printed"
+        with printed.open("wb") as sink:
+            first = subprocess.Popen(command, env=env, cwd=ROOT, stdout=sink, stderr=sink)
         try:
-            wait_for(lambda: [n for n in desktop.notifications() if "\n" in n["body"]])  # answered
+            answered = lambda: [n for n in desktop.notifications() if "\n" in n["body"]]  # noqa: E731
+            wait_for(answered, first, printed)
         finally:
             first.send_signal(signal.SIGKILL)
             first.wait(WAIT_S)
         before = log_path.read_bytes()
         trace.unlink(missing_ok=True)
-        second = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+        with printed.open("wb") as sink:
+            second = subprocess.Popen(command, env=env, cwd=ROOT, stdout=sink, stderr=sink)
         try:
-            wait_for(lambda: ["ready"] if "engine_ready" in read_text(trace) else [])
+            wait_for(
+                lambda: ["ready"] if "engine_ready" in read_text(trace) else [], second, printed
+            )
         finally:
             second.send_signal(signal.SIGTERM)
             second.wait(WAIT_S)
-        assert second.returncode == 0
+        assert second.returncode == 0, read_text(printed)
     after = log_path.read_bytes()
     assert after.startswith(before)  # nothing lost: the killed run's lines are all still there
     lines = after.decode("utf-8").splitlines()

@@ -64,6 +64,47 @@ def test_a_later_notification_of_a_conversation_replaces_its_earlier_one(loop) -
     assert transport.closed
 
 
+def test_a_notification_asked_for_while_the_bus_connects_waits_for_it(loop) -> None:
+    transport = FakeTransport()
+    answered = asyncio.Event()
+
+    async def slow_connect() -> FakeTransport:
+        await answered.wait()  # a session bus activating its service: seconds, at start
+        return transport
+
+    notifier = DesktopNotifier(slow_connect)
+
+    async def scenario() -> tuple[bool, bool]:
+        connecting = asyncio.ensure_future(notifier.start())
+        showing = asyncio.ensure_future(notifier.show(Shown("Plants", "⏰ water", Pointer("a", 4))))
+        await asyncio.sleep(0)
+        assert transport.sent == []  # nothing to send it on yet, and it is not dropped either
+        answered.set()
+        shown = await showing
+        started = await connecting
+        await notifier.stop()
+        return started, shown
+
+    assert run_loop(loop, scenario()) == (True, True)
+    assert transport.sent == [(0, "Plants", "⏰ water")]
+
+
+def test_a_quit_while_the_bus_connects_stops_waiting(loop) -> None:
+    async def never() -> FakeTransport:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    notifier = DesktopNotifier(never)
+
+    async def scenario() -> bool:
+        asyncio.ensure_future(notifier.start())
+        await asyncio.sleep(0)
+        await notifier.stop()
+        return notifier.available
+
+    assert run_loop(loop, scenario()) is False
+
+
 def test_two_notifications_of_a_conversation_sent_at_once_still_replace(loop) -> None:
     transport = FakeTransport()
     notifier = notifier_with(transport)
