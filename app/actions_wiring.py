@@ -27,6 +27,7 @@ from ui.dialogs import (
     ask_leave,
     ask_lose_unsaved,
     ask_restart_for_language,
+    ask_set_reminder,
     ask_title,
 )
 from ui.i18n import QT_TRANSLATE_NOOP
@@ -56,6 +57,8 @@ class Questions:
     attachment_paths: Callable[[QWidget], list[Path]] = ask_attachment_paths
     """The files to attach to the message (empty: cancelled)."""
     restart_for_language: Callable[[QWidget, str], bool] = ask_restart_for_language
+    set_reminder: Callable[[QWidget, str, str], bool] = ask_set_reminder
+    """Whether to set the reminder a model answered in words (its text, when it would come)."""
     """Whether to start again now to show the language just chosen (named in its own words)."""
 
 

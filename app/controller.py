@@ -314,6 +314,7 @@ class AppController(QObject):
         bridge = opened.bridge
         bridge.event_appended.connect(lambda e: self._on_event(sid, e))
         bridge.streaming.connect(lambda text: self._on_streaming(sid, text))
+        bridge.thinking.connect(lambda text: self._on_thinking(sid, text))
         bridge.busy_changed.connect(lambda busy: self._on_busy(sid, busy))
         bridge.schedule_changed.connect(lambda records: self._on_schedule(sid, records))
         bridge.persistence_changed.connect(lambda failed: self._on_persistence(sid, failed))
@@ -794,6 +795,10 @@ class AppController(QObject):
     def _on_streaming(self, session_id: str, piece: str) -> None:
         if session_id == self.current:
             self.window.show_stream_piece(piece)
+
+    def _on_thinking(self, session_id: str, piece: str) -> None:
+        if session_id == self.current:
+            self.window.show_thinking_piece(piece)
 
     def _on_busy(self, session_id: str, busy: bool) -> None:
         if session_id == self.current:

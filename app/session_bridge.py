@@ -11,6 +11,8 @@ Signals:
         ended without an answer being recorded). Only pieces cross, never the growing text, so
         each costs the same however long the answer grows (a 4 MB answer arrives in ~10^5); the
         window joins them in the answer's own row.
+    thinking(str): the next piece of the live answer's thinking (reasoning), shown apart from
+        the answer.
     busy_changed(bool): a turn started (True) or the agent went idle (False).
     schedule_changed(object): the active reminders, a tuple of ``ui.screen.ReminderView``.
     persistence_changed(bool): True when the last barrier failed (recent events not durable).
@@ -73,6 +75,7 @@ class SessionBridge(QObject):
 
     event_appended = Signal(object)
     streaming = Signal(str)
+    thinking = Signal(str)
     busy_changed = Signal(bool)
     schedule_changed = Signal(object)
     persistence_changed = Signal(bool)
@@ -104,6 +107,7 @@ class SessionBridge(QObject):
         if agent is not None:
             self._agent_unsubscribe.append(agent.on_status(self._on_agent_status))
             self._agent_unsubscribe.append(agent.on_delta(self._on_agent_delta))
+            self._agent_unsubscribe.append(agent.on_reasoning(self._on_agent_reasoning))
 
     @property
     def writable(self) -> bool:
@@ -236,6 +240,10 @@ class SessionBridge(QObject):
         self._pieces = []
         if had_text and announce:
             self.streaming.emit("")
+
+    def _on_agent_reasoning(self, text: str) -> None:
+        if text:
+            self.thinking.emit(text)
 
     def _on_agent_delta(self, text: str) -> None:
         if text:

@@ -1,5 +1,6 @@
-"""Connects the window's per-session choices, attachments and search across sessions to their
-flows (``app.session_choices``, ``app.attach_flow``, ``app.session_search``). Wiring only."""
+"""Connects the window's per-session choices, attachments, search across sessions and the safety
+net's "Set it" to their flows (``app.session_choices``, ``app.attach_flow``,
+``app.session_search``, ``app.reminder_offer``). Wiring only."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING
 from app.attach_flow import AttachFlow
 from app.controller import AppController
 from app.qtasync import TaskRunner
+from app.reminder_offer import ReminderOffer
 from app.session_choices import ChoicesFlow
 from app.session_search import SessionSearch
 from app.settings_flow import SettingsFlow
@@ -27,6 +29,7 @@ class VerbFlows:
     choices: ChoicesFlow
     attach: AttachFlow
     search: SessionSearch
+    offer: ReminderOffer
 
 
 def wire_verbs(
@@ -51,5 +54,7 @@ def wire_verbs(
     settings.applied.append(choices.settings_applied)
     attach = AttachFlow(window, controller, tasks, questions.attachment_paths)
     search = SessionSearch(window, controller, tasks, data_dir)
+    offer = ReminderOffer(controller, window, tasks, questions.set_reminder)
+    window.row_action.connect(offer.row_action)
     choices.refresh()
-    return VerbFlows(choices, attach, search)
+    return VerbFlows(choices, attach, search, offer)

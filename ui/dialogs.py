@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -105,6 +105,31 @@ def ask_lose_unsaved(parent: QWidget, question: str) -> bool:
     box.setDefaultButton(keep)
     box.exec()
     return box.clickedButton() is lose
+
+
+def ask_set_reminder(parent: QWidget, prompt: str, when: str) -> bool:
+    """True when the user wants the reminder the model did not set: ``prompt``, ``when``."""
+    box = QMessageBox(
+        QMessageBox.Icon.Question,
+        translate("Dialogs", "Set this reminder?"),
+        translate("Dialogs", "“{prompt}” — {when}").format(prompt=prompt, when=when)
+        if when
+        else f"“{prompt}”",
+        parent=parent,
+    )
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setInformativeText(
+        translate(
+            "Dialogs",
+            "The model answered in words and set nothing; this is the reminder as Chime's "
+            "offline assistant understood your message.",
+        )
+    )
+    set_it = box.addButton(translate("Dialogs", "Set reminder"), QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(set_it)
+    box.exec()
+    return box.clickedButton() is set_it
 
 
 def ask_restart_for_language(parent: QWidget, language: str) -> bool:

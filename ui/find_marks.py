@@ -29,6 +29,8 @@ def marks_in(layout: RowLayout, query: str) -> list[Mark]:
         return []
     marks: list[Mark] = []
     for index, piece in enumerate(layout.pieces):
+        if piece.aside:  # an answer's thinking: find leaves it out (desktop.md §1.3)
+            continue
         cursor = piece.doc.find(query, 0)
         while not cursor.isNull() and cursor.selectionEnd() > cursor.selectionStart():
             marks.append(Mark(index, cursor.selectionStart(), cursor.selectionEnd()))

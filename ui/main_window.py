@@ -188,6 +188,7 @@ class MainWindow(QMainWindow):
         column.addWidget(self.banner)
         column.addWidget(self.transcript, 1)
         column.addWidget(self.answer_wait)
+        self.answer_wait.thinking_ticked.connect(self.transcript_model.set_thinking_ms)
         column.addWidget(self.message_bar)
         column.addWidget(self.composer.edit_bar)
         column.addWidget(self.composer)
@@ -432,6 +433,12 @@ class MainWindow(QMainWindow):
         if piece:
             self.answer_wait.end()
         self.transcript_model.append_stream(piece)
+
+    def show_thinking_piece(self, piece: str) -> None:
+        """A piece of the streamed answer's thinking: the waiting line says "Thinking… 12 s" and
+        the thinking grows, folded, at the top of the answer's row."""
+        self.answer_wait.think()
+        self.transcript_model.append_thinking(piece, self.answer_wait.thinking_ms())
 
     def end_stream(self) -> None:
         """The stream ended (without an answer, or before it was recorded). A turn still busy

@@ -58,8 +58,24 @@ from ui.attachment_strip import size_text
 from ui.highlight import CodeFormats, fill_runs, knows, runs_by_lines
 from ui.markdown_blocks import Block, resplit, split_blocks
 from ui.row_actions import RowAction, footer_actions, label, tip
+from ui.row_parts import (
+    INDENT,
+    THINKING,
+    header_rect,
+    set_it_label,
+    set_it_tip,
+    thinking_label,
+    thinking_tip,
+    unset_line,
+)
 from ui.theme import Surfaces
-from ui.transcript_rows import TranscriptRow, first_text_wait, reminder_text, usage_numbers
+from ui.transcript_rows import (
+    TranscriptRow,
+    first_text_wait,
+    reminder_text,
+    thought_seconds,
+    usage_numbers,
+)
 from ui.untrusted import set_markdown
 
 MARGIN = 16
@@ -131,6 +147,8 @@ class Piece:
     joiner: str = ""
     markdown: str = ""
     muted: bool = False
+    aside: bool = False
+    """An answer's thinking: shown and selectable, but not the answer (find skips it)."""
 
     @property
     def height(self) -> int:
@@ -390,7 +408,7 @@ class RowLayouts:
         """The layout of ``row`` in a column ``width`` wide."""
         kind = row.kind
         if kind in ("user", "assistant", "streaming"):
-            return self._message(row, width, time)
+            return self._message(row, width, time, expanded)
         if kind == "reminder":
             return self._reminder(row, width, caption, time)
         if kind == "error":
@@ -401,14 +419,20 @@ class RowLayouts:
             return self._card_text(row.text, width, self._fonts.mono, muted=True)
         if kind == "hidden":
             return self._hidden(row, width)
+        if kind == "unset":
+            return self._unset(row, width)
         return self._notice(row.text, width)
 
-    def _message(self, row: TranscriptRow, width: int, time: str) -> RowLayout:
+    def _message(
+        self, row: TranscriptRow, width: int, time: str, expanded: bool = False
+    ) -> RowLayout:
         user = row.kind == "user"
         inner = max(80, int(width * BUBBLE_SHARE)) - 2 * PAD if user else width
         pieces, boxes, height, ideal = self._blocks(self._blocks_of(row), inner)
         layout = RowLayout(0, pieces, boxes)
         top = GAP
+        if row.reasoning and not user:
+            top = self._thinking(layout, row, width, top, expanded)
         if user and not pieces and row.files:  # files only: no empty bubble
             bottom = self._files_line(layout, row, width, top)
         elif user:
@@ -423,6 +447,47 @@ class RowLayouts:
             self._shift(layout, 0, top)
             bottom = top + height
         return self._with_footer(layout, row, width, bottom, time, right=user)
+
+    def _thinking(
+        self, layout: RowLayout, row: TranscriptRow, width: int, top: int, expanded: bool
+    ) -> int:
+        """The thinking block at ``top`` of an answer: its header button and, open, the thinking
+        as the row's first piece (the answer's pieces are numbered on after it); returns where
+        the answer begins."""
+        text = thinking_label(row, expanded=expanded)
+        rect = header_rect(text, self._small_metrics).translated(0, top)
+        tip = thinking_tip(expanded=expanded)
+        layout.buttons.append(Button(THINKING, text, rect, tip))
+        y = rect.bottom() + 1 + BLOCK_GAP
+        if expanded:
+            doc = self._plain_doc(row.reasoning, self._fonts.small, max(80, width - INDENT))
+            piece = Piece(doc, INDENT, y, 0, doc.characterCount(), markdown=row.reasoning)
+            piece.muted = piece.aside = True
+            for later in layout.pieces:
+                later.base += piece.length
+            if layout.pieces:
+                layout.pieces[0].joiner = "\n\n"
+            layout.pieces.insert(0, piece)
+            y += piece.height + BLOCK_GAP
+            piece.y -= y  # the caller moves every piece down to where the answer begins
+        return y
+
+    def _unset(self, row: TranscriptRow, width: int) -> RowLayout:
+        """The safety net's quiet line under an answer, with "Set it" until it is set."""
+        small = self._small_metrics
+        label = set_it_label()
+        shown = Verb.SET_REMINDER in offered(row.verbs, writable=self.writable)
+        button_w = small.horizontalAdvance(label) + 22 if shown else 0
+        text = unset_line(row)
+        doc = self._plain_doc(text, self._fonts.notice, max(80, width - button_w - 12))
+        piece = Piece(doc, 0, GAP, 0, doc.characterCount(), markdown=text, muted=True)
+        height = max(piece.height, small.height() + 8)
+        layout = RowLayout(GAP + height + GAP, [piece])
+        if shown:
+            left = min(width - button_w, int(doc.idealWidth()) + 12)
+            rect = QRect(left, GAP, button_w, small.height() + 8)
+            layout.buttons = [Button(Verb.SET_REMINDER, label, rect, set_it_tip(row))]
+        return layout
 
     def _files_line(self, layout: RowLayout, row: TranscriptRow, width: int, top: int) -> int:
         """The attached files' names and sizes under the bubble, right-aligned, as a muted piece
@@ -556,8 +621,9 @@ class RowLayouts:
             Button(b.name, b.text, b.rect.translated(buttons_x, dy), b.tip) for b in buttons
         ]
         if switcher:
-            layout.buttons = [replace_rect(b, b.rect.translated(switcher_x, 0)) for b in switcher]
-            first, last = layout.buttons[0].rect, layout.buttons[-1].rect
+            shifted = [replace_rect(b, b.rect.translated(switcher_x, 0)) for b in switcher]
+            layout.buttons = [*layout.buttons, *shifted]
+            first, last = shifted[0].rect, shifted[-1].rect
             layout.switcher_text = f"{row.version[0]}/{row.version[1]}"
             layout.switcher_rect = QRect(
                 first.right() + 1, top, last.left() - first.right() - 1, line
@@ -588,6 +654,10 @@ class RowLayouts:
         )
         if rate:
             text += " · " + translate("RowLayouts", "{rate} tok/s").format(rate=rate)
+        if thought := thought_seconds(row.usage):
+            text += " · " + translate("RowLayouts", "thought for {seconds} s").format(
+                seconds=thought
+            )
         if waited := first_text_wait(row.usage):
             text += " · " + translate("RowLayouts", "first word after {seconds} s").format(
                 seconds=waited

@@ -3,8 +3,9 @@
 The context menu (right click, the Menu key, Shift+F10) copies the selection or the message, a
 code box's code or a link, and holds the row's actions (``ui.row_actions``) and its buttons'
 verbs (Retry, Edit, Discard on an error row; Show on a hidden one; the version switcher's ‹ ›).
-Enter on an error row retries it, on a hidden row shows it, on a tool call or a time reading
-expands it. What the view does not do itself leaves as a signal. No I/O.
+Enter on an error row retries it, on a hidden row shows it, on the safety net's line sets the
+reminder (after asking), on a tool call or a time reading expands it, on an answer that thought
+opens or closes its thinking. What the view does not do itself leaves as a signal. No I/O.
 
 Signals:
     row_action(str, int): a row action for the app (name, the seq of the input whose exchange
@@ -27,6 +28,7 @@ from ui.row_actions import ROW_ACTIONS, label
 from ui.row_copy import RowCopy
 from ui.row_hits import RowHits
 from ui.row_layout import MARGIN
+from ui.row_parts import THINKING
 from ui.text_selection import TextSelection
 from ui.transcript_model import TranscriptModel
 from ui.transcript_rows import TranscriptRow
@@ -73,6 +75,8 @@ class RowMenu(QObject):
             self._copying.copy_code(row, int(name.removeprefix(COPY_CODE)))
         elif name == Verb.SETTINGS:
             self.settings_requested.emit()
+        elif name == THINKING:
+            self._model.toggle_expanded(row)
         else:
             self.row_action.emit(name, value.input if value.input >= 0 else value.seq)
 
@@ -85,7 +89,7 @@ class RowMenu(QObject):
         if verb is not None:
             self.run(index.row(), verb)
             return True
-        if row.kind in ("tool", "context"):
+        if row.kind in ("tool", "context") or row.reasoning:
             self._model.toggle_expanded(index.row())
             return True
         return False
@@ -132,10 +136,24 @@ class RowMenu(QObject):
                 QCoreApplication.translate("TranscriptView", "Copy &link address"),
                 partial(clipboard.setText, link),
             )
+        self._add_thinking(menu, row)
         self._add_row_actions(menu, row)
         menu.addSeparator()
         menu.addAction(self.select_all_action)
         return menu
+
+    def _add_thinking(self, menu: QMenu, row: int) -> None:
+        """An answer's "Show thinking" / "Hide thinking" (its header's click, for the keyboard)."""
+        value = self._model.row_at(row)
+        if value is None or not value.reasoning:
+            return
+        menu.addSeparator()
+        text = (
+            QCoreApplication.translate("TranscriptView", "Hide &thinking")
+            if self._model.is_expanded(row)
+            else QCoreApplication.translate("TranscriptView", "Show &thinking")
+        )
+        menu.addAction(text, partial(self._model.toggle_expanded, row))
 
     def _add_row_actions(self, menu: QMenu, row: int) -> None:
         value = self._model.row_at(row)
@@ -160,6 +178,7 @@ class RowMenu(QObject):
             Verb.RETRY: QCoreApplication.translate("TranscriptView", "&Retry"),
             Verb.DISCARD: QCoreApplication.translate("TranscriptView", "&Discard"),
             Verb.SHOW: QCoreApplication.translate("TranscriptView", "&Show the hidden message"),
+            Verb.SET_REMINDER: QCoreApplication.translate("TranscriptView", "Set the &reminder…"),
         }
         if value.kind == "error":
             words[Verb.EDIT] = QCoreApplication.translate("TranscriptView", "&Edit the message…")

@@ -88,6 +88,10 @@ class TranscriptModel(QAbstractListModel):
         None: the view follows the end)."""
         self._pieces: list[str] = []
         """Streamed pieces not shown yet."""
+        self._thoughts: list[str] = []
+        """Pieces of the streamed answer's thinking not shown yet."""
+        self._thinking_ms: int | None = None
+        """How long it has been thinking, not shown yet (None: no news)."""
         self._stream_timer = QTimer(self)
         self._stream_timer.setSingleShot(True)
         self._stream_timer.setInterval(STREAM_FRAME_MS)
@@ -247,10 +251,30 @@ class TranscriptModel(QAbstractListModel):
         if not self._stream_timer.isActive():
             self._stream_timer.start()
 
+    def append_thinking(self, piece: str, thinking_ms: int | None) -> None:
+        """More of the streamed answer's thinking, and how long it has been thinking (shown
+        within ``STREAM_FRAME_MS``, folded at the top of the streaming row)."""
+        if piece:
+            self._thoughts.append(piece)
+        self._thinking_ms = thinking_ms
+        if not self._stream_timer.isActive():
+            self._stream_timer.start()
+
+    def set_thinking_ms(self, thinking_ms: int) -> None:
+        """How long the streamed answer has been thinking (its "Thinking… 12 s" ticks)."""
+        if self._projection.stream_thinking or self._thoughts:
+            self.append_thinking("", thinking_ms)
+
     @property
     def is_streaming(self) -> bool:
         """Some of an answer has arrived and is shown or about to be."""
         return bool(self._pieces) or bool(self._projection.stream_text)
+
+    @property
+    def is_thinking(self) -> bool:
+        """The streamed answer has thought and not yet said a word."""
+        thought = bool(self._thoughts) or bool(self._projection.stream_thinking)
+        return thought and not self.is_streaming
 
     def end_stream(self) -> None:
         """The stream ended without a recorded answer taking its place: drop its row."""
@@ -263,14 +287,19 @@ class TranscriptModel(QAbstractListModel):
         self._flush_stream()
 
     def _flush_stream(self) -> None:
+        projection = self._projection
+        if self._thoughts or self._thinking_ms is not None:
+            thought = projection.stream_thinking + "".join(self._thoughts)
+            took, self._thoughts, self._thinking_ms = self._thinking_ms, [], None
+            self._apply(projection.think(thought, took))
         if self._pieces:
-            text = self._projection.stream_text + "".join(self._pieces)
+            text = projection.stream_text + "".join(self._pieces)
             self._pieces = []
-            self._apply(self._projection.stream(text))
+            self._apply(projection.stream(text))
 
     def _stop_stream(self) -> None:
         self._stream_timer.stop()
-        self._pieces = []
+        self._pieces, self._thoughts, self._thinking_ms = [], [], None
 
     # -- rows by id --------------------------------------------------------------------------
     def toggle_expanded(self, row: int) -> None:

@@ -33,6 +33,7 @@ __all__ = [
     "reminder_caption",
     "reminder_text",
     "row_for_event",
+    "thought_seconds",
     "usage_numbers",
     "words",
 ]
@@ -45,6 +46,8 @@ def words(row: TranscriptRow) -> TranscriptRow:
     match row.kind:
         case "tool":
             title = tool_title(row.outcome) if row.outcome is not None else row.text
+            if row.from_text:  # the model wrote the call as text; Chime read it as a call
+                title = translate("TranscriptRows", "%1 · written as text").replace("%1", title)
             return replace(row, title=title, detail=_detail(row.arguments, row.result))
         case "error":
             return replace(row, text=turn_error_text(row.error))
@@ -112,6 +115,13 @@ def first_text_wait(usage: TurnUsage) -> str:
         return ""
     seconds = waited / 1000
     return f"{seconds:,.0f}" if seconds >= 10 else f"{seconds:.1f}"
+
+
+def thought_seconds(usage: TurnUsage) -> str:
+    """How long the turn's steps thought in whole seconds ("12"), or "" when they did not."""
+    if usage.thought_ms <= 0:
+        return ""
+    return f"{max(1, round(usage.thought_ms / 1000)):,}"
 
 
 def reminder_caption(row: TranscriptRow, zone_name: str | None) -> str:

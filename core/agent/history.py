@@ -64,7 +64,7 @@ from core.events import (
 )
 from core.llm.budget import messages_tokens
 from core.llm.messages import Message
-from core.llm.reasoning import split_think
+from core.reasoning import split_think
 from core.session.conversation import Conversation
 
 MAX_TURNS = 40

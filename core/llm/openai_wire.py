@@ -4,7 +4,7 @@ A ``ModelRequest`` becomes a ``/chat/completions`` body (``chat_body``), shaped 
 family's ``Quirks`` (``core.llm.compat``: the one place the families' differences live); streamed ``chat.completion.chunk`` objects merge into text pieces and one ``Finish``.
 ``core.llm.openai_compat`` (the network door) sends what this builds and feeds this what arrives.
 Reasoning arrives in a delta field of its own (``reasoning_content``, or ``reasoning``) or as a
-``<think>`` block in ``content`` (``core.llm.reasoning``); both become ``ReasoningDelta`` pieces
+``<think>`` block in ``content`` (``core.reasoning``); both become ``ReasoningDelta`` pieces
 and ``Finish.reasoning``, apart from the answer text.
 Chunks are read by attribute and never trusted: anything missing or of the wrong type is skipped,
 so the SDK's unvalidated chunk objects and plain test objects merge alike.
@@ -22,8 +22,8 @@ from typing import Any, Literal
 from core.events import FinishReason, TokenUsage, ToolCall
 from core.llm.compat import Quirks, ToolContent
 from core.llm.messages import Finish, Image, Message, ModelRequest, ReasoningDelta, TextDelta
-from core.llm.reasoning import Piece, ThinkSplitter, split_closing
 from core.llm.text_calls import calls_in_text
+from core.reasoning import Piece, ThinkSplitter, split_closing
 
 FINISH_REASONS: Mapping[str, FinishReason] = MappingProxyType(
     {

@@ -49,8 +49,8 @@ from core.events import (
     UserMessage,
 )
 from core.instant import read_instant
-from core.llm.reasoning import split_think
 from core.readable import format_clock, tool_summary, zone_or_utc
+from core.reasoning import split_think
 from core.session.conversation import Conversation, shown
 from core.session.lines import SessionHeader
 

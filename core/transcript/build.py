@@ -32,7 +32,13 @@ from core.events import (
     UserMessage,
 )
 from core.transcript.path import EVERYTHING, PathView
-from core.transcript.rows import TranscriptRow, hidden_row, merge_tool_result, row_for_event
+from core.transcript.rows import (
+    TranscriptRow,
+    hidden_row,
+    mark_set,
+    merge_tool_result,
+    row_for_event,
+)
 from core.transcript.usage import TurnUsage
 from core.transcript.verbs import verbs_of
 
@@ -194,6 +200,21 @@ class Reading:
         return _RangeBuild(self, start).run(stop)
 
 
+UNSET_SCAN = 40
+"""How many rows back a created reminder looks for the ``unset`` row it answers."""
+
+
+def mark_unset(rows: list[TranscriptRow], change: ScheduleChanged) -> int:
+    """The newest ``unset`` row (within ``UNSET_SCAN`` rows) whose reminder ``change`` created,
+    marked set in ``rows``; returns its index (-1: none)."""
+    for at in range(len(rows) - 1, max(-1, len(rows) - 1 - UNSET_SCAN), -1):
+        marked = mark_set(rows[at], change)
+        if marked is not None:
+            rows[at] = marked
+            return at
+    return -1
+
+
 class _RangeBuild:
     """One pass of ``Reading.build`` over a range (its rows, held messages, open turn)."""
 
@@ -248,10 +269,17 @@ class _RangeBuild:
                 | UnknownEvent()
                 | MalformedEvent()
             ):
-                if self.showing:  # a time reading's row (the others make none)
-                    self.add(reading.in_turn(entry, self.turn_input))
+                self.other(entry)
             case unexpected:
                 assert_never(unexpected)
+
+    def other(self, entry: Entry) -> None:
+        """An entry that makes no row of its own but a time reading's; a created reminder marks
+        the safety net's line that offered it."""
+        if isinstance(entry.event, ScheduleChanged):
+            mark_unset(self.built.rows, entry.event)
+        elif self.showing:
+            self.add(self.reading.in_turn(entry, self.turn_input))
 
     def add(self, new: list[TranscriptRow]) -> None:
         rows = self.built.rows

@@ -44,7 +44,7 @@ from core.events import (
     UnknownEvent,
     UserMessage,
 )
-from core.transcript.build import Built, Reading
+from core.transcript.build import Built, Reading, mark_unset
 from core.transcript.patch import Anchor, Patch, PatchedRows
 from core.transcript.path import EVERYTHING, PathView, ShownConversation, switched
 from core.transcript.rows import TranscriptRow, merge_tool_result, message_seq
@@ -79,6 +79,8 @@ class TranscriptProjection(PatchedRows):
         """The newest turn's events are shown (its input is on the path, it is the answer)."""
         self._tail_usage = TurnUsage()
         self._stream = ""
+        self._thinking = ""
+        self._thinking_ms: int | None = None
         self._streaming = False
         """A streaming row is shown (just above the waiting rows)."""
 
@@ -123,7 +125,7 @@ class TranscriptProjection(PatchedRows):
         elif not keep_stream:
             self.reading.path = PathView(EVERYTHING)
         if not keep_stream:
-            self._stream = ""
+            self._stream, self._thinking = "", ""
         count = len(events)
         return self._rebuild(events, zone_name, count - INITIAL_EVENTS, count, None)
 
@@ -205,9 +207,10 @@ class TranscriptProjection(PatchedRows):
     def _fill(self, built: Built, anchor: Anchor | None) -> None:
         rows = list(built.rows)
         self._waiting = built.waiting
-        self._streaming = bool(self._stream) and not self.has_newer() and self._tail_showing
+        streams = bool(self._stream or self._thinking)
+        self._streaming = streams and not self.has_newer() and self._tail_showing
         if self._streaming:
-            rows.insert(len(rows) - len(self._waiting), TranscriptRow("streaming", self._stream))
+            rows.insert(len(rows) - len(self._waiting), self._stream_row())
         self._rebuild_rows(rows, anchor)
 
     # -- loading more ------------------------------------------------------------------------
@@ -246,7 +249,8 @@ class TranscriptProjection(PatchedRows):
             if built.rows:
                 self._insert(len(self.rows), built.rows)
             self._waiting = built.waiting
-            if not self.has_newer() and self._stream and self._tail_showing:
+            streams = bool(self._stream or self._thinking)
+            if not self.has_newer() and streams and self._tail_showing:
                 self._show_stream_row()
             self._trim_top()
         return self._end()
@@ -286,10 +290,11 @@ class TranscriptProjection(PatchedRows):
                 shown = self._tail_showing
                 rows = reading.answer_rows(entry, answer, reading.tail_input, self._tail_usage)
                 self._add_answer(rows if shown else [])
+            case ScheduleChanged() as change:
+                self._mark_unset(change)
             case (
                 ContextTime()
                 | SessionTitle()
-                | ScheduleChanged()
                 | ExchangeHidden()
                 | PathSelected()
                 | SessionModel()
@@ -348,7 +353,7 @@ class TranscriptProjection(PatchedRows):
 
     def _add_answer(self, rows: list[TranscriptRow]) -> None:
         """A recorded answer: it takes the streamed text's place (and ends the stream)."""
-        self._stream = ""
+        self._stream, self._thinking = "", ""
         if self._streaming:
             self._streaming = False
             at = self._tail() - 1
@@ -364,6 +369,14 @@ class TranscriptProjection(PatchedRows):
         if rows:
             self._insert(self._tail(), rows)
 
+    def _mark_unset(self, change: ScheduleChanged) -> None:
+        """A reminder created after a model answered a reminder request in words: the ``unset``
+        row that offered it says it is set."""
+        rows = list(self.rows)
+        at = mark_unset(rows, change)
+        if at >= 0:
+            self._replace(at, rows[at])
+
     def _merge_result(self, result: ToolResult) -> None:
         for at in range(len(self.rows) - 1, -1, -1):
             row = self.rows[at]
@@ -376,21 +389,36 @@ class TranscriptProjection(PatchedRows):
         """The answer streamed so far (shown while the tail is loaded and its turn shown)."""
         self._begin()
         self._stream = text
-        if text and not self.has_newer() and self._tail_showing:
+        if (text or self._thinking) and not self.has_newer() and self._tail_showing:
             self._show_stream_row()
         return self._end()
+
+    def think(self, thought: str, thinking_ms: int | None) -> list[Patch]:
+        """The answer's thinking streamed so far, and how long it has been thinking (the window
+        measures it): shown folded at the top of the streaming row."""
+        self._thinking, self._thinking_ms = thought, thinking_ms
+        return self.stream(self._stream)
+
+    @property
+    def stream_thinking(self) -> str:
+        """The streamed answer's thinking so far ("" when none)."""
+        return self._thinking
 
     def end_stream(self) -> list[Patch]:
         """The stream ended without a recorded answer taking its place: its row goes."""
         self._begin()
-        self._stream = ""
+        self._stream, self._thinking = "", ""
         if self._streaming:
             self._streaming = False
             self._remove(self._tail() - 1, 1)
         return self._end()
 
+    def _stream_row(self) -> TranscriptRow:
+        row = TranscriptRow("streaming", self._stream, reasoning=self._thinking)
+        return replace(row, reasoning_ms=self._thinking_ms)
+
     def _show_stream_row(self) -> None:
-        row = TranscriptRow("streaming", self._stream)
+        row = self._stream_row()
         if self._streaming:
             self._replace(self._tail() - 1, row)
             return

@@ -19,6 +19,17 @@ Choices where the spec is silent (desktop.md §1):
   words of the message and a Show button.
 - An answer with no text, no tool call and not stopped is an ``assistant`` row with the note
   ``EMPTY_ANSWER`` (the row is the answer's, so Regenerate is at hand).
+- An answer's reasoning (its thinking) is a part of its ``assistant`` row (``reasoning``,
+  ``reasoning_ms``), never of its ``text``; an answer recorded before reasoning had a field of its
+  own keeps a leading ``<think>…</think>`` block in its text, which is split off here the same way
+  (``core.reasoning.split_think``: the log is unchanged). An answer that only thought is an
+  ``assistant`` row with reasoning and no text.
+- A turn's last answer that records ``reminderNotSet`` (agent.md §3) is followed by an ``unset``
+  row: its ``arguments`` are the ``schedule_create`` arguments the offline assistant understood,
+  and its ``result`` the id of the reminder once one with that text was created after it (None:
+  not yet; ``mark_set``).
+- A tool call recognised in the answer's text (``callsFromText``) is a ``tool`` row like any
+  other, with ``from_text`` set.
 
 Which verbs a row offers is a field of the row (``verbs``, decided by ``core.transcript.verbs``
 when the row is placed), read by the painted buttons, the context menu and the keyboard alike.
@@ -53,12 +64,23 @@ from core.events import (
 )
 from core.framing import DueReminder
 from core.instant import read_instant
+from core.jsonread import TOOL_TEXT, parse_json
 from core.readable import ToolOutcome, tool_outcome
+from core.reasoning import Split, split_think
 from core.transcript.usage import TurnUsage
 from core.transcript.verbs import Verb
 
 RowKind = Literal[
-    "user", "reminder", "assistant", "tool", "context", "error", "notice", "streaming", "hidden"
+    "user",
+    "reminder",
+    "assistant",
+    "tool",
+    "context",
+    "error",
+    "notice",
+    "streaming",
+    "hidden",
+    "unset",
 ]
 
 LATE_AFTER = timedelta(minutes=1)
@@ -117,6 +139,12 @@ class TranscriptRow:
     """A failed turn's error (None: none was stored); ``text`` is its words."""
     verbs: tuple[Verb, ...] = ()
     """What the row offers (``core.transcript.verbs.verbs_of``), in the order they are shown."""
+    reasoning: str = ""
+    """An answer's thinking ("" when it showed none): shown apart, folded; never its ``text``."""
+    reasoning_ms: int | None = None
+    """How long it thought (None: not measured); while streaming, how long it has been thinking."""
+    from_text: bool = False
+    """A tool row whose call the model wrote as text (the server left it unparsed)."""
 
 
 def message_seq(row: TranscriptRow) -> int:
@@ -182,25 +210,71 @@ def _user_row(message: UserMessage, seq: int, at: datetime | None) -> Transcript
     return TranscriptRow("reminder", message.text, seq, at, reminders=items, late=late)
 
 
+def answer_parts(answer: AssistantMessage) -> Split:
+    """An answer's thinking and text: its ``reasoning`` field, or for an answer recorded before
+    that field a leading ``<think>`` block of its text."""
+    if answer.reasoning is not None:
+        return Split(answer.reasoning.strip(), answer.text)
+    return split_think(answer.text)
+
+
 def _assistant_rows(
     answer: AssistantMessage, seq: int, at: datetime | None, zone_name: str | None
 ) -> list[TranscriptRow]:
     rows: list[TranscriptRow] = []
-    if answer.text.strip():
-        rows.append(TranscriptRow("assistant", answer.text, seq, at))
+    parts = answer_parts(answer)
+    if parts.answer.strip() or parts.reasoning:
+        took = answer.reasoning_ms if parts.reasoning else None
+        row = TranscriptRow("assistant", parts.answer, seq, at, reasoning=parts.reasoning)
+        rows.append(replace(row, reasoning_ms=took))
     elif not answer.tool_calls and answer.finish != "interrupted":
         rows.append(TranscriptRow("assistant", "", seq, at, note=Note.EMPTY_ANSWER))
-    rows.extend(_tool_row(call, seq, at, zone_name) for call in answer.tool_calls)
+    from_text = answer.calls_from_text
+    rows.extend(_tool_row(call, seq, at, zone_name, from_text) for call in answer.tool_calls)
+    if answer.reminder_not_set is not None:
+        rows.append(TranscriptRow("unset", "", seq, at, arguments=answer.reminder_not_set))
     return rows
 
 
 def _tool_row(
-    call: ToolCall, seq: int, at: datetime | None, zone_name: str | None
+    call: ToolCall, seq: int, at: datetime | None, zone_name: str | None, from_text: bool
 ) -> TranscriptRow:
     outcome = tool_outcome(call.name, call.arguments, None, zone_name)
     return TranscriptRow(
-        "tool", call.name, seq, at, call_id=call.id, arguments=call.arguments, outcome=outcome
+        "tool",
+        call.name,
+        seq,
+        at,
+        call_id=call.id,
+        arguments=call.arguments,
+        outcome=outcome,
+        from_text=from_text,
     )
+
+
+def unset_prompt(row: TranscriptRow) -> str:
+    """The reminder text an ``unset`` row offers ("" when its arguments hold none)."""
+    try:
+        value = parse_json(row.arguments, TOOL_TEXT)
+    except ValueError:  # not JSON, or beyond the bounded decode: nothing to offer
+        return ""
+    prompt = value.get("prompt") if isinstance(value, dict) else None
+    return prompt if isinstance(prompt, str) else ""
+
+
+def mark_set(row: TranscriptRow, change: ScheduleChanged) -> TranscriptRow | None:
+    """An ``unset`` row once ``change`` created a reminder with its text (None: it did not)."""
+    data = change.data
+    if row.kind != "unset" or row.result is not None or not isinstance(data, dict):
+        return None
+    if data.get("op") != "create":
+        return None
+    record = data.get("record")
+    if not isinstance(record, dict) or record.get("prompt") != unset_prompt(row):
+        return None
+    schedule_id = record.get("id")
+    shown_id = schedule_id if isinstance(schedule_id, str) else ""
+    return replace(row, result=shown_id, verbs=())
 
 
 def merge_tool_result(

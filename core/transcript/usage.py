@@ -5,7 +5,8 @@ tokens as the endpoint reported them for each step, and tokens per second over t
 spent writing: the completion tokens of the steps whose first text and end were both timed, over
 the time between (a step without text, or whose text came whole, unstreamed, is not counted: it
 was not seen being written; no rate when no step was). The wait for the turn's first text (the
-steps before it included) is kept too. It is shown under the row of the step that ends the turn (a
+steps before it included) is kept too, and how long the steps thought (their reasoning), so
+the window tells thinking time from the wait for the answer. It is shown under the row of the step that ends the turn (a
 step without tool calls); nothing when no step reported usage.
 """
 
@@ -33,6 +34,8 @@ class TurnUsage:
     writing_ms: int = 0
     before_text_ms: int = 0
     first_text_ms: int | None = None
+    thought_ms: int = 0
+    """How long its steps thought (their ``reasoningMs``), apart from the wait for words."""
 
     def plus(self, answer: AssistantMessage) -> TurnUsage:
         total, first = answer.duration_ms, answer.first_text_ms
@@ -42,8 +45,11 @@ class TurnUsage:
         elif first_text is None and total is not None:
             before += total
         usage = answer.usage
+        thought = self.thought_ms + (answer.reasoning_ms or 0)
         if usage is None:  # its time still counts towards the wait for the first words
-            return replace(self, before_text_ms=before, first_text_ms=first_text)
+            return replace(
+                self, before_text_ms=before, first_text_ms=first_text, thought_ms=thought
+            )
         written, writing = self.written, self.writing_ms
         if total is not None and first is not None and total - first >= MIN_WRITING_MS:
             written, writing = written + usage.completion_tokens, writing + total - first
@@ -55,6 +61,7 @@ class TurnUsage:
             writing,
             before,
             first_text,
+            thought,
         )
 
     @property

@@ -25,6 +25,7 @@ class Verb(StrEnum):
     SHOW = "show"
     PREVIOUS_VERSION = "version-previous"
     NEXT_VERSION = "version-next"
+    SET_REMINDER = "set-reminder"
 
 
 WRITES = frozenset(
@@ -37,11 +38,12 @@ WRITES = frozenset(
         Verb.SHOW,
         Verb.PREVIOUS_VERSION,
         Verb.NEXT_VERSION,
+        Verb.SET_REMINDER,
     }
 )
 FOOTER = (Verb.COPY, Verb.EDIT, Verb.REGENERATE, Verb.HIDE)
 """The verbs shown as buttons in a message's footer, in this order."""
-ENTER = (Verb.RETRY, Verb.SHOW)
+ENTER = (Verb.RETRY, Verb.SHOW, Verb.SET_REMINDER)
 """The verbs Enter (or Space) runs on the current row, the first one offered."""
 
 
@@ -66,6 +68,8 @@ def verbs_of(
             return (Verb.RETRY, *edit, Verb.DISCARD, Verb.SETTINGS)
         case "hidden":
             return (Verb.SHOW,)
+        case "unset":
+            return (Verb.SET_REMINDER,)
         case _:
             return ()
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from core.errors import ProviderError
 from core.events import ToolCall
 from core.llm.messages import Finish, ReasoningDelta, StreamChunk, TextDelta
-from core.llm.reasoning import CLOSE, OPEN, ThinkSplitter, split_think
+from core.reasoning import CLOSE, OPEN, ThinkSplitter, split_think
 from tests.core.llm.loopback import Json, LoopbackServer, Sse
 from tests.core.llm.openai_kit import collect, exchange, final, provider_for, run
 
