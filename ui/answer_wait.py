@@ -41,7 +41,8 @@ class AnswerWait(QLabel):
         super().__init__(parent)
         self.setObjectName("answer-wait")
         self._since = QElapsedTimer()
-        self._elapsed = elapsed_ms or self._since.elapsed
+        self.elapsed_ms: Callable[[], int] = elapsed_ms or self._since.elapsed
+        """Milliseconds since ``begin`` (tests replace it to stand in for the monotonic clock)."""
         self._appear = QTimer(self)
         self._appear.setSingleShot(True)
         self._appear.setInterval(DELAY_MS)
@@ -81,14 +82,14 @@ class AnswerWait(QLabel):
         if not self.waiting:
             self._since.start()
         self._appear.stop()
-        self._thinking_from = self._elapsed()
+        self._thinking_from = self.elapsed_ms()
         self._on_appear()
 
     def thinking_ms(self) -> int | None:
         """How long the model has been thinking (None: it is not thinking)."""
         if self._thinking_from is None:
             return None
-        return max(0, self._elapsed() - self._thinking_from)
+        return max(0, self.elapsed_ms() - self._thinking_from)
 
     def end(self) -> None:
         """The answer began to arrive, or the turn is over."""
@@ -106,7 +107,7 @@ class AnswerWait(QLabel):
         thought = self.thinking_ms()
         if thought is not None:
             self.thinking_ticked.emit(thought)
-        seconds = (self._elapsed() if thought is None else thought) // 1000
+        seconds = (self.elapsed_ms() if thought is None else thought) // 1000
         text = self.tr("Waiting for the answer…") if thought is None else self.tr("Thinking…")
         if seconds >= 1:
             text += " " + self.tr("%1 s").replace("%1", str(seconds))

@@ -35,15 +35,20 @@ from core.events import (
     UnknownEvent,
     UserMessage,
 )
+from core.reasoning import split_think
 from core.session.conversation import Conversation, shown
 
 
 def findable_text(event: Event) -> str | None:
-    """The words a user can look for in ``event``: a message's text, the user's or the model's
-    (None for every other event). Find in conversation, the search across sessions and the
+    """The words a user can look for in ``event``: a message's text, the user's or the model's,
+    never the model's thinking (None for every other event). Find in conversation, the search across sessions and the
     sidebar's filter all read this; a new event type with words of its own is decided here."""
     match event:
-        case UserMessage(text=text) | AssistantMessage(text=text):
+        case UserMessage(text=text):
+            return text
+        case AssistantMessage(text=text, reasoning=None):  # written before reasoning had a field
+            return split_think(text).answer
+        case AssistantMessage(text=text):  # its thinking is not looked in (desktop.md §1.3)
             return text
         case (
             ContextTime()  # the time reading the model was given, never shown as a message

@@ -267,9 +267,9 @@ def mark_set(row: TranscriptRow, change: ScheduleChanged) -> TranscriptRow | Non
     data = change.data
     if row.kind != "unset" or row.result is not None or not isinstance(data, dict):
         return None
-    if data.get("op") != "create":
+    if data.get("operation") != "create":
         return None
-    record = data.get("record")
+    record = data.get("schedule")
     if not isinstance(record, dict) or record.get("prompt") != unset_prompt(row):
         return None
     schedule_id = record.get("id")

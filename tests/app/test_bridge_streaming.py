@@ -54,6 +54,10 @@ class _Agent:
         self.delta = callback
         return lambda: None
 
+    def on_reasoning(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        self.reasoning = callback
+        return lambda: None
+
     def submit(self, text: str, time_zone: str | None) -> str:
         return "m"
 

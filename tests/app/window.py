@@ -57,6 +57,10 @@ class Answers:
         """Answers to "Restart Chime?" after another language was chosen (True: restart now)."""
         self.restart_languages: list[str] = []
         """The language each "Restart Chime?" named."""
+        self.set_reminders: list[bool] = []
+        """Answers to the safety net's "Set this reminder?" (True: set it)."""
+        self.offered: list[tuple[str, str]] = []
+        """What each "Set this reminder?" showed: (the reminder's text, when it comes)."""
         self.asked_inside_a_task: list[bool] = []
         """Whether each "lose them?" question was asked inside an asyncio task step: a real
         modal dialog's nested event loop would then starve every other task."""
@@ -84,6 +88,10 @@ class Answers:
     def restart_for_language(self, _parent: QWidget, language: str) -> bool:
         self.restart_languages.append(language)
         return self.restarts.pop(0)
+
+    def set_reminder(self, _parent: QWidget, prompt: str, when: str) -> bool:
+        self.offered.append((prompt, when))
+        return self.set_reminders.pop(0)
 
     def lose_unsaved(self, _parent: QWidget, question: str) -> bool:
         self.asked.append(question)
@@ -138,6 +146,7 @@ class RealApp:
                 self.answers.session_settings,
                 self.answers.attachment_paths,
                 self.answers.restart_for_language,
+                self.answers.set_reminder,
             ),
             system_locale=system_locale or QLocale(QLocale.Language.English),
             **seams,

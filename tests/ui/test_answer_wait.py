@@ -44,3 +44,31 @@ def test_a_wait_that_ends_within_the_delay_never_shows(qtbot) -> None:
     wait.end()  # the offline assistant answered at once
     assert not wait.waiting  # its timer is stopped: it cannot appear later
     assert not wait.isVisible()
+
+
+def test_thinking_turns_the_line_into_thinking_counted_from_its_first_piece(qtbot) -> None:
+    elapsed = [5_000]
+    _parent, wait = make(qtbot, elapsed)
+    wait.begin()
+    assert wait.thinking_ms() is None
+    ticks: list[int] = []
+    wait.thinking_ticked.connect(ticks.append)
+    wait.think()  # shown at once, without the delay
+    assert wait.isVisible()
+    assert wait.text() == "Thinking…"
+    elapsed[0] = 17_400
+    wait.think()  # thinking under way: not restarted
+    wait._update_text()
+    assert wait.text() == "Thinking… 12 s"
+    assert ticks == [0, 12_400]
+    assert wait.thinking_ms() == 12_400
+    wait.end()
+    assert not wait.isVisible()
+    assert wait.thinking_ms() is None
+
+
+def test_thinking_without_a_wait_begun_starts_one(qtbot) -> None:
+    _parent, wait = make(qtbot, [0])
+    wait.think()
+    assert wait.isVisible()
+    assert wait.thinking_ms() == 0
