@@ -43,7 +43,10 @@ from PySide6.QtGui import (
     QBrush,
     QFont,
     QFontDatabase,
+    QFontInfo,
     QFontMetrics,
+    QFontMetricsF,
+    QGuiApplication,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
@@ -57,6 +60,11 @@ from core.visible_text import visible_name
 from ui.attachment_strip import size_text
 from ui.highlight import CodeFormats, fill_runs, knows, runs_by_lines
 from ui.markdown_blocks import Block, resplit, split_blocks
+from ui.math_docs import MathStyle, install, markdown_sourced, with_math
+from ui.math_render import MathImage
+from ui.math_spans import math_sources, may_hold_math
+from ui.quotes import style_quotes
+from ui.rich_copy import needs_own_text, plain_range
 from ui.row_actions import RowAction, footer_actions, label, tip
 from ui.row_parts import (
     INDENT,
@@ -100,6 +108,8 @@ BELL = 18
 _MAY_NEED_STYLE = re.compile(r"[`<\[\t]|https?:|www\.|(^|\n) {4}")
 """Markdown that may hold code spans, indented code or links (the rest needs no restyling)."""
 HIGHLIGHTED = "chime-highlighted"
+HAS_MATH = "chime-math"
+"""A prose document's property: it holds math drawn as images."""
 """A code document's property: its syntax colours are applied."""
 
 translate = QCoreApplication.translate  # pyside6-lupdate reads translate("RowLayouts", …)
@@ -149,6 +159,8 @@ class Piece:
     muted: bool = False
     aside: bool = False
     """An answer's thinking: shown and selectable, but not the answer (find skips it)."""
+    math: bool = False
+    """Its Markdown holds math drawn as images (copied back as their TeX source)."""
 
     @property
     def height(self) -> int:
@@ -306,8 +318,17 @@ class RowLayout:
         fragment = cursor.selection()
         if markdown and piece.box < 0 and not piece.muted:
             whole = low == piece.base and high == piece.last
-            return piece.markdown.strip("\n") if whole else fragment.toMarkdown().strip("\n")
-        return fragment.toPlainText()
+            if whole:
+                return piece.markdown.strip("\n")
+            written = fragment.toMarkdown().strip("\n")
+            return (
+                markdown_sourced(written, math_sources(piece.markdown)) if piece.math else written
+            )
+        text = fragment.toPlainText()
+        if piece.box >= 0 or not needs_own_text(piece.doc, text):
+            return text
+        sources = math_sources(piece.markdown) if piece.math else []
+        return plain_range(piece.doc, low - piece.base, high - piece.base, sources)
 
 
 def _groups(pieces: Sequence[Piece]) -> Iterator[tuple[int, list[Piece]]]:
@@ -537,7 +558,9 @@ class RowLayouts:
                 ideal = width
                 continue
             doc = self._prose_doc(block.text, width)
-            pieces.append(Piece(doc, 0, y, base, doc.characterCount(), -1, joiner, block.text))
+            piece = Piece(doc, 0, y, base, doc.characterCount(), -1, joiner, block.text)
+            piece.math = bool(doc.property(HAS_MATH))
+            pieces.append(piece)
             base += doc.characterCount()
             y += int(doc.size().height())
             ideal = max(ideal, int(doc.idealWidth()) + 1)
@@ -841,10 +864,31 @@ class RowLayouts:
 
     def _markdown(self, markdown: str) -> QTextDocument:
         doc = _new_doc(self._fonts.body)
+        images: dict[str, MathImage] = {}
+        display: set[str] = set()
+        if may_hold_math(markdown):
+            markdown, images, display = with_math(markdown, self._math_style())
         set_markdown(doc, markdown)  # raw HTML is text: nothing an answer holds hides the rest
+        if images:
+            install(doc, images, display)
+            doc.setProperty(HAS_MATH, True)
         if _MAY_NEED_STYLE.search(markdown):
             _style_markdown(doc, self._fonts.mono, self.surfaces)
+        if ">" in markdown:
+            style_quotes(doc, self.surfaces)
         return doc
+
+    def _math_style(self) -> MathStyle:
+        """Math in the body font's size and the text's colour, at the screen's pixel ratio."""
+        metrics = QFontMetricsF(self._fonts.body)
+        app = QGuiApplication.instance()
+        ratio = app.devicePixelRatio() if isinstance(app, QGuiApplication) else 1.0
+        return MathStyle(
+            QFontInfo(self._fonts.body).pixelSize(),
+            metrics.xHeight(),
+            self.surfaces.text.name(),
+            max(1.0, ratio),
+        )
 
     def _code_docs(self, block: Block, width: int) -> list[QTextDocument]:
         """The documents of a code block, ``CODE_PIECE_LINES`` lines each (the last may grow),

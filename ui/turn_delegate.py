@@ -30,6 +30,7 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from core.readable import format_clock
 from ui.find_marks import Mark
+from ui.quotes import quote_bars
 from ui.row_layout import Button, CodeBox, Piece, RowLayout, RowLayouts
 from ui.theme import Surfaces, is_dark, surfaces
 from ui.transcript_model import TranscriptModel
@@ -269,6 +270,7 @@ class TurnDelegate(QStyledItemDelegate):
         color = colors.muted_text if piece.muted else colors.text
         marks = [_find_selection(piece, mark, colors) for mark in found]
         if piece.box < 0:
+            self._paint_quote_bars(painter, colors, piece)
             self._draw_doc(painter, piece, color, chosen, palette=palette, marks=marks)
             return
         body = layout.boxes[piece.box].body
@@ -279,6 +281,19 @@ class TurnDelegate(QStyledItemDelegate):
         self._draw_doc(
             painter, piece, color, chosen, palette=palette, shift=shift, clip=clip, marks=marks
         )
+
+    def _paint_quote_bars(self, painter: QPainter, colors: Surfaces, piece: Piece) -> None:
+        """The bar at the left of each quote level (``ui.quotes``)."""
+        bars = quote_bars(piece.doc)
+        if not bars:
+            return
+        painter.save()
+        painter.translate(piece.x, piece.y)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(colors.code_border)
+        for bar in bars:
+            painter.drawRoundedRect(bar, 1.5, 1.5)
+        painter.restore()
 
     def _draw_doc(
         self,
