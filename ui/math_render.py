@@ -18,6 +18,7 @@ the baseline of the text around it.
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -64,19 +65,23 @@ def render(
 
 
 def _svg(tex: str, *, display: bool, size: float, color: str) -> str | None:
-    # imported with the first math, never at start (about 0.15 s)
-    import latex2mathml.converter
-    from ziamath.config import config
-    from ziamath.zmath import Latex
+    # WORKAROUND(ziamath 0.13, ziafont 0.11): they find their fonts with
+    # importlib.resources.path, deprecated on Python 3.11 and 3.12 (a warning, fatal in tests).
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        # imported with the first math, never at start (about 0.15 s)
+        from ziamath.config import config
+        from ziamath.tex import tex2mml
+        from ziamath.zmath import Latex
 
-    config.svg2 = False  # plain paths: Qt's SVG renderer has no <symbol> and SVG 2 href
-    try:
-        mathml = latex2mathml.converter.convert(tex, display="block" if display else "inline")
-        if _UNKNOWN.search(mathml):
+        config.svg2 = False  # plain paths: Qt's SVG renderer has no <symbol> and SVG 2 href
+        try:
+            mathml = tex2mml(tex, inline=not display)
+            if _UNKNOWN.search(mathml):
+                return None
+            return str(Latex(tex, size=size, inline=not display, color=color).svg())
+        except Exception:  # any failure of the renderer means "show the source"
             return None
-        return str(Latex(tex, size=size, inline=not display, color=color).svg())
-    except Exception:  # any failure of the renderer means "show the source"
-        return None
 
 
 def _draw(
