@@ -5,9 +5,10 @@ display ``$$…$$`` and ``\\[…\\]``. ``split_math`` cuts a prose block into te
 their sources concatenate to the input (lossless), so what is not math stays exactly as written.
 
 Choices (Pandoc's ``tex_math_dollars`` rules for ``$``, where dollars are most often money):
-- an inline ``$`` opens only when the next character is not a space or a tab, and closes only at a
-  ``$`` that follows a character other than a space or a tab and is not followed by a digit; so
-  "$5 and $10" and "costs $5/$10" are money, not math;
+- an inline ``$`` opens only when the next character is not a space or a tab, and closes only at
+  the next ``$`` (not backslashed), when that follows a character other than a space or a tab and
+  is not followed by a digit; so "$5 and $10", "costs $5/$10" and "$5 and $10, and $x$" hold
+  money, not math (but ``$x$``);
 - ``$$`` opens display math, closed by the next ``$$``; ``\\(`` and ``\\[`` close at the next
   ``\\)`` and ``\\]``;
 - math never holds an empty line (a paragraph ends it), and an empty body is no math (``$$``);
@@ -112,8 +113,9 @@ def _inline_dollar(text: str, at: int) -> tuple[int, Span] | None:
         close = text.find("$", close + 1)
         if close < 0 or "\n\n" in text[at:close]:
             return None
-        if text[close - 1] == "\\":
-            continue
-        followed = close + 1 < len(text) and text[close + 1].isdigit()
-        if text[close - 1] not in " \t\n" and not followed:
-            return close + 1, Span("inline", text[at : close + 1], text[at + 1 : close])
+        if text[close - 1] != "\\":
+            break
+    followed = close + 1 < len(text) and text[close + 1].isdigit()
+    if text[close - 1] in " \t\n" or followed:
+        return None
+    return close + 1, Span("inline", text[at : close + 1], text[at + 1 : close])

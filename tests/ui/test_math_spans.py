@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from ui.math_spans import Span, math_sources, may_hold_math, split_math
 
-ALPHABET = st.sampled_from(list("ab $\\()[]`\n\t59x^{}_,") + ["$$", "\\(", "\\)", "\\[", "\\]"])
+ALPHABET = st.sampled_from([*list("ab $\\()[]`\n\t59x^{}_,"), "$$", "\\(", "\\)", "\\[", "\\]"])
 TEX = st.text(alphabet=st.sampled_from(list("xyz^_{}+=-12\\,")), min_size=1, max_size=12).filter(
     lambda t: t.strip() == t and "$" not in t and not t.endswith("\\") and t[-1:] not in " "
 )
@@ -65,6 +65,7 @@ def test_the_cases_that_motivated_it() -> None:
     assert split_math("$x^2 + y^2 = r^2$")[0].tex == "x^2 + y^2 = r^2"
     assert math_sources(r"a \$5 and $x$") == ["$x$"]
     assert math_sources("$ x$ and $x $ and $x$5") == []
+    assert math_sources("Money: $5 and $10. Unknown: $\\foo{x}$.") == ["$\\foo{x}$"]
     assert math_sources("$$\nx\n\ny$$") == []
     assert math_sources("$$ $$") == []
     assert math_sources("an unclosed \\( x and \\[ y") == []
