@@ -209,6 +209,10 @@
         <translation>Warten auf die Antwort…</translation>
     </message>
     <message>
+        <source>Thinking…</source>
+        <translation>Denkt nach…</translation>
+    </message>
+    <message>
         <source>%1 s</source>
         <translation>%1 s</translation>
     </message>
@@ -595,6 +599,22 @@
     <message>
         <source>Keep Chime open</source>
         <translation>Chime geöffnet lassen</translation>
+    </message>
+    <message>
+        <source>Set this reminder?</source>
+        <translation>Diese Erinnerung setzen?</translation>
+    </message>
+    <message>
+        <source>“{prompt}” — {when}</source>
+        <translation>„{prompt}“ — {when}</translation>
+    </message>
+    <message>
+        <source>The model answered in words and set nothing; this is the reminder as Chime&apos;s offline assistant understood your message.</source>
+        <translation>Das Modell hat nur in Worten geantwortet und nichts gesetzt; so hat Chimes Offline-Assistent Ihre Nachricht verstanden.</translation>
+    </message>
+    <message>
+        <source>Set reminder</source>
+        <translation>Erinnerung setzen</translation>
     </message>
     <message>
         <source>Restart Chime?</source>
@@ -1148,6 +1168,21 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
     </message>
 </context>
 <context>
+    <name>ReminderOffer</name>
+    <message>
+        <source>This session is read-only: nothing can be changed.</source>
+        <translation>Diese Sitzung ist schreibgeschützt: Nichts kann geändert werden.</translation>
+    </message>
+    <message>
+        <source>There is no reminder to set here.</source>
+        <translation>Hier gibt es keine Erinnerung zu setzen.</translation>
+    </message>
+    <message>
+        <source>Could not set the reminder: {why}</source>
+        <translation>Die Erinnerung konnte nicht gesetzt werden: {why}</translation>
+    </message>
+</context>
+<context>
     <name>RemindersPanel</name>
     <message>
         <source>once</source>
@@ -1294,6 +1329,10 @@ Kürzlich zugestellt:
         <translation>{rate} Token/s</translation>
     </message>
     <message>
+        <source>thought for {seconds} s</source>
+        <translation>{seconds} s nachgedacht</translation>
+    </message>
+    <message>
         <source>first word after {seconds} s</source>
         <translation>erstes Wort nach {seconds} s</translation>
     </message>
@@ -1352,6 +1391,49 @@ Kürzlich zugestellt:
     <message>
         <source>Bring this message and its answer back into the view and the model&apos;s history</source>
         <translation>Diese Nachricht und ihre Antwort zurück in die Ansicht und den Verlauf des Modells holen</translation>
+    </message>
+</context>
+<context>
+    <name>RowParts</name>
+    <message>
+        <source>Thinking…</source>
+        <translation>Denkt nach…</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Thought</source>
+        <translation>Gedanken</translation>
+    </message>
+    <message>
+        <source>Thought for %1 s</source>
+        <translation>%1 s nachgedacht</translation>
+    </message>
+    <message>
+        <source>Hide what the model thought before it answered (Enter)</source>
+        <translation>Ausblenden, was das Modell vor der Antwort gedacht hat (Eingabe)</translation>
+    </message>
+    <message>
+        <source>Show what the model thought before it answered (Enter)</source>
+        <translation>Zeigen, was das Modell vor der Antwort gedacht hat (Eingabe)</translation>
+    </message>
+    <message>
+        <source>No reminder was set: this model answered in words.</source>
+        <translation>Es wurde keine Erinnerung gesetzt: Dieses Modell hat nur in Worten geantwortet.</translation>
+    </message>
+    <message>
+        <source>Reminder set: “%1”</source>
+        <translation>Erinnerung gesetzt: „%1“</translation>
+    </message>
+    <message>
+        <source>Set it</source>
+        <translation>Setzen</translation>
+    </message>
+    <message>
+        <source>Set the reminder “%1” as the offline assistant understood it</source>
+        <translation>Die Erinnerung „%1“ so setzen, wie der Offline-Assistent sie verstanden hat</translation>
     </message>
 </context>
 <context>
@@ -1801,6 +1883,10 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
         <translation>Abgebrochen.</translation>
     </message>
     <message>
+        <source>%1 · written as text</source>
+        <translation>%1 · als Text geschrieben</translation>
+    </message>
+    <message>
         <source>This turn was interrupted (the app closed).</source>
         <translation>Diese Runde wurde unterbrochen (die Anwendung wurde beendet).</translation>
     </message>
@@ -1846,6 +1932,18 @@ Probieren Sie „erinnere mich in 10 Minuten ans Dehnen“ – die Erinnerung ko
     <message>
         <source>Copy &amp;link address</source>
         <translation>&amp;Linkadresse kopieren</translation>
+    </message>
+    <message>
+        <source>Hide &amp;thinking</source>
+        <translation>&amp;Gedanken ausblenden</translation>
+    </message>
+    <message>
+        <source>Show &amp;thinking</source>
+        <translation>&amp;Gedanken zeigen</translation>
+    </message>
+    <message>
+        <source>Set the &amp;reminder…</source>
+        <translation>&amp;Erinnerung setzen…</translation>
     </message>
     <message>
         <source>&amp;Edit the message…</source>
