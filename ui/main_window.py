@@ -558,8 +558,8 @@ class MainWindow(QMainWindow):
 
     def _on_find_closed(self) -> None:
         self.transcript.show_find("", None)
-        bar = self._find_bar
-        if bar is not None and bar.isAncestorOf(QApplication.focusWidget()):
+        bar, focused = self._find_bar, QApplication.focusWidget()
+        if bar is not None and focused is not None and bar.isAncestorOf(focused):
             self.transcript.setFocus(Qt.FocusReason.OtherFocusReason)  # Esc in the bar
 
     def draft(self) -> str:
