@@ -282,9 +282,7 @@ class AppController(QObject):
         else:
             self._state_changed()
         if session.torn_tail is not None:
-            self.window.notify(
-                self.tr(TORN).format(name=session.torn_tail.name), 30000, conversation=True
-            )
+            self.window.notify(self.tr(TORN).format(name=session.torn_tail.name), 30000)
         if not session.verified:
             watcher = self._tasks.spawn(self._after_verification(opened))
             self._watching.add(watcher)
