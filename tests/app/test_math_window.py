@@ -109,10 +109,10 @@ def test_money_is_not_math_and_what_cannot_be_drawn_is_its_source_in_code(
 def test_a_quote_has_its_bars_and_a_table_copies_as_tab_separated_rows(open_app: Opener) -> None:
     table = "| Day | Task |\n|---|---|\n| Mon | oven |\n| Tue | stretch |"
     with open_app() as chime:
-        row, layout = answered(chime, f"> quoted words\n> > deeper\n\n{table}")
+        row, layout = answered(chime, f"> quoted words\n> > deeper\n\n{table}\n\nThat is all.")
         assert len(quote_bars(layout.pieces[0].doc)) >= 3  # one bar, then two for the deeper
         plain, markdown = copied(chime, row, layout)
-        assert plain.endswith("Day\tTask\nMon\toven\nTue\tstretch")
+        assert "Day\tTask\nMon\toven\nTue\tstretch\n\nThat is all." in plain
         assert "| Mon | oven |" in markdown or "|Mon|oven|" in markdown
 
 

@@ -132,6 +132,12 @@ def test_thinking_streams_folded_then_reads_thought_for_and_opens_by_click_and_k
         assert layout is not None
         assert not any(piece.aside for piece in layout.pieces)
         assert thinking_button(chime, row) == "▸  Thought for 12 s"
+        menu = chime.window.transcript.menu.build(row, "")
+        show = next(a for a in menu.actions() if a.text() == "Show &thinking")
+        chime.inside(show.trigger)  # the context menu, for the keyboard
+        assert chime.window.transcript_model.is_expanded(row)
+        menu = chime.window.transcript.menu.build(row, "")
+        assert any(a.text() == "Hide &thinking" for a in menu.actions())
 
 
 def test_copy_and_find_leave_the_thinking_out(open_app: Opener) -> None:
@@ -215,3 +221,38 @@ def test_a_tool_call_written_as_text_is_shown_as_a_tool_call(open_app: Opener) -
         assert tools[0].from_text
         assert tools[0].title.endswith(" · written as text")
         assert "schedule_list" not in "".join(r.text for r in rows(chime) if r.kind == "assistant")
+
+
+def test_set_it_says_why_when_nothing_can_be_set(open_app: Opener) -> None:
+    with open_app() as chime:
+        verbs = chime.started.verbs
+        assert verbs is not None
+        offer = verbs.offer
+        chime.send("hello")  # the offline assistant: no offer anywhere
+        chime.inside(lambda: offer.row_action("show", 0))  # another verb: not this flow's
+        chime.inside(lambda: offer.row_action("set-reminder", 0))
+        assert chime.window.message_bar.label.text() == "There is no reminder to set here."
+        opened = chime.controller.current_session()
+        assert opened is not None
+        chime.run(offer.create(opened, '{"prompt": 3}'))  # arguments the tools refuse
+        assert chime.window.message_bar.label.text().startswith("Could not set the reminder: ")
+        past = '{"prompt":"late","at":"2020-01-01T09:00:00+00:00"}'
+        chime.run(offer.create(opened, past))  # a time the tool refuses with its own words
+        said = chime.window.message_bar.label.text()
+        assert said.startswith("Could not set the reminder: ")
+        assert not _has_reminders(chime)
+        host, opened.host = opened.host, None
+        chime.run(offer.create(opened, past))  # closed meanwhile: nothing happens
+        chime.inside(lambda: offer.offer(0))
+        assert chime.window.message_bar.label.text() == (
+            "This session is read-only: nothing can be changed."
+        )
+        opened.host = host
+
+
+def test_offered_arguments_take_the_newest_answer_of_that_input() -> None:
+    from app.reminder_offer import _refusal
+
+    assert _refusal({"code": "E2", "message": "in the past"}) == "in the past"
+    assert _refusal({"id": "schedule-1"}) == ""
+    assert _refusal([1]) == ""
