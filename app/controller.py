@@ -339,6 +339,7 @@ class AppController(QObject):
             busy=opened.bridge.is_busy(),
             persistence_failed=opened.bridge.persistence_failed(),
             streaming=opened.bridge.stream_so_far(),
+            thinking=opened.bridge.thinking_so_far(),
             delivered=opened.bridge.recent_deliveries(),
             conversation=session.conversation(),
         )

@@ -96,6 +96,7 @@ class SessionBridge(QObject):
         self.agent = agent
         self._zone_source = zone_source
         self._pieces: list[str] = []
+        self._thoughts: list[str] = []
         self._persistence_failed = False
         self._delivered: tuple[DeliveredView, ...] | None = None
         self._unsubscribe: list[Callable[[], None]] = [
@@ -234,15 +235,22 @@ class SessionBridge(QObject):
         self._pieces = [text] if text else []
         return text
 
+    def thinking_so_far(self) -> str:
+        """The streamed answer's thinking so far ("" when none): shown with ``stream_so_far``."""
+        thought = "".join(self._thoughts)
+        self._thoughts = [thought] if thought else []
+        return thought
+
     def _end_stream(self, *, announce: bool = True) -> None:
         """The stream is over; tell the window (``streaming("")``) if it showed any."""
-        had_text = bool(self._pieces)
-        self._pieces = []
+        had_text = bool(self._pieces) or bool(self._thoughts)
+        self._pieces, self._thoughts = [], []
         if had_text and announce:
             self.streaming.emit("")
 
     def _on_agent_reasoning(self, text: str) -> None:
         if text:
+            self._thoughts.append(text)
             self.thinking.emit(text)
 
     def _on_agent_delta(self, text: str) -> None:

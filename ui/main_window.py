@@ -404,8 +404,11 @@ class MainWindow(QMainWindow):
         self.transcript_model.reset(
             screen.entries, screen.zone_name, conversation=screen.conversation
         )
+        if screen.thinking:
+            self.transcript_model.append_thinking(screen.thinking, None)
         if screen.streaming:
             self.transcript_model.append_stream(screen.streaming)
+        if screen.thinking or screen.streaming:
             self.transcript_model.flush_stream()
         self.transcript.scroll_to_end()
         self.set_reminders(screen.reminders, screen.zone_name, screen.delivered)
@@ -413,6 +416,8 @@ class MainWindow(QMainWindow):
         self.set_zone(screen.zone_name)
         self.set_access(screen.access)
         self.set_busy(screen.busy)
+        if screen.busy and screen.thinking and not screen.streaming:
+            self.answer_wait.think()  # counted from now: when it began was in another session
         self.set_persistence_warning(screen.persistence_failed)
         self.session_shown.emit()
 

@@ -68,7 +68,7 @@ class SessionAccess:
 class SessionScreen:
     """Everything ``show_session`` needs: the transcript's entries (a lazy sequence), the zone its
     times are shown in, the active reminders (and the recently delivered ones), the access, what
-    runs, and the answer streamed so far (a session shown while it answers). ``conversation`` is
+    runs, and the answer (and its thinking) streamed so far (a session shown while it answers). ``conversation`` is
     the session's conversation tree (its shown path, agent.md §7; None: every event is shown)."""
 
     title: str | None
@@ -80,4 +80,6 @@ class SessionScreen:
     persistence_failed: bool = False
     streaming: str = ""
     delivered: tuple[DeliveredView, ...] = ()
+    thinking: str = ""
+    """The streamed answer's thinking so far (shown folded at the top of its row)."""
     conversation: ShownConversation | None = None

@@ -256,3 +256,23 @@ def test_offered_arguments_take_the_newest_answer_of_that_input() -> None:
     assert _refusal({"code": "E2", "message": "in the past"}) == "in the past"
     assert _refusal({"id": "schedule-1"}) == ""
     assert _refusal([1]) == ""
+
+
+def test_a_session_shown_while_it_thinks_shows_its_thinking_so_far(open_app: Opener) -> None:
+    with open_app() as chime:
+        gate = asyncio.Event()
+        chime.controller.set_provider(lambda: Thinker(chime.clock, gate))
+        thinking = chime.controller.current
+        chime.window.composer.editor.setPlainText("how hot should the oven be?")
+        chime.inside(chime.window.composer.send_button.click)
+        chime.until(lambda: chime.kinds()[-1:] == ["streaming"])
+        chime.trigger("new_session")
+        chime.until(lambda: chime.controller.current != thinking)
+        assert "streaming" not in chime.kinds()
+        chime.inside(lambda: chime.controller.show_session(thinking))  # type: ignore[arg-type]  # a session id
+        chime.until(lambda: chime.kinds()[-1:] == ["streaming"])
+        assert rows(chime)[-1].reasoning == "weighing the oven"
+        assert chime.window.answer_wait.text() == "Thinking…"
+        chime.inside(gate.set)
+        chime.until(lambda: chime.idle() and chime.kinds()[-1:] == ["assistant"])
+        assert rows(chime)[-1].reasoning == "weighing the oven"
