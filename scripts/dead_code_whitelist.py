@@ -63,3 +63,4 @@ used_by(
     _.identity_in_the_environment,
     _.german,
 )
+used_by("ziamath: the setting ui/math_render.py writes and the renderer reads", _.svg2)

@@ -27,8 +27,11 @@ from PySide6.QtGui import QColor, QImage, QPainter
 
 RENDERED = 512
 """Images kept (by source, size, colour and pixel ratio)."""
-DISPLAY_SCALE = 1.15
-"""Display math is drawn this much larger than the text around it."""
+INLINE_SCALE = 1.1
+"""Inline math is drawn this much larger than the text's pixel size: STIX Two Math's x-height is
+smaller than that of the sans-serif text around it, which made formulas look a size too small."""
+DISPLAY_SCALE = 1.25
+"""Display math is drawn this much larger than the text's pixel size."""
 _UNKNOWN = re.compile(r">\\[A-Za-z]+<")
 """A MathML text node that is a TeX command latex2mathml did not know."""
 _VIEWBOX = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"')
@@ -49,7 +52,7 @@ def render(
 ) -> MathImage | None:
     """``tex`` drawn in ``color`` (``#rrggbb``) at a font of ``pixel_size`` px (None: it cannot
     be drawn as written)."""
-    size = pixel_size * (DISPLAY_SCALE if display else 1.0)
+    size = pixel_size * (DISPLAY_SCALE if display else INLINE_SCALE)
     svg = _svg(tex, display=display, size=size, color=QColor(color).name())
     if svg is None:
         return None

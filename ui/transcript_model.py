@@ -270,12 +270,6 @@ class TranscriptModel(QAbstractListModel):
         """Some of an answer has arrived and is shown or about to be."""
         return bool(self._pieces) or bool(self._projection.stream_text)
 
-    @property
-    def is_thinking(self) -> bool:
-        """The streamed answer has thought and not yet said a word."""
-        thought = bool(self._thoughts) or bool(self._projection.stream_thinking)
-        return thought and not self.is_streaming
-
     def end_stream(self) -> None:
         """The stream ended without a recorded answer taking its place: drop its row."""
         self._stop_stream()
