@@ -624,7 +624,8 @@ class RowLayouts:
         buttons go on a line of their own when they do not fit beside the rest."""
         line = self._small_metrics.height() + 8
         top = bottom + 2
-        note = self._footer_note(row, time)
+        note = self._footer_note(row, time)  # cut with "…" where the column is too narrow
+        note = self._small_metrics.elidedText(note, Qt.TextElideMode.ElideRight, width - 4)
         note_w = self._small_metrics.horizontalAdvance(note) + 4
         switcher = self._switcher(row, top + 2, line - 4)
         switcher_w = switcher[-1].rect.right() + 1 if switcher else 0

@@ -43,3 +43,34 @@ def test_the_safety_net_line_and_what_set_it_offers() -> None:
     assert offer_words('{"prompt":"call","at":3}', NOW, "UTC") == ("call", "")
     assert offer_words("{nope", NOW, "UTC") == ("", "")
     assert offer_words('{"prompt":3}', NOW, "UTC") == ("", "")
+
+
+def test_a_usage_line_too_long_for_the_column_is_cut_with_an_ellipsis(qapp) -> None:
+    from PySide6.QtGui import QFont, QPalette
+
+    from core.events import AssistantMessage, ModelRef, TokenUsage
+    from core.transcript.usage import TurnUsage
+    from ui.row_layout import RowLayouts
+    from ui.theme import surfaces
+
+    layouts = RowLayouts()
+    layouts.configure(QFont(), surfaces(QPalette()), dark=False)
+    step = AssistantMessage(
+        "a",
+        "x",
+        (),
+        ModelRef("t", "m"),
+        "stop",
+        TokenUsage(1234, 256),
+        20_000,
+        14_000,
+        "hm",
+        12_000,
+    )
+    row = TranscriptRow("assistant", "It is 4.", usage=TurnUsage().plus(step))
+    wide = layouts.layout(row, 900, expanded=False, caption="", time="12:00")
+    assert wide.footer_text.endswith("· thought for 12 s · first word after 14 s")
+    narrow = layouts.layout(row, 200, expanded=False, caption="", time="12:00")
+    assert narrow.footer_text.endswith("…")
+    assert narrow.footer_text_rect is not None
+    assert narrow.footer_text_rect.width() <= 200
