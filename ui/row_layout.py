@@ -76,6 +76,7 @@ from ui.row_parts import (
     thinking_tip,
     unset_line,
 )
+from ui.tables import tidy_tables
 from ui.theme import Surfaces
 from ui.transcript_rows import (
     TranscriptRow,
@@ -877,6 +878,8 @@ class RowLayouts:
             _style_markdown(doc, self._fonts.mono, self.surfaces)
         if ">" in markdown:
             style_quotes(doc, self.surfaces)
+        if "|" in markdown:
+            tidy_tables(doc)
         return doc
 
     def _math_style(self) -> MathStyle:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QFont, QGuiApplication, QTextTable
 
 from core.llm.messages import Finish, ModelInfo
 from tests.app.test_verbs import rows
@@ -110,7 +110,12 @@ def test_a_quote_has_its_bars_and_a_table_copies_as_tab_separated_rows(open_app:
     table = "| Day | Task |\n|---|---|\n| Mon | oven |\n| Tue | stretch |"
     with open_app() as chime:
         row, layout = answered(chime, f"> quoted words\n> > deeper\n\n{table}\n\nThat is all.")
-        assert len(quote_bars(layout.pieces[0].doc)) >= 3  # one bar, then two for the deeper
+        doc = layout.pieces[0].doc
+        assert len(quote_bars(doc)) >= 3  # one bar, then two for the deeper
+        table = next(f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable))
+        corner = doc.findBlock(table.cellAt(0, 0).firstPosition())
+        assert corner.text() == "Day"  # not under an empty line (Qt's reader put one there)
+        assert corner.begin().fragment().charFormat().fontWeight() == QFont.Weight.Bold
         plain, markdown = copied(chime, row, layout)
         assert "Day\tTask\nMon\toven\nTue\tstretch\n\nThat is all." in plain
         assert "| Mon | oven |" in markdown or "|Mon|oven|" in markdown
