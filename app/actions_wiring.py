@@ -30,6 +30,7 @@ from ui.dialogs import (
     ask_title,
 )
 from ui.i18n import QT_TRANSLATE_NOOP
+from ui.import_progress import ask_import_path
 from ui.main_window import MainWindow
 from ui.session_settings import SessionSettings, ask_session_settings
 
@@ -57,6 +58,8 @@ class Questions:
     """The files to attach to the message (empty: cancelled)."""
     restart_for_language: Callable[[QWidget, str], bool] = ask_restart_for_language
     """Whether to start again now to show the language just chosen (named in its own words)."""
+    import_path: Callable[[QWidget], Path | None] = ask_import_path
+    """The file to import conversations from (None: cancelled)."""
 
 
 def wire_controller(

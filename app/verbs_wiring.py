@@ -1,5 +1,6 @@
-"""Connects the window's per-session choices, attachments and search across sessions to their
-flows (``app.session_choices``, ``app.attach_flow``, ``app.session_search``). Wiring only."""
+"""Connects the window's per-session choices, attachments, search across sessions and import to
+their flows (``app.session_choices``, ``app.attach_flow``, ``app.session_search``,
+``app.import_flow``). Wiring only."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from app.attach_flow import AttachFlow
 from app.controller import AppController
+from app.import_flow import ImportFlow
 from app.qtasync import TaskRunner
 from app.session_choices import ChoicesFlow
 from app.session_search import SessionSearch
@@ -27,6 +29,7 @@ class VerbFlows:
     choices: ChoicesFlow
     attach: AttachFlow
     search: SessionSearch
+    imports: ImportFlow
 
 
 def wire_verbs(
@@ -51,5 +54,6 @@ def wire_verbs(
     settings.applied.append(choices.settings_applied)
     attach = AttachFlow(window, controller, tasks, questions.attachment_paths)
     search = SessionSearch(window, controller, tasks, data_dir)
+    imports = ImportFlow(window, controller, tasks, questions.import_path, data_dir)
     choices.refresh()
-    return VerbFlows(choices, attach, search)
+    return VerbFlows(choices, attach, search, imports)

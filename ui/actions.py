@@ -27,6 +27,7 @@ ACTION_TABLE: tuple[tuple[str, str, str, str, bool], ...] = (
     ("fork_session", "Session", QT_TR_NOOP("&Fork from last good turn"), "Ctrl+Shift+D", False),
     ("export_markdown", "Session", QT_TR_NOOP("Export as &Markdown…"), "Ctrl+E", False),
     ("export_jsonl", "Session", QT_TR_NOOP("Export as &JSONL…"), "Ctrl+Shift+E", False),
+    ("import_conversations", "Session", QT_TR_NOOP("Im&port conversations…"), "", False),
     ("close_session", "Session", QT_TR_NOOP("&Close session"), "Ctrl+W", False),
     ("delete_session", "Session", QT_TR_NOOP("&Delete session"), "Ctrl+Shift+Backspace", False),
     ("undo_delete", "Session", QT_TR_NOOP("&Undo delete"), "Ctrl+Shift+T", False),

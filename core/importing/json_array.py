@@ -59,6 +59,11 @@ class ArraySplitter:
         self._forget()
         return found
 
+    @property
+    def count(self) -> int:
+        """The elements completed so far."""
+        return self._count
+
     def end(self) -> int:
         """The number of elements; ValueError when the array did not end, or nothing was fed."""
         if self._closed:
@@ -92,6 +97,8 @@ class ArraySplitter:
     def _inside(self, char: int, end: int, found: list[bytes]) -> None:
         self._depth += 1 if char in b"[{" else -1
         if self._depth == 1:
+            if end - self._start > self._max:
+                raise ValueError(f"a conversation larger than {self._max:,} bytes")
             found.append(self._buffer[self._start : end])
             self._start, self._count, self._after_element = -1, self._count + 1, True
 

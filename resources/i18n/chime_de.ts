@@ -32,6 +32,10 @@
         <translation>Als &amp;JSONL exportieren…</translation>
     </message>
     <message>
+        <source>Im&amp;port conversations…</source>
+        <translation>Unterhaltungen im&amp;portieren…</translation>
+    </message>
+    <message>
         <source>&amp;Close session</source>
         <translation>Sitzung &amp;schließen</translation>
     </message>
@@ -835,6 +839,76 @@
     <message>
         <source>{position} of {total}</source>
         <translation>{position} von {total}</translation>
+    </message>
+</context>
+<context>
+    <name>ImportFlow</name>
+    <message>
+        <source>Import cancelled: nothing was imported.</source>
+        <translation>Import abgebrochen: Es wurde nichts importiert.</translation>
+    </message>
+    <message>
+        <source>{name} could not be imported ({reason}). Nothing was imported.</source>
+        <translation>{name} konnte nicht importiert werden ({reason}). Es wurde nichts importiert.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n conversation(s) from {name}.</source>
+        <translation>
+            <numerusform>%n Unterhaltung aus {name} importiert.</numerusform>
+            <numerusform>%n Unterhaltungen aus {name} importiert.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n picture(s) or file(s) were not imported (the export holds only their names).</source>
+        <translation>
+            <numerusform>%n Bild oder Datei wurde nicht importiert (der Export enthält nur die Namen).</numerusform>
+            <numerusform>%n Bilder oder Dateien wurden nicht importiert (der Export enthält nur ihre Namen).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message part(s) Chime cannot show were left out.</source>
+        <translation>
+            <numerusform>%n Nachrichtenteil, den Chime nicht anzeigen kann, wurde ausgelassen.</numerusform>
+            <numerusform>%n Nachrichtenteile, die Chime nicht anzeigen kann, wurden ausgelassen.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ImportProgress</name>
+    <message>
+        <source>Import conversations</source>
+        <translation>Unterhaltungen importieren</translation>
+    </message>
+    <message>
+        <source>ChatGPT export or Chime export (*.json *.jsonl)</source>
+        <translation>ChatGPT-Export oder Chime-Export (*.json *.jsonl)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Importing conversations</source>
+        <translation>Unterhaltungen werden importiert</translation>
+    </message>
+    <message>
+        <source>Reading {name}…</source>
+        <translation>{name} wird gelesen …</translation>
+    </message>
+    <message>
+        <source>Import progress</source>
+        <translation>Fortschritt des Imports</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n conversation(s) read</source>
+        <translation>
+            <numerusform>%n Unterhaltung gelesen</numerusform>
+            <numerusform>%n Unterhaltungen gelesen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cancelling… nothing is imported.</source>
+        <translation>Wird abgebrochen … Es wird nichts importiert.</translation>
     </message>
 </context>
 <context>

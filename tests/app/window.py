@@ -57,6 +57,8 @@ class Answers:
         """Answers to "Restart Chime?" after another language was chosen (True: restart now)."""
         self.restart_languages: list[str] = []
         """The language each "Restart Chime?" named."""
+        self.import_paths: list[Path | None] = []
+        """What the import's file question answers (None: cancelled), one per visit."""
         self.asked_inside_a_task: list[bool] = []
         """Whether each "lose them?" question was asked inside an asyncio task step: a real
         modal dialog's nested event loop would then starve every other task."""
@@ -80,6 +82,9 @@ class Answers:
     def export_path(self, _parent: QWidget, suggested: Path, kind: str) -> Path | None:
         self.suggested.append((suggested, kind))
         return self.paths.pop(0)
+
+    def import_path(self, _parent: QWidget) -> Path | None:
+        return self.import_paths.pop(0)
 
     def restart_for_language(self, _parent: QWidget, language: str) -> bool:
         self.restart_languages.append(language)
@@ -138,6 +143,7 @@ class RealApp:
                 self.answers.session_settings,
                 self.answers.attachment_paths,
                 self.answers.restart_for_language,
+                self.answers.import_path,
             ),
             system_locale=system_locale or QLocale(QLocale.Language.English),
             **seams,

@@ -74,6 +74,11 @@ def test_an_element_beyond_the_limit_is_refused_without_waiting_for_its_end() ->
         splitter.feed(b"x" * 200)
 
 
+def test_an_element_beyond_the_limit_in_one_chunk_is_refused() -> None:
+    with pytest.raises(ValueError, match="larger than 10 bytes"):
+        ArraySplitter(10).feed(b'[{"a": "0123456789"}]')
+
+
 def test_only_the_element_being_read_is_kept() -> None:
     splitter = ArraySplitter(1000)
     splitter.feed(b"[")
