@@ -3,9 +3,9 @@
 The file is read in 1 MiB chunks: a ChatGPT export through ``core.importing.json_array`` (only the
 conversation being read is held, each at most ``MAX_CONVERSATION`` bytes), a Chime JSONL export
 line by line; so a 100 MB file costs the memory of its largest conversation, not of the file.
-Each conversation is written as a new session (``core.session.jsonl_store.publish_session``:
-complete and durable, or not at all) into a staging folder ``<data>/import-<id>/``, and only when
-every conversation of the file was read are they moved into ``sessions/``. So a file that turns
+Each conversation is written as a new session into a staging folder ``<data>/import-<id>/``
+(``core.session.jsonl_store.stage_session``), and only when every conversation of the file was
+read are they made durable and moved into ``sessions/`` (``publish_staged``: each session whole). So a file that turns
 out bad half-way, a cancel, or a full disk imports nothing; a crash leaves the staging folder,
 which the next import removes. ``Cancelled`` is raised between chunks and conversations once
 ``cancelled`` is set; ``ImportRefused`` carries the reason a file cannot be imported.
@@ -74,8 +74,9 @@ def run_import(
                 raise ImportRefused("it is neither a ChatGPT export nor a Chime JSONL export")
             job = _Job(handle, size, staging, now, progress, cancelled)
             result = job.chatgpt() if kind == "chatgpt" else job.chime()
-        for sid in result.session_ids:
-            disk.move_session(staging / sid, disk.session_dir(data_dir, sid))
+        disk.publish_staged(
+            (staging / sid, disk.session_dir(data_dir, sid)) for sid in result.session_ids
+        )
         return result
     finally:
         if staging.exists():
@@ -131,7 +132,7 @@ class _Job:
         try:
             header = log.line(next(lines, b"").rstrip(b"\n"))
             body = (log.line(line.rstrip(b"\n")) for line in lines)
-            disk.publish_session(self._staging / sid, header, _checked(body, log))
+            disk.stage_session(self._staging / sid, header, _checked(body, log))
         except ValueError as error:
             raise ImportRefused(str(error)) from None
         self._ids.append(sid)
@@ -141,7 +142,7 @@ class _Job:
     def _write(self, imported: Imported) -> None:
         sid = self._new_id()
         body = event_lines(imported.created_ms, imported.events)
-        disk.publish_session(self._staging / sid, header_line(sid, imported.created_ms), body)
+        disk.stage_session(self._staging / sid, header_line(sid, imported.created_ms), body)
         self._ids.append(sid)
 
     def _chunks(self) -> Iterator[bytes]:
