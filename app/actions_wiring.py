@@ -19,6 +19,7 @@ from app.controller import AppController
 from app.qtasync import TaskRunner
 from app.settings_flow import SettingsFlow
 from app.verbs import wire_verbs
+from core.prompts import SavedPrompt
 from ui.dialogs import (
     LeaveAnswer,
     LeaveWarning,
@@ -50,10 +51,11 @@ class Questions:
     """Opens a link the user confirmed in the system browser (tests record it instead)."""
     leave: Callable[[QWidget, LeaveWarning], LeaveAnswer | None] = ask_leave
     lose_unsaved: Callable[[QWidget, str], bool] = ask_lose_unsaved
-    session_settings: Callable[[QWidget, SessionSettings], SessionSettings | None] = (
-        ask_session_settings
-    )
-    """The session's instructions and temperature, edited (None: cancelled or unchanged)."""
+    session_settings: Callable[
+        [QWidget, SessionSettings, tuple[SavedPrompt, ...]], SessionSettings | None
+    ] = ask_session_settings
+    """The session's instructions and temperature, edited (None: cancelled or unchanged); the
+    saved prompts are offered in it."""
     attachment_paths: Callable[[QWidget], list[Path]] = ask_attachment_paths
     """The files to attach to the message (empty: cancelled)."""
     restart_for_language: Callable[[QWidget, str], bool] = ask_restart_for_language

@@ -1,6 +1,6 @@
-"""Connects the window's per-session choices, attachments, search across sessions and import to
-their flows (``app.session_choices``, ``app.attach_flow``, ``app.session_search``,
-``app.import_flow``). Wiring only."""
+"""Connects the window's per-session choices, attachments, search across sessions, import and saved
+prompts to their flows (``app.session_choices``, ``app.attach_flow``, ``app.session_search``,
+``app.import_flow``, ``app.prompts_flow``). Wiring only."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from app.attach_flow import AttachFlow
 from app.controller import AppController
 from app.import_flow import ImportFlow
+from app.prompts_flow import PromptsFlow
 from app.qtasync import TaskRunner
 from app.session_choices import ChoicesFlow
 from app.session_search import SessionSearch
@@ -30,6 +31,7 @@ class VerbFlows:
     attach: AttachFlow
     search: SessionSearch
     imports: ImportFlow
+    prompts: PromptsFlow
 
 
 def wire_verbs(
@@ -43,6 +45,8 @@ def wire_verbs(
     data_dir: Path,
 ) -> VerbFlows:
     """Build the flows for one run of the app and show the current session's choices."""
+    prompts = PromptsFlow(window, controller, lambda: settings.settings)
+    settings.applied.append(prompts.settings_applied)
     choices = ChoicesFlow(
         window,
         controller,
@@ -50,10 +54,11 @@ def wire_verbs(
         settings=lambda: settings.settings,
         api_key=api_key,
         ask=questions.session_settings,
+        prompts=prompts.prompts,
     )
     settings.applied.append(choices.settings_applied)
     attach = AttachFlow(window, controller, tasks, questions.attachment_paths)
     search = SessionSearch(window, controller, tasks, data_dir)
     imports = ImportFlow(window, controller, tasks, questions.import_path, data_dir)
     choices.refresh()
-    return VerbFlows(choices, attach, search, imports)
+    return VerbFlows(choices, attach, search, imports, prompts)

@@ -36,6 +36,16 @@
     </message>
 </context>
 <context>
+    <name>SavedPromptsBox</name>
+    <message numerus="yes">
+        <source>%n saved prompt(s).</source>
+        <translation>
+            <numerusform>%n saved prompt.</numerusform>
+            <numerusform>%n saved prompts.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>SessionListModel</name>
     <message numerus="yes">
         <source>%n active reminder(s)</source>

@@ -23,6 +23,7 @@ from app.main import Application, Started
 from app.qtasync import TaskRunner
 from app.settings import KeyStore
 from app.settings_flow import SettingsFlow
+from core.prompts import SavedPrompt
 from tests.app.harness import run_loop
 from tests.fakes import FakeClock
 from ui.dialogs import LeaveAnswer, LeaveWarning
@@ -51,6 +52,8 @@ class Answers:
         self.session_settings_given: list[SessionSettings | None] = []
         """What the instructions dialog answers (None: cancelled), one per visit."""
         self.session_settings_shown: list[SessionSettings] = []
+        self.prompts_offered: list[tuple[SavedPrompt, ...]] = []
+        """The saved prompts the instructions dialog offered, one per visit."""
         self.files: list[list[Path]] = []
         """What the paperclip's file dialog answers ([]: cancelled), one per visit."""
         self.restarts: list[bool] = []
@@ -64,9 +67,10 @@ class Answers:
         modal dialog's nested event loop would then starve every other task."""
 
     def session_settings(
-        self, _parent: QWidget, current: SessionSettings
+        self, _parent: QWidget, current: SessionSettings, prompts: tuple[SavedPrompt, ...] = ()
     ) -> SessionSettings | None:
         self.session_settings_shown.append(current)
+        self.prompts_offered.append(prompts)
         return self.session_settings_given.pop(0)
 
     def attachment_paths(self, _parent: QWidget) -> list[Path]:
