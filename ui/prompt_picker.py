@@ -123,7 +123,8 @@ class PromptPicker(QFrame):
         self._place()
 
     def _place(self) -> None:
-        """Just above the message box, as wide as it, up to ``ROWS`` rows high."""
+        """Just above the message box (below it when there is no room), as wide as it, up to
+        ``ROWS`` rows high."""
         window = self.parentWidget()
         if window is None:  # pragma: no cover -- always made with a window
             return
@@ -134,7 +135,9 @@ class PromptPicker(QFrame):
         top_left = self._editor.mapTo(window, QPoint(0, 0))
         width = self._editor.width()
         height = self.sizeHint().height()
-        self.setGeometry(top_left.x(), max(0, top_left.y() - height), width, height)
+        above = top_left.y() - height
+        top = above if above >= 0 else top_left.y() + self._editor.height()  # else below it
+        self.setGeometry(top_left.x(), top, width, height)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is not self._editor or not self.isVisible() or not isinstance(event, QKeyEvent):

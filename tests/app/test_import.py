@@ -46,7 +46,8 @@ def test_a_chatgpt_export_becomes_conversations_with_versions(
     open_app: Opener, tmp_path: Path
 ) -> None:
     plain = Conversation("Shopping list")
-    plain.say("u1", "sys", "user", "Milk, eggs")
+    plain.say("hello", "sys", "assistant", "Hi! What can I do?")  # answers no question: left out
+    plain.say("u1", "hello", "user", "Milk, eggs")
     plain.say("a1", "u1", "assistant", "Noted: milk and eggs.")
     path = write(tmp_path, "conversations.json", export(branched(), with_code_and_image(), plain))
     with open_app() as chime:
@@ -55,6 +56,7 @@ def test_a_chatgpt_export_becomes_conversations_with_versions(
         message = chime.window.message_bar.text()
         assert message.startswith("Imported 3 conversations from conversations.json.")
         assert "1 picture or file was not imported" in message
+        assert message.endswith("1 message part Chime cannot show was left out.")
         titles = {title for _sid, title in chime.sidebar()}
         assert {"Trip to Lisbon", "Plot data", "Shopping list"} <= titles
         new = set(stored(chime)) - before
@@ -178,6 +180,8 @@ def test_a_long_import_shows_its_progress_and_can_be_cancelled(
         chime.answers.import_paths.append(path)
         chime.trigger("import_conversations")
         chime.until(reached.is_set)
+        chime.trigger("import_conversations")  # one import at a time: not even asked
+        assert chime.answers.import_paths == []
         dialog = chime.started.verbs.imports.progress
         assert dialog is not None
         chime.until(lambda: dialog.count.text() == "2 conversations read")
