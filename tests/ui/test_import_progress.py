@@ -8,7 +8,6 @@ from PySide6.QtWidgets import QWidget
 
 from ui.import_progress import ImportProgress
 
-
 KEEP: list[QWidget] = []
 
 
