@@ -3,7 +3,7 @@ worker thread (``app.import_run``) with its progress dialog and Cancel, and what
 
 When it ends the sidebar lists the new conversations (nothing is opened: an export may hold
 hundreds) and the message bar says how many were imported and what of them could not be
-(pictures and files: ``conversations.json`` holds only their names). A file that cannot be
+(pictures and files the export holds only the names of, or that Chime cannot attach). A file that cannot be
 imported, or a cancel, gets one sentence and imports nothing. One import runs at a time.
 """
 

@@ -1,6 +1,8 @@
 """Importing a file of conversations into the data folder, in a worker thread (``run_import``).
 
-The file is read in 1 MiB chunks: a ChatGPT export through ``core.importing.json_array`` (only the
+The file is read in 1 MiB chunks: a ChatGPT export (``conversations.json``, or the export's zip:
+then the pictures and files beside it become the attachments of the messages that sent them,
+``classify``'d as a file the person attached would be) through ``core.importing.json_array`` (only the
 conversation being read is held, each at most ``MAX_CONVERSATION`` bytes), a Chime JSONL export
 line by line; so a 100 MB file costs the memory of its largest conversation, not of the file.
 Each conversation is written as a new session into a staging folder ``<data>/import-<id>/``
@@ -14,20 +16,24 @@ which the next import removes. ``Cancelled`` is raised between chunks and conver
 from __future__ import annotations
 
 import os
+import re
 import threading
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
-from typing import Any, BinaryIO, TypeVar
+from pathlib import Path, PurePosixPath
+from typing import IO, Any, TypeVar
 
-from core.importing.chatgpt import Imported, read_conversation
+from core.events import Attachment
+from core.importing.chatgpt import Attach, Imported, read_conversation
 from core.importing.chime_log import ChimeLog, file_kind
 from core.importing.json_array import ArraySplitter
 from core.importing.session_lines import event_lines, header_line
 from core.instant import datetime_to_ms
 from core.jsonread import MIB, JsonLimits, parse_json
 from core.session import jsonl_store as disk
+from core.session.attachments import IMAGE_LIMIT, AttachmentStore, classify
 from core.session.lines import session_id
 
 T = TypeVar("T")
@@ -67,13 +73,18 @@ def run_import(
     staging = data_dir / f"{STAGING}{session_id(now, os.urandom(10))}"
     try:
         with path.open("rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            kind = file_kind(handle.read(64 * 1024))
-            handle.seek(0)
-            if kind is None:
-                raise ImportRefused("it is neither a ChatGPT export nor a Chime JSONL export")
-            job = _Job(handle, size, staging, now, progress, cancelled)
-            result = job.chatgpt() if kind == "chatgpt" else job.chime()
+            if zipfile.is_zipfile(handle):
+                handle.seek(0)
+                result = _from_zip(handle, staging, now, progress, cancelled)
+            else:
+                handle.seek(0)
+                size = os.fstat(handle.fileno()).st_size
+                kind = file_kind(handle.read(64 * 1024))
+                handle.seek(0)
+                if kind is None:
+                    raise ImportRefused("it is neither a ChatGPT export nor a Chime JSONL export")
+                job = _Job(handle, size, staging, now, progress, cancelled)
+                result = job.chatgpt() if kind == "chatgpt" else job.chime()
         disk.publish_staged(
             (staging / sid, disk.session_dir(data_dir, sid)) for sid in result.session_ids
         )
@@ -81,6 +92,55 @@ def run_import(
     finally:
         if staging.exists():
             disk.remove_tree(staging)
+
+
+_FILE_ID = re.compile(r"(file[-_][A-Za-z0-9]+)")
+
+
+def _from_zip(
+    handle: IO[bytes], staging: Path, now: datetime, progress: Progress, cancelled: threading.Event
+) -> ImportResult:
+    """ChatGPT's export zip: its ``conversations.json``, with the pictures and files it holds
+    beside it (named ``file-<id>-<name>``) attached to the messages that sent them."""
+    try:
+        archive = zipfile.ZipFile(handle)
+    except (zipfile.BadZipFile, ValueError) as error:
+        raise ImportRefused(f"the zip cannot be read: {error}") from None
+    with archive:
+        members = archive.infolist()
+        found = [m for m in members if PurePosixPath(m.filename).name == "conversations.json"]
+        if not found:
+            raise ImportRefused("the zip holds no conversations.json")
+        files = _ZipFiles(archive, members)
+        with archive.open(found[0]) as inner:
+            job = _Job(inner, found[0].file_size, staging, now, progress, cancelled, files)
+            return job.chatgpt()
+
+
+class _ZipFiles:
+    """The files of an export zip by their ChatGPT file id, made attachments on demand."""
+
+    def __init__(self, archive: zipfile.ZipFile, members: list[zipfile.ZipInfo]) -> None:
+        self._archive = archive
+        self._by_id: dict[str, zipfile.ZipInfo] = {}
+        for member in members:
+            match = _FILE_ID.match(PurePosixPath(member.filename).name)
+            if match and not member.is_dir():
+                self._by_id.setdefault(match.group(1), member)
+
+    def attach(self, file_id: str, name: str, session: Path) -> Attachment | None:
+        """The attachment of the file ``file_id``, stored in ``session``'s folder; None when
+        the zip does not hold it or Chime cannot attach it (too big, neither text nor a
+        picture)."""
+        member = self._by_id.get(file_id)
+        if member is None or member.file_size > IMAGE_LIMIT:
+            return None
+        data = self._archive.read(member)
+        made = classify(name, data)
+        if not isinstance(made, Attachment):
+            return None
+        AttachmentStore(session).put(made, data)
+        return made
 
 
 def _remove_leftovers(data_dir: Path) -> None:
@@ -95,13 +155,15 @@ class _Job:
 
     def __init__(
         self,
-        handle: BinaryIO,
+        handle: IO[bytes],
         size: int,
         staging: Path,
         now: datetime,
         progress: Progress,
         cancelled: threading.Event,
+        files: _ZipFiles | None = None,
     ) -> None:
+        self._files = files
         self._handle, self._size, self._staging = handle, size, staging
         self._now, self._progress, self._cancelled = now, progress, cancelled
         self._read = 0
@@ -115,8 +177,10 @@ class _Job:
             for element in _split(splitter, chunk):
                 number = len(self._ids) + 1
                 value = _refused_at(number, parse_json, element, limits)
-                imported = _refused_at(number, read_conversation, value, self._now_ms())
-                self._write(imported)
+                sid = self._new_id()
+                attach = self._attach(sid)
+                imported = _refused_at(number, read_conversation, value, self._now_ms(), attach)
+                self._write(sid, imported)
                 images, files = images + imported.images, files + imported.files
                 skipped += imported.skipped
                 self._tell()
@@ -139,8 +203,13 @@ class _Job:
         self._tell()
         return ImportResult("chime", (sid,))
 
-    def _write(self, imported: Imported) -> None:
-        sid = self._new_id()
+    def _attach(self, sid: str) -> Attach:
+        files = self._files
+        if files is None:
+            return lambda _file_id, _name: None
+        return lambda file_id, name: files.attach(file_id, name, self._staging / sid)
+
+    def _write(self, sid: str, imported: Imported) -> None:
         body = event_lines(imported.created_ms, imported.events)
         disk.stage_session(self._staging / sid, header_line(sid, imported.created_ms), body)
         self._ids.append(sid)

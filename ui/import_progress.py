@@ -33,7 +33,7 @@ def ask_import_path(parent: QWidget) -> Path | None:
         parent,
         translate("ImportProgress", "Import conversations"),
         str(Path.home()),
-        translate("ImportProgress", "ChatGPT export or Chime export (*.json *.jsonl)")
+        translate("ImportProgress", "ChatGPT export or Chime export (*.zip *.json *.jsonl)")
         + ";;"
         + translate("ImportProgress", "All files (*)"),
     )

@@ -12,12 +12,14 @@ Each event is stamped with its message's own time (the conversation's, when it h
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.events import (
     ROOT,
     AssistantMessage,
+    Attachment,
     Event,
     ModelRef,
     PathSelected,
@@ -28,10 +30,18 @@ from core.events import (
     UserMessage,
     UserSource,
 )
+from core.importing.chatgpt_content import NodeText
 from core.importing.chatgpt_tree import NONE, Exchanges, Unit, exchanges
 
 PROVIDER = "chatgpt"
 """The ``model.provider`` of an imported answer."""
+Attach = Callable[[str, str], Attachment | None]
+"""``attach(file id, name)``: the attachment made of a file the export holds (stored by the
+caller), or None when it holds none or Chime cannot attach it."""
+
+
+def _no_files(_file_id: str, _name: str) -> Attachment | None:
+    return None
 
 
 @dataclass(slots=True)
@@ -48,8 +58,10 @@ class Imported:
     """Answers before the first user message, and contents of an unknown type."""
 
 
-def read_conversation(value: object, fallback_ms: int) -> Imported:
-    """The session of one export element; ValueError when it is not a conversation."""
+def read_conversation(value: object, fallback_ms: int, attach: Attach = _no_files) -> Imported:
+    """The session of one export element; ValueError when it is not a conversation. A user
+    message's pictures and files that ``attach`` makes attachments of are its attachments
+    (their "not imported" line goes)."""
     if not isinstance(value, dict) or not isinstance(value.get("mapping"), dict):
         raise ValueError("a conversation without its messages (“mapping”)")
     title = value.get("title")
@@ -57,11 +69,11 @@ def read_conversation(value: object, fallback_ms: int) -> Imported:
     found = exchanges(value["mapping"], value.get("current_node"))
     imported = Imported(title.strip() if isinstance(title, str) else "", created)
     model = value.get("default_model_slug")
-    _write(imported, found, model if isinstance(model, str) and model else "ChatGPT")
+    _write(imported, found, model if isinstance(model, str) and model else "ChatGPT", attach)
     return imported
 
 
-def _write(imported: Imported, found: Exchanges, default_model: str) -> None:
+def _write(imported: Imported, found: Exchanges, default_model: str, attach: Attach) -> None:
     events = imported.events
     start = imported.created_ms
     if imported.title:
@@ -75,17 +87,17 @@ def _write(imported: Imported, found: Exchanges, default_model: str) -> None:
         parent = seqs[unit.parent] if unit.parent != NONE else ROOT
         revises = seqs[unit.revises] if unit.revises != NONE else None
         seq = len(events)
-        text = found.texts[unit.user]
+        node = found.texts[unit.user]
+        said, files = _attached(imported, node, attach)
         message = UserMessage(
             f"{unit.user}-{len(seqs)}" if unit.revises != NONE else unit.user,
-            text.text,
+            said,
             UserSource(None),
             parent if parent != last_input else None,
             revises,
+            files,
         )
         events.append((at, message))
-        imported.images += text.images
-        imported.files += text.files
         seqs.append(seq)
         last_input = seq
         if unit.answer:
@@ -94,6 +106,25 @@ def _write(imported: Imported, found: Exchanges, default_model: str) -> None:
     imported.skipped += found.dropped_answers + sum(t.unknown for t in found.texts.values())
     if found.shown != NONE and seqs[found.shown] != last_input:
         events.append((events[-1][0], PathSelected(seqs[found.shown])))
+
+
+def _attached(
+    imported: Imported, node: NodeText, attach: Attach
+) -> tuple[str, tuple[Attachment, ...]]:
+    """A user message's text and attachments: each picture or file ``attach`` makes an attachment
+    of leaves the text; the others stay named there and are counted as not imported."""
+    paragraphs = node.text.split("\n\n")
+    files: list[Attachment] = []
+    for file_id, name, line, picture in node.refs:
+        found = attach(file_id, name) if file_id else None
+        if found is not None and line in paragraphs:
+            paragraphs.remove(line)
+            files.append(found)
+        elif picture:
+            imported.images += 1
+        else:
+            imported.files += 1
+    return "\n\n".join(paragraphs), tuple(dict.fromkeys(files))
 
 
 def _answer(

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 Kind = Literal["user", "answer", "system", "skip"]
+Ref = tuple[str, str, str, bool]
+"""A picture or file a user's message names: (file id, name, its placeholder line, is a picture)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +43,8 @@ class NodeText:
     files: int = 0
     unknown: int = 0
     model: str = ""
+    refs: tuple[Ref, ...] = ()
+    """A user message's pictures and files (an export's zip may hold them)."""
 
 
 SKIP = NodeText("skip")
@@ -64,23 +68,30 @@ def read_node(node: Mapping[str, Any]) -> NodeText:
     kind: Kind = "user" if role == "user" else "system" if role == "system" else "answer"
     if role not in ("user", "system", "assistant", "tool"):
         return NodeText("skip", unknown=1)
-    text, reasoning, images, unknown = _content(content, metadata)
+    refs: list[Ref] = []
+    text, reasoning, images, unknown = _content(content, metadata, refs)
     files = _files(metadata, kind)
     if files:
-        text = "\n\n".join(p for p in (text, *(f"[File not imported: {n}]" for n in files)) if p)
+        lines = [f"[File not imported: {name}]" for _id, name in files]
+        text = "\n\n".join(p for p in (text, *lines) if p)
+        refs += [(i, n, line, False) for (i, n), line in zip(files, lines, strict=True)]
     if not text and not reasoning:
         return NodeText("skip", unknown=unknown)
     slug = metadata.get("model_slug")
     model = slug if isinstance(slug, str) else ""
-    return NodeText(kind, text, reasoning, images, len(files), unknown, model)
+    kept = tuple(refs) if kind == "user" else ()
+    return NodeText(kind, text, reasoning, images, len(files), unknown, model, kept)
 
 
-def _content(content: Mapping[str, Any], metadata: Mapping[str, Any]) -> tuple[str, str, int, int]:
-    """(text, reasoning, images not imported, unknown parts) of a message's content."""
+def _content(
+    content: Mapping[str, Any], metadata: Mapping[str, Any], refs: list[Ref]
+) -> tuple[str, str, int, int]:
+    """(text, reasoning, images not imported, unknown parts) of a message's content; the
+    pictures it names go to ``refs``."""
     kind = content.get("content_type")
     match kind:
         case "text" | "multimodal_text":
-            return _parts(content.get("parts"), metadata)
+            return _parts(content.get("parts"), metadata, refs)
         case "code":
             language = _text(content.get("language"))
             language = "" if language == "unknown" else language
@@ -105,7 +116,9 @@ def _content(content: Mapping[str, Any], metadata: Mapping[str, Any]) -> tuple[s
     return "", "", 0, 1
 
 
-def _parts(parts: object, metadata: Mapping[str, Any]) -> tuple[str, str, int, int]:
+def _parts(
+    parts: object, metadata: Mapping[str, Any], refs: list[Ref]
+) -> tuple[str, str, int, int]:
     if not isinstance(parts, list):
         return "", "", 0, 0
     names = _attachment_names(metadata)
@@ -118,7 +131,9 @@ def _parts(parts: object, metadata: Mapping[str, Any]) -> tuple[str, str, int, i
             images += 1
             pointer = _text(part.get("asset_pointer"))
             file_id = pointer.rsplit("/", 1)[-1]
-            texts.append(f"[Image not imported: {names.get(file_id, file_id or 'image')}]")
+            name = names.get(file_id, file_id or "image")
+            texts.append(f"[Image not imported: {name}]")
+            refs.append((file_id, name, texts[-1], True))
         elif isinstance(part, dict) and part.get("content_type") == "audio_transcription":
             texts.append(_text(part.get("text")))
         else:
@@ -137,13 +152,14 @@ def _attachment_names(metadata: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
-def _files(metadata: Mapping[str, Any], kind: Kind) -> list[str]:
-    """Names of the files attached to a user's message that are not images (those are parts)."""
+def _files(metadata: Mapping[str, Any], kind: Kind) -> list[tuple[str, str]]:
+    """(id, name) of the files attached to a user's message that are not images (those are
+    parts)."""
     found = metadata.get("attachments")
     if kind != "user" or not isinstance(found, list):
         return []
     return [
-        str(a["name"])
+        (str(a.get("id", "")), str(a["name"]))
         for a in found
         if isinstance(a, dict)
         and isinstance(a.get("name"), str)

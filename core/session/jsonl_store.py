@@ -355,11 +355,11 @@ def publish_session(folder: Path, header_line: bytes, body: Iterator[bytes]) -> 
 
 
 def stage_session(folder: Path, header_line: bytes, body: Iterator[bytes]) -> None:
-    """Write a session log into ``folder`` (created; it must not exist) without waiting for the
-    disk: an import stages many sessions, then ``publish_staged`` makes them durable and moves
-    them into place together (one fsync per log instead of four)."""
-    make_dirs(folder.parent)
-    folder.mkdir(mode=DIR_MODE)
+    """Write a session log into ``folder`` (created when its attachments did not create it; the
+    log must not exist) without waiting for the disk: an import stages many sessions, then
+    ``publish_staged`` makes them durable and moves them into place together (one fsync per log
+    instead of four)."""
+    make_dirs(folder)
     _write_new(folder / LOG_NAME, _prepend(header_line, body), sync=False)
 
 

@@ -880,8 +880,8 @@
         <translation>Unterhaltungen importieren</translation>
     </message>
     <message>
-        <source>ChatGPT export or Chime export (*.json *.jsonl)</source>
-        <translation>ChatGPT-Export oder Chime-Export (*.json *.jsonl)</translation>
+        <source>ChatGPT export or Chime export (*.zip *.json *.jsonl)</source>
+        <translation>ChatGPT-Export oder Chime-Export (*.zip *.json *.jsonl)</translation>
     </message>
     <message>
         <source>All files (*)</source>

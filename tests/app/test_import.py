@@ -7,12 +7,14 @@ from __future__ import annotations
 import functools
 import json
 import threading
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import app.import_run as import_run
+from core.events import UserMessage
 from core.importing.chatgpt import read_conversation
 from tests.app.window import Opener, RealApp, running
 from tests.core.importing.chatgpt_export import Conversation, branched, export, with_code_and_image
@@ -166,13 +168,13 @@ def test_a_long_import_shows_its_progress_and_can_be_cancelled(
     gate, reached = threading.Event(), threading.Event()
     read = 0
 
-    def slow(value: Any, fallback: int) -> Any:
+    def slow(value: Any, fallback: int, attach: Any) -> Any:
         nonlocal read
         read += 1
         if read == 3:
             reached.set()
             gate.wait(10)
-        return read_conversation(value, fallback)
+        return read_conversation(value, fallback, attach)
 
     monkeypatch.setattr(import_run, "read_conversation", slow)
     with open_app() as chime:
@@ -195,3 +197,60 @@ def test_a_long_import_shows_its_progress_and_can_be_cancelled(
         assert chime.window.message_bar.text() == "Import cancelled: nothing was imported."
         assert stored(chime) == before
         assert not list(chime.chime.folder.glob("import-*"))
+
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
+
+
+def test_the_export_zip_brings_its_pictures_as_attachments(
+    open_app: Opener, tmp_path: Path
+) -> None:
+    archive = tmp_path / "in" / "chatgpt-export.zip"
+    archive.parent.mkdir()
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as out:
+        out.writestr("conversations.json", export(with_code_and_image(), branched()))
+        out.writestr("file-AbC123-chart.png", PNG)
+        out.writestr("file-Other-unused.bin", b"\x00\x01")
+        out.writestr("chat.html", "<html></html>")
+    with open_app() as chime:
+        import_file(chime, archive)
+        assert chime.window.message_bar.text() == (
+            "Imported 2 conversations from chatgpt-export.zip."
+        )
+        plot = next(sid for sid, title in chime.sidebar() if title == "Plot data")
+        chime.run(chime.controller.open_session(plot))
+        opened = chime.controller.open[plot]
+        question = next(e.event for e in opened.session.entries if isinstance(e.event, UserMessage))
+        assert question.text == "What does this chart show?"
+        (picture,) = question.attachments
+        assert (picture.name, picture.media_type, picture.size) == (
+            "chart.png",
+            "image/png",
+            len(PNG),
+        )
+        stored = chime.chime.folder / "sessions" / plot / "attachments" / picture.sha256
+        assert stored.read_bytes() == PNG
+
+
+@pytest.mark.parametrize(
+    ("members", "reason"),
+    [
+        ({"readme.txt": b"x"}, "the zip holds no conversations.json"),
+        ({"conversations.json": b"[{]"}, "conversation 1: not JSON"),
+    ],
+)
+def test_a_zip_without_a_good_export_says_why(
+    open_app: Opener, tmp_path: Path, members: dict[str, bytes], reason: str
+) -> None:
+    archive = tmp_path / "in" / "odd.zip"
+    archive.parent.mkdir()
+    with zipfile.ZipFile(archive, "w") as out:
+        for name, data in members.items():
+            out.writestr(name, data)
+    with open_app() as chime:
+        before = stored(chime)
+        import_file(chime, archive)
+        assert chime.window.message_bar.text().startswith(
+            f"odd.zip could not be imported ({reason}"
+        )
+        assert stored(chime) == before

@@ -9,6 +9,7 @@ import pytest
 
 from core.events import (
     AssistantMessage,
+    Attachment,
     PathSelected,
     SessionInstructions,
     SessionTitle,
@@ -144,3 +145,23 @@ def test_a_conversation_without_messages_has_no_events() -> None:
     imported = read_conversation({"mapping": {}, "title": "Empty"}, 5000)
     assert imported.created_ms == 5000
     assert [e for _m, e in imported.events] == [SessionTitle("Empty")]
+
+
+def test_pictures_and_files_the_export_holds_become_attachments() -> None:
+    chart = Attachment("chart.png", "image/png", "a" * 64, 10)
+    conversation = with_code_and_image()
+    conversation.mapping["u1"]["message"]["metadata"]["attachments"].append(
+        {"id": "file-Doc", "name": "notes.pdf", "mimeType": "application/pdf"}
+    )
+    asked: list[tuple[str, str]] = []
+
+    def attach(file_id: str, name: str) -> Attachment | None:
+        asked.append((file_id, name))
+        return chart if file_id == "file-AbC123" else None
+
+    imported = read_conversation(conversation.to_json(), 0, attach)
+    question = next(e for _m, e in imported.events if isinstance(e, UserMessage))
+    assert question.text == "What does this chart show?\n\n[File not imported: notes.pdf]"
+    assert question.attachments == (chart,)
+    assert asked == [("file-AbC123", "chart.png"), ("file-Doc", "notes.pdf")]
+    assert (imported.images, imported.files) == (0, 1)

@@ -47,7 +47,12 @@ def node(role: str, content: object, **metadata: Any) -> dict[str, Any]:
                 {"content_type": "text", "parts": ["see file"]},
                 attachments=[{"id": "f", "name": "notes.pdf", "mimeType": "application/pdf"}, 3],
             ),
-            NodeText("user", "see file\n\n[File not imported: notes.pdf]", files=1),
+            NodeText(
+                "user",
+                "see file\n\n[File not imported: notes.pdf]",
+                files=1,
+                refs=(("f", "notes.pdf", "[File not imported: notes.pdf]", False),),
+            ),
         ),
         (
             node("assistant", {"content_type": "code", "language": "unknown", "text": "a ```"}),
