@@ -4,6 +4,7 @@ not follow): what it writes, what it refuses, a cancel, and the staging a crash 
 from __future__ import annotations
 
 import threading
+import tracemalloc
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from app.import_run import Cancelled, ImportRefused, run_import
 from core.session import jsonl_store as disk
 from core.session.lines import SessionHeader
-from tests.core.importing.chatgpt_export import branched, export, with_code_and_image
+from tests.core.importing.chatgpt_export import Conversation, branched, export, with_code_and_image
 
 NOW = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
 
@@ -83,3 +84,35 @@ def test_a_cancel_leaves_nothing(tmp_path: Path) -> None:
     with pytest.raises((Cancelled, ImportRefused)):
         run(chime, tmp_path / "data", cancelled)
     assert not list((tmp_path / "data").glob("import-*"))
+
+
+def peak_of_import(tmp_path: Path, count: int) -> tuple[int, int]:
+    """(file size, peak Python memory while importing it) for ``count`` conversations of ~30 KB."""
+    conversations = []
+    for n in range(count):
+        c = Conversation(f"Chat {n}")
+        parent = "sys"
+        for turn in range(5):
+            user = c.say(f"u{turn}", parent, "user", f"question {turn} " + "words " * 400)
+            parent = c.say(f"a{turn}", user, "assistant", "answer " * 400)
+        conversations.append(c)
+    source = tmp_path / f"conversations-{count}.json"
+    source.write_bytes(export(*conversations))
+    tracemalloc.start()
+    try:
+        result, _seen = run(source, tmp_path / f"data-{count}")
+        _now, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(result.session_ids) == count
+    return source.stat().st_size, peak
+
+
+def test_memory_does_not_grow_with_the_file(tmp_path: Path) -> None:
+    """Four times the conversations, not four times the memory: the file is read in pieces and
+    one conversation is held at a time (bench/import_bench.py measures a 100 MB export)."""
+    small_size, small_peak = peak_of_import(tmp_path, 40)
+    big_size, big_peak = peak_of_import(tmp_path, 160)
+    assert big_size > 4 * small_size * 0.95
+    assert big_peak < small_peak * 1.5
+    assert big_peak < big_size
