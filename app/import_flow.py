@@ -83,6 +83,7 @@ class ImportFlow(QObject):
             self._window.notify(self._done_words(name, result), NOTICE_MS)
         finally:
             dialog.finish()
+            dialog.deleteLater()
             self.progress = None
             self.running = None
 

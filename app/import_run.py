@@ -85,6 +85,8 @@ def run_import(
                     raise ImportRefused("it is neither a ChatGPT export nor a Chime JSONL export")
                 job = _Job(handle, size, staging, now, progress, cancelled)
                 result = job.chatgpt() if kind == "chatgpt" else job.chime()
+        if cancelled.is_set():  # the last moment a cancel leaves nothing: moving in has begun
+            raise Cancelled
         disk.publish_staged(
             (staging / sid, disk.session_dir(data_dir, sid)) for sid in result.session_ids
         )

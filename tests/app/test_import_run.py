@@ -116,3 +116,12 @@ def test_memory_does_not_grow_with_the_file(tmp_path: Path) -> None:
     assert big_size > 4 * small_size * 0.95
     assert big_peak < small_peak * 1.5
     assert big_peak < big_size
+
+
+def test_a_cancel_after_the_last_line_still_leaves_nothing(tmp_path: Path) -> None:
+    source = tmp_path / "mine.jsonl"
+    source.write_bytes(SessionHeader("old", "2024-01-01T00:00:00.000Z").line())
+    cancelled = threading.Event()
+    with pytest.raises(Cancelled):
+        run_import(source, tmp_path / "data", NOW, lambda *_: cancelled.set(), cancelled)
+    assert disk.session_ids(tmp_path / "data") == []
