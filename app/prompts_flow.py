@@ -6,7 +6,7 @@ instructions dialog records a choice (``session/instructions``, and ``session/mo
 prompt names a temperature or a model): the log stays the truth, and changing or removing the
 default later changes no conversation already made. A fork, a restored or an imported
 conversation is not new and keeps what it had. While the library was never edited the examples
-of ``ui.prompt_library`` are offered (in the window's language); they become the user's own once
+of ``ui.prompt_examples`` are offered (in the window's language); they become the user's own once
 the library is saved.
 """
 
@@ -22,7 +22,7 @@ from app.settings import Settings
 from core.errors import ChimeError
 from core.prompts import SavedPrompt, named
 from ui.main_window import MainWindow
-from ui.prompt_library import library
+from ui.prompt_examples import library
 from ui.prompt_picker import PromptPicker
 
 _log = logging.getLogger(__name__)

@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from app.language import install_language, remove_language
 from core.prompts import SavedPrompt
-from ui.prompt_library import PromptLibraryDialog, SavedPromptsBox, library
+from ui.prompt_examples import library
+from ui.prompt_library import PromptLibraryDialog, SavedPromptsBox
 from ui.session_settings import SessionSettings, SessionSettingsDialog
 
 BRIEF = SavedPrompt("Brief", "Be brief.")
