@@ -21,6 +21,7 @@ from app.controller import AppController
 from app.settings import Settings
 from core.errors import ChimeError
 from core.prompts import SavedPrompt, named
+from ui import prompt_library
 from ui.main_window import MainWindow
 from ui.prompt_examples import library
 from ui.prompt_picker import PromptPicker
@@ -32,15 +33,29 @@ class PromptsFlow(QObject):
     """The ``/`` picker and the default for new conversations (see the module docstring)."""
 
     def __init__(
-        self, window: MainWindow, controller: AppController, settings: Callable[[], Settings]
+        self,
+        window: MainWindow,
+        controller: AppController,
+        settings: Callable[[], Settings],
+        save: Callable[[tuple[SavedPrompt, ...], str], None],
     ) -> None:
         super().__init__(controller)
         self._window = window
         self._controller = controller
         self._settings = settings
+        self._save = save
         self.picker = PromptPicker(window, window.composer.editor)
         controller.session_created.connect(self.start_with_default)
+        window.window_actions.action("saved_prompts").triggered.connect(self.edit)
         self.settings_applied(settings())
+
+    def edit(self) -> None:
+        """Edit ▸ Saved prompts…: the library on its own, saved at once when confirmed (the
+        same dialog as Settings' Manage…, for a screen too small for the whole settings)."""
+        settings = self._settings()
+        edited = prompt_library.edit_prompts(self._window, self.prompts(), settings.default_prompt)
+        if edited is not None:
+            self._save(*edited)
 
     def prompts(self) -> tuple[SavedPrompt, ...]:
         """The saved prompts in effect (the examples while the library was never edited)."""

@@ -42,6 +42,7 @@ from app.settings import (
     save_settings,
 )
 from core.clock import Clock
+from core.prompts import SavedPrompt
 from ui.main_window import MainWindow
 from ui.settings_dialog import SettingsDialog, SettingsDraft
 
@@ -116,6 +117,15 @@ class SettingsFlow:
             choice_factory(settings, draft.api_key, self._clock),
         )
         self._window.set_provider(effective_provider(settings).label())
+        for tell in self.applied:
+            tell(settings)
+
+    def save_prompts(self, prompts: tuple[SavedPrompt, ...], default: str) -> None:
+        """Edit ▸ Saved prompts… was confirmed: save the library and its default, the rest of
+        the settings as they are."""
+        settings = replace(self.settings, prompts=prompts, default_prompt=default)
+        self._save(settings)
+        self.settings = settings
         for tell in self.applied:
             tell(settings)
 

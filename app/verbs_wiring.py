@@ -45,7 +45,7 @@ def wire_verbs(
     data_dir: Path,
 ) -> VerbFlows:
     """Build the flows for one run of the app and show the current session's choices."""
-    prompts = PromptsFlow(window, controller, lambda: settings.settings)
+    prompts = PromptsFlow(window, controller, lambda: settings.settings, settings.save_prompts)
     settings.applied.append(prompts.settings_applied)
     choices = ChoicesFlow(
         window,

@@ -45,6 +45,7 @@ ACTION_TABLE: tuple[tuple[str, str, str, str, bool], ...] = (
     ("find_previous", "Edit", QT_TR_NOOP("Find pre&vious"), "Shift+F3", False),
     ("attach_files", "Edit", QT_TR_NOOP("&Attach files…"), "Ctrl+U", False),
     ("settings", "Edit", QT_TR_NOOP("Se&ttings…"), "Ctrl+,", False),
+    ("saved_prompts", "Edit", QT_TR_NOOP("Saved &prompts…"), "", False),
     ("focus_composer", "View", QT_TR_NOOP("Go to &message box"), "Ctrl+L", False),
     ("focus_transcript", "View", QT_TR_NOOP("Go to &transcript"), "Ctrl+J", False),
     ("focus_sessions", "View", QT_TR_NOOP("Go to &sessions"), "Ctrl+K", False),

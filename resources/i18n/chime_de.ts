@@ -100,6 +100,10 @@
         <translation>&amp;Einstellungen…</translation>
     </message>
     <message>
+        <source>Saved &amp;prompts…</source>
+        <translation>Gespeicherte &amp;Prompts …</translation>
+    </message>
+    <message>
         <source>Go to &amp;message box</source>
         <translation>Zum &amp;Nachrichtenfeld</translation>
     </message>

@@ -204,3 +204,25 @@ def test_a_settings_file_with_a_bad_library_is_set_aside(tmp_path: Path) -> None
         Settings(prompts=[BRIEF])  # type: ignore[arg-type] -- the wrong type, on purpose
     with pytest.raises(ValueError, match="default_prompt"):
         Settings(default_prompt=3)  # type: ignore[arg-type] -- the wrong type, on purpose
+
+
+def test_edit_menu_opens_the_library_on_its_own(
+    open_app: Opener, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answers: list[tuple[tuple[SavedPrompt, ...], str] | None] = [None, ((BRIEF,), "Brief")]
+    shown: list[tuple[SavedPrompt, ...]] = []
+
+    def edit(_parent: Any, current: Any, _default: str) -> Any:
+        shown.append(tuple(current))
+        return answers.pop(0)
+
+    monkeypatch.setattr(prompt_library, "edit_prompts", edit)
+    with open_app() as chime:
+        chime.trigger("saved_prompts")  # cancelled: nothing is saved
+        assert not (tmp_path / "settings.json").exists()
+        chime.trigger("saved_prompts")
+        assert [p.name for p in shown[0]] == ["Be brief", "Translator", "Code reviewer"]
+        saved = json.loads((tmp_path / "settings.json").read_text("utf-8"))
+        assert (saved["prompts"][0]["name"], saved["default_prompt"]) == ("Brief", "Brief")
+        assert chime.started.verbs.prompts.prompts() == (BRIEF,)
+        assert chime.settings_flow.settings.theme == "system"  # the rest as it was
