@@ -60,6 +60,8 @@ class PromptPicker(QFrame):
         self.list = QListWidget(self)
         self.list.setAccessibleName(self.tr("Saved prompts"))
         self.list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)  # a long line ends in "…"
         self.list.itemClicked.connect(lambda _item: self.insert())
         layout.addWidget(self.list)
         self.empty = QLabel("", self)

@@ -56,3 +56,11 @@ def test_a_click_inserts(qtbot) -> None:
     assert editor.toPlainText() == "Be brief."
     assert inserted == ["Brief"]
     assert not picker.isVisible()
+
+
+def test_a_long_prompt_is_cut_to_the_width_without_a_scroll_bar(qtbot) -> None:
+    picker, editor = make(qtbot)
+    picker.set_prompts(tuple(SavedPrompt(f"P{n}", "very long words " * 40) for n in range(3)))
+    qtbot.keyClicks(editor, "/")
+    assert not picker.list.horizontalScrollBar().isVisible()
+    assert not picker.list.verticalScrollBar().isVisible()  # three rows: all shown
