@@ -71,6 +71,10 @@ def test_a_chatgpt_export_becomes_conversations_with_versions(
         assert "Add a beach day" in texts
         assert "Cascais." in texts
         assert "Sintra." not in texts  # the other branch is a version, not shown
+        model = chime.window.transcript_model
+        versions = [model.row_at(r).version for r in range(model.rowCount())]  # type: ignore[union-attr]  # rows exist
+        assert versions[0] == (2, 2)  # the regenerated answer: its question's second version
+        assert (2, 2) in versions[1:]  # the edited question: its second version
         log = (chime.chime.folder / "sessions" / trip / "session.jsonl").read_text("utf-8")
         header = json.loads(log.splitlines()[0])
         assert header["createdAt"] == "2023-11-14T22:13:20.000Z"  # its own time, not today's
