@@ -1,6 +1,7 @@
-"""Connects the window's per-session choices, attachments, search across sessions and the safety
-net's "Set it" to their flows (``app.session_choices``, ``app.attach_flow``,
-``app.session_search``, ``app.reminder_offer``). Wiring only."""
+"""Connects the window's per-session choices, attachments, search across sessions, import, saved
+prompts and the safety net's "Set it" to their flows (``app.session_choices``,
+``app.attach_flow``, ``app.session_search``, ``app.import_flow``, ``app.prompts_flow``,
+``app.reminder_offer``). Wiring only."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from app.attach_flow import AttachFlow
 from app.controller import AppController
+from app.import_flow import ImportFlow
+from app.prompts_flow import PromptsFlow
 from app.qtasync import TaskRunner
 from app.reminder_offer import ReminderOffer
 from app.session_choices import ChoicesFlow
@@ -29,6 +32,8 @@ class VerbFlows:
     choices: ChoicesFlow
     attach: AttachFlow
     search: SessionSearch
+    imports: ImportFlow
+    prompts: PromptsFlow
     offer: ReminderOffer
 
 
@@ -43,6 +48,8 @@ def wire_verbs(
     data_dir: Path,
 ) -> VerbFlows:
     """Build the flows for one run of the app and show the current session's choices."""
+    prompts = PromptsFlow(window, controller, lambda: settings.settings, settings.save_prompts)
+    settings.applied.append(prompts.settings_applied)
     choices = ChoicesFlow(
         window,
         controller,
@@ -50,11 +57,13 @@ def wire_verbs(
         settings=lambda: settings.settings,
         api_key=api_key,
         ask=questions.session_settings,
+        prompts=prompts.prompts,
     )
     settings.applied.append(choices.settings_applied)
     attach = AttachFlow(window, controller, tasks, questions.attachment_paths)
     search = SessionSearch(window, controller, tasks, data_dir)
+    imports = ImportFlow(window, controller, tasks, questions.import_path, data_dir)
     offer = ReminderOffer(controller, window, tasks, questions.set_reminder)
     window.row_action.connect(offer.row_action)
     choices.refresh()
-    return VerbFlows(choices, attach, search, offer)
+    return VerbFlows(choices, attach, search, imports, prompts, offer)
