@@ -60,6 +60,7 @@ used_by(
     _.pytest_configure,
     _.clipboard_cleared,
     _._warm_dateparser,
+    _.no_window_left_behind,
     _.identity_in_the_environment,
     _.german,
 )
