@@ -30,11 +30,13 @@ from PySide6.QtWidgets import (
     QRadioButton,
     QSizePolicy,
     QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP, chosen_language
+from ui.mcp_settings import McpDraft, McpPage
 from ui.untrusted import plain
 
 THEMES = (
@@ -77,6 +79,8 @@ class SettingsDraft:
     notify_answers: bool = False
     tray_available: bool = True
     """Whether the desktop has a tray (without one, closing the window quits: said in the box)."""
+    mcp: McpDraft = McpDraft()  # noqa: RUF009 -- a frozen value: one shared default is safe
+    """The "Tools (MCP)" page's servers, pasted secrets and always-allowed tools."""
 
 
 class SettingsDialog(QDialog):
@@ -106,11 +110,19 @@ class SettingsDialog(QDialog):
     # -- building ------------------------------------------------------------------------
     def _build(self, presets: Sequence[PresetChoice]) -> None:
         layout = QVBoxLayout(self)
-        layout.setSpacing(12)
-        layout.addWidget(self._build_provider())
-        layout.addWidget(self._build_endpoint(presets))
-        layout.addWidget(self._build_appearance())
-        layout.addWidget(self._build_background())
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("settings-tabs")
+        general = QWidget(self.tabs)
+        column = QVBoxLayout(general)
+        column.setSpacing(12)
+        column.addWidget(self._build_provider())
+        column.addWidget(self._build_endpoint(presets))
+        column.addWidget(self._build_appearance())
+        column.addWidget(self._build_background())
+        self.tabs.addTab(general, self.tr("&General"))
+        self.mcp_page = McpPage(self._original.mcp, self.tabs)
+        self.tabs.addTab(self.mcp_page, self.tr("T&ools (MCP)"))
+        layout.addWidget(self.tabs)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -305,6 +317,7 @@ class SettingsDialog(QDialog):
             start_at_login=self.login_check.isChecked(),
             notifications=self.notify_check.isChecked(),
             notify_answers=self.answers_check.isChecked(),
+            mcp=self.mcp_page.draft(),
         )
 
     def set_models(self, names: Sequence[str], error: str = "") -> None:
