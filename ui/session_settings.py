@@ -1,15 +1,20 @@
-"""SessionSettingsDialog: a session's own instructions and temperature (agent.md §7). No I/O.
+"""SessionSettingsDialog: a session's own instructions, temperature and MCP servers (agent.md §7).
+No I/O.
 
 The instructions are appended to the stable system prompt of every later turn of this session
 ("Answer in French", "You are reviewing Rust code"); the temperature, when set, is sent with each
-request instead of the endpoint's default. ``ask_session_settings`` returns the edited values, or
-None when the user cancelled or changed nothing.
+request instead of the endpoint's default; the checked MCP servers (its ``session/tools``) are the
+ones whose tools this conversation offers the model. A server the session chose that is no longer
+configured stays chosen (unchecking is the person's to do in a later visit, when it is back).
+``ask_session_settings`` returns the edited values, or None when the user cancelled or changed
+nothing.
 """
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import (
     QCheckBox,
+    QGroupBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -31,13 +36,18 @@ class SessionSettings:
 
     instructions: str = ""
     temperature: float | None = None
+    servers: tuple[str, ...] = ()
+    """The MCP servers this conversation offers the model (its ``session/tools``), sorted."""
 
 
 class SessionSettingsDialog(QDialog):
     """Edits a ``SessionSettings`` (see the module docstring)."""
 
-    def __init__(self, parent: QWidget | None, current: SessionSettings) -> None:
+    def __init__(
+        self, parent: QWidget | None, current: SessionSettings, available: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(parent)
+        self._current = current
         self.setWindowTitle(self.tr("Session instructions"))
         self.setMinimumWidth(480)
         layout = QVBoxLayout(self)
@@ -77,6 +87,7 @@ class SessionSettingsDialog(QDialog):
         row.addWidget(self.temperature)
         row.addStretch(1)
         layout.addLayout(row)
+        layout.addWidget(self._build_servers(current, available))
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -86,9 +97,31 @@ class SessionSettingsDialog(QDialog):
         self.editor.textChanged.connect(self._check_length)
         self._check_length()
 
+    def _build_servers(self, current: SessionSettings, available: tuple[str, ...]) -> QGroupBox:
+        box = QGroupBox(self.tr("Tools (MCP) this conversation offers the model"), self)
+        box.setObjectName("session-servers")
+        column = QVBoxLayout(box)
+        self.server_checks: dict[str, QCheckBox] = {}
+        self.servers_note = QLabel(
+            self.tr("No MCP servers are configured: add them in Settings → Tools (MCP)."), box
+        )
+        self.servers_note.setWordWrap(True)
+        self.servers_note.setVisible(not available)
+        column.addWidget(self.servers_note)
+        for name in available:
+            check = QCheckBox(name, box)  # a name the person gave: Qt shows a check's text plain
+            check.setObjectName(f"session-server-{name}")
+            check.setChecked(name in current.servers)
+            column.addWidget(check)
+            self.server_checks[name] = check
+        return box
+
     def value(self) -> SessionSettings:
         temperature = self.temperature.value() if self.use_temperature.isChecked() else None
-        return SessionSettings(self.editor.toPlainText().strip(), temperature)
+        gone = tuple(n for n in self._current.servers if n not in self.server_checks)
+        chosen = tuple(n for n, check in self.server_checks.items() if check.isChecked())
+        servers = tuple(sorted(gone + chosen))
+        return SessionSettings(self.editor.toPlainText().strip(), temperature, servers)
 
     def _check_length(self) -> None:
         size = len(self.editor.toPlainText())
@@ -104,10 +137,16 @@ class SessionSettingsDialog(QDialog):
         ok.setEnabled(not over)
 
 
-def ask_session_settings(parent: QWidget, current: SessionSettings) -> SessionSettings | None:
-    """The edited settings, or None when cancelled or unchanged."""
-    dialog = SessionSettingsDialog(parent, current)
+def ask_session_settings(
+    parent: QWidget, current: SessionSettings, available: tuple[str, ...] = ()
+) -> SessionSettings | None:
+    """The edited settings, or None when cancelled or unchanged; ``available``: the configured
+    MCP servers offered as checkboxes."""
+    dialog = SessionSettingsDialog(parent, current, available)
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return None
     edited = dialog.value()
-    return None if edited == current else edited
+    same = SessionSettings(
+        current.instructions, current.temperature, tuple(sorted(current.servers))
+    )
+    return None if edited == same else edited
