@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import (
     QCheckBox,
-    QGroupBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
+    QGroupBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
