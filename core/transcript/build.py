@@ -34,7 +34,15 @@ from core.events import (
     UserMessage,
 )
 from core.transcript.path import EVERYTHING, PathView
-from core.transcript.rows import TranscriptRow, hidden_row, merge_tool_result, row_for_event
+from core.transcript.rows import (
+    TranscriptRow,
+    close_tool,
+    hidden_row,
+    is_call_row,
+    merge_tool_result,
+    row_for_event,
+    start_tool,
+)
 from core.transcript.usage import TurnUsage
 from core.transcript.verbs import verbs_of
 
@@ -204,6 +212,8 @@ class _RangeBuild:
         self.built = Built([])
         self.held: dict[int, TranscriptRow] = {}
         self.calls: dict[str, int] = {}
+        self.turn_calls: list[int] = []
+        """Where the running turn's call rows are (closed when it ends)."""
         self.turn_input, self.showing = reading.turn_before(start)
         self.usage = TurnUsage()
         self.start = start
@@ -224,9 +234,15 @@ class _RangeBuild:
             case ToolResult() as result:
                 if self.showing:
                     self.merge(result)
+            case ToolStart(call_id=call_id):
+                position = self.calls.get(call_id)
+                if self.showing and position is not None:  # a turn is built whole
+                    rows = self.built.rows
+                    rows[position] = start_tool(rows[position])
             case UserMessage():
                 self.place_message(entry)
             case TurnStart(input=input_seq):
+                self.turn_calls = []
                 self.turn_input, self.usage = input_seq, TurnUsage()
                 self.showing = reading.path.turn_shown(input_seq, seq)
                 if reading.path.shows_turn(input_seq, seq):
@@ -237,6 +253,7 @@ class _RangeBuild:
                     self.add(reading.answer_rows(entry, answer, self.turn_input, self.usage))
             case TurnEnd():
                 if self.showing:
+                    self.close_calls()
                     self.add(reading.in_turn(entry, self.turn_input))
                 self.turn_input, self.showing = -1, True
             case (
@@ -247,7 +264,6 @@ class _RangeBuild:
                 | PathSelected()
                 | SessionModel()
                 | SessionInstructions()
-                | ToolStart()
                 | SessionTools()
                 | UnknownEvent()
                 | MalformedEvent()
@@ -260,9 +276,17 @@ class _RangeBuild:
     def add(self, new: list[TranscriptRow]) -> None:
         rows = self.built.rows
         for row in new:
-            if row.kind == "tool" and row.call_id:
+            if is_call_row(row):
                 self.calls[row.call_id] = len(rows)
+                self.turn_calls.append(len(rows))
             rows.append(row)
+
+    def close_calls(self) -> None:
+        """The turn ended: its calls still waiting or running are closed (``close_tool``)."""
+        rows = self.built.rows
+        for position in self.turn_calls:
+            rows[position] = close_tool(rows[position])
+        self.turn_calls = []
 
     def merge(self, result: ToolResult) -> None:
         position = self.calls.get(result.call_id)

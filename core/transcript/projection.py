@@ -49,7 +49,14 @@ from core.events import (
 from core.transcript.build import Built, Reading
 from core.transcript.patch import Anchor, Patch, PatchedRows
 from core.transcript.path import EVERYTHING, PathView, ShownConversation, switched
-from core.transcript.rows import TranscriptRow, merge_tool_result, message_seq
+from core.transcript.rows import (
+    TranscriptRow,
+    close_tool,
+    is_call_row,
+    merge_tool_result,
+    message_seq,
+    start_tool,
+)
 from core.transcript.usage import TurnUsage
 from core.transcript.window import bottom_cut, running_start, top_cut
 
@@ -273,6 +280,9 @@ class TranscriptProjection(PatchedRows):
             case ToolResult() as result:
                 if self._tail_showing:
                     self._merge_result(result)
+            case ToolStart(call_id=call_id):
+                if self._tail_showing:
+                    self._start_call(call_id)
             case UserMessage():
                 self._add_waiting(entry)
             case TurnStart(input=input_seq):
@@ -282,6 +292,7 @@ class TranscriptProjection(PatchedRows):
             case TurnEnd():
                 self._add_answer([])  # a stream does not outlive its turn
                 if self._tail_showing:
+                    self._close_calls()
                     self._add_rows(reading.in_turn(entry, reading.tail_input))
                 self._requeue()
             case AssistantMessage() as answer:
@@ -296,7 +307,6 @@ class TranscriptProjection(PatchedRows):
                 | PathSelected()
                 | SessionModel()
                 | SessionInstructions()
-                | ToolStart()
                 | SessionTools()
                 | UnknownEvent()
                 | MalformedEvent()
@@ -369,11 +379,30 @@ class TranscriptProjection(PatchedRows):
             self._insert(self._tail(), rows)
 
     def _merge_result(self, result: ToolResult) -> None:
+        at = self._call_row(result.call_id)
+        if at >= 0:
+            self._replace(at, merge_tool_result(self.rows[at], result, self.reading.zone_name))
+
+    def _start_call(self, call_id: str) -> None:
+        at = self._call_row(call_id)
+        if at >= 0:
+            self._replace(at, start_tool(self.rows[at]))
+
+    def _call_row(self, call_id: str) -> int:
+        """Where the row of the call ``call_id`` is (-1: not loaded)."""
         for at in range(len(self.rows) - 1, -1, -1):
             row = self.rows[at]
-            if row.kind == "tool" and row.call_id == result.call_id:
-                self._replace(at, merge_tool_result(row, result, self.reading.zone_name))
-                return
+            if is_call_row(row) and row.call_id == call_id:
+                return at
+        return -1
+
+    def _close_calls(self) -> None:
+        """The tail turn ended: its calls still waiting or running are closed."""
+        for at in range(len(self.rows) - 1, -1, -1):
+            row = self.rows[at]
+            closed = close_tool(row)
+            if closed is not row:
+                self._replace(at, closed)
 
     # -- the streamed answer -------------------------------------------------------------------
     def stream(self, text: str) -> list[Patch]:
