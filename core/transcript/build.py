@@ -231,14 +231,9 @@ class _RangeBuild:
         a log found corrupt lists what it has)."""
         reading = self.reading
         match entry.event:
-            case ToolResult() as result:
+            case ToolResult() | ToolStart() as step:
                 if self.showing:
-                    self.merge(result)
-            case ToolStart(call_id=call_id):
-                position = self.calls.get(call_id)
-                if self.showing and position is not None:  # a turn is built whole
-                    rows = self.built.rows
-                    rows[position] = start_tool(rows[position])
+                    self.merge(step)
             case UserMessage():
                 self.place_message(entry)
             case TurnStart(input=input_seq):
@@ -288,13 +283,18 @@ class _RangeBuild:
             rows[position] = close_tool(rows[position])
         self.turn_calls = []
 
-    def merge(self, result: ToolResult) -> None:
-        position = self.calls.get(result.call_id)
-        if position is None:  # its call was built before this range (a batch began mid-turn)
-            self.built.results.append(result)
-            return
+    def merge(self, step: ToolResult | ToolStart) -> None:
+        """A call's ``tool/start`` or result updates its row."""
+        position = self.calls.get(step.call_id)
         rows = self.built.rows
-        rows[position] = merge_tool_result(rows[position], result, self.reading.zone_name)
+        match step:
+            case ToolStart():
+                if position is not None:  # (a turn is built whole: its call row is here)
+                    rows[position] = start_tool(rows[position])
+            case ToolResult() if position is None:  # its call was built before this range
+                self.built.results.append(step)
+            case ToolResult():
+                rows[position] = merge_tool_result(rows[position], step, self.reading.zone_name)
 
     def place_message(self, entry: Entry) -> None:
         """A message stands at the start of the turn that answers it; a message no turn took

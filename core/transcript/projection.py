@@ -277,12 +277,9 @@ class TranscriptProjection(PatchedRows):
     def _show(self, entry: Entry) -> None:
         reading = self.reading
         match entry.event:
-            case ToolResult() as result:
+            case ToolResult() | ToolStart() as step:
                 if self._tail_showing:
-                    self._merge_result(result)
-            case ToolStart(call_id=call_id):
-                if self._tail_showing:
-                    self._start_call(call_id)
+                    self._follow_call(step)
             case UserMessage():
                 self._add_waiting(entry)
             case TurnStart(input=input_seq):
@@ -383,8 +380,12 @@ class TranscriptProjection(PatchedRows):
         if at >= 0:
             self._replace(at, merge_tool_result(self.rows[at], result, self.reading.zone_name))
 
-    def _start_call(self, call_id: str) -> None:
-        at = self._call_row(call_id)
+    def _follow_call(self, step: ToolResult | ToolStart) -> None:
+        """A call's ``tool/start`` or result updates its row."""
+        if isinstance(step, ToolResult):
+            self._merge_result(step)
+            return
+        at = self._call_row(step.call_id)
         if at >= 0:
             self._replace(at, start_tool(self.rows[at]))
 
