@@ -18,7 +18,9 @@ from PySide6.QtWidgets import QWidget
 from app.controller import AppController
 from app.qtasync import TaskRunner
 from app.settings_flow import SettingsFlow
+from app.tool_images import ToolImages
 from app.verbs import wire_verbs
+from core.session.live import LiveSession
 from ui.dialogs import (
     LeaveAnswer,
     LeaveWarning,
@@ -89,6 +91,15 @@ def wire_controller(
     act("previous_session").triggered.connect(lambda: _step(controller, tasks, -1))
     window.sessions.session_chosen.connect(lambda sid: tasks.spawn(controller.open_session(sid)))
     wire_verbs(window, controller)  # the conversation verbs and find (agent.md §7)
+    transcript = window.transcript
+    transcript.set_thumbnails(
+        ToolImages(tasks, lambda: _shown(controller), transcript.pictures_arrived)
+    )
+
+
+def _shown(controller: AppController) -> LiveSession | None:
+    opened = controller.current_session()
+    return None if opened is None else opened.session
 
 
 def wire_actions(

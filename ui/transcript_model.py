@@ -355,7 +355,7 @@ class TranscriptModel(QAbstractListModel):
 
 def plain_text(row: TranscriptRow) -> str:
     """A row as plain text (the display role; copying a whole row uses its Markdown source)."""
-    if row.kind == "tool":
+    if row.kind in ("tool", "mcp"):
         return row.title
     if row.kind == "reminder":
         return reminder_text(row)

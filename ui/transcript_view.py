@@ -67,6 +67,7 @@ from ui.follow_output import FollowOutput
 from ui.highlight import CodeFormats
 from ui.hover_buttons import HoverButtons
 from ui.lazy_rows import LazyRows
+from ui.mcp_rows import Thumbnails
 from ui.row_copy import RowCopy
 from ui.row_hits import RowHits
 from ui.row_layout import HIGHLIGHTS_PER_FRAME, RowLayout
@@ -193,6 +194,17 @@ class TranscriptView(QListView):
         self.code_scroll.clear()
         self._delegate.set_wrap_code(wrap)
         self.scheduleDelayedItemsLayout()
+
+    def set_thumbnails(self, thumbnails: Thumbnails) -> None:
+        """Where an MCP row's images come from (``ui.mcp_rows``)."""
+        self._delegate.layouts.thumbnails = thumbnails
+        self.pictures_arrived()
+
+    def pictures_arrived(self) -> None:
+        """New thumbnails are at hand: rows with images are laid out again."""
+        self._delegate.forget()
+        self.scheduleDelayedItemsLayout()
+        self.viewport().update()
 
     def set_writable(self, writable: bool) -> None:
         """A read-only session's rows offer no buttons that would write."""
@@ -387,7 +399,7 @@ class TranscriptView(QListView):
         row = self._model.row_at(hit.row)
         if link:
             self.link_activated.emit(link)
-        elif row is not None and row.kind in ("tool", "context"):
+        elif row is not None and row.kind in ("tool", "mcp", "context"):
             self._model.toggle_expanded(hit.row)
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
