@@ -243,8 +243,18 @@ class KeyStore:
     ``use_keyring=False`` forces the file (tests, and machines whose keyring misbehaves).
     """
 
-    def __init__(self, config_dir: Path, *, use_keyring: bool = True) -> None:
-        self._file = config_dir / KEY_FILE
+    def __init__(
+        self,
+        config_dir: Path,
+        *,
+        use_keyring: bool = True,
+        user: str = "api-key",
+        file_name: str = KEY_FILE,
+    ) -> None:
+        """``user`` names the secret in the keyring, ``file_name`` its file where there is none
+        (an MCP server's token: ``app.mcp.secrets``)."""
+        self._file = config_dir / file_name
+        self._user = user
         self._use_keyring = use_keyring
         self._resolved = False
         self._backend: Any = None
@@ -272,7 +282,7 @@ class KeyStore:
         """The stored key, or "" when none is stored (or the store cannot be read)."""
         if self._keyring is not None:
             try:
-                return str(self._keyring.get_password(KEYRING_SERVICE, "api-key") or "")
+                return str(self._keyring.get_password(KEYRING_SERVICE, self._user) or "")
             except Exception as error:
                 _log.warning("keyring read failed: %s", type(error).__name__)
                 return ""
@@ -298,9 +308,9 @@ class KeyStore:
     def _set_keyring(self, key: str) -> None:
         try:
             if key:
-                self._keyring.set_password(KEYRING_SERVICE, "api-key", key)
+                self._keyring.set_password(KEYRING_SERVICE, self._user, key)
             else:
-                self._keyring.delete_password(KEYRING_SERVICE, "api-key")
+                self._keyring.delete_password(KEYRING_SERVICE, self._user)
         except Exception as error:
             _log.warning("keyring write failed: %s", type(error).__name__)
 

@@ -1,0 +1,113 @@
+"""One running MCP server spoken to through the official SDK: stdio (the SDK's stdio client starts
+it in a process group of its own) or Streamable HTTP. Owns the SDK's context managers; must not
+decide when a server starts or stops (the pool does).
+
+The SDK's transports and ``ClientSession`` are anyio context managers that must be entered and
+left by one task, so each connection has an owner task that opens them, hands the session out,
+waits to be told to close and then leaves them (the SDK's stdio shutdown: stdin closed, then
+SIGTERM and SIGKILL to the group). Calls run from any task through the session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from typing import Any, TextIO
+
+import httpx2
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.types import Implementation
+
+from app import __version__
+from core.mcp.types import HttpServer, ServerConfig, StdioServer
+
+CLIENT_INFO = Implementation(name="Chime", version=__version__)
+
+
+class Connection:
+    """An open session with one server; ``open()`` first, ``close()`` last (both idempotent)."""
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        secrets: Mapping[str, str],
+        errlog: TextIO,
+        cwd: str,
+    ) -> None:
+        self.config = config
+        self._secrets = dict(secrets)
+        self._errlog = errlog
+        self._cwd = cwd
+        self._ready: asyncio.Future[ClientSession] | None = None
+        self._closing = asyncio.Event()
+        self._owner: asyncio.Task[None] | None = None
+
+    @property
+    def alive(self) -> bool:
+        return self._owner is not None and not self._owner.done()
+
+    async def open(self, within: float) -> ClientSession:
+        """Starts (or connects to) the server and initializes the session within ``within`` seconds."""
+        loop = asyncio.get_running_loop()
+        self._ready = loop.create_future()
+        self._owner = loop.create_task(self._own(self._ready))
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._ready), within)
+        except BaseException:
+            await self.close()
+            raise
+
+    async def close(self) -> None:
+        self._closing.set()
+        owner = self._owner
+        if owner is not None and not owner.done():
+            with contextlib.suppress(Exception):
+                await owner
+
+    async def _own(self, ready: asyncio.Future[ClientSession]) -> None:
+        try:
+            async with AsyncExitStack() as stack:
+                read, write = await stack.enter_async_context(self._transport())
+                session = ClientSession(read, write, client_info=CLIENT_INFO)
+                await stack.enter_async_context(session)
+                await session.initialize()
+                if not ready.done():
+                    ready.set_result(session)
+                await self._closing.wait()
+        except BaseException as error:  # handed to open(); a later failure ends the connection
+            if not ready.done():
+                ready.set_exception(error if isinstance(error, Exception) else ConnectionError())
+            if not isinstance(error, Exception):
+                raise
+        finally:
+            if not ready.done():
+                ready.set_exception(ConnectionError("the server ended before it was ready"))
+
+    def _transport(self) -> AbstractAsyncContextManager[Any]:
+        match self.config.transport:
+            case StdioServer() as stdio:
+                return stdio_client(self._stdio(stdio), errlog=self._errlog)
+            case HttpServer() as http:
+                return _http(http, self._secrets)
+
+    def _stdio(self, stdio: StdioServer) -> StdioServerParameters:
+        env = dict(stdio.env)
+        env.update(
+            (name, self._secrets[name]) for name in stdio.secret_env if name in self._secrets
+        )
+        return StdioServerParameters(
+            command=stdio.command, args=list(stdio.args), env=env, cwd=stdio.cwd or self._cwd
+        )
+
+
+@contextlib.asynccontextmanager
+async def _http(http: HttpServer, secrets: Mapping[str, str]) -> AsyncIterator[Any]:
+    headers = dict(http.headers)
+    headers.update((name, secrets[name]) for name in http.secret_headers if name in secrets)
+    client = httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300))
+    async with client, streamable_http_client(http.url, http_client=client) as streams:
+        yield streams
