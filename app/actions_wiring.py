@@ -51,9 +51,9 @@ class Questions:
     """Opens a link the user confirmed in the system browser (tests record it instead)."""
     leave: Callable[[QWidget, LeaveWarning], LeaveAnswer | None] = ask_leave
     lose_unsaved: Callable[[QWidget, str], bool] = ask_lose_unsaved
-    session_settings: Callable[[QWidget, SessionSettings], SessionSettings | None] = (
-        ask_session_settings
-    )
+    session_settings: Callable[
+        [QWidget, SessionSettings, tuple[str, ...]], SessionSettings | None
+    ] = ask_session_settings
     """The session's instructions and temperature, edited (None: cancelled or unchanged)."""
     attachment_paths: Callable[[QWidget], list[Path]] = ask_attachment_paths
     """The files to attach to the message (empty: cancelled)."""

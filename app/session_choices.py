@@ -39,7 +39,8 @@ from ui.session_settings import SessionSettings
 
 _log = logging.getLogger(__name__)
 
-AskSettings = Callable[[MainWindow, SessionSettings], SessionSettings | None]
+AskSettings = Callable[[MainWindow, SessionSettings, tuple[str, ...]], SessionSettings | None]
+"""Asks for a session's settings; the third argument names the configured MCP servers."""
 
 
 class ChoicesFlow(QObject):
@@ -54,8 +55,11 @@ class ChoicesFlow(QObject):
         settings: Callable[[], Settings],
         api_key: Callable[[], str],
         ask: AskSettings,
+        mcp_servers: Callable[[], tuple[str, ...]] = tuple,
     ) -> None:
         super().__init__(controller)
+        self.mcp_servers = mcp_servers
+        """The configured MCP servers' names (offered in the session's settings)."""
         self._window = window
         self._controller = controller
         self._tasks = tasks
@@ -184,17 +188,21 @@ class ChoicesFlow(QObject):
         choices = opened.session.choices()
         model = choices.model
         current = SessionSettings(
-            choices.instructions.strip(), model.temperature if model is not None else None
+            choices.instructions.strip(),
+            model.temperature if model is not None else None,
+            tuple(sorted(choices.tools)),
         )
-        edited = self._ask(self._window, current)
+        edited = self._ask(self._window, current, self.mcp_servers())
         if edited is None:
             return
-        try:  # a session that turned read-only while the dialog was open refuses both
+        try:  # a session that turned read-only while the dialog was open refuses them all
             if edited.instructions != current.instructions:
                 agent.set_instructions(edited.instructions)
             if edited.temperature != current.temperature:
                 provider, name = (model.provider, model.model) if model else (None, None)
                 agent.choose_model(provider, name, edited.temperature)
+            if edited.servers != current.servers:
+                agent.choose_tools(edited.servers)
         except ChimeError as error:
             _log.warning("session settings refused: %s", error)
             self._window.notify(self.tr("The instructions could not be recorded: ") + str(error))

@@ -23,6 +23,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 
 from app.appearance import apply_appearance
+from app.mcp_settings_flow import McpSettingsLink
 from app.providers import (
     ChoiceFactory,
     ProviderFactory,
@@ -43,6 +44,7 @@ from app.settings import (
 )
 from core.clock import Clock
 from ui.main_window import MainWindow
+from ui.mcp_settings import McpDraft
 from ui.settings_dialog import SettingsDialog, SettingsDraft
 
 _log = logging.getLogger(__name__)
@@ -77,8 +79,12 @@ class SettingsFlow:
         self._tasks = tasks
         self._use_provider = use_provider
         self.applied: list[Callable[[Settings], None]] = []
+        self._original_mcp = McpDraft()
         self.tray_available = False
         """Whether the desktop has a tray (the dialog says when it has none)."""
+        self.mcp: McpSettingsLink | None = None
+        """The MCP pool and secrets behind the "Tools (MCP)" page (None: the page edits the
+        list only: no tools are listed)."""
 
     def open(self) -> SettingsDialog:
         """Show the settings dialog on a copy; saving applies from the next turn. Closing it
@@ -87,6 +93,7 @@ class SettingsFlow:
             settings_draft(self.settings, self._keys.get(), self._keys.note),
             tray_available=self.tray_available,
         )
+        self._original_mcp = draft.mcp
         dialog = SettingsDialog(draft, preset_choices(), self._window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # each visit makes a new one
         checks: set[asyncio.Task[object]] = set()
@@ -96,6 +103,8 @@ class SettingsFlow:
             checks.add(task)
             task.add_done_callback(checks.discard)
 
+        if self.mcp is not None:
+            self.mcp.connect(dialog.mcp_page, check)
         dialog.models_requested.connect(lambda d: check(_list_into(dialog, d)))
         dialog.test_requested.connect(lambda d: check(_test_into(dialog, d)))
         dialog.finished.connect(lambda _result: [task.cancel() for task in list(checks)])
@@ -109,6 +118,8 @@ class SettingsFlow:
         settings = replace(settings_from_draft(draft), warn_waiting_reminders=warn)
         self._save(settings)
         self._keys.set(draft.api_key)
+        if self.mcp is not None:
+            self.mcp.save(draft.mcp, self._original_mcp.servers)
         self.settings = settings
         apply_appearance(self._app, settings)
         self._use_provider(

@@ -61,6 +61,7 @@ from core.events import (
     ScheduleChanged,
     SessionInstructions,
     SessionModel,
+    SessionTools,
     Source,
     TurnEnd,
     TurnError,
@@ -256,6 +257,10 @@ class Agent:
     def set_instructions(self, text: str) -> None:
         """This session's own instructions, appended to the system prompt (\"\" removes them)."""
         self._append(SessionInstructions(text))
+
+    def choose_tools(self, servers: tuple[str, ...]) -> None:
+        """The MCP servers this session offers the model from its next turn on."""
+        self._append(SessionTools(servers))
 
     def cancel(self) -> bool:
         """Ends the running turn (``status: "cancelled"``); False when no turn runs."""

@@ -21,6 +21,9 @@ from tests.app.test_window_settings import open_settings
 from tests.app.window import Opener, RealApp, running
 from tests.fakes import FakeClock
 from ui.mcp_rows import IMAGE_URL
+from ui.session_settings import SessionSettings
+
+CTRL = Qt.KeyboardModifier.ControlModifier
 
 SERVERS = {
     "mcpServers": {
@@ -179,3 +182,28 @@ def click_link(chime: RealApp, row: int) -> None:
     assert "https://example.org/resource/1" in box.informativeText()
     chime.inside(box.reject)
     assert chime.answers.opened == []
+
+
+def test_a_conversation_chooses_its_servers_in_its_settings_and_the_log_keeps_it(
+    open_app: Opener,
+) -> None:
+    with open_app() as chime:
+        chime.send("hello")
+        verbs = chime.started.verbs
+        assert verbs is not None
+        verbs.choices.mcp_servers = lambda: ("everything", "time")
+        chime.answers.session_settings_given.append(SessionSettings("", None, ("time",)))
+        chime.activate()
+        chime.inside(lambda: chime.qtbot.keyClick(chime.window, Qt.Key.Key_I, CTRL))
+        assert chime.answers.session_servers_offered == [("everything", "time")]
+        assert chime.answers.session_settings_shown == [SessionSettings("", None, ())]
+        opened = chime.controller.current_session()
+        assert opened is not None
+        assert opened.session.choices().tools == ("time",)
+        chime.answers.session_settings_given.append(SessionSettings("", None, ("time",)))
+        chime.inside(chime.window.composer.tools.instructions_button.click)
+        assert chime.answers.session_settings_shown[-1] == SessionSettings("", None, ("time",))
+        sid = opened.session.id
+    log = (chime.chime.folder / "sessions" / sid / "session.jsonl").read_text(encoding="utf-8")
+    lines = [json.loads(line) for line in log.splitlines() if '"session/tools"' in line]
+    assert [line["data"] for line in lines] == [{"servers": ["time"]}]  # unchanged: not again

@@ -51,6 +51,8 @@ class Answers:
         self.session_settings_given: list[SessionSettings | None] = []
         """What the instructions dialog answers (None: cancelled), one per visit."""
         self.session_settings_shown: list[SessionSettings] = []
+        self.session_servers_offered: list[tuple[str, ...]] = []
+        """The configured MCP servers each visit offered."""
         self.files: list[list[Path]] = []
         """What the paperclip's file dialog answers ([]: cancelled), one per visit."""
         self.restarts: list[bool] = []
@@ -62,8 +64,9 @@ class Answers:
         modal dialog's nested event loop would then starve every other task."""
 
     def session_settings(
-        self, _parent: QWidget, current: SessionSettings
+        self, _parent: QWidget, current: SessionSettings, available: tuple[str, ...] = ()
     ) -> SessionSettings | None:
+        self.session_servers_offered.append(available)
         self.session_settings_shown.append(current)
         return self.session_settings_given.pop(0)
 
