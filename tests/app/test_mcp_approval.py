@@ -10,7 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.mcp_approval import ApprovalAsker
-from core.mcp.types import ApprovalRequest, Decision
+from core.mcp.toolset import McpHooks, McpToolset
+from core.mcp.types import ApprovalRequest, Decision, ToolInfo
 from tests.app.harness import run_loop
 from ui.tool_approval import MAX_SHOWN_CHARS, ToolApprovalDialog
 
@@ -137,3 +138,73 @@ def test_stop_cancels_the_question_and_closes_it(qtbot, loop) -> None:
     assert not asker.open_dialogs
     assert "conversation s1" in str(told[0])
     assert told[1:] == [Decision.DENY, "closed"]  # the question closed; the call was cancelled
+
+
+class _Client:
+    """A fake MCP client: one server "files" with one tool; records the calls that ran."""
+
+    def __init__(self) -> None:
+        self.ran: list[dict] = []
+
+    async def list_tools(self, server: str):
+        return [ToolInfo(server, "read_file", "", "Read a file.")]
+
+    async def call_tool(self, server: str, tool: str, arguments):
+        self.ran.append(dict(arguments))
+        return {"content": [{"type": "text", "text": "contents"}], "isError": False}
+
+
+class _Always:
+    def __init__(self) -> None:
+        self.allowed: set[tuple[str, str]] = set()
+
+    def allows(self, server: str, tool: str) -> bool:
+        return (server, tool) in self.allowed
+
+    def allow(self, server: str, tool: str) -> None:
+        self.allowed.add((server, tool))
+
+
+def test_the_engine_s_gate_asks_through_the_dialog_allow_deny_and_always(qtbot, loop) -> None:
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    asker = ApprovalAsker(parent)
+    client, always = _Client(), _Always()
+
+    async def save_image(_name: str, _data: bytes):
+        return None
+
+    hooks = McpHooks(client, asker.approve, always, save_image, lambda _sentence: None)
+    toolset = McpToolset("s1", lambda: ("files",), hooks)
+    shown: list[str] = []
+
+    async def started(_server: str) -> None:
+        return None
+
+    async def call(press: str):
+        await toolset.prepare(None)
+        [definition] = toolset.definitions()
+        name = definition["function"]["name"]
+        task = asyncio.ensure_future(
+            toolset.run_call("c1", name, {"path": "/tmp/notes.md"}, started)
+        )
+        for _ in range(500):
+            if asker.open_dialogs or task.done():
+                break
+            await asyncio.sleep(0.002)
+        if asker.open_dialogs:
+            dialog = asker.open_dialogs[0]
+            shown.append(dialog.arguments.toPlainText())
+            getattr(dialog, press).click()
+        return await task
+
+    allowed = run_loop(loop, call("allow_button"))
+    denied = run_loop(loop, call("deny_button"))
+    assert (allowed.is_error, denied.is_error, denied.outcome) == (False, True, "denied")
+    assert shown == ['{\n  "path": "/tmp/notes.md"\n}'] * 2  # readable: indented JSON
+    run_loop(loop, call("always_button"))
+    asked = len(shown)
+    run_loop(loop, call("allow_button"))  # always allowed now: no question
+    assert len(shown) == asked == 3
+    assert always.allowed == {("files", "read_file")}
+    assert len(client.ran) == 3  # allow, always, and the unasked one; the denied call never ran
