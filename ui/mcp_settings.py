@@ -334,7 +334,7 @@ class McpPage(QWidget):
         if isinstance(tools, str):
             parts.append(self.tr("Its tools could not be listed: %1").replace("%1", tools))
         elif tools is not None:
-            parts.append(self.tr("Its tools, described as the server wrote it:"))
+            parts.append(self.tr("Its tools, described as the server wrote them:"))
             parts.append(tools_text(tools))
         self.details.setPlainText("\n\n".join(parts))
 
