@@ -1070,7 +1070,7 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
     </message>
     <message>
         <source>Show &amp;tools</source>
-        <translation>Werkzeuge <translation>&amp;Werkzeuge zeigen</translation>amp;zeigen</translation>
+        <translation>Werkzeuge &amp;zeigen</translation>
     </message>
     <message>
         <source>Starts the server if needed and lists its tools</source>
