@@ -58,7 +58,7 @@ def images_doc(
             cursor.insertText("  ")
         picture = thumbnails(image)
         if picture is None or picture.isNull():
-            cursor.insertText(f"🖼 {name}")
+            cursor.insertText(f"[{name}]")
             continue
         url = QUrl(f"{IMAGE_URL}{image.sha256}")
         doc.addResource(QTextDocument.ResourceType.ImageResource, url, picture)
@@ -87,6 +87,6 @@ def links_doc(links: Sequence[ToolLink], font: QFont, color: QColor) -> QTextDoc
         anchor.setAnchorHref(link.uri)
         anchor.setFontUnderline(True)
         anchor.setForeground(color)
-        cursor.insertText(f"🔗 {visible_name(link.name) or link.uri}", anchor)
+        cursor.insertText(visible_name(link.name) or link.uri, anchor)
         cursor.insertText(f"  {link.uri}", QTextCharFormat())
     return doc

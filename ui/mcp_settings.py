@@ -28,6 +28,7 @@ from typing import assert_never
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
+    QCheckBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -156,7 +157,11 @@ class McpPage(QWidget):
         self.tree.setHeaderLabels(
             [self.tr("Server"), self.tr("Kind"), self.tr("Status"), self.tr("New conversations")]
         )
-        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for section in (1, 2, 3):
+            header.setSectionResizeMode(section, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.setMinimumHeight(self.fontMetrics().lineSpacing() * 5)
         column.addWidget(self.tree, 1)
         buttons = QHBoxLayout()
@@ -165,9 +170,12 @@ class McpPage(QWidget):
         self.tools_button = QPushButton(self.tr("Show &tools"), box)
         self.tools_button.setObjectName("mcp-show-tools")
         self.tools_button.setToolTip(self.tr("Starts the server if needed and lists its tools"))
+        self.offer_check = QCheckBox(self.tr("&Offer to new conversations"), box)
+        self.offer_check.setObjectName("mcp-offer")
+        buttons.addWidget(self.offer_check)
+        buttons.addStretch(1)
         buttons.addWidget(self.tools_button)
         buttons.addWidget(self.remove_button)
-        buttons.addStretch(1)
         column.addLayout(buttons)
         self.details = QPlainTextEdit(box)
         self.details.setObjectName("mcp-details")
@@ -177,7 +185,7 @@ class McpPage(QWidget):
         self.details.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         column.addWidget(self.details, 1)
         self.tree.currentItemChanged.connect(lambda *_: self._show_details())
-        self.tree.itemChanged.connect(self._on_item_changed)
+        self.offer_check.toggled.connect(self._offer_changed)
         self.remove_button.clicked.connect(self._remove_current)
         self.tools_button.clicked.connect(self._request_tools)
         return box
@@ -195,6 +203,7 @@ class McpPage(QWidget):
         self.paste.setTabChangesFocus(True)
         self.paste.setPlaceholderText('{"mcpServers": {"time": {"command": "uvx", "args": [...]}}}')
         self.paste.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.paste.setMaximumHeight(self.paste.fontMetrics().lineSpacing() * 8)
         column.addWidget(self.paste, 1)
         row = QHBoxLayout()
         self.add_button = QPushButton(self.tr("&Add"), box)
@@ -289,13 +298,10 @@ class McpPage(QWidget):
         self.tree.clear()
         for server in self._draft.servers:
             status, _why = self._status.get(server.name, (ServerStatus.IDLE, ""))
-            item = QTreeWidgetItem([server.name, where_text(server), status_text(status), ""])
+            offered = "✓" if server.enabled_by_default else ""
+            item = QTreeWidgetItem([server.name, where_text(server), status_text(status), offered])
             item.setData(0, Qt.ItemDataRole.UserRole, server.name)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            checked = (
-                Qt.CheckState.Checked if server.enabled_by_default else Qt.CheckState.Unchecked
-            )
-            item.setCheckState(3, checked)
+            item.setTextAlignment(3, Qt.AlignmentFlag.AlignCenter)
             self.tree.addTopLevelItem(item)
             if server.name == current:
                 self.tree.setCurrentItem(item)
@@ -321,6 +327,10 @@ class McpPage(QWidget):
 
     def _show_details(self) -> None:
         server = self._current()
+        self.offer_check.blockSignals(True)
+        self.offer_check.setChecked(server is not None and server.enabled_by_default)
+        self.offer_check.blockSignals(False)
+        self.offer_check.setEnabled(server is not None)
         self.remove_button.setEnabled(server is not None)
         self.tools_button.setEnabled(server is not None)
         if server is None:
@@ -338,15 +348,13 @@ class McpPage(QWidget):
             parts.append(tools_text(tools))
         self.details.setPlainText("\n\n".join(parts))
 
-    def _on_item_changed(self, item: QTreeWidgetItem, column: int) -> None:
-        if column != 3:
-            return
-        name = str(item.data(0, Qt.ItemDataRole.UserRole))
-        on = item.checkState(3) == Qt.CheckState.Checked
+    def _offer_changed(self, on: bool) -> None:
+        name = self._current_name()
         servers = tuple(
             replace(s, enabled_by_default=on) if s.name == name else s for s in self._draft.servers
         )
         self._draft = replace(self._draft, servers=servers)
+        self._refresh()
 
     def _remove_current(self) -> None:
         server = self._current()

@@ -1077,6 +1077,10 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
         <translation>Startet den Server, falls nötig, und listet seine Werkzeuge auf</translation>
     </message>
     <message>
+        <source>&amp;Offer to new conversations</source>
+        <translation>Neuen Gesprächen &amp;anbieten</translation>
+    </message>
+    <message>
         <source>The server&apos;s settings and tools</source>
         <translation>Einstellungen und Werkzeuge des Servers</translation>
     </message>

@@ -102,8 +102,12 @@ def test_remove_and_offer_to_new_conversations(qtbot) -> None:
     )
     page = McpPage(McpDraft(servers=servers, always_allowed=(("a", "t1"), ("b", "t2"))))
     qtbot.addWidget(page)
-    page.tree.topLevelItem(1).setCheckState(3, Qt.CheckState.Checked)
+    page.tree.setCurrentItem(page.tree.topLevelItem(1))
+    assert not page.offer_check.isChecked()
+    qtbot.mouseClick(page.offer_check, Qt.MouseButton.LeftButton)
     assert [s.enabled_by_default for s in page.draft().servers] == [False, True]
+    assert page.tree.topLevelItem(1).text(3) == "✓"
+    assert page.offer_check.isChecked()
     page.tree.setCurrentItem(page.tree.topLevelItem(0))
     qtbot.mouseClick(page.remove_button, Qt.MouseButton.LeftButton)
     draft = page.draft()
