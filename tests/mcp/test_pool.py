@@ -15,6 +15,7 @@ import pytest
 from app.mcp import reaper
 from app.mcp.pool import McpPool
 from app.mcp.secrets import McpSecrets
+from app.settings import KeyStore
 from core.mcp.results import MAX_TEXT_BYTES, read_result
 from core.mcp.toolset import McpCallError
 from core.mcp.types import ServerConfig
@@ -35,7 +36,7 @@ def with_pool(
     async def main() -> T:
         pool = McpPool(
             lambda: by_name,
-            McpSecrets(tmp_path / "config", use_keyring=False),
+            McpSecrets(KeyStore(tmp_path / "config", use_keyring=False)),
             tmp_path,
             on_problem=problems.append,
             call_timeout=call_timeout,
