@@ -21,7 +21,7 @@ import json
 import logging
 import os
 import re
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,12 @@ class Settings:
     """A desktop notification points to a reminder's turn while the window is not active."""
     notify_answers: bool = False
     """Also notify when a long answer (``app.presence.LONG_ANSWER``) finishes in the background."""
+    mcp_servers: dict[str, Any] = field(default_factory=dict)
+    """The MCP servers, in ``core.mcp.config.to_settings``'s form (names of secrets, never their
+    values); an entry that is not valid is left out when read, with a warning in the log."""
+    mcp_always_allow: tuple[tuple[str, str], ...] = ()
+    """``(server, tool)`` pairs the person always allows (asked once: "Always allow"); revocable
+    in Settings. Written as ``[["server", "tool"], ...]``."""
 
     def __post_init__(self) -> None:
         for name in ("provider", "preset", "base_url", "model", "theme", "language"):
@@ -96,6 +102,7 @@ class Settings:
         if self.text_size not in TEXT_SIZES:
             raise ValueError("text_size must be between 8 and 24")
         _check_flags(self)
+        _check_mcp(self)
         if isinstance(self.context_tokens, bool) or not isinstance(self.context_tokens, int):
             raise ValueError("context_tokens must be an integer")
         if not 0 <= self.context_tokens <= MAX_CONTEXT_TOKENS:
@@ -114,6 +121,20 @@ class Settings:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def _check_mcp(settings: Settings) -> None:
+    """The MCP fields' JSON types (entries are read leniently where they are used)."""
+    servers: object = settings.mcp_servers
+    if not isinstance(servers, dict):
+        raise ValueError("mcp_servers must be an object of server names to servers")
+    pairs: object = settings.mcp_always_allow
+    if not isinstance(pairs, list | tuple) or not all(
+        isinstance(p, list | tuple) and len(p) == 2 and all(isinstance(x, str) for x in p)
+        for p in pairs
+    ):
+        raise ValueError("mcp_always_allow must be a list of [server, tool] pairs")
+    object.__setattr__(settings, "mcp_always_allow", tuple((p[0], p[1]) for p in pairs))
 
 
 def _check_flags(settings: Settings) -> None:
@@ -258,6 +279,14 @@ class KeyStore:
         self._use_keyring = use_keyring
         self._resolved = False
         self._backend: Any = None
+
+    def sibling(self, user: str, file_name: str) -> KeyStore:
+        """Another secret kept the same way (same keyring choice, same folder)."""
+        store = KeyStore(
+            self._file.parent, use_keyring=self._use_keyring, user=user, file_name=file_name
+        )
+        store._resolved, store._backend = self._resolved, self._backend
+        return store
 
     @property
     def _keyring(self) -> Any:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from typing import Any, TextIO
 
@@ -20,12 +20,16 @@ import httpx2
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.types import Implementation
+from mcp.shared.exceptions import MCPError
+from mcp.types import CONNECTION_CLOSED, REQUEST_TIMEOUT, Implementation, PaginatedRequestParams
 
 from app import __version__
-from core.mcp.types import HttpServer, ServerConfig, StdioServer
+from app.mcp.failures import CallTimedOutError, ConnectionClosedError, ServerRefusedError
+from core.mcp.types import HttpServer, ServerConfig, StdioServer, ToolInfo
 
 CLIENT_INFO = Implementation(name="Chime", version=__version__)
+MAX_TOOLS_LISTED = 5000
+"""Tools read from one server at most (pages of its listing); the budget keeps far fewer."""
 
 
 class Connection:
@@ -49,6 +53,43 @@ class Connection:
     @property
     def alive(self) -> bool:
         return self._owner is not None and not self._owner.done()
+
+    async def tools(self) -> tuple[ToolInfo, ...]:
+        """Every tool the server lists (following its pages, at most ``MAX_TOOLS_LISTED``)."""
+        session, name = await self._session(), self.config.name
+        tools: list[ToolInfo] = []
+        cursor: str | None = None
+        while len(tools) < MAX_TOOLS_LISTED:
+            params = None if cursor is None else PaginatedRequestParams(cursor=cursor)
+            with _failures():
+                page = await session.list_tools(params=params)
+            tools.extend(
+                ToolInfo(name, tool.name, "", tool.description or "", dict(tool.input_schema))
+                for tool in page.tools
+            )
+            cursor = page.next_cursor
+            if not cursor:
+                break
+        return tuple(tools[:MAX_TOOLS_LISTED])
+
+    async def call(self, tool: str, arguments: dict[str, Any], within: float) -> dict[str, Any]:
+        """The tool's ``CallToolResult`` as JSON data; CallTimedOutError, ConnectionClosedError or
+        ServerRefusedError when there is none."""
+        session = await self._session()
+        with _failures():
+            result = await session.call_tool(tool, arguments, within)
+        return result.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    async def ping(self) -> None:
+        """ConnectionClosedError when the connection ended since it was last used."""
+        session = await self._session()
+        with contextlib.suppress(CallTimedOutError, ServerRefusedError), _failures():
+            await session.send_ping()
+
+    async def _session(self) -> ClientSession:
+        if self._ready is None or not self._ready.done() or self._ready.exception() is not None:
+            raise ConnectionClosedError("the connection is not open")
+        return self._ready.result()
 
     async def open(self, within: float) -> ClientSession:
         """Starts (or connects to) the server and initializes the session within ``within`` seconds."""
@@ -102,6 +143,21 @@ class Connection:
         return StdioServerParameters(
             command=stdio.command, args=list(stdio.args), env=env, cwd=stdio.cwd or self._cwd
         )
+
+
+@contextlib.contextmanager
+def _failures() -> Iterator[None]:
+    """The SDK's errors as the pool's: timeout, closed connection, the server's refusal."""
+    try:
+        yield
+    except MCPError as error:
+        if error.code == REQUEST_TIMEOUT:
+            raise CallTimedOutError(error.message) from None
+        if error.code == CONNECTION_CLOSED:
+            raise ConnectionClosedError(error.message) from None
+        raise ServerRefusedError(error.message) from None
+    except (OSError, RuntimeError) as error:  # the SDK's own transport failures
+        raise ConnectionClosedError(str(error) or type(error).__name__) from None
 
 
 @contextlib.asynccontextmanager

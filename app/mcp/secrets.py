@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from pathlib import Path
 
 from app.settings import KeyStore
 from core.mcp.config import Secret
@@ -15,18 +14,14 @@ from core.mcp.types import HttpServer, ServerConfig, StdioServer
 
 
 class McpSecrets:
-    def __init__(self, config_dir: Path, *, use_keyring: bool = True) -> None:
-        self._config_dir = config_dir
-        self._use_keyring = use_keyring
+    """The secrets of the MCP servers, kept where ``keys`` (the API key's store) keeps its own."""
+
+    def __init__(self, keys: KeyStore) -> None:
+        self._keys = keys
 
     def _store(self, secret: Secret) -> KeyStore:
         digest = hashlib.sha256(secret.key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-        return KeyStore(
-            self._config_dir,
-            use_keyring=self._use_keyring,
-            user=secret.key,
-            file_name=f"mcp-secrets/{digest}",
-        )
+        return self._keys.sibling(secret.key, f"mcp-secrets/{digest}")
 
     def save(self, secrets: Iterable[Secret]) -> None:
         for secret in secrets:

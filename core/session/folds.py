@@ -115,8 +115,9 @@ class SessionChoices:
 
     model: SessionModel | None = None
     instructions: str = ""
-    tools: tuple[str, ...] = ()
-    """The MCP servers this conversation offers the model (``session/tools``; none: no MCP)."""
+    tools: tuple[str, ...] | None = None
+    """The MCP servers this conversation offers the model (``session/tools``); None: it never
+    chose, so the app's default applies (as for ``model``)."""
 
 
 class SessionFolds:
@@ -136,7 +137,7 @@ class SessionFolds:
         self.conversation = ConversationFolder()
         self.model: SessionModel | None = None
         self.instructions = ""
-        self.tools: tuple[str, ...] = ()
+        self.tools: tuple[str, ...] | None = None
         self.started_calls: set[str] = set()
         """Open calls with a ``tool/start``: an MCP call Chime stopped during, if none answers."""
         self.open_turn: OpenTurn | None = None
@@ -345,7 +346,7 @@ class SessionFolds:
             "conversation": self.conversation.to_json(),
             "model": None if self.model is None else self.model.to_data(),
             "instructions": self.instructions,
-            "tools": list(self.tools),
+            "tools": None if self.tools is None else list(self.tools),
             "startedCalls": sorted(self.started_calls),
         }
 
@@ -372,7 +373,8 @@ class SessionFolds:
             model = state["model"]
             folds.model = None if model is None else _session_model(model)
             folds.instructions = _text(state["instructions"])
-            folds.tools = tuple(map(_text, state.get("tools", ())))  # absent before MCP tools
+            tools = state.get("tools")  # absent in checkpoints written before MCP tools
+            folds.tools = None if tools is None else tuple(map(_text, tools))
             folds.started_calls = set(map(_text, state.get("startedCalls", ())))
         except (KeyError, TypeError) as error:
             raise ValueError(f"not a fold state: {error}") from None

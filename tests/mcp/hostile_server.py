@@ -32,8 +32,8 @@ def echo(text: str) -> str:
 
 @server.tool()
 def flood() -> str:
-    """Returns five million characters."""
-    return "x" * 5_000_000
+    """Returns a million characters."""
+    return "x" * 1_000_000
 
 
 @server.tool(structured_output=False)
