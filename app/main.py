@@ -350,6 +350,10 @@ class Application:
             api_key=self.keys.get,
             data_dir=self.folder,
         )
+        from app.mcp.secrets import McpSecrets
+        from app.mcp_approval import wire_mcp_window
+
+        wire_mcp_window(self.window, controller, mcp, flow, verbs.choices, McpSecrets(self.keys))
         return Started(tasks, controller, flow, verbs, presence, mcp)
 
     def _compose_mcp(self, flows: list[SettingsFlow]) -> McpService:

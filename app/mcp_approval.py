@@ -5,6 +5,8 @@ Each call gets its own dialog (two conversations may ask at once) and a future t
 resolves. Closing the dialog or Escape is a Deny. When the awaiting task is cancelled (Stop, the
 conversation closed, quit) the dialog closes without an answer reaching anyone: a cancelled call
 never runs. ``open_dialogs`` lets the window close every question on quit.
+
+``wire_mcp_window`` connects the window's MCP parts to the engine's ``McpService``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,12 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QWidget
 
+from app.controller import AppController
+from app.mcp.secrets import McpSecrets
+from app.mcp.service import McpService
+from app.mcp_settings_flow import McpSettingsLink
+from app.session_choices import ChoicesFlow
+from app.settings_flow import SettingsFlow
 from core.mcp.types import ApprovalRequest, Decision
 from ui.tool_approval import ToolApprovalDialog
 
@@ -66,3 +74,34 @@ class ApprovalAsker:
         """Deny every open question (the app quits)."""
         for dialog in list(self.open_dialogs):
             dialog.reject()
+
+
+def conversation_title(controller: AppController) -> Callable[[str], str]:
+    """The title the question names: "" for the conversation on screen (it is the one that
+    asks), else the asking conversation's title."""
+
+    def title_of(session_id: str) -> str:
+        if session_id == controller.current:
+            return ""
+        opened = controller.open.get(session_id)
+        return (opened.session.title if opened is not None else "") or ""
+
+    return title_of
+
+
+def wire_mcp_window(
+    window: QWidget,
+    controller: AppController,
+    service: McpService,
+    flow: SettingsFlow,
+    choices: ChoicesFlow,
+    secrets: McpSecrets,
+) -> ApprovalAsker:
+    """The window's side of MCP: the approval question, the Settings page's link to the
+    servers and secrets, and the servers a conversation may choose in its settings."""
+    asker = ApprovalAsker(window, conversation_title(controller))
+    service.approver = asker.approve
+    flow.mcp = McpSettingsLink(service, secrets)
+    choices.mcp_servers = lambda: tuple(server.name for server in service.servers())
+    choices.mcp_defaults = service.defaults
+    return asker

@@ -1,7 +1,8 @@
-"""The Settings page "Tools (MCP)" and the MCP engine: a server's tools listed when the person
-asks (the pool's running server, or one started apart for a server not saved yet), the servers'
-status, a .json file imported, and on OK the pasted secrets into the keyring, the removed
-servers' secrets forgotten and changed servers restarted. Builds no engine.
+"""The Settings page "Tools (MCP)" and the MCP engine (``app.mcp.service.McpService``): a
+server's tools listed when the person asks (a saved server through the pool, one not saved yet
+started apart), the servers' status, a .json file imported, and on OK the pasted secrets into the
+keyring, a removed server's secrets forgotten and every changed server stopped, to start anew
+when next used. The page edits a copy: nothing is kept before OK. Builds no engine.
 """
 
 from __future__ import annotations
@@ -14,9 +15,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from app.mcp.pool import McpPool
 from app.mcp.secrets import McpSecrets
-from app.qtasync import TaskRunner
+from app.mcp.service import McpService
 from core.mcp.toolset import McpCallError
 from core.mcp.types import ServerConfig
 from ui.mcp_settings import McpDraft, McpPage, ServerStatus
@@ -54,16 +54,15 @@ class McpSettingsLink:
     """Connects one Settings visit's page to the pool and the secrets (see the module docstring)."""
 
     def __init__(
-        self, pool: McpPool, secrets: McpSecrets, tasks: TaskRunner, pick: PickFile = pick_json
+        self, service: McpService, secrets: McpSecrets, pick: PickFile = pick_json
     ) -> None:
-        self.pool = pool
+        self.service = service
         self.secrets = secrets
-        self._tasks = tasks
         self._pick = pick
 
     def connect(self, page: McpPage, spawn: Spawn) -> None:
         """Wire ``page``; ``spawn`` runs its checks (cancelled when the dialog closes)."""
-        page.set_status(dict.fromkeys(self.pool.running, (ServerStatus.RUNNING, "")))
+        page.set_status(self._running())
         page.tools_requested.connect(lambda name: spawn(self._tools_into(page, name)))
         page.import_requested.connect(lambda: self._import(page, spawn))
 
@@ -71,18 +70,21 @@ class McpSettingsLink:
         config = next((s for s in page.draft().servers if s.name == name), None)
         if config is None:
             return
-        page.set_status({**_running(self.pool), name: (ServerStatus.STARTING, "")})
+        page.set_status({**self._running(), name: (ServerStatus.STARTING, "")})
         try:
-            if name in self.pool.running:
-                tools = tuple(await self.pool.list_tools(name))
-            else:
-                tools = await self.pool.test(config)
+            if self.service.configs().get(name) == config:
+                tools = await self.service.tools(name)
+            else:  # pasted in this visit (or changed): tried apart, nothing kept
+                tools = await self.service.test(config)
         except McpCallError as error:
-            page.set_status({**_running(self.pool), name: (ServerStatus.FAILED, error.sentence)})
+            page.set_status({**self._running(), name: (ServerStatus.FAILED, error.sentence)})
             page.set_tools(name, (), error.sentence)
             return
-        page.set_status(_running(self.pool))
+        page.set_status(self._running())
         page.set_tools(name, tools)
+
+    def _running(self) -> dict[str, tuple[ServerStatus, str]]:
+        return dict.fromkeys(self.service.pool.running, (ServerStatus.RUNNING, ""))
 
     def _import(self, page: McpPage, spawn: Spawn) -> None:
         path = self._pick(page)
@@ -114,8 +116,9 @@ class McpSettingsLink:
         changed = [n for n, s in known.items() if now.get(n) != s]
         changed += [secret.server for secret in draft.secrets]
         for name in dict.fromkeys(changed):
-            self._tasks.spawn(self.pool.restart(name))
+            self.service.pool_restart(name)
 
 
-def _running(pool: McpPool) -> dict[str, tuple[ServerStatus, str]]:
-    return dict.fromkeys(pool.running, (ServerStatus.RUNNING, ""))
+def mcp_draft(service: McpService, always: tuple[tuple[str, str], ...]) -> McpDraft:
+    """What the page starts from: the configured servers and the always-allowed tools."""
+    return McpDraft(servers=service.servers(), always_allowed=always)

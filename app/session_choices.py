@@ -56,10 +56,13 @@ class ChoicesFlow(QObject):
         api_key: Callable[[], str],
         ask: AskSettings,
         mcp_servers: Callable[[], tuple[str, ...]] = tuple,
+        mcp_defaults: Callable[[], tuple[str, ...]] = tuple,
     ) -> None:
         super().__init__(controller)
         self.mcp_servers = mcp_servers
         """The configured MCP servers' names (offered in the session's settings)."""
+        self.mcp_defaults = mcp_defaults
+        """The servers a conversation that never chose offers (checked until it chooses)."""
         self._window = window
         self._controller = controller
         self._tasks = tasks
@@ -190,7 +193,7 @@ class ChoicesFlow(QObject):
         current = SessionSettings(
             choices.instructions.strip(),
             model.temperature if model is not None else None,
-            tuple(sorted(choices.tools)),
+            tuple(sorted(self.mcp_defaults() if choices.tools is None else choices.tools)),
         )
         edited = self._ask(self._window, current, self.mcp_servers())
         if edited is None:

@@ -23,7 +23,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 
 from app.appearance import apply_appearance
-from app.mcp_settings_flow import McpSettingsLink
+from app.mcp_settings_flow import McpSettingsLink, mcp_draft
 from app.providers import (
     ChoiceFactory,
     ProviderFactory,
@@ -43,6 +43,7 @@ from app.settings import (
     save_settings,
 )
 from core.clock import Clock
+from core.mcp.config import to_settings
 from ui.main_window import MainWindow
 from ui.mcp_settings import McpDraft
 from ui.settings_dialog import SettingsDialog, SettingsDraft
@@ -93,6 +94,8 @@ class SettingsFlow:
             settings_draft(self.settings, self._keys.get(), self._keys.note),
             tray_available=self.tray_available,
         )
+        if self.mcp is not None:
+            draft = replace(draft, mcp=mcp_draft(self.mcp.service, self.settings.mcp_always_allow))
         self._original_mcp = draft.mcp
         dialog = SettingsDialog(draft, preset_choices(), self._window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # each visit makes a new one
@@ -115,16 +118,17 @@ class SettingsFlow:
     def apply(self, draft: SettingsDraft) -> None:
         """Save the edited settings (the key to the key store) and apply them."""
         kept = self.settings  # not in the dialog: kept as they are
+        edited = self.mcp is not None and draft.mcp != self._original_mcp
         settings = replace(
             settings_from_draft(draft),
             warn_waiting_reminders=kept.warn_waiting_reminders,
-            mcp_servers=kept.mcp_servers,
-            mcp_always_allow=kept.mcp_always_allow,
+            mcp_servers=to_settings(draft.mcp.servers) if edited else kept.mcp_servers,
+            mcp_always_allow=draft.mcp.always_allowed if edited else kept.mcp_always_allow,
         )
+        if self.mcp is not None and edited:  # the secrets first: a started server finds them
+            self.mcp.save(draft.mcp, self._original_mcp.servers)
         self._save(settings)
         self._keys.set(draft.api_key)
-        if self.mcp is not None:
-            self.mcp.save(draft.mcp, self._original_mcp.servers)
         self.settings = settings
         apply_appearance(self._app, settings)
         self._use_provider(

@@ -11,11 +11,11 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QWidget
 
-from app.mcp.pool import McpPool
 from app.mcp.secrets import McpSecrets
+from app.mcp.service import McpService
 from app.mcp_settings_flow import MAX_IMPORT_BYTES, McpSettingsLink
-from app.qtasync import TaskRunner
-from core.mcp.config import Secret
+from app.settings import KeyStore, Settings
+from core.mcp.config import Secret, to_settings
 from core.mcp.types import ServerConfig, StdioServer
 from tests.app.harness import run_loop
 from tests.mcp.hostile_server import SNEAKY
@@ -34,17 +34,30 @@ def _page(qtbot, *servers: ServerConfig) -> McpPage:
     return page
 
 
-def _link(tmp_path: Path, pick=lambda _parent: None) -> tuple[McpSettingsLink, McpPool]:
-    secrets = McpSecrets(tmp_path / "config", use_keyring=False)
-    pool = McpPool(dict, secrets, tmp_path)
-    return McpSettingsLink(pool, secrets, TaskRunner(), pick), pool
+class _Settings:
+    """settings.json as the service sees it (kept in memory)."""
+
+    def __init__(self, *servers: ServerConfig) -> None:
+        self.value = Settings(mcp_servers=to_settings(servers))
+
+    def store(self, settings: Settings) -> None:
+        self.value = settings
+
+
+def _link(
+    tmp_path: Path, pick=lambda _parent: None, saved: tuple[ServerConfig, ...] = ()
+) -> tuple[McpSettingsLink, McpService]:
+    secrets = McpSecrets(KeyStore(tmp_path / "config", use_keyring=False))
+    settings = _Settings(*saved)
+    service = McpService(lambda: settings.value, settings.store, secrets, tmp_path)
+    return McpSettingsLink(service, secrets, pick), service
 
 
 def test_show_tools_starts_the_server_and_shows_each_description_as_written(
     qtbot, loop, tmp_path: Path
 ) -> None:
     page = _page(qtbot, HOSTILE, BROKEN)
-    link, pool = _link(tmp_path)
+    link, service = _link(tmp_path, saved=(HOSTILE,))  # the hostile one saved, run by the pool
     work: list = []
     link.connect(page, work.append)
     page.tree.setCurrentItem(page.tree.topLevelItem(0))
@@ -53,13 +66,13 @@ def test_show_tools_starts_the_server_and_shows_each_description_as_written(
     shown = page.details.toPlainText()
     assert "• echo" in shown
     assert SNEAKY in shown.replace("\n    ", " ")
-    assert page.tree.topLevelItem(0).text(2) == "starts when a conversation uses it"
+    assert page.tree.topLevelItem(0).text(2) == "running"  # started by the pool, shared
     page.tree.setCurrentItem(page.tree.topLevelItem(1))
     page.tools_button.click()
     run_loop(loop, work.pop())
     assert page.tree.topLevelItem(1).text(2) == "failed"
     assert "could not be listed" in page.details.toPlainText()
-    run_loop(loop, pool.stop_all())
+    run_loop(loop, service.stop())
 
 
 def test_an_imported_file_adds_its_servers_and_a_bad_one_says_why(
@@ -87,16 +100,15 @@ def test_an_imported_file_adds_its_servers_and_a_bad_one_says_why(
 def test_ok_keeps_pasted_secrets_and_forgets_a_removed_server_s(
     qtbot, loop, tmp_path: Path
 ) -> None:
-    link, pool = _link(tmp_path)
+    link, service = _link(tmp_path)
     token = ServerConfig("gh", StdioServer("gh-mcp", secret_env=("GH_TOKEN",)))
     pasted = Secret("gh", "env", "GH_TOKEN", "ghp_secret")
     link.save(McpDraft(servers=(token,), secrets=(pasted,)), ())
     assert link.secrets.values(token) == {"GH_TOKEN": "ghp_secret"}
-    settings_files = list((tmp_path / "config").rglob("*"))
-    assert settings_files  # kept in the key store's private files (no keyring in tests)
+    assert list((tmp_path / "config").rglob("*"))  # the key store's private files in tests
     link.save(McpDraft(removed=("gh",)), (token,))
     assert link.secrets.values(token) == {}
-    run_loop(loop, pool.stop_all())
+    run_loop(loop, service.stop())
 
 
 def test_the_parent_of_the_file_question_is_the_page(qtbot, tmp_path: Path) -> None:

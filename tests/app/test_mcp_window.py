@@ -14,6 +14,8 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, Qt
 from PySide6.QtGui import QImage, QTextDocument, QTextImageFormat
 from PySide6.QtWidgets import QMessageBox
 
+from app.mcp_approval import ApprovalAsker
+from app.settings import SETTINGS_FILE
 from core.transcript.mcp import CallState
 from core.transcript.rows import TranscriptRow
 from tests import wire as v
@@ -113,6 +115,27 @@ def test_settings_has_a_tools_page_where_two_pasted_servers_are_listed(open_app:
         assert "Authorization: (kept in the keyring)" in page.details.toPlainText()
         assert "not-shown" not in page.details.toPlainText()
         assert [s.name for s in dialog.draft().mcp.servers] == ["time", "everything"]
+        page.tree.setCurrentItem(page.tree.topLevelItem(0))
+        page.offer_check.setChecked(True)
+        chime.inside(dialog.accept)
+        service = chime.started.mcp
+        assert service is not None
+        assert [s.name for s in service.servers()] == ["time", "everything"]
+        assert service.defaults() == ("time",)
+        asker = getattr(service.approver, "__self__", None)
+        assert isinstance(asker, ApprovalAsker)  # the window asks, not the deny-all stand-in
+    saved = (chime.chime.folder / SETTINGS_FILE).read_text(encoding="utf-8")
+    assert "not-shown" not in saved  # the token is in the key store, never settings.json
+    assert '"secretHeaders": [' in saved
+    kept = list((chime.chime.folder / "config").rglob("*"))
+    assert any(p.is_file() and p.read_text(encoding="utf-8") == "Bearer not-shown" for p in kept)
+    with open_app() as chime:  # the page shows what was kept
+        dialog = open_settings(chime)
+        names = [
+            dialog.mcp_page.tree.topLevelItem(i).text(0)
+            for i in range(dialog.mcp_page.tree.topLevelItemCount())
+        ]
+        assert names == ["time", "everything"]
         chime.inside(dialog.reject)
 
 
