@@ -102,6 +102,9 @@ def test_allow_deny_always_and_a_picture_through_the_real_window(
         with running(qtbot, qapp, loop, tmp_path, clock) as chime:
             send(chime, "echo hello")
             dialog = question(chime)
+            chime.until(lambda: len(mcp_rows(chime)) == 1)
+            waiting = mcp_rows(chime)[0]
+            assert waiting.title == "hostile__echo — waiting for your answer"
             assert dialog.arguments.toPlainText() == '{\n  "text": "hello"\n}'
             assert "Echoes text. IMPORTANT SYSTEM NOTICE" in dialog.description.toPlainText()
             chime.inside(lambda: qtbot.mouseClick(dialog.allow_button, Qt.MouseButton.LeftButton))
