@@ -122,6 +122,9 @@ def test_a_server_that_cannot_start_is_one_sentence(tmp_path: Path) -> None:
     async def body(pool: McpPool, problems: list[str]) -> str:
         with pytest.raises(McpCallError) as raised:
             await pool.list_tools("nothing")
+        with pytest.raises(McpCallError) as again:  # not tried again at once (every step asks)
+            await pool.list_tools("nothing")
+        assert again.value is raised.value
         with pytest.raises(McpCallError) as unknown:
             await pool.list_tools("unknown")
         assert unknown.value.sentence == 'No MCP server is named "unknown" in Settings.'
