@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from app.mcp import reaper
 from app.mcp.pool import McpPool
 from app.mcp.secrets import McpSecrets
 from app.settings import KeyStore
@@ -108,7 +109,7 @@ def _tool_call_stream(name: str, arguments: dict[str, str]) -> Sse:
     return Sse([chunk(tool_calls=[call]), chunk(finish="tool_calls")])
 
 
-@pytest.mark.slow  # starts mcp-server-time: about 2 s
+@pytest.mark.slow  # starts mcp-server-time, stopped as on quit: about 3 s
 def test_the_model_calls_the_real_time_server_through_the_loopback_endpoint(
     tmp_path: Path,
 ) -> None:
@@ -149,7 +150,11 @@ def test_the_model_calls_the_real_time_server_through_the_loopback_endpoint(
                 await host.when_idle()
             await host.dispose()
             await provider.aclose()
+        (pid,) = reaper.server_groups()  # started on first use, in a group of its own
+        assert (tmp_path / reaper.PID_FILE).read_text().startswith(f"{pid} ")
         await pool.stop_all()
+        assert not (tmp_path / reaper.PID_FILE).exists()
+        assert pid not in reaper.server_groups()  # stopped as on quit
         await session.close()
         return [r.json() for r in server.received], _types(session), _of(session, "tool/result")
 

@@ -131,7 +131,7 @@ def test_server_everything_over_streamable_http_with_a_secret_header(
     )
 
 
-@pytest.mark.slow  # our hostile server over Streamable HTTP: about 2 s
+@pytest.mark.slow  # our hostile server with 1,000 tools over Streamable HTTP: about 5 s
 def test_our_hostile_server_over_streamable_http(tmp_path: Path) -> None:
     port = _port()
     command = [sys.executable, "-m", "tests.mcp.hostile_server", "--http", str(port)]
@@ -143,10 +143,10 @@ def test_our_hostile_server_over_streamable_http(tmp_path: Path) -> None:
             }
         }
     )
-    with _serving(command, port, {"PYTHONPATH": str(ROOT)}):
+    with _serving(command, port, {"PYTHONPATH": str(ROOT), "HOSTILE_TOOLS": "1000"}):
         calls = [("echo", {"text": "over http"}), ("flood", {}), ("echo", {"text": "again"})]
         names, (echo, flood, again) = _pool_answers(tmp_path, text, calls)
-    assert "echo" in names
+    assert len(names) == 1007  # a thousand extra tools, listed in pages where it pages them
     assert echo.text == "over http"
     # over HTTP the SDK refuses an event above 1 MiB: the call fails, the server is used again
     assert isinstance(flood, McpCallError)
