@@ -125,6 +125,28 @@ def test_a_server_that_cannot_start_is_one_sentence(tmp_path: Path) -> None:
     assert sentence.startswith("The MCP server nothing could not be started:")
 
 
+@pytest.mark.slow  # a real process that never answers, given 1 s: about 2 s
+def test_a_server_that_never_answers_initialize_is_stopped_and_said(tmp_path: Path) -> None:
+    by_name = {"silent": hostile_server("silent", silent=True)}
+
+    async def main() -> tuple[str, dict[int, int]]:
+        pool = McpPool(
+            lambda: by_name,
+            McpSecrets(KeyStore(tmp_path / "config", use_keyring=False)),
+            tmp_path,
+            start_timeout=1,
+        )
+        with pytest.raises(McpCallError) as raised:
+            await pool.list_tools("silent")
+        left = reaper.server_groups()
+        await pool.stop_all()
+        return raised.value.sentence, left
+
+    sentence, left = asyncio.run(main())
+    assert sentence == "The MCP server silent could not be started: it did not answer in time."
+    assert left == {}
+
+
 def test_groups_a_crashed_chime_left_are_reaped_on_the_next_start(tmp_path: Path) -> None:
     async def main() -> int:
         child = await asyncio.create_subprocess_exec("sleep", "60", start_new_session=True)
