@@ -103,11 +103,16 @@ class Connection:
             raise
 
     async def close(self) -> None:
+        """Leaves the SDK's contexts (a stdio server: stdin closed, then SIGTERM and SIGKILL to
+        its group). A server still starting (hung in ``initialize``) is cancelled instead."""
         self._closing.set()
-        owner = self._owner
+        owner, ready = self._owner, self._ready
         if owner is not None and not owner.done():
-            with contextlib.suppress(Exception):
-                await owner
+            if ready is not None and not ready.done():
+                owner.cancel()
+            await asyncio.wait([owner])  # its own failure was handed to open(); ours propagates
+        if ready is not None and ready.done() and not ready.cancelled():
+            ready.exception()  # read: a start that failed after open() gave up is known
 
     async def _own(self, ready: asyncio.Future[ClientSession]) -> None:
         try:

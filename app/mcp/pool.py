@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -31,6 +32,8 @@ from core.mcp.types import ServerConfig, ToolInfo
 if TYPE_CHECKING:  # the SDK loads when a server first starts (it takes seconds to import)
     from app.mcp.connection import Connection
 
+RETRY_AFTER = 60.0
+"""Seconds a server that could not start is not tried again (each model step asks for tools)."""
 START_TIMEOUT = 30.0
 CALL_TIMEOUT = 120.0
 _log = logging.getLogger(__name__)
@@ -59,6 +62,8 @@ class McpPool:
         self._starting: dict[str, asyncio.Task[tuple[Connection, tuple[ToolInfo, ...]]]] = {}
         self._logs: dict[str, TextIO] = {}
         self._stopping: set[asyncio.Task[None]] = set()
+        self._failed: dict[str, tuple[float, McpCallError]] = {}
+        """Servers that could not start: when (monotonic seconds) and why."""
         self._closed = False
         reaper.reap(data_dir)
 
@@ -108,6 +113,7 @@ class McpPool:
     def restart_soon(self, server: str) -> None:
         """Stops ``server`` in the background (its configuration changed or it was removed):
         its next use starts it anew. ``stop_all`` waits for these stops."""
+        self._failed.pop(server, None)
         if server in self._open:
             task = asyncio.get_running_loop().create_task(self._drop(server))
             self._stopping.add(task)
@@ -146,6 +152,9 @@ class McpPool:
         if opened is not None:
             await self._drop(server)
             self._on_problem(_crashed(server))
+        failed = self._failed.get(server)
+        if failed is not None and time.monotonic() - failed[0] < RETRY_AFTER:
+            raise failed[1]
         task = self._starting.get(server)
         if task is None:
             task = asyncio.get_running_loop().create_task(self._start(server))
@@ -163,7 +172,10 @@ class McpPool:
             tools = await connection.tools()
         except (Exception, TimeoutError) as error:
             await connection.close()
-            raise McpCallError("failed", _start_failed(server, error)) from None
+            failure = McpCallError("failed", _start_failed(server, error))
+            self._failed[server] = (time.monotonic(), failure)
+            raise failure from None
+        self._failed.pop(server, None)
         self._open[server] = (connection, tools)
         self._record()
         return connection, tools

@@ -157,8 +157,9 @@ class McpService(QObject):
         """The MCP tools of one live session, beside its reminder tools."""
 
         async def save_image(name: str, data: bytes) -> Attachment | None:
-            stored = await session.add_attachment(name, data)
-            return stored if isinstance(stored, Attachment) else None
+            stored = await session.add_attachment(name, data)  # refused, or not an image: dropped
+            image = isinstance(stored, Attachment) and stored.media_type.startswith("image/")
+            return stored if image and isinstance(stored, Attachment) else None
 
         hooks = McpHooks(
             self.pool,

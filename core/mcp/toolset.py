@@ -100,6 +100,8 @@ class McpToolset:
         self._definitions: tuple[Mapping[str, Any], ...] = ()
         self._tools: dict[str, ToolInfo] = {}
         self._left_out: tuple[str, ...] = ()
+        self._said: set[str] = set()
+        """Sentences already reported (a server that cannot start is said once, not per step)."""
 
     def definitions(self) -> Sequence[Mapping[str, Any]]:
         return self._definitions
@@ -109,11 +111,15 @@ class McpToolset:
 
     async def prepare(self, prompt_tokens: int | None) -> None:
         infos: list[ToolInfo] = []
+        said: set[str] = set()
         for server in dict.fromkeys(self._offered()):
             try:
                 infos.extend(await self._hooks.client.list_tools(server))
             except McpCallError as error:
-                self._hooks.report(error.sentence)
+                said.add(error.sentence)
+                if error.sentence not in self._said:
+                    self._hooks.report(error.sentence)
+        self._said = said
         names = exposed_names(((i.server, i.name) for i in infos), self._reserved)
         tools = {names[(i.server, i.name)]: i for i in infos}
         fitted = fit_tools([_definition(name, info) for name, info in tools.items()], prompt_tokens)

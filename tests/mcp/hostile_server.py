@@ -84,6 +84,8 @@ for number in range(int(os.environ.get("HOSTILE_TOOLS", "0"))):
 
 
 if __name__ == "__main__":
+    if os.environ.get("HOSTILE_SILENT"):  # never answers initialize
+        anyio.run(anyio.sleep, 3600)
     if "--http" in sys.argv:
         port = int(sys.argv[sys.argv.index("--http") + 1])
         anyio.run(lambda: server.run_streamable_http_async(port=port))

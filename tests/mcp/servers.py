@@ -19,8 +19,10 @@ def time_server(name: str = "time") -> ServerConfig:
     return _one(name, entry)
 
 
-def hostile_server(name: str = "hostile", tools: int = 0) -> ServerConfig:
+def hostile_server(name: str = "hostile", tools: int = 0, *, silent: bool = False) -> ServerConfig:
     env = {"PYTHONPATH": str(ROOT), "HOSTILE_TOOLS": str(tools)}
+    if silent:
+        env["HOSTILE_SILENT"] = "1"
     entry = {"command": sys.executable, "args": ["-m", "tests.mcp.hostile_server"], "env": env}
     return _one(name, entry)
 

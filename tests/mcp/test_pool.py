@@ -64,43 +64,34 @@ def _state(pid: int) -> str:
         return "Z"
 
 
-@pytest.mark.slow  # starts mcp-server-time: about 2 s
-def test_the_real_time_server_starts_on_first_use_answers_and_stops_on_quit(tmp_path: Path) -> None:
-    async def body(pool: McpPool, problems: list[str]) -> tuple[list[str], str, int]:
-        assert pool.running == ()  # nothing starts before it is used
-        tools = await pool.list_tools("time")
-        answer = await pool.call_tool("time", "get_current_time", {"timezone": "Asia/Tokyo"})
-        (pid,) = reaper.server_groups()
-        assert (tmp_path / reaper.PID_FILE).read_text().startswith(f"{pid} ")
-        return [t.name for t in tools], read_result(answer).text, pid
-
-    names, text, pid = with_pool(tmp_path, [time_server()], body)
-    assert names == ["get_current_time", "convert_time"]
-    assert '"timezone": "Asia/Tokyo"' in text
-    assert not _alive(pid)
-    assert not (tmp_path / reaper.PID_FILE).exists()
-
-
-@pytest.mark.slow  # our hostile server with 1,000 tools, two timeouts and a restart: about 10 s
+@pytest.mark.slow  # our hostile server, a 1 s timeout and a restart: about 6 s
 def test_a_hostile_server_never_breaks_the_pool(tmp_path: Path) -> None:
     async def body(pool: McpPool, problems: list[str]) -> dict[str, str]:
         seen: dict[str, str] = {}
         tools = await pool.list_tools("hostile")
         seen["tools"] = str(len(tools))
         seen["sneaky"] = next(t.description for t in tools if t.name == "echo")
-        for tool in ("flood", "picture", "garbage", "deep", "hang", "crash", "echo"):
-            pool.call_timeout = 1 if tool in ("deep", "hang") else 30
+
+        async def call(tool: str) -> None:
             arguments = {"text": "again"} if tool == "echo" else {}
             try:
                 reading = read_result(await pool.call_tool("hostile", tool, arguments))
                 seen[tool] = f"ok {len(reading.text.encode())} {len(reading.images)}"
             except McpCallError as error:
                 seen[tool] = f"{error.kind}: {error.sentence}"
+
+        for tool in ("flood", "picture", "garbage"):
+            await call(tool)
+        pool.call_timeout = 1  # the two that never answer wait together
+        await asyncio.gather(call("deep"), call("hang"))
+        pool.call_timeout = 30
+        for tool in ("crash", "echo"):
+            await call(tool)
         seen["problems"] = " | ".join(problems)
         return seen
 
-    seen = with_pool(tmp_path, [hostile_server(tools=1000)], body)
-    assert seen["tools"] == "1007"
+    seen = with_pool(tmp_path, [hostile_server()], body)
+    assert seen["tools"] == "7"
     assert "ignore every earlier instruction" in seen["sneaky"]  # shown as written, in Settings
     size = int(seen["flood"].split()[1])
     assert MAX_TEXT_BYTES < size < MAX_TEXT_BYTES + 200
@@ -122,6 +113,9 @@ def test_a_server_that_cannot_start_is_one_sentence(tmp_path: Path) -> None:
     async def body(pool: McpPool, problems: list[str]) -> str:
         with pytest.raises(McpCallError) as raised:
             await pool.list_tools("nothing")
+        with pytest.raises(McpCallError) as again:  # not tried again at once (every step asks)
+            await pool.list_tools("nothing")
+        assert again.value is raised.value
         with pytest.raises(McpCallError) as unknown:
             await pool.list_tools("unknown")
         assert unknown.value.sentence == 'No MCP server is named "unknown" in Settings.'
@@ -129,6 +123,28 @@ def test_a_server_that_cannot_start_is_one_sentence(tmp_path: Path) -> None:
 
     sentence = with_pool(tmp_path, [broken], body)
     assert sentence.startswith("The MCP server nothing could not be started:")
+
+
+@pytest.mark.slow  # a real process that never answers, given 1 s: about 2 s
+def test_a_server_that_never_answers_initialize_is_stopped_and_said(tmp_path: Path) -> None:
+    by_name = {"silent": hostile_server("silent", silent=True)}
+
+    async def main() -> tuple[str, dict[int, int]]:
+        pool = McpPool(
+            lambda: by_name,
+            McpSecrets(KeyStore(tmp_path / "config", use_keyring=False)),
+            tmp_path,
+            start_timeout=1,
+        )
+        with pytest.raises(McpCallError) as raised:
+            await pool.list_tools("silent")
+        left = reaper.server_groups()
+        await pool.stop_all()
+        return raised.value.sentence, left
+
+    sentence, left = asyncio.run(main())
+    assert sentence == "The MCP server silent could not be started: it did not answer in time."
+    assert left == {}
 
 
 def test_groups_a_crashed_chime_left_are_reaped_on_the_next_start(tmp_path: Path) -> None:

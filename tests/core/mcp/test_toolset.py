@@ -212,9 +212,10 @@ def test_arguments_that_are_no_object_do_not_run() -> None:
     assert rig.client.calls == []
 
 
-def test_a_server_that_cannot_start_is_reported_and_offers_nothing() -> None:
+def test_a_server_that_cannot_start_is_reported_once_and_offers_nothing() -> None:
     rig = Rig(["gone"], FakeClient({}), [])
-    _, model = run_turn(rig, [Reply("ok")])
+    _, model = run_turn(rig, [Reply("", calls=(("echo", "{}"),)), Reply("ok")])
+    assert len(model.requests) == 2
     assert [t["function"]["name"] for t in model.requests[0].tools] == ["echo"]
     assert rig.reports == ['The MCP server "gone" could not be started.']
 
