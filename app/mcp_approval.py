@@ -4,7 +4,8 @@
 Each call gets its own dialog (two conversations may ask at once) and a future the dialog
 resolves. Closing the dialog or Escape is a Deny. When the awaiting task is cancelled (Stop, the
 conversation closed, quit) the dialog closes without an answer reaching anyone: a cancelled call
-never runs. ``open_dialogs`` lets the window close every question on quit.
+never runs (so quitting, which cancels every turn, closes every question). ``open_dialogs``
+are the questions open now.
 
 ``wire_mcp_window`` connects the window's MCP parts to the engine's ``McpService``.
 """
@@ -69,11 +70,6 @@ class ApprovalAsker:
                 dialog.decided.disconnect(answered)
                 dialog.reject()
             dialog.deleteLater()
-
-    def close_all(self) -> None:
-        """Deny every open question (the app quits)."""
-        for dialog in list(self.open_dialogs):
-            dialog.reject()
 
 
 def conversation_title(controller: AppController) -> Callable[[str], str]:
