@@ -126,6 +126,13 @@ def tools_text(tools: Sequence[ToolInfo]) -> str:
     return "\n\n".join(parts)
 
 
+def _wrapped(text: str) -> QLabel:
+    """A label of the window's own words that wraps (German ones are longer)."""
+    label = QLabel(text)
+    label.setWordWrap(True)
+    return label
+
+
 class McpPage(QWidget):
     """The "Tools (MCP)" page (see the module docstring)."""
 
@@ -149,7 +156,9 @@ class McpPage(QWidget):
         box = QWidget(self)
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(QLabel(self.tr("MCP servers (their tools can be offered to the model):")))
+        column.addWidget(
+            _wrapped(self.tr("MCP servers (their tools can be offered to the model):"))
+        )
         self.tree = QTreeWidget(box)
         self.tree.setObjectName("mcp-servers")
         self.tree.setAccessibleName(self.tr("MCP servers"))
@@ -183,6 +192,7 @@ class McpPage(QWidget):
         self.details.setReadOnly(True)
         self.details.setTabChangesFocus(True)
         self.details.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.details.setMinimumHeight(self.details.fontMetrics().lineSpacing() * 8)
         column.addWidget(self.details, 1)
         self.tree.currentItemChanged.connect(lambda *_: self._show_details())
         self.offer_check.toggled.connect(self._offer_changed)
@@ -195,7 +205,9 @@ class McpPage(QWidget):
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(
-            QLabel(self.tr("Add servers: paste their “mcpServers” JSON (as in a server's README):"))
+            _wrapped(
+                self.tr("Add servers: paste their “mcpServers” JSON (as in a server's README):")
+            )
         )
         self.paste = QPlainTextEdit(box)
         self.paste.setObjectName("mcp-paste")
@@ -227,10 +239,11 @@ class McpPage(QWidget):
         box = QWidget(self)
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(QLabel(self.tr("Tools that run without asking:")))
+        column.addWidget(_wrapped(self.tr("Tools that run without asking:")))
         self.always = QListWidget(box)
         self.always.setObjectName("mcp-always")
         self.always.setAccessibleName(self.tr("Always allowed tools"))
+        self.always.setMaximumHeight(self.fontMetrics().lineSpacing() * 6)
         column.addWidget(self.always, 1)
         self.revoke_button = QPushButton(self.tr("Ask &again before this tool runs"), box)
         self.revoke_button.setObjectName("mcp-revoke")

@@ -64,7 +64,9 @@ class ToolApprovalDialog(QDialog):
         self.arguments = self._box(request.arguments_text or "{}", "tool-approval-arguments")
         self.arguments.setAccessibleName(self.tr("Arguments"))
         layout.addWidget(self.arguments, 2)
-        layout.addWidget(QLabel(self.tr("The tool's description, as its server wrote it:"), self))
+        heading = QLabel(self.tr("The tool's description, as its server wrote it:"), self)
+        heading.setWordWrap(True)
+        layout.addWidget(heading)
         self.description = self._box(
             request.description or self.tr("(The server gave no description.)"),
             "tool-approval-description",
