@@ -7,6 +7,7 @@ then, or when the file is missing or is no picture, the row names the image inst
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -44,7 +45,7 @@ class ToolImages:
             self._cache.move_to_end(key)
             return self._cache[key]
         session = self._session()
-        if session is not None and key not in self._reading:
+        if session is not None and key not in self._reading and _loop_runs():
             self._reading.add(key)
             self._tasks.spawn(self._read(session, key))
         return None
@@ -59,6 +60,16 @@ class ToolImages:
         while len(self._cache) > KEPT:
             self._cache.popitem(last=False)
         self._arrived()
+
+
+def _loop_runs() -> bool:
+    """Whether the asyncio loop runs now: a row laid out while Qt processes events outside it
+    (a test between two runs of the loop) asks again at its next layout."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def thumbnail(picture: QImage) -> QImage:
