@@ -67,7 +67,7 @@ def rig(
         made.append(StandIn(outcome, ping if ping is not None else []))
         return made[-1]
 
-    pool._connection = connection  # type: ignore[method-assign] -- the seam this test replaces
+    setattr(pool, "_connection", connection)  # noqa: B010 -- the seam this test replaces
     return pool, problems, made
 
 
