@@ -20,6 +20,7 @@ from app.qtasync import TaskRunner
 from app.settings_flow import SettingsFlow
 from app.tool_images import ToolImages
 from app.verbs import wire_verbs
+from core.prompts import SavedPrompt
 from core.session.live import LiveSession
 from ui.dialogs import (
     LeaveAnswer,
@@ -32,6 +33,7 @@ from ui.dialogs import (
     ask_title,
 )
 from ui.i18n import QT_TRANSLATE_NOOP
+from ui.import_progress import ask_import_path
 from ui.main_window import MainWindow
 from ui.session_settings import SessionSettings, ask_session_settings
 
@@ -52,13 +54,17 @@ class Questions:
     leave: Callable[[QWidget, LeaveWarning], LeaveAnswer | None] = ask_leave
     lose_unsaved: Callable[[QWidget, str], bool] = ask_lose_unsaved
     session_settings: Callable[
-        [QWidget, SessionSettings, tuple[str, ...]], SessionSettings | None
+        [QWidget, SessionSettings, tuple[SavedPrompt, ...], tuple[str, ...]],
+        SessionSettings | None,
     ] = ask_session_settings
-    """The session's instructions and temperature, edited (None: cancelled or unchanged)."""
+    """The session's instructions and temperature, edited (None: cancelled or unchanged); the
+    saved prompts and the configured MCP servers are offered in it."""
     attachment_paths: Callable[[QWidget], list[Path]] = ask_attachment_paths
     """The files to attach to the message (empty: cancelled)."""
     restart_for_language: Callable[[QWidget, str], bool] = ask_restart_for_language
     """Whether to start again now to show the language just chosen (named in its own words)."""
+    import_path: Callable[[QWidget], Path | None] = ask_import_path
+    """The file to import conversations from (None: cancelled)."""
 
 
 def wire_controller(

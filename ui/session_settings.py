@@ -8,12 +8,19 @@ ones whose tools this conversation offers the model. A server the session chose 
 configured stays chosen (unchecking is the person's to do in a later visit, when it is back).
 ``ask_session_settings`` returns the edited values, or None when the user cancelled or changed
 nothing.
+
+"Use a saved prompt" (``core.prompts``, issue 21) fills the instructions with a saved prompt's text
+and its temperature (when it names one); a model it names is returned as ``model``, for the app to
+record as this conversation's model. The text can still be edited before OK.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -26,16 +33,19 @@ from PySide6.QtWidgets import (
 )
 
 from core.frozen import frozen
+from core.prompts import SavedPrompt
 
 MAX_INSTRUCTIONS_CHARS = 20_000
 
 
 @frozen
 class SessionSettings:
-    """The session's instructions ("" for none) and temperature (None: the endpoint's default)."""
+    """The session's instructions ("" for none) and temperature (None: the endpoint's default);
+    ``model``: the model a chosen saved prompt names ("": the conversation's stays)."""
 
     instructions: str = ""
     temperature: float | None = None
+    model: str = ""
     servers: tuple[str, ...] = ()
     """The MCP servers this conversation offers the model (its ``session/tools``), sorted."""
 
@@ -44,10 +54,16 @@ class SessionSettingsDialog(QDialog):
     """Edits a ``SessionSettings`` (see the module docstring)."""
 
     def __init__(
-        self, parent: QWidget | None, current: SessionSettings, available: tuple[str, ...] = ()
+        self,
+        parent: QWidget | None,
+        current: SessionSettings,
+        prompts: Sequence[SavedPrompt] = (),
+        available: tuple[str, ...] = (),
     ) -> None:
         super().__init__(parent)
         self._current = current
+        self._prompts = tuple(prompts)
+        self._model = current.model
         self.setWindowTitle(self.tr("Session instructions"))
         self.setMinimumWidth(480)
         layout = QVBoxLayout(self)
@@ -60,6 +76,14 @@ class SessionSettingsDialog(QDialog):
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)
+        self.saved = QComboBox(self)
+        self.saved.setAccessibleName(self.tr("Use a saved prompt"))
+        self.saved.addItem(self.tr("Use a saved prompt…"), "")
+        for prompt in self._prompts:
+            self.saved.addItem(prompt.name, prompt.name)
+        self.saved.setVisible(bool(self._prompts))
+        self.saved.activated.connect(self._use_saved)
+        layout.addWidget(self.saved)
         self.editor = QPlainTextEdit(current.instructions, self)
         self.editor.setAccessibleName(self.tr("Instructions"))
         self.editor.setTabChangesFocus(True)  # Tab goes on to the temperature, as in a form
@@ -121,7 +145,19 @@ class SessionSettingsDialog(QDialog):
         gone = tuple(n for n in self._current.servers if n not in self.server_checks)
         chosen = tuple(n for n, check in self.server_checks.items() if check.isChecked())
         servers = tuple(sorted(gone + chosen))
-        return SessionSettings(self.editor.toPlainText().strip(), temperature, servers)
+        text = self.editor.toPlainText().strip()
+        return SessionSettings(text, temperature, self._model, servers)
+
+    def _use_saved(self, index: int) -> None:
+        """Fill the instructions (and temperature) from the saved prompt chosen."""
+        if not 1 <= index <= len(self._prompts):
+            return
+        prompt = self._prompts[index - 1]
+        self.editor.setPlainText(prompt.text)
+        if prompt.temperature is not None:
+            self.use_temperature.setChecked(True)
+            self.temperature.setValue(prompt.temperature)
+        self._model = prompt.model
 
     def _check_length(self) -> None:
         size = len(self.editor.toPlainText())
@@ -138,15 +174,18 @@ class SessionSettingsDialog(QDialog):
 
 
 def ask_session_settings(
-    parent: QWidget, current: SessionSettings, available: tuple[str, ...] = ()
+    parent: QWidget,
+    current: SessionSettings,
+    prompts: Sequence[SavedPrompt] = (),
+    available: tuple[str, ...] = (),
 ) -> SessionSettings | None:
-    """The edited settings, or None when cancelled or unchanged; ``available``: the configured
-    MCP servers offered as checkboxes."""
-    dialog = SessionSettingsDialog(parent, current, available)
+    """The edited settings, or None when cancelled or unchanged; ``prompts`` are offered to fill
+    the instructions, ``available`` (the configured MCP servers) as checkboxes."""
+    dialog = SessionSettingsDialog(parent, current, prompts, available)
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return None
     edited = dialog.value()
     same = SessionSettings(
-        current.instructions, current.temperature, tuple(sorted(current.servers))
+        current.instructions, current.temperature, current.model, tuple(sorted(current.servers))
     )
     return None if edited == same else edited

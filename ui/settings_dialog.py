@@ -35,8 +35,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.prompts import SavedPrompt
 from ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP, chosen_language
 from ui.mcp_settings import McpDraft, McpPage
+from ui.prompt_library import SavedPromptsBox
 from ui.untrusted import plain
 
 THEMES = (
@@ -81,6 +83,9 @@ class SettingsDraft:
     """Whether the desktop has a tray (without one, closing the window quits: said in the box)."""
     mcp: McpDraft = McpDraft()  # noqa: RUF009 -- a frozen value: one shared default is safe
     """The "Tools (MCP)" page's servers, pasted secrets and always-allowed tools."""
+    prompts: tuple[SavedPrompt, ...] | None = None
+    """The saved prompts (None: never edited, the examples are offered)."""
+    default_prompt: str = ""
 
 
 class SettingsDialog(QDialog):
@@ -119,6 +124,8 @@ class SettingsDialog(QDialog):
         column.addWidget(self._build_endpoint(presets))
         column.addWidget(self._build_appearance())
         column.addWidget(self._build_background())
+        self.prompts_box = SavedPromptsBox(self)
+        column.addWidget(self.prompts_box)
         self.tabs.addTab(general, self.tr("&General"))
         self.mcp_page = McpPage(self._original.mcp, self.tabs)
         self.tabs.addTab(self.mcp_page, self.tr("T&ools (MCP)"))
@@ -298,6 +305,7 @@ class SettingsDialog(QDialog):
         self.answers_check.setChecked(draft.notify_answers)
         self.keep_running_check.setEnabled(draft.tray_available)
         self.no_tray_note.setVisible(not draft.tray_available)
+        self.prompts_box.load(draft.prompts, draft.default_prompt)
         self._update_enabled()
 
     def draft(self) -> SettingsDraft:
@@ -317,6 +325,8 @@ class SettingsDialog(QDialog):
             start_at_login=self.login_check.isChecked(),
             notifications=self.notify_check.isChecked(),
             notify_answers=self.answers_check.isChecked(),
+            prompts=self.prompts_box.prompts,
+            default_prompt=self.prompts_box.default,
             mcp=self.mcp_page.draft(),
         )
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol
 
 from core.agent.tool_registry import OnStart, ToolOutcome
@@ -121,8 +121,9 @@ class McpToolset:
                     self._hooks.report(error.sentence)
         self._said = said
         names = exposed_names(((i.server, i.name) for i in infos), self._reserved)
-        tools = {names[(i.server, i.name)]: i for i in infos}
-        fitted = fit_tools([_definition(name, info) for name, info in tools.items()], prompt_tokens)
+        named = [replace(i, exposed=names[(i.server, i.name)]) for i in infos]
+        tools = {info.exposed: info for info in named}
+        fitted = fit_tools([_definition(info) for info in tools.values()], prompt_tokens)
         self._definitions = fitted.kept
         self._tools = tools
         if fitted.left_out and fitted.left_out != self._left_out:
@@ -178,11 +179,11 @@ class McpToolset:
         )
 
 
-def _definition(name: str, info: ToolInfo) -> dict[str, Any]:
+def _definition(info: ToolInfo) -> dict[str, Any]:
     return {
         "type": "function",
         "function": {
-            "name": name,
+            "name": info.exposed,
             "description": info.description[:MAX_DESCRIPTION],
             "parameters": _schema(info.input_schema),
         },

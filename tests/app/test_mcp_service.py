@@ -101,7 +101,9 @@ def test_an_entry_of_settings_json_that_is_not_valid_is_left_out(
     assert 'Server "bad"' in caplog.text
 
 
-def test_what_a_session_offers_and_the_toolset_it_gets(tmp_path: Path, qtbot: QtBot) -> None:
+def test_what_a_session_offers_and_the_toolset_it_gets(
+    loop: asyncio.AbstractEventLoop, tmp_path: Path, qtbot: QtBot
+) -> None:
     service, _, _ = make(tmp_path)
     service.add_from_text(PASTED)
     service.set_default("remote", True)
@@ -121,7 +123,7 @@ def test_what_a_session_offers_and_the_toolset_it_gets(tmp_path: Path, qtbot: Qt
         await session.close()
         return never_chose, offline, chose, saved, refused, asked
 
-    never_chose, offline, chose, saved, refused, asked = asyncio.run(main())
+    never_chose, offline, chose, saved, refused, asked = loop.run_until_complete(main())
     assert never_chose == ("remote",)
     assert offline == ()
     assert chose == ("time",)
@@ -130,7 +132,9 @@ def test_what_a_session_offers_and_the_toolset_it_gets(tmp_path: Path, qtbot: Qt
     assert asked is Decision.DENY  # no window set its approver: nothing runs unasked
 
 
-def test_testing_a_server_that_cannot_start_says_why(tmp_path: Path, qtbot: QtBot) -> None:
+def test_testing_a_server_that_cannot_start_says_why(
+    loop: asyncio.AbstractEventLoop, tmp_path: Path, qtbot: QtBot
+) -> None:
     service, _, _ = make(tmp_path)
     broken = ServerConfig("broken", StdioServer("/nonexistent/server"))
 
@@ -144,12 +148,12 @@ def test_testing_a_server_that_cannot_start_says_why(tmp_path: Path, qtbot: QtBo
         finally:
             await service.stop()
 
-    assert asyncio.run(main()).startswith("The MCP server broken could not be started:")
+    assert loop.run_until_complete(main()).startswith("The MCP server broken could not be started:")
 
 
 @pytest.mark.slow  # starts mcp-server-time: about 2 s
 def test_testing_a_real_server_lists_its_tools_and_quitting_starts_nothing(
-    tmp_path: Path, qtbot: QtBot
+    loop: asyncio.AbstractEventLoop, tmp_path: Path, qtbot: QtBot
 ) -> None:
     service, _, _ = make(tmp_path)
 
@@ -162,7 +166,7 @@ def test_testing_a_real_server_lists_its_tools_and_quitting_starts_nothing(
             await service.tools("time")
         return tested, running, quitting.value.sentence
 
-    tested, running, quitting = asyncio.run(main())
+    tested, running, quitting = loop.run_until_complete(main())
     assert [t.name for t in tested] == ["get_current_time", "convert_time"]
     assert running == ()
     assert quitting == "Chime is quitting: no MCP server is started."
@@ -179,6 +183,8 @@ def test_secret_names_of_both_kinds(tmp_path: Path) -> None:
     ]
 
 
-def test_the_default_approver_denies() -> None:
+def test_the_default_approver_denies(
+    loop: asyncio.AbstractEventLoop,
+) -> None:
     request = ApprovalRequest("s", "c", "srv", "tool", "{}", "")
-    assert asyncio.run(deny_without_window(request)) is Decision.DENY
+    assert loop.run_until_complete(deny_without_window(request)) is Decision.DENY

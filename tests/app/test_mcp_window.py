@@ -215,17 +215,19 @@ def test_a_conversation_chooses_its_servers_in_its_settings_and_the_log_keeps_it
         verbs = chime.started.verbs
         assert verbs is not None
         verbs.choices.mcp_servers = lambda: ("everything", "time")
-        chime.answers.session_settings_given.append(SessionSettings("", None, ("time",)))
+        chime.answers.session_settings_given.append(SessionSettings("", None, servers=("time",)))
         chime.activate()
         chime.inside(lambda: chime.qtbot.keyClick(chime.window, Qt.Key.Key_I, CTRL))
         assert chime.answers.session_servers_offered == [("everything", "time")]
-        assert chime.answers.session_settings_shown == [SessionSettings("", None, ())]
+        assert chime.answers.session_settings_shown == [SessionSettings("", None, servers=())]
         opened = chime.controller.current_session()
         assert opened is not None
         assert opened.session.choices().tools == ("time",)
-        chime.answers.session_settings_given.append(SessionSettings("", None, ("time",)))
+        chime.answers.session_settings_given.append(SessionSettings("", None, servers=("time",)))
         chime.inside(chime.window.composer.tools.instructions_button.click)
-        assert chime.answers.session_settings_shown[-1] == SessionSettings("", None, ("time",))
+        assert chime.answers.session_settings_shown[-1] == SessionSettings(
+            "", None, servers=("time",)
+        )
         sid = opened.session.id
     log = (chime.chime.folder / "sessions" / sid / "session.jsonl").read_text(encoding="utf-8")
     lines = [json.loads(line) for line in log.splitlines() if '"session/tools"' in line]

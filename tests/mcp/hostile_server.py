@@ -79,6 +79,9 @@ def _id(request_id: str) -> int | str:
     return int(request_id) if request_id.isdigit() else request_id
 
 
+TOOLS = (echo, flood, picture, hang, crash, deep, garbage)
+"""What the server offers besides the extra tools (registered by their decorators)."""
+
 for number in range(int(os.environ.get("HOSTILE_TOOLS", "0"))):
     server.add_tool(lambda: "ok", name=f"extra_{number}", description=f"Extra tool {number}.")
 

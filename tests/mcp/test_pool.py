@@ -49,21 +49,6 @@ def with_pool(
     return asyncio.run(main())
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return Path(f"/proc/{pid}").exists() and "Z" not in _state(pid)
-
-
-def _state(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
-    except OSError:
-        return "Z"
-
-
 @pytest.mark.slow  # our hostile server, a 1 s timeout and a restart: about 6 s
 def test_a_hostile_server_never_breaks_the_pool(tmp_path: Path) -> None:
     async def body(pool: McpPool, problems: list[str]) -> dict[str, str]:

@@ -9,8 +9,8 @@ from ui.session_settings import SessionSettings, SessionSettingsDialog, ask_sess
 
 
 def test_configured_servers_are_checkboxes_checked_by_the_conversation_s_choice(qtbot) -> None:
-    current = SessionSettings("Be brief.", None, ("time",))
-    dialog = SessionSettingsDialog(None, current, ("everything", "time"))
+    current = SessionSettings("Be brief.", None, servers=("time",))
+    dialog = SessionSettingsDialog(None, current, available=("everything", "time"))
     qtbot.addWidget(dialog)
     assert {n: c.isChecked() for n, c in dialog.server_checks.items()} == {
         "everything": False,
@@ -19,12 +19,12 @@ def test_configured_servers_are_checkboxes_checked_by_the_conversation_s_choice(
     assert dialog.value() == current
     dialog.server_checks["everything"].setChecked(True)
     dialog.server_checks["time"].setChecked(False)
-    assert dialog.value() == SessionSettings("Be brief.", None, ("everything",))
+    assert dialog.value() == SessionSettings("Be brief.", None, servers=("everything",))
 
 
 def test_a_chosen_server_no_longer_configured_stays_chosen(qtbot) -> None:
-    current = SessionSettings("", None, ("gone", "time"))
-    dialog = SessionSettingsDialog(None, current, ("time",))
+    current = SessionSettings("", None, servers=("gone", "time"))
+    dialog = SessionSettingsDialog(None, current, available=("time",))
     qtbot.addWidget(dialog)
     assert dialog.value() == current
     dialog.server_checks["time"].setChecked(False)
@@ -37,7 +37,7 @@ def test_without_servers_the_dialog_says_where_to_add_them(qtbot) -> None:
     assert dialog.server_checks == {}
     assert "Settings → Tools (MCP)" in dialog.servers_note.text()
     assert not dialog.servers_note.isHidden()
-    configured = SessionSettingsDialog(None, SessionSettings(), ("time",))
+    configured = SessionSettingsDialog(None, SessionSettings(), available=("time",))
     qtbot.addWidget(configured)
     assert configured.servers_note.isHidden()
 
@@ -59,9 +59,9 @@ def test_checking_a_server_is_a_change_and_order_is_not(qtbot) -> None:
 
         QTimer.singleShot(0, click)
 
-    unordered = SessionSettings("", None, ("time", "a"))
+    unordered = SessionSettings("", None, servers=("time", "a"))
     press(None)
-    assert ask_session_settings(parent, unordered, ("a", "time")) is None
+    assert ask_session_settings(parent, unordered, available=("a", "time")) is None
     press("b")
-    edited = ask_session_settings(parent, unordered, ("a", "b", "time"))
-    assert edited == SessionSettings("", None, ("a", "b", "time"))
+    edited = ask_session_settings(parent, unordered, available=("a", "b", "time"))
+    assert edited == SessionSettings("", None, servers=("a", "b", "time"))

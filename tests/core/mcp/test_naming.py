@@ -81,3 +81,11 @@ def test_a_tool_too_large_for_the_share_is_left_out_but_smaller_ones_after_it_st
     fitted = fit_tools([_tool("big", 5000), _tool("small")], 4000)
     assert fitted.left_out == ("big",)
     assert [d["function"]["name"] for d in fitted.kept] == ["small"]  # type: ignore[index] -- test data
+
+
+def test_a_hashed_name_already_taken_gets_a_longer_hash() -> None:
+    from core.mcp.naming import _hashed
+
+    taken = _hashed("s__t_x", "s", "t.x", 8)
+    names = exposed_names([("s", "t.x")], reserved=[taken])
+    assert names[("s", "t.x")] == _hashed("s__t_x", "s", "t.x", 12)

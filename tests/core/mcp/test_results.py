@@ -77,3 +77,17 @@ def test_bounded_keeps_short_text_and_cuts_long_text(text: str, limit: int) -> N
         assert out == text
     else:
         assert out.endswith(f"Chime keeps the first {limit:,}.]")
+
+
+def test_a_resource_that_is_no_object_and_an_image_too_large_are_left_out() -> None:
+    huge = "A" * (14 * 1024 * 1024)
+    reading = read_result(
+        {
+            "content": [
+                {"type": "resource", "resource": "not an object"},
+                {"type": "image", "data": huge, "mimeType": "image/png"},
+            ]
+        }
+    )
+    assert reading.images == ()
+    assert reading.text == "[An image the tool returned was left out: unreadable or too many.]"

@@ -240,3 +240,32 @@ def test_a_thousand_tools_are_fitted_to_the_budget_and_the_rest_named() -> None:
     assert 1 < len(sent) < 100
     (report,) = rig.reports
     assert report.startswith("The conversation's MCP servers offer 1,000 tools;")
+
+
+def test_a_schema_that_is_no_object_or_too_deep_is_an_open_object() -> None:
+    from core.mcp.toolset import _schema
+
+    deep: Any = {}
+    for _ in range(300):
+        deep = {"properties": {"x": deep}, "type": "object"}
+    open_object = {"type": "object", "properties": {}}
+    assert _schema({"type": "string"}) == open_object
+    assert _schema(deep) == open_object
+    assert _schema({"type": "object", "properties": {"a": {"type": "string"}}})["properties"] == {
+        "a": {"type": "string"}
+    }
+
+
+def test_an_image_that_could_not_be_saved_is_left_out_of_the_record() -> None:
+    client = FakeClient({"pics": ["draw"]})
+    png = base64.b64encode(PNG).decode()
+    client.answers["draw"] = {"content": [{"type": "image", "data": png, "mimeType": "image/png"}]}
+    rig = Rig(["pics"], client, [Decision.ALLOW_ONCE])
+
+    async def refuse(name: str, data: bytes) -> Attachment | None:
+        return None
+
+    rig.toolset._hooks = McpHooks(client, rig.approve, rig.always, refuse, rig.reports.append)
+    log, _ = run_turn(rig, [call("pics__draw", "{}"), Reply("ok")])
+    (result,) = log.of_type("tool/result")
+    assert "images" not in result
