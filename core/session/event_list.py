@@ -8,6 +8,7 @@ per event). Entries appended but not yet durable are held in memory until a barr
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 from array import array
 from collections import OrderedDict
@@ -20,6 +21,10 @@ from core.session.lines import parse_entry
 
 CACHE_SIZE = 2048
 """Decoded durable entries kept in memory (least recently used ones are dropped)."""
+RELEASE_BYTES = 16 << 20
+"""Log bytes read through the map after which its pages are let go (``LogFile.release``): the
+page cache keeps them, so a reader of the whole history (find, a long scroll) keeps this
+process's memory near what it was, not near the log's size."""
 
 
 class EventList(Sequence[Entry]):
@@ -48,6 +53,7 @@ class EventList(Sequence[Entry]):
         self._queued: list[Entry] = []
         self._lines: list[bytes] = []
         self._cache: OrderedDict[int, Entry] = OrderedDict()
+        self._read_bytes = 0
 
     @property
     def durable_count(self) -> int:
@@ -96,8 +102,38 @@ class EventList(Sequence[Entry]):
 
     def _decode(self, index: int) -> Entry:
         start, end = self.span(index)
-        assert self._log is not None  # durable entries exist only with a log
-        return parse_entry(self._log.read(start, end - 1), index)
+        return parse_entry(self._bytes(start, end - 1), index)
+
+    def _bytes(self, start: int, end: int) -> bytes:
+        log = self._log
+        assert log is not None  # durable entries exist only with a log
+        self._read_bytes += end - start
+        if self._read_bytes > RELEASE_BYTES:
+            self._read_bytes = 0
+            log.release()
+        return log.read(start, end)
+
+    def lines(self, first: int, limit: int) -> tuple[int, bytes]:
+        """The raw lines of durable entries ``first, first + 1, ...`` (each ending in ``\\n``),
+        about ``limit`` bytes of them and at least one: ``(stop, lines)``, ``stop`` the index
+        after the last one. Nothing is decoded (find reads lines before it decodes the few that
+        can match)."""
+        durable = self.durable_count
+        if not 0 <= first < durable:
+            return first, b""
+        start = self.start(first)
+        past = start + limit >= self.durable_length
+        stop = durable if past else max(first + 1, self.index_at(start + limit))
+        end = self.start(stop) if stop < durable else self.durable_length
+        return stop, self._bytes(start, end)
+
+    def index_at(self, offset: int) -> int:
+        """The durable entry whose line holds byte ``offset`` (0 before the first one, the last
+        one past the end)."""
+        split, tail = self._split, self._tail
+        if (tail and offset >= tail[0]) or not split:
+            return split + max(0, bisect.bisect_right(tail, offset) - 1)
+        return max(0, bisect.bisect_right(self._base, offset) - 1)
 
     def _remember(self, index: int, entry: Entry) -> None:
         self._cache[index] = entry

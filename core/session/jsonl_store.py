@@ -153,6 +153,19 @@ class LogFile:
         assert self._map is not None  # the header alone makes a log non-empty
         return self._map[start:end]
 
+    def release(self, end: int | None = None) -> None:
+        """Let go of the mapped pages of bytes [0, end) (all: None) this process has read. The
+        page cache keeps them and a later read maps them again, so reading a long log (a scan, a
+        find) does not leave the whole file counted in this process's memory. Where the platform
+        cannot (Windows), nothing happens."""
+        view, advice = self._map, getattr(mmap, "MADV_DONTNEED", None)
+        if view is None or advice is None:  # pragma: no cover -- Windows has no madvise
+            return
+        length = len(view) if end is None else min(end, len(view))
+        length -= length % mmap.PAGESIZE
+        if length > 0:
+            view.madvise(advice, 0, length)
+
     def read_at(self, start: int, end: int) -> bytes:
         """Bytes [start, end) read from the file itself, safe in a worker thread while the event
         loop's thread reads or remaps (``read``): a positional read shares nothing with them."""

@@ -1,0 +1,162 @@
+"""Find over a log's raw lines (core.session.find): the lines it picks and decodes find exactly
+what a walk of every decoded entry of the shown path finds."""
+
+from __future__ import annotations
+
+import re
+import string
+from array import array
+from collections.abc import Iterator
+from pathlib import Path
+from unittest import mock
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.events import (
+    AssistantMessage,
+    Entry,
+    Event,
+    ExchangeHidden,
+    ModelRef,
+    ToolResult,
+    TurnEnd,
+    TurnStart,
+    UserMessage,
+    UserSource,
+)
+from core.session import find, find_lines
+from core.session.conversation import shown
+from core.session.event_list import EventList
+from core.session.find import FindJob, Hit, findable_text
+from core.session.find_lines import LinePicker
+from core.session.folds import SessionFolds
+from core.session.jsonl_store import LogFile
+from core.session.lines import encode_entry
+from core.session.scan import scan
+
+AT = "2026-08-05T12:00:00.000Z"
+MODEL = ModelRef("scripted", "m")
+LETTERS = 'abkKsSiI "\\\n\tüÜßẞİıſKσςΣ/é'
+TEXTS = st.text(alphabet=LETTERS, max_size=10)
+QUERIES = st.text(alphabet=LETTERS, min_size=1, max_size=3).filter(str.strip)
+
+
+def reference(entries: list[Entry], folds: SessionFolds, query: str) -> list[Hit]:
+    """What find must find: every shown message, decoded, matched by the plain pattern."""
+    pattern = re.compile(re.escape(query), re.IGNORECASE)
+    hits = []
+    for entry in shown(folds.snapshot(), entries):
+        text = findable_text(entry.event)
+        count = len(pattern.findall(text)) if text else 0
+        if count:
+            hits.append(Hit(entry.seq, count))
+    return hits
+
+
+@st.composite
+def conversations(draw: st.DrawFn) -> list[Event]:
+    """Exchanges, some answered twice (a retry: only the latest turn shows), some hidden, some
+    edited onto an earlier parent (another version), some with a tool result or no turn."""
+    events: list[Event] = []
+    inputs: list[int] = []
+    turn = 0
+    for _ in range(draw(st.integers(0, 8))):
+        parent = draw(st.sampled_from([None, *inputs])) if inputs else None
+        seq = len(events)
+        events.append(UserMessage(f"u{seq}", draw(TEXTS), UserSource(None), parent=parent))
+        inputs.append(seq)
+        for _ in range(draw(st.integers(0, 2))):
+            turn += 1
+            events.append(TurnStart(turn, seq))
+            if draw(st.booleans()):
+                events.append(ToolResult("c", "schedule_list", draw(TEXTS), is_error=False))
+            events.append(AssistantMessage(f"a{turn}", draw(TEXTS), (), MODEL, "stop"))
+            events.append(TurnEnd(turn, draw(st.sampled_from(["completed", "failed"]))))
+        if draw(st.booleans()):
+            events.append(AssistantMessage("x", draw(TEXTS), (), MODEL, "stop"))  # outside a turn
+        if draw(st.integers(0, 4)) == 0:
+            events.append(ExchangeHidden(draw(st.sampled_from(inputs)), hidden=True))
+    return events
+
+
+def opened(folder: Path, events: list[Event]) -> tuple[list[Entry], SessionFolds, EventList]:
+    entries = [Entry(seq, AT, event) for seq, event in enumerate(events)]
+    path = folder / "session.jsonl"
+    path.write_bytes(b"".join(encode_entry(entry) for entry in entries))
+    folds = SessionFolds()
+    for entry in entries:
+        folds.feed(entry)
+    log = LogFile(path, writable=False)
+    offsets: array[int] = array("Q")
+    result = scan(log.buffer(), start=0, first_seq=0, offsets=offsets)
+    return entries, folds, EventList(log, tail=offsets, durable_length=result.committed)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(conversations(), QUERIES, st.integers(1, 300), st.integers(1, 9))
+def test_finding_in_raw_lines_finds_what_decoding_every_entry_finds(
+    tmp_path: Path, events: list[Event], query: str, block: int, budget: int
+) -> None:
+    entries, folds, lazy = opened(tmp_path, events)
+    try:
+        with mock.patch.object(find, "BLOCK_BYTES", block):
+            job = FindJob(lazy, folds.snapshot(), query)
+            rounds = 0
+            while not job.advance(budget):
+                rounds += 1
+                assert rounds <= 10 * len(entries) + 10
+        assert job.hits == reference(entries, folds, query)
+        plain = FindJob(entries, folds.snapshot(), query)
+        plain.advance(10**6)
+        assert plain.hits == job.hits
+    finally:
+        lazy.close()
+        assert lazy._log is not None
+        lazy._log.close()
+
+
+def test_a_line_is_picked_for_its_words_never_for_its_envelope_alone(tmp_path: Path) -> None:
+    events: list[Event] = [
+        UserMessage("u0", "where is the oven", UserSource(None)),
+        TurnStart(1, 0),
+        AssistantMessage("a1", "in the kitchen", (), MODEL, "stop"),
+        TurnEnd(1, "completed"),
+        UserMessage("u4", 'she said "OVEN" \\ twice', UserSource(None)),
+    ]
+    _entries, _folds, lazy = opened(tmp_path, events)
+    try:
+        _stop, block = lazy.lines(0, 1 << 20)
+        assert LinePicker("Oven").pick(block) == ([0, 4], [1, 3])
+        assert LinePicker('"oven"').pick(block)[0] == [4]
+        assert LinePicker("\\ tw").pick(block)[0] == [4]
+        assert LinePicker("KITCH").pick(block)[0] == [2]
+        assert LinePicker("zebra").pick(block)[0] == []
+    finally:
+        lazy.close()
+        assert lazy._log is not None
+        lazy._log.close()
+
+
+def _ascii_equivalents() -> Iterator[tuple[str, str]]:
+    """(ASCII letter, non-ASCII character) pairs that ``re.IGNORECASE`` matches: looked for among
+    every character whose case mappings hold an ASCII letter (no character past the first two
+    planes has a case)."""
+    for point in range(128, 0x20000):
+        character = chr(point)
+        if 0xD800 <= point < 0xE000:
+            continue
+        near = set(character.lower() + character.upper() + character.casefold())
+        for letter in near & set(string.ascii_letters):
+            if re.fullmatch(re.escape(letter), character, re.IGNORECASE):
+                yield letter.lower(), character
+
+
+def test_the_non_ascii_letters_an_ascii_query_matches_are_all_picked() -> None:
+    found = set(_ascii_equivalents())
+    table = {
+        (letter, special)
+        for letter, specials in find_lines._SPECIAL.items()
+        for special in specials
+    }
+    assert found == table
