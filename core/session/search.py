@@ -129,7 +129,7 @@ def _refreshed(folder: Path | str) -> _Index:
         reader.close()
     places = " ".join(f"{seq} {offsets[seq - first_seq]}" for seq in seqs).encode()
     texts = bytes(folded)
-    del folded
+    folded.clear()  # its copy is all that is kept
     if old is not None:
         places = b" ".join(part for part in (old.places, places) if part)
         texts = old.raw[old.texts_at :] + texts
