@@ -160,3 +160,53 @@ def test_the_non_ascii_letters_an_ascii_query_matches_are_all_picked() -> None:
         for special in specials
     }
     assert found == table
+
+
+def test_a_block_without_a_match_follows_only_its_last_turn_edge(tmp_path: Path) -> None:
+    events: list[Event] = [
+        UserMessage("u0", "a word about turn/start", UserSource(None)),
+        TurnStart(1, 0),
+        AssistantMessage("a1", "fine", (), MODEL, "stop"),
+        TurnEnd(1, "completed"),
+        UserMessage("u4", "we spoke of turn/end", UserSource(None)),
+        UserMessage("u5", "the needle", UserSource(None)),
+        TurnStart(2, 5),
+        AssistantMessage("a2", "a needle too", (), MODEL, "stop"),
+        TurnEnd(2, "completed"),
+    ]
+    entries, folds, lazy = opened(tmp_path, events)
+    try:
+        with mock.patch.object(find, "BLOCK_BYTES", 1):  # one line a block
+            job = FindJob(lazy, folds.snapshot(), "needle")
+            while not job.advance(3):
+                pass
+        assert job.hits == [Hit(5, 1), Hit(7, 1)] == reference(entries, folds, "needle")
+    finally:
+        lazy.close()
+        assert lazy._log is not None
+        lazy._log.close()
+
+
+def test_a_line_that_does_not_decode_is_passed_over(tmp_path: Path) -> None:
+    first = Entry(0, AT, UserMessage("u0", "needle one", UserSource(None)))
+    last = Entry(2, AT, UserMessage("u2", "needle two", UserSource(None)))
+    good = [
+        encode_entry(first),
+        b'{"seq":1,"needle":\n',  # not an event line (a log not verified yet may hold one)
+        encode_entry(last),
+    ]
+    folds = SessionFolds()
+    for entry in (first, Entry(1, AT, TurnEnd(9, "completed")), last):
+        folds.feed(entry)
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"".join(good))
+    starts = array("Q", [0, len(good[0]), len(good[0]) + len(good[1])])
+    log = LogFile(path, writable=False)
+    lazy = EventList(log, tail=starts, durable_length=path.stat().st_size)
+    try:
+        job = FindJob(lazy, folds.snapshot(), "needle")
+        job.advance()
+        assert job.hits == [Hit(0, 1), Hit(2, 1)]
+    finally:
+        lazy.close()
+        log.close()
