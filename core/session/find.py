@@ -109,6 +109,8 @@ class FindJob:
     def __init__(self, entries: Sequence[Entry], conversation: Conversation, query: str) -> None:
         self.query = query
         self.hits: list[Hit] = []
+        self.total = 0
+        """Occurrences found so far (kept as hits are found: the window shows it every slice)."""
         self.done = not query.strip()
         self._entries = entries
         self._raw = entries if isinstance(entries, RawLines) else None
@@ -121,10 +123,6 @@ class FindJob:
         self._showing = True
         """An answer read now is shown (``shown``'s state: in no turn, or in a shown one)."""
 
-    @property
-    def total(self) -> int:
-        """Occurrences found so far."""
-        return sum(hit.count for hit in self.hits)
 
     def advance(self, budget: int = 2000) -> bool:
         """Search about ``budget`` more entries' worth; True once every entry has been searched."""
@@ -206,6 +204,7 @@ class FindJob:
         count = len(self._pattern.findall(text)) if shown else 0
         if count:
             self.hits.append(Hit(entry.seq, count))
+            self.total += count
 
     def _at(self, index: int) -> Entry | None:
         try:

@@ -107,6 +107,7 @@ def test_finding_in_raw_lines_finds_what_decoding_every_entry_finds(
                 rounds += 1
                 assert rounds <= 10 * len(entries) + 10
         assert job.hits == reference(entries, folds, query)
+        assert job.total == sum(hit.count for hit in job.hits)
         plain = FindJob(entries, folds.snapshot(), query)
         plain.advance(10**6)
         assert plain.hits == job.hits
