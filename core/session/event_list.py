@@ -19,8 +19,13 @@ from core.events import Entry, TurnStart
 from core.session.jsonl_store import LogFile, MappedOffsets
 from core.session.lines import parse_entry
 
-CACHE_SIZE = 2048
-"""Decoded durable entries kept in memory (least recently used ones are dropped)."""
+CACHE_SIZE = 8192
+"""Decoded durable entries kept in memory at most (least recently used ones are dropped): more
+than the model's history window reads back (4,000 events), so a turn after a turn decodes only
+what is new."""
+CACHE_BYTES = 16 << 20
+"""...and at most entries whose lines hold this many bytes (a few large tool results do not
+keep thousands of entries' worth of memory)."""
 RELEASE_BYTES = 16 << 20
 """Log bytes read through the map after which its pages are let go (``LogFile.release``): the
 page cache keeps them, so a reader of the whole history (find, a long scroll) keeps this
@@ -52,7 +57,8 @@ class EventList(Sequence[Entry]):
         self.durable_length = durable_length
         self._queued: list[Entry] = []
         self._lines: list[bytes] = []
-        self._cache: OrderedDict[int, Entry] = OrderedDict()
+        self._cache: OrderedDict[int, tuple[Entry, int]] = OrderedDict()
+        self._cached_bytes = 0
         self._read_bytes = 0
 
     @property
@@ -85,7 +91,7 @@ class EventList(Sequence[Entry]):
         durable = self.durable_count
         for index in range(durable):
             cached = self._cache.get(index)
-            yield cached if cached is not None else self._decode(index)
+            yield cached[0] if cached is not None else self._decode(index)
         yield from self._queued[: len(self) - durable]
 
     def _get(self, index: int) -> Entry:
@@ -95,9 +101,10 @@ class EventList(Sequence[Entry]):
         cached = self._cache.get(index)
         if cached is not None:
             self._cache.move_to_end(index)
-            return cached
+            return cached[0]
+        start, end = self.span(index)
         entry = self._decode(index)
-        self._remember(index, entry)
+        self._remember(index, entry, end - start)
         return entry
 
     def _decode(self, index: int) -> Entry:
@@ -135,10 +142,12 @@ class EventList(Sequence[Entry]):
             return split + max(0, bisect.bisect_right(tail, offset) - 1)
         return max(0, bisect.bisect_right(self._base, offset) - 1)
 
-    def _remember(self, index: int, entry: Entry) -> None:
-        self._cache[index] = entry
-        if len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
+    def _remember(self, index: int, entry: Entry, size: int) -> None:
+        cache = self._cache
+        cache[index] = (entry, size)
+        self._cached_bytes += size
+        while len(cache) > CACHE_SIZE or (self._cached_bytes > CACHE_BYTES and len(cache) > 1):
+            self._cached_bytes -= cache.popitem(last=False)[1][1]
 
     def tail_turns(self, turns: int) -> list[Entry]:
         """The entries of the last ``turns`` turns, each from its input message, oldest first.
@@ -181,7 +190,7 @@ class EventList(Sequence[Entry]):
         first = self.durable_count
         for offset, line in enumerate(self._lines[:count]):
             self._tail.append(position)
-            self._remember(first + offset, self._queued[offset])
+            self._remember(first + offset, self._queued[offset], len(line))
             position += len(line)
         self.durable_length = position
         del self._queued[:count]
@@ -197,6 +206,7 @@ class EventList(Sequence[Entry]):
         self._tail = tail
         self.durable_length = durable_length
         self._cache.clear()
+        self._cached_bytes = 0
 
     def offsets_bytes(self) -> bytes:
         """Every durable line offset as little-endian uint64 (the checkpoint's ``offsets.bin``)."""

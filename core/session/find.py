@@ -123,7 +123,6 @@ class FindJob:
         self._showing = True
         """An answer read now is shown (``shown``'s state: in no turn, or in a shown one)."""
 
-
     def advance(self, budget: int = 2000) -> bool:
         """Search about ``budget`` more entries' worth; True once every entry has been searched."""
         while not self.done and budget > 0:

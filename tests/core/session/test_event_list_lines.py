@@ -60,10 +60,17 @@ def test_the_lazy_sequence_reads_what_the_plain_list_holds(
     try:
         with (
             mock.patch.object(event_list, "RELEASE_BYTES", 64),
+            mock.patch.object(event_list, "CACHE_SIZE", 5),
+            mock.patch.object(event_list, "CACHE_BYTES", 300),
             mock.patch.object(log, "release", side_effect=lambda: released.append(1)),
         ):
             assert list(lazy) == entries
             assert [lazy[i] for i in reversed(range(len(entries)))] == entries[::-1]
+            assert [lazy[i] for i in range(len(entries))] == entries
+            cache = lazy._cache
+            assert 1 <= len(cache) <= 5
+            assert lazy._cached_bytes == sum(size for _entry, size in cache.values())
+            assert lazy._cached_bytes <= 300 or len(cache) == 1
             first, pieces = 0, []
             while first < len(entries):
                 stop, block = lazy.lines(first, limit)
