@@ -325,6 +325,8 @@ class AppController(QObject):
         """Put an open session on screen: transcript, reminders, title, state, banner, composer."""
         opened = self.open[session_id]
         previous, self.current = self.current, session_id
+        if previous != session_id:
+            self.window.leave_conversation()
         self._mark_read(opened)  # shown because it was chosen (or the app started on it)
         session = opened.session
         screen = SessionScreen(
@@ -393,7 +395,7 @@ class AppController(QObject):
         files = tuple(opened.attachments)
         refusal = self.attachments_refusal(opened, files)
         if refusal:
-            self.window.notify(refusal, 12000)
+            self.window.notify(refusal, 12000, conversation=True)
             self.window.set_draft(text)
             return
         self.window.scroll_to_end()
@@ -427,7 +429,9 @@ class AppController(QObject):
     def retry(self) -> None:
         opened = self.current_session()
         if opened is not None and not opened.bridge.retry():
-            self.window.notify(self.tr("There is no failed turn to retry."), 5000)
+            self.window.notify(
+                self.tr("There is no failed turn to retry."), 5000, conversation=True
+            )
 
     def rename(self, title: str) -> None:
         opened = self.current_session()

@@ -155,7 +155,9 @@ class ChoicesFlow(QObject):
             agent.choose_model(provider, model, temperature)
         except ChimeError as error:  # the log refused it (it just turned read-only)
             _log.warning("session/model refused: %s", error)
-            self._window.notify(self.tr("The choice could not be recorded: ") + str(error))
+            self._window.notify(
+                self.tr("The choice could not be recorded: ") + str(error), conversation=True
+            )
 
     def list_models(self) -> None:
         """List the endpoint's models once (the picker's menu is opening)."""
@@ -197,9 +199,13 @@ class ChoicesFlow(QObject):
                 agent.choose_model(provider, name, edited.temperature)
         except ChimeError as error:
             _log.warning("session settings refused: %s", error)
-            self._window.notify(self.tr("The instructions could not be recorded: ") + str(error))
+            self._window.notify(
+                self.tr("The instructions could not be recorded: ") + str(error), conversation=True
+            )
             return
-        self._window.notify(self.tr("This session's instructions apply from its next answer."))
+        self._window.notify(
+            self.tr("This session's instructions apply from its next answer."), conversation=True
+        )
 
     def _live_current(self) -> tuple[OpenSession, Agent] | None:
         """The session on screen and its agent, when it is live."""

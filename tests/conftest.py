@@ -17,6 +17,7 @@ if os.environ.get("CI"):
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from app.appearance import register_icons  # noqa: E402 -- after the Qt platform is chosen
 from tests.fakes import FakeClock  # noqa: E402 -- after the Qt platform is chosen
 
 OFFSCREEN_NOTES = (
@@ -33,6 +34,7 @@ still fails the test (``qt_log_level_fail`` in pyproject.toml)."""
 def pytest_configure(config: pytest.Config) -> None:
     for note in OFFSCREEN_NOTES:
         config.addinivalue_line("qt_log_ignore", note)
+    register_icons()  # what make_application does: widgets built alone find their icons too
 
 
 ROOT = Path(__file__).resolve().parent.parent
