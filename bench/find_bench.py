@@ -25,7 +25,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -73,7 +73,7 @@ class Before:
         return False
 
 
-def run(advance: Callable[[int], bool], hits: list[Hit]) -> tuple[float, float, float]:
+def run(advance: Callable[[int], bool], hits: Sequence[Hit]) -> tuple[float, float, float]:
     """CPU seconds to the first hit and to the end, and of the longest slice, run like
     ``FindFlow`` (CPU time of this thread: on a machine shared with other work, wall time would
     count the time others ran)."""

@@ -211,3 +211,14 @@ def test_a_line_that_does_not_decode_is_passed_over(tmp_path: Path) -> None:
     finally:
         lazy.close()
         log.close()
+
+
+def test_hits_read_like_the_list_of_hits_they_keep_as_numbers() -> None:
+    hits = find.Hits()
+    for seq, count in ((2, 1), (9, 3), (14, 2)):
+        hits.add(seq, count)
+    assert hits == [Hit(2, 1), Hit(9, 3), Hit(14, 2)]
+    assert hits[-1] == Hit(14, 2)
+    assert hits[1:] == [Hit(9, 3), Hit(14, 2)]
+    assert hits.counted_before(2) == 4
+    assert hits != "not hits"
