@@ -124,10 +124,11 @@ def main() -> None:
         small, big = build(data, SMALL), build(data, args.events)
         orjson_s = floor(data / "sessions" / big / "session.jsonl")
         print(
-            f"orjson.loads of every line of the big log: {orjson_s:.2f} s (the cold open's floor)"
+            f"orjson.loads of every line of the big log: {orjson_s:.2f} s CPU (the cold open's floor)"
         )
         print(
-            f"{'tree':>6} {'what':>8} {'session':>11} {'s':>6} {'RSS MB':>7} {'anon':>6}"
+            f"{'tree':>6} {'what':>8} {'session':>11} {'wall s':>6} {'CPU s':>6} {'RSS MB':>7}"
+            f" {'anon':>6}"
             f" {'file':>6} {'peak':>6}"
         )
         steady: dict[tuple[str, str], float] = {}
@@ -137,12 +138,12 @@ def main() -> None:
                     found = probe(tree, data, sid, what)
                     steady[(name, f"{what}{sid}")] = found["VmRSS"]
                     ratio = (
-                        f" {found['seconds'] / orjson_s:.2f}x floor"
+                        f" CPU {found['cpu'] / orjson_s:.2f}x floor"
                         if (what == "cold" and sid == big)
                         else ""
                     )
                     print(
-                        f"{name:>6} {what:>8} {sid:>11} {found['seconds']:>6.2f}"
+                        f"{name:>6} {what:>8} {sid:>11} {found['seconds']:>6.2f} {found['cpu']:>6.2f}"
                         f" {found['VmRSS']:>7.0f} {found['RssAnon']:>6.0f}"
                         f" {found['RssFile']:>6.0f} {found['VmHWM']:>6.0f}{ratio}"
                     )
