@@ -40,6 +40,7 @@ Signals (for the flows of the per-session choices, attachments and search):
     session_shown(str): this session was put on screen.
     choices_changed(str): this session's model, temperature or instructions changed.
     session_closed(str): this session was made cold (its log is complete on disk).
+    session_created(str): a new, empty session was made live by New session (before any input).
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ class AppController(QObject):
     session_shown = Signal(str)
     choices_changed = Signal(str)
     session_closed = Signal(str)
+    session_created = Signal(str)
     unread_changed = Signal()
 
     def __init__(
@@ -234,6 +236,7 @@ class AppController(QObject):
             self._cannot_create(str(error))
             return
         self._adopt(session, show=True)
+        self.session_created.emit(session.id)
         self.window.focus_composer()
 
     def _blank_session(self) -> str | None:
