@@ -38,7 +38,9 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnStart,
     UnknownEvent,
@@ -66,6 +68,8 @@ def findable_text(event: Event) -> str | None:
             | PathSelected()
             | SessionModel()
             | SessionInstructions()
+            | ToolStart()
+            | SessionTools()
             | UnknownEvent()
             | MalformedEvent()
         ):
