@@ -25,6 +25,7 @@ from core.instant import format_instant, read_instant
 from core.jsonread import MIB, JsonLimits, parse_json
 from core.session.conversation import Conversation
 from core.session.lines import encode_entry, parse_entry
+from core.transcript.queue import TurnQueue
 from ui.screen import ReminderView
 from ui.session_list import SessionListItem
 
@@ -156,7 +157,7 @@ def _from_json(raw: Any) -> StartView:
         tuple(_reminder(r) for r in raw["reminders"]),
         tail,
         count,
-        None if tree is None else _tree(tree),
+        None if tree is None else _tree(tree, count),
     )
 
 
@@ -217,10 +218,11 @@ def _tree_json(tree: Conversation) -> dict[str, Any]:
         "latestTurn": [[k, v] for k, v in tree.latest_turn.items()],
         "groups": [[k, list(v)] for k, v in tree.groups.items()],
         "tips": list(tree.tips),
+        "queue": None if tree.queue is None else TurnQueue(tree.queue).to_json(),
     }
 
 
-def _tree(raw: dict[str, Any]) -> Conversation:
+def _tree(raw: dict[str, Any], count: int) -> Conversation:
     return Conversation(
         int(raw["leaf"]),
         {int(k): int(v) for k, v in raw["parents"]},
@@ -230,6 +232,7 @@ def _tree(raw: dict[str, Any]) -> Conversation:
         {int(k): int(v) for k, v in raw["latestTurn"]},
         {int(k): tuple(int(s) for s in v) for k, v in raw["groups"]},
         tuple(int(s) for s in raw["tips"]),
+        None if raw.get("queue") is None else TurnQueue.from_json(raw["queue"]).snapshot(count),
     )
 
 

@@ -43,10 +43,11 @@ from core.schedule.records import CreateChange, DispatchChange, EveryRecord, Rec
 from core.session.folds import ScheduleFailed, ScheduleState, SessionFolds, Source
 from core.session.lines import parse_entry
 
-CHECKPOINT_VERSION = 4
-"""Version 4 holds the seal and the schedule's sources, and folds failed inputs, the conversation
-tree and the session's model and instructions (agent.md §7); a file of another version is ignored
-(the next open scans the log once and writes a version 4)."""
+CHECKPOINT_VERSION = 5
+"""Version 5 adds which inputs a turn has taken and the newest turn (the conversation's
+``queue``, which the transcript places messages by) to version 4's seal, schedule sources, failed
+inputs, conversation tree and session choices; a file of another version is ignored (the next
+open scans the log once and writes a version 5)."""
 
 _T = TypeVar("_T")
 _SEAL_KEY = b',"seal":"'

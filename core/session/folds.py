@@ -243,9 +243,10 @@ class SessionFolds:
 
     def snapshot(self) -> Conversation:
         """The conversation tree as it stands (agent.md §7)."""
-        return self.conversation.snapshot(frozenset(self.failed))
+        return self.conversation.snapshot(frozenset(self.failed), self.count)
 
     def _user_message(self, seq: int, message: UserMessage) -> None:
+        self.conversation.queue.feed(seq, message)
         if seq >= self.seed_length:
             self._give_back(seq)
             if isinstance(message.source, PluginSource):
@@ -256,6 +257,7 @@ class SessionFolds:
             self.first_message = text.split("\n", 1)[0][:TITLE_FROM_MESSAGE_CHARS]
 
     def _turn_start(self, seq: int, turn: int, consumed: int) -> None:
+        self.conversation.queue.take(consumed, seq)
         self.last_turn = max(self.last_turn, turn)
         if consumed in self.pending:
             self.pending.remove(consumed)
@@ -268,6 +270,7 @@ class SessionFolds:
         self.open_calls = {}
 
     def _turn_end(self, turn: int, status: str) -> None:
+        self.conversation.queue.open = False  # any turn/end closes the transcript's newest turn
         opened = self.open_turn
         if opened is None or opened.turn != turn:
             return

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from core.events import Entry
 from core.session.conversation import Conversation
 from core.session.folds import SessionFolds
-from core.transcript import projection as projection_module
+from core.transcript import loading as loading_module
 from core.transcript.patch import Patch, Rebuild, apply_patch
 from core.transcript.path import restructures
 from core.transcript.projection import TranscriptProjection
@@ -101,9 +101,9 @@ def test_loaded_in_windows_the_rows_are_always_a_slice_of_the_whole(
     session = play(TURN * turns + actions)
     whole = reference(session)
     with (
-        mock.patch.object(projection_module, "INITIAL_EVENTS", initial),
-        mock.patch.object(projection_module, "FETCH_EVENTS", fetch),
-        mock.patch.object(projection_module, "MIN_ROWS", 1),
+        mock.patch.object(loading_module, "INITIAL_EVENTS", initial),
+        mock.patch.object(loading_module, "FETCH_EVENTS", fetch),
+        mock.patch.object(loading_module, "MIN_ROWS", 1),
     ):
         fed = Fed(session.entries, session.conversation(), max_rows=cap)
         assert is_slice(fed.projection.rows, whole)
