@@ -149,3 +149,17 @@ def test_a_streamed_answer_is_one_row_that_the_recorded_answer_takes_over(
                 streamed = ""
     fed.apply(fed.projection.end_stream())
     assert fed.projection.rows == reference(session)
+
+
+def test_a_message_whose_turn_starts_thousands_of_events_later_is_shown_once_above_its_answer() -> (
+    None
+):
+    # A bounded scan (4000 events) did not see the turn that took the message: it showed the
+    # message where it was and again at its turn. The queue fold sees every turn.
+    session = play([("type", 0)] + [("title", 0)] * 4100 + [("start", 0), ("say", 0), ("end", 0)])
+    for conversation in (session.conversation(), None):
+        projection = TranscriptProjection()
+        projection.open(session.entries, "UTC", conversation=conversation)
+        kinds = [row.kind for row in projection.rows]
+        assert kinds == ["user", "assistant"]
+        assert projection.rows[0].seq == 4101  # it stands where its turn starts
