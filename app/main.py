@@ -26,7 +26,6 @@ import os
 import signal
 import socket
 import sys
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -71,6 +70,14 @@ NO_TRAY = QT_TRANSLATE_NOOP(
 FRAMED_AFTER_MS = 150
 """A window manager frames a new window asynchronously; its frame is known by then."""
 _log = logging.getLogger("app")
+
+
+def _uuid_hex() -> str:
+    """A new random id (``uuid`` is imported here: it loads ``platform``, which the first paint
+    does not need)."""
+    import uuid
+
+    return uuid.uuid4().hex
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -248,7 +255,7 @@ class Application:
         *,
         clock: Clock = system_clock,
         zone_source: ZoneSource = local_zone_name,
-        new_id: NewId = lambda: uuid.uuid4().hex,
+        new_id: NewId = _uuid_hex,
         keys: KeyStore | None = None,
         questions: Questions | None = None,
         settings: ReadSettings | None = None,
