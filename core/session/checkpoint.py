@@ -17,9 +17,10 @@ A derived file must never change what the log means, so a checkpoint is believed
   of its latest ``dispatch``) that ``scheduleSources`` names, and each pending input is a
   ``user/message`` line in scope. So even a checkpoint forged with a correct seal cannot invent a
   reminder or move one in time; it could still hide one, or bring back one deleted later, which
-  only a full fold would see (docs/guarantees.md). The conversation tree and the session's
-  choices are taken as sealed: a forger could change which version is shown or which model
-  answers next, never what the log holds.
+  only a full fold would see (docs/guarantees.md). The conversation tree (with the transcript's
+  queue: which inputs a turn took) and the session's choices are taken as sealed: a forger could
+  change which version is shown, where a message stands or which model answers next, never what
+  the log holds.
 
 A checkpoint of a failed schedule fold is never used to open (the log is folded again: its
 failure is the log's to say); the session list still reads its title.
