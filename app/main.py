@@ -43,7 +43,7 @@ from app.language import install_language, language_for
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
 from app.settings import KeyStore, ReadSettings, effective_provider, read_settings
-from app.single_instance import claim
+from app.single_instance import InstanceGuard, hand_over
 from app.start_view import TailEntries, read_start_view, write_start_view
 from app.state import read_state_checked
 from app.system import local_zone_name, monotonic_seconds, system_clock
@@ -555,19 +555,19 @@ def run(argv: Sequence[str] | None = None) -> int:
     logged_to_file = setup_logging(folder)
     app = make_application(sys.argv[:1])
     app.setApplicationVersion(__version__)  # the About box shows it
-    guard = claim(folder, args.session)
-    if guard is None:  # the running Chime of this data folder raised its window
+    if hand_over(folder, args.session):  # the running Chime of this data folder raised its window
         print(f"Chime is already running for {folder}: its window was brought forward.")
         return 0
     load_style(app)
     settings = read_settings(folder)
     apply_appearance(app, settings.settings)  # before the window is built: it is polished once
     chime = Application(app, folder, args.session, settings=settings)
-    guard.requested.connect(chime.bring_forward)
     install_excepthook([chime.window], logged_to_file=logged_to_file)
     chime.show_window(background=args.background)
     app.processEvents()  # first paint before asyncio, qasync and the engine are imported
     trace_start(chime.window, "first_paint")
+    guard = InstanceGuard(folder)  # later starts hand over from now on (QtNetwork loads here)
+    guard.requested.connect(chime.bring_forward)
     import asyncio
 
     from app.qtasync import make_event_loop
