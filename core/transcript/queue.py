@@ -20,15 +20,15 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from core.events import Entry, Event, TurnEnd, TurnStart, UserMessage
+from core.frozen import frozen
 
 NO_TURN = (-1, -1)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Queue:
     """A snapshot of ``TurnQueue``."""
 
@@ -38,10 +38,14 @@ class Queue:
     count: int = 0
 
 
+EMPTY = Queue()
+"""The queue of an empty log."""
+
+
 class TurnQueue:
     """The incremental fold (see the module docstring)."""
 
-    def __init__(self, queue: Queue = Queue()) -> None:
+    def __init__(self, queue: Queue = EMPTY) -> None:
         self.untaken = list(queue.untaken)
         self.newest = queue.newest
         self.open = queue.open
