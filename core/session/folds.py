@@ -337,7 +337,7 @@ class SessionFolds:
             folds.returned = {_whole(seq) for seq in state["returned"]}
             folds.last_turn = _whole(state["lastTurn"])
             opened = state["openTurn"]
-            folds.open_turn = None if opened is None else OpenTurn(*map(_whole, opened))
+            folds.open_turn = None if opened is None else OpenTurn(*map(_number, opened))
             folds.open_calls = {_text(cid): _text(name) for cid, name in state["openCalls"]}
             folds.title = _optional_text(state["title"])
             folds.first_message = _optional_text(state["firstMessage"])
@@ -354,6 +354,13 @@ class SessionFolds:
 def _whole(value: object) -> int:
     if type(value) is not int or value < 0:
         raise ValueError(f"expected a whole number, got {value!r}")
+    return value
+
+
+def _number(value: object) -> int:
+    """A turn's number or input as its ``turn/start`` wrote it (any whole number decodes)."""
+    if type(value) is not int:
+        raise ValueError(f"expected an integer, got {value!r}")
     return value
 
 

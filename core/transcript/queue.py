@@ -103,14 +103,14 @@ class TurnQueue:
         untaken = [_seq(seq, 0) for seq in state["untaken"]]
         if untaken != sorted(set(untaken)):
             raise ValueError("untaken inputs are in log order, once each")
-        input_seq, seq = (_seq(value, -1) for value in state["newest"])
+        input_seq, seq = (_seq(value, None) for value in state["newest"])  # as written
         opened = state["open"]
         if type(opened) is not bool:
             raise ValueError("open is a boolean")
         return cls(Queue(tuple(untaken), (input_seq, seq), opened))  # count: the folds' own
 
 
-def _seq(value: object, low: int) -> int:
-    if type(value) is not int or value < low:
+def _seq(value: object, low: int | None) -> int:
+    if type(value) is not int or (low is not None and value < low):
         raise ValueError(f"expected a seq, got {value!r}")
     return value

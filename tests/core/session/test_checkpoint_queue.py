@@ -14,7 +14,7 @@ import xxhash
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.events import Entry, TurnEnd, TurnStart, UserMessage
+from core.events import Entry, Event, SessionTitle, TurnEnd, TurnStart, UserMessage, UserSource
 from core.session.checkpoint import CHECKPOINT_VERSION
 from core.session.folds import SessionFolds
 from core.transcript.queue import NO_TURN, Queue, TurnQueue
@@ -77,6 +77,45 @@ def test_the_folded_queue_equals_a_scan_of_the_log_through_any_checkpoint(
     assert caught_up.snapshot(len(entries)) == expected
 
 
+RAW_EVENTS = st.lists(
+    st.one_of(
+        st.just("message"),
+        st.tuples(st.integers(0, 9), st.integers(-2, 60)),  # turn/start: any turn, any input
+        st.sampled_from(["completed", "failed", "interrupted", "cancelled"]),
+        st.just("title"),
+    ),
+    max_size=80,
+)
+
+
+def raw_entries(steps: list[object]) -> list[Entry]:
+    """A log of events in any order, not only the agent's: a turn/start may name a seq that is
+    no message, is later than itself or was taken before; a turn/end may name no open turn."""
+    entries: list[Entry] = []
+    for seq, step in enumerate(steps):
+        event: Event
+        match step:
+            case "message":
+                event = UserMessage(f"u{seq}", f"m{seq}", UserSource("UTC"))
+            case (turn, input_seq):
+                event = TurnStart(turn, input_seq)
+            case "title":
+                event = SessionTitle("t")
+            case status:
+                event = TurnEnd(seq % 3, status)
+        entries.append(Entry(seq, "2026-08-05T12:00:00.000Z", event))
+    return entries
+
+
+@PROPERTY
+@given(RAW_EVENTS, st.integers(0, 80))
+def test_on_logs_in_any_order_the_fold_still_equals_the_scan(steps: list[object], cut: int) -> None:
+    entries = raw_entries(steps)
+    expected = scanned(entries)
+    assert folded(entries).snapshot().queue == expected
+    assert folded(entries, min(cut, len(entries))).snapshot().queue == expected
+
+
 def test_a_queue_of_another_shape_does_not_decode() -> None:
     good = TurnQueue(Queue((3, 5), (1, 2), True)).to_json()
     assert TurnQueue.from_json(good).snapshot(0) == Queue((3, 5), (1, 2), True)
@@ -84,6 +123,7 @@ def test_a_queue_of_another_shape_does_not_decode() -> None:
         {**good, "untaken": [5, 3]},
         {**good, "untaken": [-1]},
         {**good, "newest": [1, "2"]},
+        {**good, "newest": [1, 2.0]},
         {**good, "open": 1},
     ):
         try:
