@@ -246,7 +246,7 @@ class SessionFolds:
         return self.conversation.snapshot(frozenset(self.failed), self.count)
 
     def _user_message(self, seq: int, message: UserMessage) -> None:
-        self.conversation.queue.feed(seq, message)
+        self.conversation.queue.add(seq)
         if seq >= self.seed_length:
             self._give_back(seq)
             if isinstance(message.source, PluginSource):

@@ -61,9 +61,7 @@ class TurnQueue:
         self.count = max(self.count, seq + 1)
         match event:
             case UserMessage():
-                index = bisect.bisect_left(self.untaken, seq)
-                if index == len(self.untaken) or self.untaken[index] != seq:
-                    self.untaken.insert(index, seq)
+                self.add(seq)
             case TurnStart(input=input_seq):
                 self.take(input_seq, seq)
             case TurnEnd():
@@ -71,11 +69,25 @@ class TurnQueue:
             case _:
                 pass
 
+    def add(self, seq: int) -> None:
+        """The ``user/message`` at ``seq`` (the newest one, in a log read in order)."""
+        untaken = self.untaken
+        if not untaken or untaken[-1] < seq:
+            untaken.append(seq)
+            return
+        index = bisect.bisect_left(untaken, seq)
+        if untaken[index] != seq:
+            untaken.insert(index, seq)
+
     def take(self, input_seq: int, seq: int) -> None:
-        """The ``turn/start`` at ``seq`` runs on ``input_seq``."""
-        index = bisect.bisect_left(self.untaken, input_seq)
-        if index < len(self.untaken) and self.untaken[index] == input_seq and input_seq < seq:
-            del self.untaken[index]
+        """The ``turn/start`` at ``seq`` runs on ``input_seq`` (mostly the newest message)."""
+        untaken = self.untaken
+        if untaken and untaken[-1] == input_seq and input_seq < seq:
+            untaken.pop()
+        else:
+            index = bisect.bisect_left(untaken, input_seq)
+            if index < len(untaken) and untaken[index] == input_seq and input_seq < seq:
+                del untaken[index]
         self.newest, self.open = (input_seq, seq), True
 
     def snapshot(self, count: int) -> Queue:
