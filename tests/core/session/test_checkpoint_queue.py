@@ -80,7 +80,9 @@ def test_the_folded_queue_equals_a_scan_of_the_log_through_any_checkpoint(
 RAW_EVENTS = st.lists(
     st.one_of(
         st.just("message"),
-        st.tuples(st.integers(0, 9), st.integers(-2, 60)),  # turn/start: any turn, any input
+        # turn/start: any turn, any input seq (a negative one makes the folds' other sets refuse
+        # their checkpoint: that log is rescanned at each open, which this test does not cover)
+        st.tuples(st.integers(0, 9), st.integers(0, 60)),
         st.sampled_from(["completed", "failed", "interrupted", "cancelled"]),
         st.just("title"),
     ),
