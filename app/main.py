@@ -27,7 +27,6 @@ import os
 import signal
 import socket
 import sys
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -45,7 +44,7 @@ from app.language import install_language, language_for
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
 from app.settings import KeyStore, ReadSettings, effective_provider, read_settings
-from app.single_instance import claim
+from app.single_instance import InstanceGuard, hand_over
 from app.start_view import TailEntries, read_start_view, write_start_view
 from app.state import read_state_checked
 from app.system import local_zone_name, monotonic_seconds, system_clock
@@ -77,6 +76,14 @@ TRAY_POLL_S = 0.25
 FRAMED_AFTER_MS = 150
 """A window manager frames a new window asynchronously; its frame is known by then."""
 _log = logging.getLogger("app")
+
+
+def _uuid_hex() -> str:
+    """A new random id (``uuid`` is imported here: it loads ``platform``, which the first paint
+    does not need)."""
+    import uuid
+
+    return uuid.uuid4().hex
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -257,7 +264,7 @@ class Application:
         *,
         clock: Clock = system_clock,
         zone_source: ZoneSource = local_zone_name,
-        new_id: NewId = lambda: uuid.uuid4().hex,
+        new_id: NewId = _uuid_hex,
         keys: KeyStore | None = None,
         questions: Questions | None = None,
         settings: ReadSettings | None = None,
@@ -603,19 +610,19 @@ def run(argv: Sequence[str] | None = None) -> int:
     logged_to_file = setup_logging(folder)
     app = make_application(sys.argv[:1])
     app.setApplicationVersion(__version__)  # the About box shows it
-    guard = claim(folder, args.session)
-    if guard is None:  # the running Chime of this data folder raised its window
+    if hand_over(folder, args.session):  # the running Chime of this data folder raised its window
         print(f"Chime is already running for {folder}: its window was brought forward.")
         return 0
     load_style(app)
     settings = read_settings(folder)
     apply_appearance(app, settings.settings)  # before the window is built: it is polished once
     chime = Application(app, folder, args.session, settings=settings)
-    guard.requested.connect(chime.bring_forward)
     install_excepthook([chime.window], logged_to_file=logged_to_file)
     chime.show_window(background=args.background)
     app.processEvents()  # first paint before asyncio, qasync and the engine are imported
     trace_start(chime.window, "first_paint")
+    guard = InstanceGuard(folder)  # later starts hand over from now on (QtNetwork loads here)
+    guard.requested.connect(chime.bring_forward)
     import asyncio
 
     from app.qtasync import make_event_loop

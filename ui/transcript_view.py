@@ -54,7 +54,6 @@ from PySide6.QtGui import (
     QMouseEvent,
     QPainter,
     QPaintEvent,
-    QPalette,
     QResizeEvent,
     QWheelEvent,
 )
@@ -69,6 +68,7 @@ from ui.find_marks import Mark
 from ui.follow_output import FollowOutput
 from ui.highlight import CodeFormats
 from ui.hover_buttons import HoverButtons
+from ui.late_qt import own_viewport
 from ui.lazy_rows import LazyRows
 from ui.mcp_rows import Thumbnails
 from ui.row_copy import RowCopy
@@ -111,7 +111,7 @@ class TranscriptView(QListView):
         self.lazy = LazyRows(self, model, self.follow, self.hits)
         self.position = ConversationBar(self, model, self.follow)
         self.matches = FindMarks(self, model, self._delegate, self.follow)
-        self.setViewport(_own_viewport())
+        self.setViewport(own_viewport())
         self._kept: tuple[int, int | None] = (-1, None)
         """Over a rebuild with an anchor: (the seq of the row the reader looked at, its top)."""
         self.setModel(model)
@@ -495,17 +495,3 @@ class TranscriptView(QListView):
     ) -> None:
         self.scheduleDelayedItemsLayout()
         self.follow.keep_at_end()
-
-
-def _own_viewport() -> QWidget:
-    """A viewport like the one ``QAbstractItemView`` makes, made here: PySide6 finds the Python
-    class of a viewport Qt made by loading every lazily loaded class of QtWidgets (65 enum classes,
-    a tenth of a cold start before the first paint); one made in Python is known already."""
-    viewport = QWidget()
-    viewport.setObjectName("qt_scrollarea_viewport")
-    viewport.setBackgroundRole(QPalette.ColorRole.Base)
-    viewport.setForegroundRole(QPalette.ColorRole.Text)
-    viewport.setAutoFillBackground(True)
-    viewport.setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents)
-    viewport.setMouseTracking(True)
-    return viewport

@@ -269,9 +269,10 @@ class SessionFolds:
 
     def snapshot(self) -> Conversation:
         """The conversation tree as it stands (agent.md §7)."""
-        return self.conversation.snapshot(frozenset(self.failed))
+        return self.conversation.snapshot(frozenset(self.failed), self.count)
 
     def _user_message(self, seq: int, message: UserMessage) -> None:
+        self.conversation.queue.add(seq)
         if seq >= self.seed_length:
             self._give_back(seq)
             if isinstance(message.source, PluginSource):
@@ -282,6 +283,7 @@ class SessionFolds:
             self.first_message = text.split("\n", 1)[0][:TITLE_FROM_MESSAGE_CHARS]
 
     def _turn_start(self, seq: int, turn: int, consumed: int) -> None:
+        self.conversation.queue.take(consumed, seq)
         self.last_turn = max(self.last_turn, turn)
         if consumed in self.pending:
             self.pending.remove(consumed)
@@ -295,6 +297,7 @@ class SessionFolds:
         self.started_calls = set()
 
     def _turn_end(self, turn: int, status: str) -> None:
+        self.conversation.queue.open = False  # any turn/end closes the transcript's newest turn
         opened = self.open_turn
         if opened is None or opened.turn != turn:
             return
@@ -364,7 +367,7 @@ class SessionFolds:
             folds.returned = {_whole(seq) for seq in state["returned"]}
             folds.last_turn = _whole(state["lastTurn"])
             opened = state["openTurn"]
-            folds.open_turn = None if opened is None else OpenTurn(*map(_whole, opened))
+            folds.open_turn = None if opened is None else OpenTurn(*map(_number, opened))
             folds.open_calls = {_text(cid): _text(name) for cid, name in state["openCalls"]}
             folds.title = _optional_text(state["title"])
             folds.first_message = _optional_text(state["firstMessage"])
@@ -384,6 +387,13 @@ class SessionFolds:
 def _whole(value: object) -> int:
     if type(value) is not int or value < 0:
         raise ValueError(f"expected a whole number, got {value!r}")
+    return value
+
+
+def _number(value: object) -> int:
+    """A turn's number or input as its ``turn/start`` wrote it (any whole number decodes)."""
+    if type(value) is not int:
+        raise ValueError(f"expected an integer, got {value!r}")
     return value
 
 
