@@ -63,5 +63,6 @@ used_by(
     _.no_window_left_behind,
     _.identity_in_the_environment,
     _.german,
+    _.no_window_left_behind,
 )
 used_by("ziamath: the setting ui/math_render.py writes and the renderer reads", _.svg2)

@@ -89,7 +89,7 @@ class RowMenu(QObject):
         if verb is not None:
             self.run(index.row(), verb)
             return True
-        if row.kind in ("tool", "context") or row.reasoning:
+        if row.kind in ("tool", "mcp", "context") or row.reasoning:
             self._model.toggle_expanded(index.row())
             return True
         return False

@@ -57,6 +57,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.visible_text import visible_name
+from ui.late_qt import own_viewport
 from ui.theme import CardColors, card_colors
 from ui.timefmt import since
 from ui.untrusted import literal
@@ -357,6 +358,7 @@ class SessionListView(QListView):
 
     def __init__(self, empty_text: Callable[[], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setViewport(own_viewport())  # before anything asks for it (ui.late_qt)
         self._empty_text = empty_text
 
     def paintEvent(self, event: QPaintEvent) -> None:

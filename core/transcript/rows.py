@@ -30,6 +30,9 @@ Choices where the spec is silent (desktop.md §1):
   not yet; ``mark_set``).
 - A tool call recognised in the answer's text (``callsFromText``) is a ``tool`` row like any
   other, with ``from_text`` set.
+- A call of an MCP server's tool is an ``mcp`` row (``core.transcript.mcp`` follows its state:
+  waiting for the person, running, done or why not); a call of no known tool refused at once is
+  an ordinary ``tool`` row.
 
 Which verbs a row offers is a field of the row (``verbs``, decided by ``core.transcript.verbs``
 when the row is placed), read by the painted buttons, the context menu and the keyboard alike.
@@ -54,8 +57,10 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     ToolCall,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnError,
     TurnStart,
@@ -67,6 +72,8 @@ from core.instant import read_instant
 from core.jsonread import TOOL_TEXT, parse_json
 from core.readable import ToolOutcome, tool_outcome
 from core.reasoning import Split, split_think
+from core.transcript import mcp
+from core.transcript.mcp import McpCall
 from core.transcript.usage import TurnUsage
 from core.transcript.verbs import Verb
 
@@ -75,6 +82,7 @@ RowKind = Literal[
     "reminder",
     "assistant",
     "tool",
+    "mcp",
     "context",
     "error",
     "notice",
@@ -145,6 +153,8 @@ class TranscriptRow:
     """How long it thought (None: not measured); while streaming, how long it has been thinking."""
     from_text: bool = False
     """A tool row whose call the model wrote as text (the server left it unparsed)."""
+    call: McpCall | None = None
+    """An ``mcp`` row's server, state, images and links (None for every other row)."""
 
 
 def message_seq(row: TranscriptRow) -> int:
@@ -194,6 +204,8 @@ def row_for_event(entry: Entry, zone_name: str | None) -> list[TranscriptRow]:
             | PathSelected()
             | SessionModel()
             | SessionInstructions()
+            | ToolStart()
+            | SessionTools()
             | UnknownEvent()
             | MalformedEvent()
         ):
@@ -240,7 +252,7 @@ def _tool_row(
     call: ToolCall, seq: int, at: datetime | None, zone_name: str | None, from_text: bool
 ) -> TranscriptRow:
     outcome = tool_outcome(call.name, call.arguments, None, zone_name)
-    return TranscriptRow(
+    row = TranscriptRow(
         "tool",
         call.name,
         seq,
@@ -250,6 +262,27 @@ def _tool_row(
         outcome=outcome,
         from_text=from_text,
     )
+    if mcp.may_be_mcp(call.name):
+        return replace(row, kind="mcp", call=mcp.waiting(None, call.name))
+    return row
+
+
+def is_call_row(row: TranscriptRow) -> bool:
+    """A tool call's row (a reminder tool's or an MCP server's)."""
+    return row.kind in ("tool", "mcp") and bool(row.call_id)
+
+
+def start_tool(row: TranscriptRow) -> TranscriptRow:
+    """The call's row once ``tool/start`` says it runs."""
+    return replace(row, kind="mcp", call=mcp.started(row.call, row.text))
+
+
+def close_tool(row: TranscriptRow) -> TranscriptRow:
+    """The call's row when its turn ended (``core.transcript.mcp.closed``)."""
+    if row.call is None or row.call.state not in mcp.OPEN_STATES:
+        return row
+    call = mcp.closed(row.call)
+    return replace(row, kind="mcp" if call is not None else "tool", call=call)
 
 
 def unset_prompt(row: TranscriptRow) -> str:
@@ -283,7 +316,9 @@ def merge_tool_result(
     """The tool-call row once its ``tool/result`` arrived: its outcome includes the result."""
     content, is_error = result.content, result.is_error
     outcome = tool_outcome(row.text, row.arguments, content, zone_name, is_error=is_error)
-    return replace(row, outcome=outcome, result=content, is_error=is_error)
+    call = mcp.finished(row.call, row.text, result)
+    kind: RowKind = "mcp" if call is not None else "tool"
+    return replace(row, kind=kind, outcome=outcome, result=content, is_error=is_error, call=call)
 
 
 def _turn_end_rows(end: TurnEnd, seq: int, at: datetime | None) -> list[TranscriptRow]:
