@@ -4,7 +4,9 @@ It applies them to the look, the status bar and the sessions' provider, and neve
 the window's children.
 
 The dialog edits a copy (``SettingsDraft``); listing the endpoint's models and "Test connection"
-run as background tasks that closing the dialog cancels (their answer has nowhere to go). OK
+run as background tasks that closing the dialog cancels (their answer has nowhere to go); the
+test tells the dialog where it is (its waiting line), and the dialog's Cancel cancels it (which
+closes its request). OK
 saves settings.json (the API key goes to the key store) and applies: the appearance at once, the
 provider from the next turn of every open session (a session's own model choice is resolved with
 the new settings too). A system colour-scheme change re-applies the ``system`` theme.
@@ -91,13 +93,16 @@ class SettingsFlow:
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # each visit makes a new one
         checks: set[asyncio.Task[object]] = set()
 
-        def check(coro: Coroutine[Any, Any, None]) -> None:
+        def check(coro: Coroutine[Any, Any, None]) -> asyncio.Task[object]:
             task = self._tasks.spawn(coro)
             checks.add(task)
             task.add_done_callback(checks.discard)
+            return task
 
+        tests: list[asyncio.Task[object]] = []
         dialog.models_requested.connect(lambda d: check(_list_into(dialog, d)))
-        dialog.test_requested.connect(lambda d: check(_test_into(dialog, d)))
+        dialog.test_requested.connect(lambda d: tests.append(check(_test_into(dialog, d))))
+        dialog.test_cancelled.connect(lambda: [tests.pop().cancel() for _ in list(tests)])
         dialog.finished.connect(lambda _result: [task.cancel() for task in list(checks)])
         dialog.accepted.connect(lambda: self.apply(dialog.draft()))
         dialog.open()
@@ -193,5 +198,5 @@ async def _list_into(dialog: SettingsDialog, draft: SettingsDraft) -> None:
 
 async def _test_into(dialog: SettingsDialog, draft: SettingsDraft) -> None:
     endpoint = Endpoint(draft.base_url, draft.model, draft.preset, draft.context_tokens)
-    ok, message = await test_connection(endpoint, draft.api_key)
+    ok, message = await test_connection(endpoint, draft.api_key, dialog.set_test_stage)
     dialog.set_test_result(ok, message)

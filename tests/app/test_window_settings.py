@@ -103,8 +103,11 @@ def choose_openai_compatible(dialog: SettingsDialog, preset: str) -> None:
 
 
 def click_and_wait(chime: RealApp, button, label, changed_from: str) -> str:  # type: ignore[no-untyped-def]  # Qt widgets
+    dialog = button.window()
     chime.inside(button.click)
-    chime.until(lambda: label.text() not in (changed_from, "Testing…", "Loading models…"))
+    chime.until(
+        lambda: not dialog.testing and label.text() not in (changed_from, "Loading models…")
+    )
     return str(label.text())
 
 
