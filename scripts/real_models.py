@@ -220,15 +220,23 @@ class LlamaServer:
 
 
 def start(
-    model: RealModel, log: Path, *, cache: Path = CACHE, context: int = CONTEXT
+    model: RealModel,
+    log: Path,
+    *,
+    cache: Path = CACHE,
+    context: int = CONTEXT,
+    temperature: float | None = None,
 ) -> LlamaServer:
     """Starts the server on the model (read into memory, not mmapped) and waits until it
-    answers ``/health`` (at most 300 s; the model's load is part of that)."""
+    answers ``/health`` (at most 300 s; the model's load is part of that). ``temperature``
+    replaces the server's default sampling temperature (0: the same answer every time)."""
     port = free_port()
     command = [
         str(server_python(cache)), str(SERVE), str(model_path(model, cache)), str(port),
         "--threads", str(THREADS), "--context", str(context), "--alias", model.key,
     ]  # fmt: skip
+    if temperature is not None:
+        command += ["--temperature", str(temperature)]
     say(f"starting llama.cpp's server on {model.title}, {THREADS} threads (log: {log})")
     with log.open("wb") as sink:
         process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)
@@ -250,9 +258,11 @@ def start(
 
 
 @contextlib.contextmanager
-def serving(model: RealModel, log: Path, cache: Path = CACHE) -> Iterator[LlamaServer]:
+def serving(
+    model: RealModel, log: Path, cache: Path = CACHE, temperature: float | None = None
+) -> Iterator[LlamaServer]:
     """One server for the block, stopped after it (one model at a time)."""
-    server = start(model, log, cache=cache)
+    server = start(model, log, cache=cache, temperature=temperature)
     try:
         yield server
     finally:

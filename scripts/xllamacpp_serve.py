@@ -21,6 +21,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--context", type=int, default=8192)
     parser.add_argument("--alias", default="")
+    parser.add_argument(
+        "--temperature", type=float, help="the server's default sampling temperature"
+    )
     args = parser.parse_args()
     import xllamacpp  # the cache venv's; Chime's own has none
 
@@ -36,6 +39,8 @@ def main() -> None:
     params.load_mode = xllamacpp.llama_load_mode.LLAMA_LOAD_MODE_NONE  # read, not mmapped
     params.use_jinja = True
     params.warmup = False
+    if args.temperature is not None:
+        params.sampling.temp = args.temperature
     stopped = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopped.set())
     server = xllamacpp.Server(params)
