@@ -29,7 +29,9 @@ from pathlib import Path
 CACHE = Path(os.environ.get("CHIME_REAL_MODELS_CACHE") or Path.home() / ".cache" / "chime")
 XLLAMACPP = "xllamacpp==2026.10.11549"
 THREADS = 2  # 2 cores are shared here: never more
-CONTEXT = 8192
+CONTEXT = 4096
+"""Chime's prompt and tools (~1,250 tokens) and a short conversation fit; Chime sends a quarter
+as ``max_tokens``, so a rambling answer stops at 1,024 tokens instead of 2,048."""
 SERVE = Path(__file__).resolve().parent / "xllamacpp_serve.py"
 _STARTED = time.monotonic()
 

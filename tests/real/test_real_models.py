@@ -52,7 +52,7 @@ def test_the_server_is_recognised_and_streams(server: real_models.LlamaServer) -
     recognised = asyncio.run(real_server.check_profile(server))
     streamed = asyncio.run(real_server.check_stream(server))
 
-    assert recognised.startswith("family llamacpp, context 8,192") or "8192" in recognised
+    assert recognised.startswith(f"family llamacpp, context {real_models.CONTEXT} tokens")
     assert "pieces" in streamed
 
 
