@@ -185,6 +185,7 @@ class SettingsDialog(QDialog):
         self.test_cancel.setObjectName("settings-test-cancel")
         self.test_cancel.hide()
         self.test_wait = ProbeWait(self)
+        self._test_cancelled = False
         self.test_result = plain(QLabel(self.endpoint_box))  # quotes the endpoint's errors
         self.test_result.setObjectName("settings-test-result")
         self.test_result.setWordWrap(True)
@@ -346,8 +347,8 @@ class SettingsDialog(QDialog):
         self.test_wait.stage(stage)
 
     def set_test_result(self, ok: bool, message: str) -> None:
-        """Show the outcome of "Test connection" in words (ignored once cancelled)."""
-        if not self.testing:
+        """Show the outcome of "Test connection" in words (not once the test was cancelled)."""
+        if self._test_cancelled:
             return
         self._end_test()
         prefix = "✓ " if ok else "✗ "
@@ -398,10 +399,12 @@ class SettingsDialog(QDialog):
     def _on_test_clicked(self) -> None:
         self.test_button.setEnabled(False)
         self.test_cancel.show()
+        self._test_cancelled = False
         self.test_wait.begin()
         self.test_requested.emit(self.draft())
 
     def _on_cancel_clicked(self) -> None:
+        self._test_cancelled = True
         self._end_test()
         self._show_result(self.tr("Test cancelled."))
         self.test_cancelled.emit()

@@ -118,6 +118,8 @@ def test_cancel_stops_the_test_and_closes_its_request(open_app: Opener) -> None:
             assert dialog.test_button.isEnabled()
             chime.run(asyncio.wait_for(server.hung_up.wait(), 5))  # the request was closed
             assert at(chime, dialog, elapsed, 301) == "Test cancelled."  # the tick stopped too
+            dialog.set_test_result(True, "a verdict that raced the cancel")
+            assert dialog.test_result.text() == "Test cancelled."
         finally:
             chime.run(server.__aexit__(None, None, None))
 
