@@ -28,7 +28,7 @@ from pathlib import Path
 
 CACHE = Path(os.environ.get("CHIME_REAL_MODELS_CACHE") or Path.home() / ".cache" / "chime")
 XLLAMACPP = "xllamacpp==2026.10.11549"
-THREADS = 2  # 2 cores are shared here: never more
+THREADS = 2  # 2 cores are shared here: never more (and one writes the answer: xllamacpp_serve)
 CONTEXT = 4096
 """Chime's prompt and tools (~1,250 tokens) and a short conversation fit; Chime sends a quarter
 as ``max_tokens``, so a rambling answer stops at 1,024 tokens instead of 2,048."""
@@ -239,7 +239,9 @@ def start(
     ]  # fmt: skip
     if temperature is not None:
         command += ["--temperature", str(temperature)]
-    say(f"starting llama.cpp's server on {model.title}, {THREADS} threads (log: {log})")
+    say(
+        f"starting llama.cpp's server on {model.title}: {THREADS} threads read the prompt, one writes (log: {log})"
+    )
     with log.open("wb") as sink:
         process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)
     server = LlamaServer(process, f"http://127.0.0.1:{port}/v1", model, log, context)
