@@ -320,6 +320,7 @@ class Application:
             clock=self.clock,
             tasks=tasks,
             use_provider=controller.set_provider,
+            zone_source=self.zone_source,
         )
         questions = self.questions if self.questions is not None else Questions()
         flow.applied.append(lambda settings: self._offer_restart(settings.language, questions))

@@ -43,7 +43,8 @@ from app.settings import (
     effective_provider,
     save_settings,
 )
-from core.clock import Clock
+from core.clock import Clock, ZoneSource
+from core.time_context import time_reading
 from ui.main_window import MainWindow
 from ui.settings_dialog import SettingsDialog, SettingsDraft
 
@@ -69,6 +70,7 @@ class SettingsFlow:
         clock: Clock,
         tasks: TaskRunner,
         use_provider: Callable[[ProviderFactory, ChoiceFactory], None],
+        zone_source: ZoneSource = lambda: None,
     ) -> None:
         self.settings = settings
         self._app = app
@@ -78,6 +80,7 @@ class SettingsFlow:
         self._clock = clock
         self._tasks = tasks
         self._use_provider = use_provider
+        self._zone_source = zone_source
         self.applied: list[Callable[[Settings], None]] = []
         self.tray_available = False
         """Whether the desktop has a tray (the dialog says when it has none)."""
@@ -101,7 +104,12 @@ class SettingsFlow:
 
         tests: list[asyncio.Task[object]] = []
         dialog.models_requested.connect(lambda d: check(_list_into(dialog, d)))
-        dialog.test_requested.connect(lambda d: tests.append(check(_test_into(dialog, d))))
+
+        def test(draft: SettingsDraft) -> None:
+            now = time_reading(self._clock(), [self._zone_source()]).text
+            tests.append(check(_test_into(dialog, draft, now)))
+
+        dialog.test_requested.connect(test)
         dialog.test_cancelled.connect(lambda: [tests.pop().cancel() for _ in list(tests)])
         dialog.finished.connect(lambda _result: [task.cancel() for task in list(checks)])
         dialog.accepted.connect(lambda: self.apply(dialog.draft()))
@@ -196,7 +204,9 @@ async def _list_into(dialog: SettingsDialog, draft: SettingsDraft) -> None:
     dialog.set_models(names, error)
 
 
-async def _test_into(dialog: SettingsDialog, draft: SettingsDraft) -> None:
+async def _test_into(dialog: SettingsDialog, draft: SettingsDraft, time_context: str) -> None:
     endpoint = Endpoint(draft.base_url, draft.model, draft.preset, draft.context_tokens)
-    ok, message = await test_connection(endpoint, draft.api_key, dialog.set_test_stage)
+    ok, message = await test_connection(
+        endpoint, draft.api_key, dialog.set_test_stage, time_context=time_context
+    )
     dialog.set_test_result(ok, message)

@@ -89,6 +89,11 @@ def test_a_test_waits_while_the_server_reads_says_so_and_gives_the_verdict_it_sa
         assert dialog.test_cancel.isVisible()
         assert not dialog.test_button.isEnabled()
         chime.until(lambda: any(tools_asked(r) for r in server.received))
+        probe = next(r.json() for r in server.received if tools_asked(r))
+        reading = probe["messages"][-2]  # a real turn's time context, before the request
+        assert reading["role"] == "system"
+        assert reading["content"].startswith("Local time: 2026-")
+        assert "Time zone: Europe/Berlin" in reading["content"]
         assert at(chime, dialog, elapsed, 42) == "The server is reading the prompt… 42 s"
         assert at(chime, dialog, elapsed, 95) == "The server is reading the prompt… 95 s"
         assert dialog.testing  # no verdict while the server is still reading
