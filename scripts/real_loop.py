@@ -234,15 +234,17 @@ async def whole_loop(
     chat = await conversation(folder, door, ShiftClock())
     try:
         how, _answers = await set_reminder(chat)
-        seen.step(chat.active() == ["check the oven"], f"set by {how}: active {chat.active()}")
+        active = chat.active()
+        seen.step(len(active) == 1 and "oven" in active[0].lower(), f"set by {how}: {active}")
         late, answered = await fire(chat, wait=wait)
         text = answered[-1].text if answered else ""
         seen.step(late < 2.0 and bool(text), f"fired {late:.1f} s after its time; {text[:70]!r}")
-        await chat.say(LIST)
-        listed = tool_results(chat.entries, "schedule_list")
-        seen.step(True, f"listed in words: {len(listed)} list call(s)")
-        if not chat.active():  # nothing left to delete: set one to delete in words
+        if not chat.active():  # the one-shot was delivered: set one to list and delete
             await set_reminder(chat)
+        listed = await chat.say(LIST)
+        calls = [c.name for a in listed for c in a.tool_calls]
+        said = listed[-1].text.replace("\n", " ")[:70] if listed else ""
+        seen.step("schedule_list" in calls, f"listed in words: calls {calls}; said {said!r}")
         await chat.say(DELETE)
         seen.step(not chat.active(), f"deleted in words: active after {chat.active()}")
     finally:
