@@ -387,13 +387,14 @@ class Application:
         from app.controller import AppController
         from app.engine import EngineParts
         from app.providers import choice_factory, provider_factory
+        from core.host import load_system_prompt
         from core.session.store import SessionStore
 
         parts = EngineParts(
             self.clock,
             self.zone_source,
             self.new_id,
-            resource("prompts", "system.md").read_text(encoding="utf-8"),
+            load_system_prompt(resource("prompts", "system.md")),  # as Test connection sends it
             provider_factory(self.first_settings, self.keys.get, self.clock),
             choice_factory(self.first_settings, self.keys.get, self.clock),
         )

@@ -172,6 +172,9 @@ def test_settings_switch_to_an_endpoint_list_its_models_test_it_and_the_next_tur
         request = server.received[-1]
         assert (request.method, request.path) == ("POST", "/v1/chat/completions")
         assert request.json()["model"] == "qwen3:8b"
+        # byte for byte what Test connection sent: the server's prompt cache serves the turn
+        assert request.json()["messages"][0] == tool_probe["messages"][0]
+        assert request.json()["tools"] == tool_probe["tools"]
         assert request.headers["authorization"] == f"Bearer {KEY}"
         assert server.open_connections > 0  # the endpoint's keep-alive connection
         chime.run(chime.controller.close_session())
