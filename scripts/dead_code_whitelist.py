@@ -63,3 +63,15 @@ used_by(
     _.identity_in_the_environment,
     _.german,
 )
+
+used_by(
+    "xllamacpp (scripts/xllamacpp_serve.py): the CommonParams fields its Server reads",
+    _.model_alias,
+    _.hostnames,
+    _.n_ctx,
+    _.n_parallel,
+    _.n_threads,
+    _.load_mode,
+    _.use_jinja,
+    _.warmup,
+)

@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Literal
 
-from core.events import AssistantMessage, Entry, ToolResult, UserMessage
+from core.events import AssistantMessage, Entry, UserMessage
 from core.host import LoopWaker, SessionHost
 from core.instant import ms_to_datetime, parse_instant_ms
 from core.llm.openai_compat import OpenAICompatProvider
@@ -157,22 +157,6 @@ def _due(chat: Conversation) -> datetime:
     active = chat.schedule().active
     assert active, "no active reminder to fire"
     return ms_to_datetime(min(r.scheduled_ms for r in active))
-
-
-def tool_results(entries: Sequence[Entry], name: str) -> list[str]:
-    """The results of calls of ``name`` in the log (their JSON text)."""
-    calls = {
-        c.id
-        for e in entries
-        if isinstance(e.event, AssistantMessage)
-        for c in e.event.tool_calls
-        if c.name == name
-    }
-    return [
-        e.event.content
-        for e in entries
-        if isinstance(e.event, ToolResult) and e.event.call_id in calls
-    ]
 
 
 # ---------------------------------------------------------------- what the script reports
