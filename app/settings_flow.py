@@ -44,6 +44,7 @@ from app.settings import (
     save_settings,
 )
 from core.clock import Clock, ZoneSource
+from core.prompts import SavedPrompt
 from core.time_context import time_reading
 from ui.main_window import MainWindow
 from ui.settings_dialog import SettingsDialog, SettingsDraft
@@ -132,6 +133,15 @@ class SettingsFlow:
         for tell in self.applied:
             tell(settings)
 
+    def save_prompts(self, prompts: tuple[SavedPrompt, ...], default: str) -> None:
+        """Edit ▸ Saved prompts… was confirmed: save the library and its default, the rest of
+        the settings as they are."""
+        settings = replace(self.settings, prompts=prompts, default_prompt=default)
+        self._save(settings)
+        self.settings = settings
+        for tell in self.applied:
+            tell(settings)
+
     def stop_warning_about_waiting_reminders(self) -> None:
         """The user ticked "Don't ask again" in the close/quit/delete warning: save that."""
         settings = replace(self.settings, warn_waiting_reminders=False)
@@ -176,6 +186,8 @@ def settings_draft(settings: Settings, api_key: str, note: str) -> SettingsDraft
         start_at_login=settings.start_at_login,
         notifications=settings.notifications,
         notify_answers=settings.notify_answers,
+        prompts=settings.prompts,
+        default_prompt=settings.default_prompt,
     )
 
 
@@ -195,6 +207,8 @@ def settings_from_draft(draft: SettingsDraft) -> Settings:
             "start_at_login": draft.start_at_login,
             "notifications": draft.notifications,
             "notify_answers": draft.notify_answers,
+            "prompts": draft.prompts,
+            "default_prompt": draft.default_prompt,
         }
     )
 

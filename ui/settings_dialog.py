@@ -37,8 +37,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.prompts import SavedPrompt
 from ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP, chosen_language
 from ui.probe_wait import ProbeWait
+from ui.prompt_library import SavedPromptsBox
 from ui.untrusted import plain
 
 THEMES = (
@@ -81,6 +83,9 @@ class SettingsDraft:
     notify_answers: bool = False
     tray_available: bool = True
     """Whether the desktop has a tray (without one, closing the window quits: said in the box)."""
+    prompts: tuple[SavedPrompt, ...] | None = None
+    """The saved prompts (None: never edited, the examples are offered)."""
+    default_prompt: str = ""
 
 
 class SettingsDialog(QDialog):
@@ -117,6 +122,8 @@ class SettingsDialog(QDialog):
         layout.addWidget(self._build_endpoint(presets))
         layout.addWidget(self._build_appearance())
         layout.addWidget(self._build_background())
+        self.prompts_box = SavedPromptsBox(self)
+        layout.addWidget(self.prompts_box)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -303,6 +310,7 @@ class SettingsDialog(QDialog):
         self.answers_check.setChecked(draft.notify_answers)
         self.keep_running_check.setEnabled(draft.tray_available)
         self.no_tray_note.setVisible(not draft.tray_available)
+        self.prompts_box.load(draft.prompts, draft.default_prompt)
         self._update_enabled()
 
     def draft(self) -> SettingsDraft:
@@ -322,6 +330,8 @@ class SettingsDialog(QDialog):
             start_at_login=self.login_check.isChecked(),
             notifications=self.notify_check.isChecked(),
             notify_answers=self.answers_check.isChecked(),
+            prompts=self.prompts_box.prompts,
+            default_prompt=self.prompts_box.default,
         )
 
     def set_models(self, names: Sequence[str], error: str = "") -> None:
