@@ -60,6 +60,7 @@ if TYPE_CHECKING:  # built after the first paint (``Application.start``); import
     from app.actions_wiring import Questions
     from app.background import NotifierFactory, TrayFactory
     from app.controller import AppController
+    from app.mcp.service import McpService
     from app.presence import Presence
     from app.qtasync import TaskRunner
     from app.settings_flow import SettingsFlow
@@ -235,6 +236,9 @@ class Started:
     settings_flow: SettingsFlow
     verbs: VerbFlows | None = None
     presence: Presence | None = None
+    mcp: McpService | None = None
+    """The MCP servers (``app.mcp.service``): the window's Settings page, approval dialog and
+    tool picker reach them here."""
 
 
 class Application:
@@ -317,7 +321,9 @@ class Application:
         from app.verbs_wiring import wire_verbs
 
         tasks = TaskRunner()
-        controller = self._compose_controller(tasks)
+        flows: list[SettingsFlow] = []
+        mcp = self._compose_mcp(flows)
+        controller = self._compose_controller(tasks, mcp)
         flow = SettingsFlow(
             self.first_settings,
             app=self.app,
@@ -329,6 +335,8 @@ class Application:
             use_provider=controller.set_provider,
             zone_source=self.zone_source,
         )
+        flows.append(flow)
+        mcp.problem.connect(lambda sentence: self.window.notify(sentence, 15000))
         questions = self.questions if self.questions is not None else Questions()
         flow.applied.append(lambda settings: self._offer_restart(settings.language, questions))
         presence = self._compose_presence(controller, flow, tasks)
@@ -350,7 +358,21 @@ class Application:
             api_key=self.keys.get,
             data_dir=self.folder,
         )
-        return Started(tasks, controller, flow, verbs, presence)
+        return Started(tasks, controller, flow, verbs, presence, mcp)
+
+    def _compose_mcp(self, flows: list[SettingsFlow]) -> McpService:
+        """The MCP servers: settings through the flow once it exists (``flows``), secrets beside
+        the API key's. Nothing starts here: a server starts when a conversation first uses it."""
+        from app.mcp.secrets import McpSecrets
+        from app.mcp.service import McpService
+
+        return McpService(
+            lambda: flows[0].settings if flows else self.first_settings,
+            lambda settings: flows[0].store(settings),
+            McpSecrets(self.keys),
+            self.folder,
+            parent=self.window,
+        )
 
     def _compose_presence(
         self, controller: AppController, flow: SettingsFlow, tasks: TaskRunner
@@ -390,7 +412,9 @@ class Application:
             assert self.started is not None  # settings are saved only once the engine runs
             self.started.tasks.spawn(self.quit())
 
-    def _compose_controller(self, tasks: TaskRunner) -> AppController:
+    def _compose_controller(
+        self, tasks: TaskRunner, mcp: McpService | None = None
+    ) -> AppController:
         from app.controller import AppController
         from app.engine import EngineParts
         from app.providers import choice_factory, provider_factory
@@ -404,6 +428,7 @@ class Application:
             load_system_prompt(resource("prompts", "system.md")),  # as Test connection sends it
             provider_factory(self.first_settings, self.keys.get, self.clock),
             choice_factory(self.first_settings, self.keys.get, self.clock),
+            None if mcp is None else mcp.toolset,
         )
         return AppController(
             self.window,
@@ -520,6 +545,8 @@ class Application:
                 await self.started.presence.stop()
             view = self.started.controller.start_view()
             await self.started.controller.shutdown(self.window.saved_geometry())
+            if self.started.mcp is not None:
+                await self.started.mcp.stop()
             import asyncio  # loaded after the first paint (see ``run``)
 
             await asyncio.to_thread(write_start_view, self.folder, view)

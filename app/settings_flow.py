@@ -119,8 +119,13 @@ class SettingsFlow:
 
     def apply(self, draft: SettingsDraft) -> None:
         """Save the edited settings (the key to the key store) and apply them."""
-        warn = self.settings.warn_waiting_reminders  # not in the dialog: kept as it is
-        settings = replace(settings_from_draft(draft), warn_waiting_reminders=warn)
+        kept = self.settings  # not in the dialog: kept as they are
+        settings = replace(
+            settings_from_draft(draft),
+            warn_waiting_reminders=kept.warn_waiting_reminders,
+            mcp_servers=kept.mcp_servers,
+            mcp_always_allow=kept.mcp_always_allow,
+        )
         self._save(settings)
         self._keys.set(draft.api_key)
         self.settings = settings
@@ -132,6 +137,11 @@ class SettingsFlow:
         self._window.set_provider(effective_provider(settings).label())
         for tell in self.applied:
             tell(settings)
+
+    def store(self, settings: Settings) -> None:
+        """Save and keep ``settings`` changed elsewhere (the MCP servers: ``app.mcp.service``)."""
+        self._save(settings)
+        self.settings = settings
 
     def save_prompts(self, prompts: tuple[SavedPrompt, ...], default: str) -> None:
         """Edit ▸ Saved prompts… was confirmed: save the library and its default, the rest of

@@ -16,6 +16,8 @@ delegate's questions (``ui.turn_delegate.RowState``) from them:
 - ``ui.code_scroll.CodeScroll``: code boxes' sideways scroll;
 - ``ui.follow_output.FollowOutput``: following the newest output unless the user scrolled up;
 - ``ui.lazy_rows.LazyRows``: older and newer rows loaded at either end;
+- ``ui.conversation_bar.ConversationBar``: the scroll bar that stands for the whole
+  conversation (in place of the list's own), Ctrl+Home and Ctrl+End;
 - ``ui.find_highlights.FindMarks``: the find bar's matches and going to the current one.
 Hit testing is ``ui.row_hits.RowHits``. A link shows its target in the status bar on hover;
 clicking it asks the window (``link_activated``), which shows the target before opening.
@@ -61,6 +63,7 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QWidget
 from core.events import Entry
 from core.transcript.patch import Anchor
 from ui.code_scroll import CodeScroll
+from ui.conversation_bar import ConversationBar
 from ui.find_highlights import FindMarks
 from ui.find_marks import Mark
 from ui.follow_output import FollowOutput
@@ -105,6 +108,7 @@ class TranscriptView(QListView):
         self.menu = RowMenu(self, model, self._delegate, self.hits, self.copying, self.selection)
         self.follow = FollowOutput(self, model)
         self.lazy = LazyRows(self, model, self.follow, self.hits)
+        self.position = ConversationBar(self, model, self.follow)
         self.matches = FindMarks(self, model, self._delegate, self.follow)
         self.setViewport(_own_viewport())
         self._kept: tuple[int, int | None] = (-1, None)
@@ -130,6 +134,7 @@ class TranscriptView(QListView):
         self.setMouseTracking(True)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
         self.verticalScrollBar().setSingleStep(24)
+        self.setViewportMargins(0, 0, self.position.width(), 0)
         self._shortcut(self.menu.copy_action, QKeySequence.StandardKey.Copy)
         self._shortcut(self.menu.select_all_action, QKeySequence.StandardKey.SelectAll)
 
@@ -416,6 +421,13 @@ class TranscriptView(QListView):
         self.hover.leave()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.modifiers() == Qt.KeyboardModifier.ControlModifier:
+            if event.key() == Qt.Key.Key_Home:
+                self.position.to_start()
+                return
+            if event.key() == Qt.Key.Key_End:
+                self.position.to_end()
+                return
         keys = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space)
         if event.key() in keys and self.menu.activate(self.currentIndex()):
             return
@@ -437,6 +449,7 @@ class TranscriptView(QListView):
         if self._delegate.set_width(self.viewport().width()):
             self.scheduleDelayedItemsLayout()
         super().resizeEvent(event)
+        self.position.place()
         self.follow.keep_at_end()
 
     def event(self, event: QEvent) -> bool:

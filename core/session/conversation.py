@@ -42,7 +42,9 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnStart,
     UnknownEvent,
@@ -176,6 +178,8 @@ def shown(conversation: Conversation, entries: Iterable[Entry]) -> Iterator[Entr
                 | PathSelected()
                 | SessionModel()
                 | SessionInstructions()
+                | ToolStart()
+                | SessionTools()
                 | UnknownEvent()
                 | MalformedEvent()
             ):

@@ -56,7 +56,9 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnStart,
     UnknownEvent,
@@ -113,6 +115,9 @@ class SessionChoices:
 
     model: SessionModel | None = None
     instructions: str = ""
+    tools: tuple[str, ...] | None = None
+    """The MCP servers this conversation offers the model (``session/tools``); None: it never
+    chose, so the app's default applies (as for ``model``)."""
 
 
 class SessionFolds:
@@ -132,6 +137,9 @@ class SessionFolds:
         self.conversation = ConversationFolder()
         self.model: SessionModel | None = None
         self.instructions = ""
+        self.tools: tuple[str, ...] | None = None
+        self.started_calls: set[str] = set()
+        """Open calls with a ``tool/start``: an MCP call Chime stopped during, if none answers."""
         self.open_turn: OpenTurn | None = None
         self.open_calls: dict[str, str] = {}
         self.title: str | None = None
@@ -163,8 +171,8 @@ class SessionFolds:
             case AssistantMessage(tool_calls=calls):
                 if self.open_turn is not None:
                     self.open_calls.update((call.id, call.name) for call in calls)
-            case ToolResult(call_id=call_id):
-                self.open_calls.pop(call_id, None)
+            case ToolResult() | ToolStart():
+                self._call(event)
             case UserMessage() as message:
                 self._user_message(seq, message)
             case TurnStart(turn=turn, input=consumed):
@@ -173,17 +181,35 @@ class SessionFolds:
                 self._turn_end(turn, status)
             case SessionTitle(title=title):
                 self.title = title
-            case ExchangeHidden() | PathSelected() | SessionModel() | SessionInstructions():
+            case (
+                ExchangeHidden()
+                | PathSelected()
+                | SessionModel()
+                | SessionInstructions()
+                | SessionTools()
+            ):
                 self._choice(seq, event)
             case ContextTime() | ScheduleChanged() | UnknownEvent() | MalformedEvent():
                 pass
             case unexpected:
                 assert_never(unexpected)
 
+    def _call(self, event: ToolResult | ToolStart) -> None:
+        """A result answers an open call; a start marks an open MCP call as begun."""
+        if isinstance(event, ToolResult):
+            self.open_calls.pop(event.call_id, None)
+            self.started_calls.discard(event.call_id)
+        elif event.call_id in self.open_calls:
+            self.started_calls.add(event.call_id)
+
     def _choice(
-        self, seq: int, event: ExchangeHidden | PathSelected | SessionModel | SessionInstructions
+        self,
+        seq: int,
+        event: ExchangeHidden | PathSelected | SessionModel | SessionInstructions | SessionTools,
     ) -> None:
         match event:
+            case SessionTools(servers=servers):
+                self.tools = servers
             case ExchangeHidden(input=input_seq, hidden=hidden):
                 self.conversation.hide(input_seq, hidden)
             case PathSelected(leaf=leaf):
@@ -239,7 +265,7 @@ class SessionFolds:
         )
 
     def choices(self) -> SessionChoices:
-        return SessionChoices(self.model, self.instructions)
+        return SessionChoices(self.model, self.instructions, self.tools)
 
     def snapshot(self) -> Conversation:
         """The conversation tree as it stands (agent.md §7)."""
@@ -266,6 +292,7 @@ class SessionFolds:
         self.waiting.discard(consumed)
         self.open_turn = OpenTurn(turn, consumed)
         self.open_calls = {}
+        self.started_calls = set()
 
     def _turn_end(self, turn: int, status: str) -> None:
         opened = self.open_turn
@@ -273,6 +300,7 @@ class SessionFolds:
             return
         self.open_turn = None
         self.open_calls = {}
+        self.started_calls = set()
         consumed = opened.input
         if status == "failed":
             self.failed.add(consumed)
@@ -318,6 +346,8 @@ class SessionFolds:
             "conversation": self.conversation.to_json(),
             "model": None if self.model is None else self.model.to_data(),
             "instructions": self.instructions,
+            "tools": None if self.tools is None else list(self.tools),
+            "startedCalls": sorted(self.started_calls),
         }
 
     @classmethod
@@ -343,6 +373,9 @@ class SessionFolds:
             model = state["model"]
             folds.model = None if model is None else _session_model(model)
             folds.instructions = _text(state["instructions"])
+            tools = state.get("tools")  # absent in checkpoints written before MCP tools
+            folds.tools = None if tools is None else tuple(map(_text, tools))
+            folds.started_calls = set(map(_text, state.get("startedCalls", ())))
         except (KeyError, TypeError) as error:
             raise ValueError(f"not a fold state: {error}") from None
         return folds

@@ -25,7 +25,9 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnStart,
     UnknownEvent,
@@ -245,6 +247,8 @@ class _RangeBuild:
                 | PathSelected()
                 | SessionModel()
                 | SessionInstructions()
+                | ToolStart()
+                | SessionTools()
                 | UnknownEvent()
                 | MalformedEvent()
             ):

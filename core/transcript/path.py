@@ -25,7 +25,9 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnStart,
     UnknownEvent,
@@ -143,6 +145,8 @@ def restructures(entry: Entry, conversation: ShownConversation) -> bool:
             | ScheduleChanged()
             | SessionModel()
             | SessionInstructions()
+            | ToolStart()
+            | SessionTools()
             | UnknownEvent()
             | MalformedEvent()
         ):

@@ -38,7 +38,9 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnStart,
     UnknownEvent,
@@ -294,6 +296,8 @@ class TranscriptProjection(PatchedRows):
                 | PathSelected()
                 | SessionModel()
                 | SessionInstructions()
+                | ToolStart()
+                | SessionTools()
                 | UnknownEvent()
                 | MalformedEvent()
             ):

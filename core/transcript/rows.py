@@ -43,8 +43,10 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     ToolCall,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnError,
     TurnStart,
@@ -166,6 +168,8 @@ def row_for_event(entry: Entry, zone_name: str | None) -> list[TranscriptRow]:
             | PathSelected()
             | SessionModel()
             | SessionInstructions()
+            | ToolStart()
+            | SessionTools()
             | UnknownEvent()
             | MalformedEvent()
         ):

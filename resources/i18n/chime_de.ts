@@ -493,6 +493,13 @@
     </message>
 </context>
 <context>
+    <name>ConversationBar</name>
+    <message>
+        <source>Conversation position</source>
+        <translation>Position im Gespräch</translation>
+    </message>
+</context>
+<context>
     <name>ConversationVerbs</name>
     <message>
         <source>This message has no failed answer to retry.</source>
