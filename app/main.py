@@ -340,6 +340,7 @@ class Application:
             clock=self.clock,
             tasks=tasks,
             use_provider=controller.set_provider,
+            zone_source=self.zone_source,
         )
         flows.append(flow)
         mcp.problem.connect(lambda sentence: self.window.notify(sentence, 15000))
@@ -428,13 +429,14 @@ class Application:
         from app.controller import AppController
         from app.engine import EngineParts
         from app.providers import choice_factory, provider_factory
+        from core.host import load_system_prompt
         from core.session.store import SessionStore
 
         parts = EngineParts(
             self.clock,
             self.zone_source,
             self.new_id,
-            resource("prompts", "system.md").read_text(encoding="utf-8"),
+            load_system_prompt(resource("prompts", "system.md")),  # as Test connection sends it
             provider_factory(self.first_settings, self.keys.get, self.clock),
             choice_factory(self.first_settings, self.keys.get, self.clock),
             None if mcp is None else mcp.toolset,

@@ -25,7 +25,7 @@ MAX_IMPORT_BYTES = 1024 * 1024
 """An imported ``mcpServers`` file is at most this large (a real one is a few hundred bytes)."""
 
 PickFile = Callable[[QWidget], Path | None]
-Spawn = Callable[[Coroutine[Any, Any, None]], None]
+Spawn = Callable[[Coroutine[Any, Any, None]], object]
 
 
 def pick_json(parent: QWidget) -> Path | None:

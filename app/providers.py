@@ -176,19 +176,23 @@ TEXT_CALLS = QT_TRANSLATE_NOOP(
 )
 
 
-def reminder_probe() -> ToolProbe:
-    """The real request shape: Chime's system prompt, its reminder tools and a reminder request."""
+def reminder_probe(time_context: str | None = None) -> ToolProbe:
+    """The real request shape: Chime's system prompt, its reminder tools, the turn's time-context
+    reading (a real turn sends one; the 0.5B Qwen set reminders without it and echoed it with it,
+    issue 19) and a reminder request."""
     from core.host import load_system_prompt
     from core.llm.openai_compat import ToolProbe
     from core.schedule.tools import tool_definitions
 
-    return ToolProbe(load_system_prompt(), tuple(tool_definitions()), PROBE_REMINDER)
+    return ToolProbe(load_system_prompt(), tuple(tool_definitions()), PROBE_REMINDER, time_context)
 
 
 async def test_connection(
     endpoint: Endpoint,
     api_key: str,
     on_stage: Callable[[ProbeStage], object] = lambda _stage: None,  # noqa: PT028 -- an app function named test_connection, not a pytest test
+    *,
+    time_context: str | None = None,  # noqa: PT028 -- as above
 ) -> tuple[bool, str]:
     """Whether the endpoint offers the model, streams a chat and the model calls tools, in words."""
     names, error = await list_models(endpoint.base_url, api_key)
@@ -204,7 +208,7 @@ async def test_connection(
         ).replace("%1", endpoint.model)
     provider = endpoint_provider(endpoint, api_key, max_retries=0)
     try:
-        check = await provider.check_tools(probe=reminder_probe(), on_stage=on_stage)
+        check = await provider.check_tools(probe=reminder_probe(time_context), on_stage=on_stage)
     except ProviderError as failure:
         return False, provider_error_text(failure)
     finally:

@@ -4,7 +4,9 @@ It applies them to the look, the status bar and the sessions' provider, and neve
 the window's children.
 
 The dialog edits a copy (``SettingsDraft``); listing the endpoint's models and "Test connection"
-run as background tasks that closing the dialog cancels (their answer has nowhere to go). OK
+run as background tasks that closing the dialog cancels (their answer has nowhere to go); the
+test tells the dialog where it is (its waiting line), and the dialog's Cancel cancels it (which
+closes its request). OK
 saves settings.json (the API key goes to the key store) and applies: the appearance at once, the
 provider from the next turn of every open session (a session's own model choice is resolved with
 the new settings too). A system colour-scheme change re-applies the ``system`` theme.
@@ -42,9 +44,10 @@ from app.settings import (
     effective_provider,
     save_settings,
 )
-from core.clock import Clock
+from core.clock import Clock, ZoneSource
 from core.mcp.config import to_settings
 from core.prompts import SavedPrompt
+from core.time_context import time_reading
 from ui.main_window import MainWindow
 from ui.mcp_settings import McpDraft
 from ui.settings_dialog import SettingsDialog, SettingsDraft
@@ -71,6 +74,7 @@ class SettingsFlow:
         clock: Clock,
         tasks: TaskRunner,
         use_provider: Callable[[ProviderFactory, ChoiceFactory], None],
+        zone_source: ZoneSource = lambda: None,
     ) -> None:
         self.settings = settings
         self._app = app
@@ -80,6 +84,7 @@ class SettingsFlow:
         self._clock = clock
         self._tasks = tasks
         self._use_provider = use_provider
+        self._zone_source = zone_source
         self.applied: list[Callable[[Settings], None]] = []
         self._original_mcp = McpDraft()
         self.tray_available = False
@@ -102,15 +107,23 @@ class SettingsFlow:
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # each visit makes a new one
         checks: set[asyncio.Task[object]] = set()
 
-        def check(coro: Coroutine[Any, Any, None]) -> None:
+        def check(coro: Coroutine[Any, Any, None]) -> asyncio.Task[object]:
             task = self._tasks.spawn(coro)
             checks.add(task)
             task.add_done_callback(checks.discard)
+            return task
 
         if self.mcp is not None:
             self.mcp.connect(dialog.mcp_page, check)
+        tests: list[asyncio.Task[object]] = []
         dialog.models_requested.connect(lambda d: check(_list_into(dialog, d)))
-        dialog.test_requested.connect(lambda d: check(_test_into(dialog, d)))
+
+        def test(draft: SettingsDraft) -> None:
+            now = time_reading(self._clock(), [self._zone_source()]).text
+            tests.append(check(_test_into(dialog, draft, now)))
+
+        dialog.test_requested.connect(test)
+        dialog.test_cancelled.connect(lambda: [tests.pop().cancel() for _ in list(tests)])
         dialog.finished.connect(lambda _result: [task.cancel() for task in list(checks)])
         dialog.accepted.connect(lambda: self.apply(dialog.draft()))
         dialog.open()
@@ -230,7 +243,9 @@ async def _list_into(dialog: SettingsDialog, draft: SettingsDraft) -> None:
     dialog.set_models(names, error)
 
 
-async def _test_into(dialog: SettingsDialog, draft: SettingsDraft) -> None:
+async def _test_into(dialog: SettingsDialog, draft: SettingsDraft, time_context: str) -> None:
     endpoint = Endpoint(draft.base_url, draft.model, draft.preset, draft.context_tokens)
-    ok, message = await test_connection(endpoint, draft.api_key)
+    ok, message = await test_connection(
+        endpoint, draft.api_key, dialog.set_test_stage, time_context=time_context
+    )
     dialog.set_test_result(ok, message)

@@ -66,3 +66,15 @@ used_by(
     _.no_window_left_behind,
 )
 used_by("ziamath: the setting ui/math_render.py writes and the renderer reads", _.svg2)
+
+used_by(
+    "xllamacpp (scripts/xllamacpp_serve.py): the CommonParams fields its Server reads",
+    _.model_alias,
+    _.hostnames,
+    _.n_ctx,
+    _.n_parallel,
+    _.n_threads,
+    _.load_mode,
+    _.use_jinja,
+    _.warmup,
+)

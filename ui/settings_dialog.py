@@ -2,10 +2,13 @@
 
 Network work (listing models, testing the connection) is the app's: the dialog emits a request
 with the current draft and shows the answer it is handed back (``set_models``, ``set_test_result``).
+While a test runs it shows where the test is (``set_test_stage``, worded by ``ui.probe_wait``)
+with the seconds counted, and a Cancel button.
 
 Signals:
     models_requested(object): list the endpoint's models for this ``SettingsDraft``.
     test_requested(object): try this ``SettingsDraft``'s endpoint.
+    test_cancelled(): the person cancelled the running test.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from PySide6.QtWidgets import (
 from core.prompts import SavedPrompt
 from ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP, chosen_language
 from ui.mcp_settings import McpDraft, McpPage
+from ui.probe_wait import ProbeWait
 from ui.prompt_library import SavedPromptsBox
 from ui.untrusted import plain
 
@@ -94,10 +98,12 @@ class SettingsDialog(QDialog):
     Signals:
         models_requested(object): a ``SettingsDraft`` whose endpoint should list its models.
         test_requested(object): a ``SettingsDraft`` whose endpoint should be tried.
+        test_cancelled(): the running test should stop (its answer will not come).
     """
 
     models_requested = Signal(object)
     test_requested = Signal(object)
+    test_cancelled = Signal()
 
     def __init__(
         self, draft: SettingsDraft, presets: Sequence[PresetChoice], parent: QWidget | None = None
@@ -194,6 +200,11 @@ class SettingsDialog(QDialog):
         )
         self.test_button = QPushButton(self.tr("Test connection"), self.endpoint_box)
         self.test_button.setObjectName("settings-test")
+        self.test_cancel = QPushButton(self.tr("Cancel test"), self.endpoint_box)
+        self.test_cancel.setObjectName("settings-test-cancel")
+        self.test_cancel.hide()
+        self.test_wait = ProbeWait(self)
+        self._test_cancelled = False
         self.test_result = plain(QLabel(self.endpoint_box))  # quotes the endpoint's errors
         self.test_result.setObjectName("settings-test-result")
         self.test_result.setWordWrap(True)
@@ -207,7 +218,11 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("API &key"), self.key_edit)
         form.addRow(self.key_note)
         form.addRow(self.tr("&Context"), self.context_spin)
-        form.addRow(self.test_button)
+        test_row = QHBoxLayout()
+        test_row.addWidget(self.test_button)
+        test_row.addWidget(self.test_cancel)
+        test_row.addStretch(1)
+        form.addRow(test_row)
         form.addRow(self.test_result)  # the whole width: a sentence of three lines stays whole
         return self.endpoint_box
 
@@ -283,6 +298,8 @@ class SettingsDialog(QDialog):
         self.preset_combo.activated.connect(self._on_preset_activated)
         self.refresh_button.clicked.connect(self._on_refresh_clicked)
         self.test_button.clicked.connect(self._on_test_clicked)
+        self.test_cancel.clicked.connect(self._on_cancel_clicked)
+        self.test_wait.text_changed.connect(self._show_result)
 
     # -- values --------------------------------------------------------------------------
     def _load(self, draft: SettingsDraft) -> None:
@@ -342,11 +359,28 @@ class SettingsDialog(QDialog):
         self.refresh_button.setEnabled(True)
         self._show_result(error or self.tr("%n model(s) found.", "", len(names)))
 
+    @property
+    def testing(self) -> bool:
+        """A test was asked for and has neither answered nor been cancelled."""
+        return self.test_wait.waiting
+
+    def set_test_stage(self, stage: str) -> None:
+        """Where the running test is (``chat``, ``reading``, ``answering``): shown with the
+        seconds since it began."""
+        self.test_wait.stage(stage)
+
     def set_test_result(self, ok: bool, message: str) -> None:
-        """Show the outcome of "Test connection" in words."""
-        self.test_button.setEnabled(True)
+        """Show the outcome of "Test connection" in words (not once the test was cancelled)."""
+        if self._test_cancelled:
+            return
+        self._end_test()
         prefix = "✓ " if ok else "✗ "
         self._show_result(prefix + message)
+
+    def _end_test(self) -> None:
+        self.test_wait.end()
+        self.test_cancel.hide()
+        self.test_button.setEnabled(True)
 
     def _show_result(self, text: str) -> None:
         """Show ``text`` under Test connection, the label as tall as its wrapped lines (a
@@ -387,5 +421,13 @@ class SettingsDialog(QDialog):
 
     def _on_test_clicked(self) -> None:
         self.test_button.setEnabled(False)
-        self.test_result.setText(self.tr("Testing…"))
+        self.test_cancel.show()
+        self._test_cancelled = False
+        self.test_wait.begin()
         self.test_requested.emit(self.draft())
+
+    def _on_cancel_clicked(self) -> None:
+        self._test_cancelled = True
+        self._end_test()
+        self._show_result(self.tr("Test cancelled."))
+        self.test_cancelled.emit()

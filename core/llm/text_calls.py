@@ -1,15 +1,16 @@
 """Tool calls a model wrote as text, recognised where its server left them unparsed. Pure: no I/O.
 
 Small local models often choose the right tool and write the call in their answer instead of the
-server's ``tool_calls`` (docs/compatibility.md, "A tool call written as text"). Two shapes are
+server's ``tool_calls`` (docs/compatibility.md, "A tool call written as text"). Three shapes are
 recognised, and only in an answer to a request that offered tools:
 
 - a Qwen/Hermes block: ``<tool_call>{"name": …, "arguments": {…}}</tool_call>`` (one or more; the
   closing tag may be missing at the very end, where a server stopped on it);
 - a code fence (```` ```json ```` or a bare ```` ``` ````) holding nothing but one JSON object of
-  exactly ``name`` and ``arguments``.
+  exactly ``name`` and ``arguments``;
+- an answer that is nothing but such an object (Qwen2.5-Coder-0.5B on llama.cpp, issue 19).
 
-Either counts only when the name is an offered tool and the arguments (an object, or a JSON text
+Each counts only when the name is an offered tool and the arguments (an object, or a JSON text
 of one) validate against that tool's parameter schema (``schema_errors``: the subset Chime's tools
 use). Anything else stays prose, whatever JSON it shows. The answer's text is then the text without
 the recognised blocks.
@@ -28,6 +29,7 @@ from core.jsonvalue import compact_json
 
 _HERMES = re.compile(r"<tool_call>\s*(\{.*?\})\s*(?:</tool_call>|\Z)", re.DOTALL)
 _FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n\s*(\{.*?\})\s*\n?```", re.DOTALL)
+_WHOLE = re.compile(r"\A\s*(\{.*\})\s*\Z", re.DOTALL)
 _TYPES: Mapping[str, tuple[type, ...]] = {
     "string": (str,),
     "number": (int, float),
@@ -49,12 +51,13 @@ class TextCalls:
 
 def calls_in_text(text: str, tools: Sequence[Mapping[str, Any]]) -> TextCalls | None:
     """The tool calls ``text`` writes out for the offered ``tools`` (OpenAI-style definitions),
-    or None when it writes none that is offered and valid. Hermes blocks win over fences."""
+    or None when it writes none that is offered and valid. Hermes blocks win over fences, and
+    fences over a whole-answer object."""
     offered = {_name(t): _parameters(t) for t in tools}
     offered.pop("", None)
-    if not offered or ("<tool_call>" not in text and "```" not in text):
+    if not offered or not ("<tool_call>" in text or "```" in text or _WHOLE.match(text)):
         return None
-    for pattern in (_HERMES, _FENCE):
+    for pattern in (_HERMES, _FENCE, _WHOLE):
         found = [(m, _call(m.group(1), offered)) for m in pattern.finditer(text)]
         calls = [(m, c) for m, c in found if c is not None]
         if calls:

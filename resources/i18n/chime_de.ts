@@ -1338,6 +1338,29 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
     </message>
 </context>
 <context>
+    <name>ProbeWait</name>
+    <message>
+        <source>Asking the server for its models…</source>
+        <translation>Der Server wird nach seinen Modellen gefragt…</translation>
+    </message>
+    <message>
+        <source>Asking the model for one word…</source>
+        <translation>Das Modell wird um ein Wort gebeten…</translation>
+    </message>
+    <message>
+        <source>The server is reading the prompt…</source>
+        <translation>Der Server liest die Anfrage…</translation>
+    </message>
+    <message>
+        <source>The model is answering…</source>
+        <translation>Das Modell antwortet…</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+</context>
+<context>
     <name>PromptExamples</name>
     <message>
         <source>Be brief</source>
@@ -2067,6 +2090,10 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
         <translation>Verbindung testen</translation>
     </message>
     <message>
+        <source>Cancel test</source>
+        <translation>Test abbrechen</translation>
+    </message>
+    <message>
         <source>&amp;Preset</source>
         <translation>&amp;Vorlage</translation>
     </message>
@@ -2162,8 +2189,8 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
         <translation>Modelle werden geladen…</translation>
     </message>
     <message>
-        <source>Testing…</source>
-        <translation>Wird getestet…</translation>
+        <source>Test cancelled.</source>
+        <translation>Test abgebrochen.</translation>
     </message>
 </context>
 <context>

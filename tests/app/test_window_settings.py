@@ -103,8 +103,11 @@ def choose_openai_compatible(dialog: SettingsDialog, preset: str) -> None:
 
 
 def click_and_wait(chime: RealApp, button, label, changed_from: str) -> str:  # type: ignore[no-untyped-def]  # Qt widgets
+    dialog = button.window()
     chime.inside(button.click)
-    chime.until(lambda: label.text() not in (changed_from, "Testing…", "Loading models…"))
+    chime.until(
+        lambda: not dialog.testing and label.text() not in (changed_from, "Loading models…")
+    )
     return str(label.text())
 
 
@@ -169,6 +172,9 @@ def test_settings_switch_to_an_endpoint_list_its_models_test_it_and_the_next_tur
         request = server.received[-1]
         assert (request.method, request.path) == ("POST", "/v1/chat/completions")
         assert request.json()["model"] == "qwen3:8b"
+        # byte for byte what Test connection sent: the server's prompt cache serves the turn
+        assert request.json()["messages"][0] == tool_probe["messages"][0]
+        assert request.json()["tools"] == tool_probe["tools"]
         assert request.headers["authorization"] == f"Bearer {KEY}"
         assert server.open_connections > 0  # the endpoint's keep-alive connection
         chime.run(chime.controller.close_session())

@@ -18,7 +18,8 @@ from scripts import real_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_server]
 NOT_HERE = (
-    "no llama-cpp-python server here: `python scripts/real_server.py` builds one in "
+    "no llama-cpp-python server here: `python scripts/real_server.py --server llama-cpp-python` "
+    "builds one in "
     "~/.cache/chime/real-server (or set CHIME_LLAMA_PYTHON to a python that has llama_cpp)"
 )
 

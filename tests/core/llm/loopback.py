@@ -68,7 +68,15 @@ class Silent:
     """Reads the request and never answers (for timeouts)."""
 
 
-Reply = Json | Sse | Endless | Silent
+@dataclass(frozen=True)
+class Gated:
+    """``then``, sent only once ``gate`` is set: a server still reading a long prompt."""
+
+    gate: asyncio.Event
+    then: Json | Sse
+
+
+Reply = Json | Sse | Endless | Silent | Gated
 
 
 def chunk(
@@ -207,6 +215,9 @@ class LoopbackServer:
         self.received.append(request)
         self.request_seen.set()
         reply = self._reply_to(request)
+        if isinstance(reply, Gated):
+            await reply.gate.wait()
+            reply = reply.then
         if isinstance(reply, Json):
             await _send_json(writer, reply)
             return True

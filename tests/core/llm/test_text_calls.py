@@ -1,5 +1,5 @@
-"""Tool calls written as text (``core.llm.text_calls``): the two shapes are recognised only for an
-offered tool with valid arguments; prose that shows JSON never is. Through the door, a family that
+"""Tool calls written as text (``core.llm.text_calls``): the three shapes are recognised only for
+an offered tool with valid arguments; prose that shows JSON never is. Through the door, a family that
 leaves such calls unparsed gets the call as a real one."""
 
 from __future__ import annotations
@@ -61,6 +61,17 @@ def test_a_fenced_call_of_an_offered_tool_is_recognised_and_leaves_the_text() ->
     assert found.text == "Sure, here it is:\n\nDone."
 
 
+def test_an_answer_that_is_nothing_but_a_call_is_recognised_and_leaves_no_text() -> None:
+    # Qwen2.5-Coder-0.5B on llama.cpp's server answered Chime's request with exactly this
+    found = calls_in_text(f"\n{OVEN}\n", TOOLS)
+
+    assert found is not None
+    assert found.calls == (ToolCall("text_call_0", "schedule_create", OVEN_ARGS),)
+    assert found.text == ""
+    assert calls_in_text(f"Here: {OVEN}", TOOLS) is None
+    assert calls_in_text(f"{OVEN} and then I set it.", TOOLS) is None
+
+
 def test_hermes_blocks_are_recognised_the_last_one_even_without_its_closing_tag() -> None:
     listing = '{"name": "schedule_list", "arguments": "{}"}'
     text = f"<tool_call>\n{OVEN}\n</tool_call>\n<tool_call>\n{listing}"
@@ -119,7 +130,9 @@ def test_prose_that_shows_a_call_outside_a_fence_or_tag_is_never_a_call(
 @given(
     name=st.text(min_size=1, max_size=20).filter(lambda n: n not in ("schedule_create",)),
     arguments=ARGUMENTS,
-    shape=st.sampled_from(["```json\n{}\n```", "```\n{}\n```", "<tool_call>{}</tool_call>"]),
+    shape=st.sampled_from(
+        ["```json\n{}\n```", "```\n{}\n```", "<tool_call>{}</tool_call>", "\n{}\n"]
+    ),
     before=PROSE,
 )
 def test_a_call_of_a_tool_not_offered_is_never_recognised(
