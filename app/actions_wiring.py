@@ -111,6 +111,9 @@ def wire_actions(
 
     wire_controller(window, controller, tasks, confirm)
     act("rename_session").triggered.connect(lambda: _rename(window, controller, questions))
+    window.sessions.rename_wanted.connect(
+        lambda sid, title: tasks.spawn(controller.rename_session(sid, title))
+    )
     act("export_markdown").triggered.connect(
         lambda: _export(window, controller, tasks, questions, "markdown")
     )
@@ -213,8 +216,10 @@ def _step(controller: AppController, tasks: TaskRunner, step: int) -> None:
 
 
 def _rename(window: MainWindow, controller: AppController, questions: Questions) -> None:
+    """Rename the conversation on screen in place in the list (F2); where its row is not
+    shown (the sidebar folded, filtered out) the title is asked in a dialog."""
     opened = controller.current_session()
-    if opened is None or opened.session.read_only:
+    if opened is None or opened.session.read_only or window.sessions.edit_title(opened.id):
         return
     title = questions.title(window, opened.session.title or "")
     if title:

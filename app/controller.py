@@ -77,7 +77,7 @@ from ui.dialogs import LeaveWarning
 from ui.i18n import QT_TRANSLATE_NOOP
 from ui.main_window import MainWindow, request_attention
 from ui.screen import ReminderView, SessionAccess, SessionScreen
-from ui.session_list import SessionListItem
+from ui.session_list import SessionListItem, fork_title
 from ui.timefmt import short_day, short_month
 
 _log = logging.getLogger(__name__)
@@ -434,6 +434,13 @@ class AppController(QObject):
         if opened is not None:
             opened.bridge.rename(title)
 
+    async def rename_session(self, session_id: str, title: str) -> None:
+        """Rename a session from the list (in place): a closed one is opened first, since
+        the title is an event of its log."""
+        opened = self.open.get(session_id) or await self.open_session(session_id, show=False)
+        if opened is not None:
+            opened.bridge.rename(title)
+
     async def close_session(self, session_id: str | None = None) -> None:
         """Make a session cold (flush, stop its owner, release the lock); show another one."""
         target = session_id or self.current
@@ -471,8 +478,7 @@ class AppController(QObject):
             self._say_above(opened, self.tr("Could not fork: ") + self._cannot_write(error))
             return
         forked = self._adopt(child, show=True)
-        title = opened.session.title or self.tr("New session")
-        forked.bridge.rename(self.tr("{title} (fork)").format(title=title))
+        forked.bridge.rename(fork_title(opened.session.title or self.tr("New session")))
         await self.refresh_sessions()
 
     async def delete_current(self) -> None:
@@ -763,6 +769,7 @@ class AppController(QObject):
             unread_count=opened.unread,
             read_only=session.read_only,
             search_text=_search_text(session.entries),
+            fork=session.header.parent_id is not None,
         )
 
     # -- bridge handlers -----------------------------------------------------------------
@@ -932,6 +939,7 @@ def _stored_item(summary: SessionFileSummary, now: datetime) -> SessionListItem:
         summary.last_activity_at,
         reminder_count=count,
         overdue=overdue,
+        fork=summary.parent_id is not None,
     )
 
 

@@ -48,6 +48,7 @@ _FLAGS = (
     "start_at_login",
     "notifications",
     "notify_answers",
+    "model_titles",
 )
 
 
@@ -77,6 +78,9 @@ class Settings:
     """A desktop notification points to a reminder's turn while the window is not active."""
     notify_answers: bool = False
     """Also notify when a long answer (``app.presence.LONG_ANSWER``) finishes in the background."""
+    model_titles: bool = True
+    """A language model answering a conversation writes its short title after the first exchange
+    (``app.title_flow``; never the offline assistant)."""
 
     def __post_init__(self) -> None:
         for name in ("provider", "preset", "base_url", "model", "theme", "language"):

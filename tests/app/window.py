@@ -205,14 +205,15 @@ class RealApp:
         return [model.row_at(r).kind for r in range(model.rowCount())]  # type: ignore[union-attr]  # rows exist
 
     def sidebar(self) -> list[tuple[str, str]]:
-        """(id, title) of every visible sidebar row, top to bottom (after the filter)."""
+        """(id, title) of every visible conversation row, top to bottom (after the filter;
+        group headings left out)."""
         proxy = self.window.sessions.proxy
         model = self.window.sessions.model
         rows = []
         for row in range(proxy.rowCount()):
             item = model.item(proxy.mapToSource(proxy.index(row, 0)).row())
-            assert item is not None
-            rows.append((item.id, item.title))
+            if item is not None:
+                rows.append((item.id, item.title))
         return rows
 
     def idle(self) -> bool:
