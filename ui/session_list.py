@@ -219,6 +219,7 @@ class SessionListPanel(QWidget):
         view.customContextMenuRequested.connect(self._on_context_menu)
         view.setDragEnabled(True)
         view.setAcceptDrops(True)
+        view.viewport().setAcceptDrops(True)
         view.setDropIndicatorShown(True)
         view.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
         view.setDefaultDropAction(Qt.DropAction.MoveAction)

@@ -27,6 +27,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
+    QTimer,
     Signal,
 )
 
@@ -246,7 +247,8 @@ class SessionListModel(QAbstractListModel):
             case Listed(id=sid) if text != self._items[sid].title:
                 self.rename_wanted.emit(sid, text)
             case Heading(folder=folder) if folder is not None and text != folder.name:
-                self.organise(self.organisation.rename_folder(folder.id, text))
+                renamed = self.organisation.rename_folder(folder.id, text)
+                QTimer.singleShot(0, self, lambda: self.organise(renamed))  # after the editor
             case _:
                 return False
         return True
