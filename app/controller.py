@@ -558,8 +558,9 @@ class AppController(QObject):
         return _warning(kind, len(waiting), where, when)
 
     def step_session(self, step: int) -> str | None:
-        """The id ``step`` places after the current one in the sidebar order (wrapping)."""
-        ids = [s.id for s in self._sidebar_items()]
+        """The id ``step`` places after the current one in the sidebar's order as shown
+        (groups, pins and folders; wrapping)."""
+        ids = self.window.sessions.model.session_ids() or [s.id for s in self._sidebar_items()]
         if not ids:
             return None
         position = ids.index(self.current) if self.current in ids else 0

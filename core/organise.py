@@ -15,7 +15,7 @@ conversations are left out of that view and are the whole of the ``ARCHIVED`` vi
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, tzinfo
+from datetime import date, datetime, tzinfo
 from enum import StrEnum
 from typing import Any, assert_never
 
@@ -187,7 +187,11 @@ def organisation_from_json(raw: object) -> Organisation:
 def day_group(last: datetime, now: datetime, zone: tzinfo) -> Group:
     """The day group of a last activity at ``last`` seen at ``now``, by calendar days in ``zone``
     (a time after ``now``, a clock set back, counts as today)."""
-    days = (now.astimezone(zone).date() - last.astimezone(zone).date()).days
+    return _day_of(now.astimezone(zone).date(), last, zone)
+
+
+def _day_of(today: date, last: datetime, zone: tzinfo) -> Group:
+    days = (today - last.astimezone(zone).date()).days
     if days <= 0:
         return Group.TODAY
     if days == 1:
@@ -219,27 +223,24 @@ def arrange(
 def _grouped(
     shown: Sequence[tuple[str, datetime]], organisation: Organisation, now: datetime, zone: tzinfo
 ) -> tuple[Row, ...]:
-    rows: list[Row] = []
-    pinned = [sid for sid, _at in shown if sid in organisation.pinned]
-    if pinned:
-        rows += [Heading(Group.PINNED), *map(Listed, pinned)]
-    placed = dict(organisation.placed)
-    for folder in sorted(organisation.folders, key=lambda f: (f.name.casefold(), f.id)):
-        inside = [
-            sid
-            for sid, _at in shown
-            if sid not in organisation.pinned and placed.get(sid) == folder.id
-        ]
-        rows += [Heading(Group.FOLDER, folder), *map(Listed, inside)]
-    folders = {f.id for f in organisation.folders}
-    loose = [
-        (sid, at)
-        for sid, at in shown
-        if sid not in organisation.pinned and placed.get(sid) not in folders
-    ]
+    """One pass over ``shown`` (newest first) into the groups, then the groups in their order."""
+    folders = sorted(organisation.folders, key=lambda f: (f.name.casefold(), f.id))
+    inside: dict[str, list[str]] = {f.id: [] for f in folders}
     by_day: dict[Group, list[str]] = {group: [] for group in DAY_GROUPS}
-    for sid, at in loose:
-        by_day[day_group(at, now, zone)].append(sid)
+    pinned: list[str] = []
+    placed = dict(organisation.placed)
+    today = now.astimezone(zone).date()
+    for sid, at in shown:
+        folder = placed.get(sid)
+        if sid in organisation.pinned:
+            pinned.append(sid)
+        elif folder in inside:
+            inside[folder].append(sid)
+        else:
+            by_day[_day_of(today, at, zone)].append(sid)
+    rows: list[Row] = [Heading(Group.PINNED), *map(Listed, pinned)] if pinned else []
+    for each in folders:
+        rows += [Heading(Group.FOLDER, each), *map(Listed, inside[each.id])]
     for group, ids in by_day.items():
         if ids:
             rows += [Heading(group), *map(Listed, ids)]

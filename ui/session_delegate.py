@@ -26,6 +26,12 @@ from ui.timefmt import since
 Index = QModelIndex | QPersistentModelIndex
 
 
+_COLORS: dict[tuple[tuple[int, ...], bool], CardColors] = {}
+"""Row colours by the palette's colours (its cache key is not enough: a palette changed in place
+by a theme switch can keep it) and selection."""
+_ROLES = tuple(role for role in QPalette.ColorRole if role not in (QPalette.ColorRole.NColorRoles,))
+
+
 class SessionDelegate(QStyledItemDelegate):
     """Paints conversations and headings (see the module docstring)."""
 
@@ -37,8 +43,11 @@ class SessionDelegate(QStyledItemDelegate):
         parent: Any = None,
         snippet_of: Callable[[str], str] = lambda _id: "",
         archived: Callable[[str], bool] = lambda _id: False,
+        heading_at: Callable[[Index], bool] | None = None,
     ) -> None:
         super().__init__(parent)
+        self._heading_at = heading_at or (lambda index: isinstance(summary_of(index), Heading))
+        self._sizes: dict[str, tuple[QSize, QSize]] = {}
         self._clock = clock
         self._bell = bell
         self._summary_of = summary_of
@@ -46,10 +55,12 @@ class SessionDelegate(QStyledItemDelegate):
         self._archived = archived
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
-        metrics = QFontMetrics(option.font)
-        if isinstance(self._summary_of(index), Heading):
-            return QSize(200, metrics.height() + 12)
-        return QSize(200, metrics.height() * 2 + 18)
+        key = option.font.key()  # asked for every row at each layout: kept per font
+        sizes = self._sizes.get(key)
+        if sizes is None:
+            line = QFontMetrics(option.font).height()
+            sizes = self._sizes[key] = (QSize(200, line + 12), QSize(200, line * 2 + 18))
+        return sizes[0] if self._heading_at(index) else sizes[1]
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         item = self._summary_of(index)
@@ -103,10 +114,16 @@ class SessionDelegate(QStyledItemDelegate):
 
     @staticmethod
     def colors(palette: QPalette, *, selected: bool) -> CardColors:
-        """The row's colours: on the sidebar's background, or in the selection colours."""
-        return card_colors(
-            palette, selected=selected, background=palette.color(QPalette.ColorRole.Window)
-        )
+        """The row's colours: on the sidebar's background, or in the selection colours (worked
+        out once per palette: every row of every paint asks)."""
+        key = (tuple(palette.color(role).rgba() for role in _ROLES), selected)
+        found = _COLORS.get(key)
+        if found is None:
+            if len(_COLORS) > 16:  # palettes of themes no longer shown
+                _COLORS.clear()
+            background = palette.color(QPalette.ColorRole.Window)
+            found = _COLORS[key] = card_colors(palette, selected=selected, background=background)
+        return found
 
     @staticmethod
     def title_rect(rect: QRect, font: QFont, *, live: bool) -> QRect:

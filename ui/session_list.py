@@ -79,6 +79,8 @@ __all__ = [
     "snippet_from_match",
 ]
 
+LAYOUT_BATCH = 150
+"""Rows the list lays out at once before it lets the event loop run (a long list stays fluent)."""
 SEARCH_DELAY_MS = 200
 """How long after the last key press the messages of every session are searched."""
 
@@ -209,8 +211,11 @@ class SessionListPanel(QWidget):
                 view,
                 self.proxy.snippet,
                 lambda sid: sid in self.model.organisation.archived,
+                self._heading_at,
             )
         )
+        view.setLayoutMode(QListView.LayoutMode.Batched)  # a long list lays out in steps
+        view.setBatchSize(LAYOUT_BATCH)
         view.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked
             | QAbstractItemView.EditTrigger.EditKeyPressed
@@ -276,11 +281,16 @@ class SessionListPanel(QWidget):
         self._search_delay.start()
 
     def _summary_at(self, index: Index) -> SessionListItem | Heading | None:
-        source = self.proxy.mapToSource(self.proxy.index(index.row(), 0))
-        if not source.isValid():
-            return None
-        row = self.model.row(source.row())
-        return row if isinstance(row, Heading) else self.model.item(source.row())
+        """What the row at ``index`` (of the list's own model) shows."""
+        row = self.model.row(self.proxy.mapToSource(index).row())
+        match row:
+            case Listed(id=sid):
+                return self.model.item_of(sid)
+            case _:
+                return row
+
+    def _heading_at(self, index: Index) -> bool:
+        return isinstance(self.model.row(self.proxy.mapToSource(index).row()), Heading)
 
     def add_actions(self, actions: Sequence[QAction]) -> None:
         """Offer these window actions in the list's context menu."""

@@ -122,6 +122,7 @@ class SessionListModel(QAbstractListModel):
         self._clock = clock
         self._items: dict[str, SessionListItem] = {}
         self._rows: list[Row] = []
+        self._searched: dict[str, tuple[SessionListItem, str]] = {}
         self.organisation = Organisation()
         self.view = View.LIST
         self.flat = False
@@ -218,6 +219,19 @@ class SessionListModel(QAbstractListModel):
         found = self.row(row)
         return self._items[found.id] if isinstance(found, Listed) else None
 
+    def searched(self, row: int) -> tuple[str, str] | None:
+        """The session id at ``row`` and the text the filter matches, case-folded (title and
+        message text; kept while the item is the same); None on a heading."""
+        found = self.row(row)
+        if not isinstance(found, Listed):
+            return None
+        item = self._items[found.id]
+        kept = self._searched.get(found.id)
+        if kept is None or kept[0] != item:
+            kept = (item, f"{item.title}\n{item.search_text}".casefold())
+            self._searched[found.id] = kept
+        return found.id, kept[1]
+
     def item_of(self, session_id: str) -> SessionListItem | None:
         return self._items.get(session_id)
 
@@ -284,6 +298,8 @@ class SessionListModel(QAbstractListModel):
         list) keeps the rows already shown where they are inside their group (a new one comes
         in on top of it), so a click aimed at one row never lands on another."""
         self._items = {item.id: item for item in items}
+        if len(self._searched) > 2 * len(self._items):  # sessions deleted: forget their texts
+            self._searched = {k: v for k, v in self._searched.items() if k in self._items}
         self.lay_out(hold_order=hold_order)
 
     def lay_out(self, *, hold_order: bool = False) -> None:
@@ -350,13 +366,16 @@ class SessionFilter(QSortFilterProxyModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._typed = ""
+        self._key = ""
         self._query = ""
         self._matches: dict[str, str] = {}
 
     def set_text(self, text: str) -> None:
-        """The text typed into the filter box."""
+        """The text typed into the filter box (matched case-insensitively, anywhere)."""
+        self.beginFilterChange()
         self._typed = text
-        self.setFilterFixedString(text)
+        self._key = text.casefold()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def set_matches(self, query: str, matches: Mapping[str, str]) -> None:
         self.beginFilterChange()
@@ -371,7 +390,12 @@ class SessionFilter(QSortFilterProxyModel):
         return self._matches.get(session_id, "")
 
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
-        if super().filterAcceptsRow(source_row, source_parent):
+        if not self._key:
             return True
-        session_id = self.sourceModel().index(source_row, 0, source_parent).data(ID_ROLE)
-        return isinstance(session_id, str) and bool(self.snippet(session_id))
+        model = self.sourceModel()
+        assert isinstance(model, SessionListModel)
+        found = model.searched(source_row)
+        if found is None:  # a heading: the list is flat while it is searched
+            return False
+        session_id, text = found
+        return self._key in text or bool(self.snippet(session_id))
