@@ -126,11 +126,13 @@ class SessionDelegate(QStyledItemDelegate):
         return found
 
     @staticmethod
-    def title_rect(rect: QRect, font: QFont, *, live: bool) -> QRect:
-        """Where a row at ``rect`` draws its title (the editor goes there too)."""
+    def title_rect(rect: QRect, font: QFont, *, live: bool, unread: bool = False) -> QRect:
+        """Where a row at ``rect`` draws its title (the editor goes there too): after the live
+        dot, before the unread mark (the whole width when there is neither)."""
         inner = rect.adjusted(16, 8, -16, -8)
         left = inner.left() + (14 if live else 0)
-        return QRect(left, inner.top(), inner.right() - left - 30, QFontMetrics(font).height())
+        right = inner.right() - (14 if unread else 0)
+        return QRect(left, inner.top(), right - left, QFontMetrics(font).height())
 
     def _paint_lines(
         self,
@@ -152,7 +154,7 @@ class SessionDelegate(QStyledItemDelegate):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.drawEllipse(inner.left(), inner.top() + line // 2 - 4, 8, 8)
             painter.setPen(color)
-        title_rect = self.title_rect(option.rect, title_font, live=item.live)
+        title_rect = self.title_rect(option.rect, title_font, live=item.live, unread=item.unread)
         painter.drawText(
             title_rect,
             int(Qt.AlignmentFlag.AlignVCenter),
@@ -245,7 +247,7 @@ class SessionDelegate(QStyledItemDelegate):
         item = self._summary_of(index)
         if isinstance(item, SessionListItem):
             rect = self.title_rect(option.rect, option.font, live=item.live)
-            editor.setGeometry(rect.adjusted(-4, -3, 30, 3))
+            editor.setGeometry(rect.adjusted(-2, -3, 4, 3))
         else:
             editor.setGeometry(option.rect.adjusted(10, 2, -10, -2))
 
