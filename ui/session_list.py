@@ -302,7 +302,7 @@ class SessionListPanel(QWidget):
         pointer or the keyboard is on the list: ``holding``)."""
         self._current = current
         if self.list.state() == QAbstractItemView.State.EditingState:
-            self.model.set_sessions(items, hold_order=True)  # the row being edited stays put
+            self.model.set_sessions(items, freeze=True)  # the row being edited stays put
         else:
             self.model.set_sessions(items, hold_order=self.holding)
         self.select(current)

@@ -293,11 +293,20 @@ class SessionListModel(QAbstractListModel):
         self.organisation = organisation
         self.lay_out()
 
-    def set_sessions(self, items: Sequence[SessionListItem], *, hold_order: bool = False) -> None:
+    def set_sessions(
+        self, items: Sequence[SessionListItem], *, hold_order: bool = False, freeze: bool = False
+    ) -> None:
         """Replace the conversations; ``hold_order`` (the pointer or the keyboard is on the
         list) keeps the rows already shown where they are inside their group (a new one comes
-        in on top of it), so a click aimed at one row never lands on another."""
+        in on top of it), so a click aimed at one row never lands on another; ``freeze`` (a
+        title is being edited in place) keeps every row where it is while the same
+        conversations are listed."""
+        same = self._items.keys() == {item.id for item in items}
         self._items = {item.id: item for item in items}
+        if freeze and same:
+            if self._rows:
+                self.dataChanged.emit(self.index(0), self.index(len(self._rows) - 1))
+            return
         if len(self._searched) > 2 * len(self._items):  # sessions deleted: forget their texts
             self._searched = {k: v for k, v in self._searched.items() if k in self._items}
         self.lay_out(hold_order=hold_order)

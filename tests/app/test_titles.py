@@ -6,9 +6,11 @@ is off, and a failure leaves the automatic title)."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,8 +18,21 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLineEdit
 
+from app import title_flow
 from app.settings import SETTINGS_FILE
 from app.title_flow import TITLE_PROMPT, clean_title
+from core.events import (
+    AssistantMessage,
+    Entry,
+    ModelRef,
+    SessionTitle,
+    TurnEnd,
+    TurnStart,
+    UserMessage,
+    UserSource,
+)
+from core.llm.messages import Finish
+from tests.app.harness import run_loop
 from tests.app.test_session_verbs import answer, chats, endpoint
 from tests.app.window import Opener, RealApp, running, wide
 from tests.core.llm.loopback import Json, Reply, error_body
@@ -128,7 +143,7 @@ def test_the_model_titles_the_conversation_after_its_first_answer(
         answer("Beans in June."),
     ]
     with (
-        endpoint(loop, tmp_path, script) as server,
+        endpoint(loop, tmp_path, script, titles=True) as server,
         running(qtbot, qapp, loop, tmp_path, clock) as chime,
     ):
         chime.send(FIRST)
@@ -154,7 +169,7 @@ def test_no_model_title_when_it_fails_or_the_setting_is_off(
     qtbot, qapp, loop, tmp_path: Path, clock: FakeClock
 ) -> None:
     script: list[Reply] = [answer("Fine."), Json(400, error_body("no titles here")), answer("Ok.")]
-    with endpoint(loop, tmp_path, script) as server:
+    with endpoint(loop, tmp_path, script, titles=True) as server:
         with running(qtbot, qapp, loop, tmp_path, clock) as chime:
             chime.send("first words of the first")
             chime.until(lambda: len(chats(server)) == 2)
@@ -187,3 +202,61 @@ def test_a_model_s_answer_is_cleaned_into_a_title() -> None:
     assert clean_title('"."') is None
     assert clean_title("") is None
     assert clean_title("x" * 200) == "x" * 60
+
+
+class Hanging:
+    """A provider whose answer never comes (the title's request times out)."""
+
+    info = None
+
+    async def stream(self, request: object) -> Any:
+        await asyncio.Event().wait()
+        yield request
+
+
+class Answering:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.requests: list[Any] = []
+
+    async def stream(self, request: object) -> Any:
+        self.requests.append(request)
+        yield Finish(self.text, (), "stop")
+
+
+def exchange() -> list[Entry]:
+    return [
+        Entry(0, "t", UserMessage("m", "Plan the week", UserSource(None))),
+        Entry(1, "t", TurnStart(1, 0)),
+        Entry(2, "t", AssistantMessage("a", "Monday: gym.", (), ModelRef("p", "m"), "stop")),
+        Entry(3, "t", TurnEnd(1, "completed")),
+    ]
+
+
+def fake_open(provider: Any, entries: list[Entry], *, named: bool = False) -> Any:
+    recorded: list[Any] = []
+    session = SimpleNamespace(
+        entries=entries, read_only=False, titled_by_person=named, append_event=recorded.append
+    )
+    return SimpleNamespace(
+        id="s", agent=SimpleNamespace(provider=provider), session=session
+    ), recorded
+
+
+def test_a_title_request_that_hangs_or_comes_too_late_records_nothing(loop, monkeypatch) -> None:
+    monkeypatch.setattr(title_flow, "TITLE_SECONDS", 0.01)
+    opened, recorded = fake_open(Hanging(), exchange())
+    run_loop(loop, title_flow.give_title(opened))
+    assert recorded == []
+    answering = Answering("Week plan")
+    opened, recorded = fake_open(answering, exchange(), named=True)  # renamed meanwhile
+    run_loop(loop, title_flow.give_title(opened))
+    assert recorded == []
+    assert len(answering.requests) == 1
+    opened, recorded = fake_open(answering, exchange())
+    run_loop(loop, title_flow.give_title(opened))
+    assert recorded == [SessionTitle("Week plan", by_model=True)]
+    opened, recorded = fake_open(answering, exchange()[:2])  # no answer yet: nothing to send
+    run_loop(loop, title_flow.give_title(opened))
+    assert len(answering.requests) == 2
+    assert recorded == []
