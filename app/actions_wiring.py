@@ -216,10 +216,11 @@ def _step(controller: AppController, tasks: TaskRunner, step: int) -> None:
 
 
 def _rename(window: MainWindow, controller: AppController, questions: Questions) -> None:
-    """Rename the conversation on screen in place in the list (F2); where its row is not
-    shown (the sidebar folded, filtered out) the title is asked in a dialog."""
+    """Rename in place in the list (F2): the row the keyboard is on in the list, else the
+    conversation on screen; where its row is not shown (the sidebar folded, filtered out) the
+    title is asked in a dialog."""
     opened = controller.current_session()
-    if opened is None or opened.session.read_only or window.sessions.edit_title(opened.id):
+    if opened is None or window.sessions.edit_current(opened.id) or opened.session.read_only:
         return
     title = questions.title(window, opened.session.title or "")
     if title:

@@ -391,6 +391,15 @@ class SessionListPanel(QWidget):
         self.list.edit(index)
         return self.list.state() == QAbstractItemView.State.EditingState
 
+    def edit_current(self, session_id: str) -> bool:
+        """F2: rename in place the row the keyboard is on when the list has the focus (a
+        conversation or a folder's heading), else ``session_id``'s row (``edit_title``)."""
+        index = self.list.currentIndex()
+        if self.list.hasFocus() and index.isValid() and index.flags() & Qt.ItemFlag.ItemIsEditable:
+            self.list.edit(index)
+            return self.list.state() == QAbstractItemView.State.EditingState
+        return self.edit_title(session_id)
+
     def edit_folder(self, folder_id: str) -> None:
         """Start naming a folder in place (after New folder)."""
         row = self.model.folder_row(folder_id)

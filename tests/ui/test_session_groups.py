@@ -10,7 +10,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PySide6.QtCore import QEvent, QMimeData, QModelIndex, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QFont
-from PySide6.QtWidgets import QAbstractItemView, QApplication, QMenu, QStyleOptionViewItem
+from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
+    QAbstractItemView,
+    QApplication,
+    QMenu,
+    QStyleOptionViewItem,
+)
 
 from core.organise import Group, Heading, Listed, Organisation
 from tests.fakes import FakeClock
@@ -241,3 +247,26 @@ def test_the_filter_s_texts_of_sessions_that_are_gone_are_forgotten(
     panel.set_sessions(many[:2], None)
     panel.filter.setText("title")
     assert len(panel.model._searched) <= 4  # the other texts went with their sessions
+
+
+def test_f2_in_the_list_renames_the_row_the_keyboard_is_on(qtbot, clock: FakeClock) -> None:
+    panel = panel_with(qtbot, clock, Organisation().add_folder("f1", "Work"))
+    assert panel.edit_current("a")  # the list without the focus: the conversation on screen
+    assert panel.list.focusWidget().text() == "Alpha"
+    panel.list.closeEditor(
+        panel.list.focusWidget(), QAbstractItemDelegate.EndEditHint.RevertModelCache
+    )
+    panel.activateWindow()
+    panel.list.setFocus()
+    qtbot.waitUntil(panel.list.hasFocus)
+    panel.list.setCurrentIndex(index_of(panel, "Work"))
+    assert panel.edit_current("a")
+    assert panel.list.focusWidget().accessibleName() == "Folder name"
+    panel.list.closeEditor(
+        panel.list.focusWidget(), QAbstractItemDelegate.EndEditHint.RevertModelCache
+    )
+    panel.list.setFocus()
+    qtbot.waitUntil(panel.list.hasFocus)
+    panel.list.setCurrentIndex(index_of(panel, "Beta"))
+    assert panel.edit_current("a")
+    assert panel.list.focusWidget().text() == "Beta"
