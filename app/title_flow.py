@@ -1,8 +1,8 @@
 """A short title written by the conversation's language model after its first exchange.
 
-When the first turn of a conversation completes, its title is still the automatic one (no
-``session/title`` given by the person), the setting ``model_titles`` is on, and the session
-answers with a language model (never the offline assistant), one small separate request goes
+When the first turn of a conversation completes (turns that failed before it do not count, up
+to ``FIRST_TURNS``), its title is still the automatic one (no ``session/title`` given by the
+person), the setting ``model_titles`` is on, and the session answers with a language model (never the offline assistant), one small separate request goes
 through the session's own provider: the first message and the answer, asking for a title of a
 few words. Its answer, cleaned (``clean_title``), is recorded as ``session/title`` with
 ``"by": "model"``. Nothing is recorded when the request fails, times out
@@ -22,12 +22,15 @@ from app.engine import OpenSession
 from app.qtasync import TaskRunner
 from app.settings import Settings
 from core.errors import ChimeError
-from core.events import AssistantMessage, Entry, SessionTitle, TurnEnd, UserMessage
+from core.events import AssistantMessage, Entry, SessionTitle, TurnEnd, TurnStart, UserMessage
 from core.llm.messages import Finish, Message, ModelRequest
 from core.llm.provider import ModelProvider
 
 _log = logging.getLogger(__name__)
 
+FIRST_TURNS = 3
+"""A conversation whose first completed turn comes later (turns that failed before it) is titled
+up to this turn; past it, a conversation is an old one (from before the setting was on)."""
 TITLE_SECONDS = 30.0
 """How long the title's request may take before the automatic title simply stays."""
 TITLE_CHARS = 60
@@ -50,13 +53,15 @@ def wire_titles(
 
     def observe(session_id: str, entry: Entry) -> None:
         event = entry.event
-        if not isinstance(event, TurnEnd) or event.turn != 1 or event.status != "completed":
+        if not isinstance(event, TurnEnd) or event.status != "completed":
             return
         opened = controller.open.get(session_id)
-        if opened is None or session_id in asked or not wanted(opened, settings()):
+        if opened is None or session_id in asked or event.turn > FIRST_TURNS:
             return
-        asked.add(session_id)
-        tasks.spawn(give_title(opened))
+        asked.add(session_id)  # its first completed turn, or a later one: never asked again
+        exchange = first_exchange(opened.session.entries, entry.seq)
+        if exchange is not None and wanted(opened, settings()):
+            tasks.spawn(give_title(opened, exchange))
 
     controller.entry_observers.append(observe)
 
@@ -73,11 +78,11 @@ def wanted(opened: OpenSession, settings: Settings) -> bool:
     )
 
 
-async def give_title(opened: OpenSession) -> None:
-    """Ask the session's provider for a title and record it (see the module docstring)."""
+async def give_title(opened: OpenSession, exchange: tuple[str, str]) -> None:
+    """Ask the session's provider for a title of ``exchange`` (the first message and its
+    answer) and record it (see the module docstring)."""
     agent = opened.agent
-    exchange = first_exchange(opened.session.entries)
-    if agent is None or exchange is None:
+    if agent is None:
         return
     try:
         async with asyncio.timeout(TITLE_SECONDS):
@@ -95,21 +100,36 @@ async def give_title(opened: OpenSession) -> None:
         _log.info("model title for %s not recorded: %s", opened.id, error)
 
 
-def first_exchange(entries: Sequence[Entry]) -> tuple[str, str] | None:
-    """The first message the person wrote and the last answer text of its turn."""
-    question = answer = None
-    for seq in range(len(entries)):
-        try:
-            event = entries[seq].event
-        except ValueError:
-            continue
-        if isinstance(event, UserMessage) and question is None and not event.is_reminder:
-            question = event.text
-        elif isinstance(event, AssistantMessage) and event.text.strip():
-            answer = event.text
-        elif isinstance(event, TurnEnd):
-            break
-    return (question, answer) if question and answer else None
+def first_exchange(entries: Sequence[Entry], end: int) -> tuple[str, str] | None:
+    """The message and the answer of the turn whose ``turn/end`` is at ``end``, when that turn
+    is the session's first completed one and answers a message the person wrote; else None."""
+    started: dict[int, int] = {}
+    answer = ""
+    for seq in range(end):
+        event = _event(entries, seq)
+        match event:
+            case TurnStart(turn=turn, input=consumed):
+                started[turn] = consumed
+                answer = ""
+            case AssistantMessage(text=text) if text.strip():
+                answer = text
+            case TurnEnd(status="completed"):
+                return None  # an earlier exchange was the first
+            case _:
+                pass
+    last = _event(entries, end)
+    consumed = started.get(last.turn, -1) if isinstance(last, TurnEnd) else -1
+    question = _event(entries, consumed) if consumed >= 0 else None
+    if not isinstance(question, UserMessage) or question.is_reminder or not answer:
+        return None
+    return (question.text, answer) if question.text.strip() else None
+
+
+def _event(entries: Sequence[Entry], seq: int) -> object:
+    try:
+        return entries[seq].event
+    except (ValueError, IndexError):  # an unreadable line
+        return None
 
 
 async def ask_title(provider: ModelProvider, question: str, answer: str) -> str:

@@ -243,20 +243,38 @@ def fake_open(provider: Any, entries: list[Entry], *, named: bool = False) -> An
     ), recorded
 
 
+QUESTION = ("Plan the week", "Monday: gym.")
+
+
 def test_a_title_request_that_hangs_or_comes_too_late_records_nothing(loop, monkeypatch) -> None:
     monkeypatch.setattr(title_flow, "TITLE_SECONDS", 0.01)
     opened, recorded = fake_open(Hanging(), exchange())
-    run_loop(loop, title_flow.give_title(opened))
+    run_loop(loop, title_flow.give_title(opened, QUESTION))
     assert recorded == []
     answering = Answering("Week plan")
     opened, recorded = fake_open(answering, exchange(), named=True)  # renamed meanwhile
-    run_loop(loop, title_flow.give_title(opened))
+    run_loop(loop, title_flow.give_title(opened, QUESTION))
     assert recorded == []
     assert len(answering.requests) == 1
     opened, recorded = fake_open(answering, exchange())
-    run_loop(loop, title_flow.give_title(opened))
+    run_loop(loop, title_flow.give_title(opened, QUESTION))
     assert recorded == [SessionTitle("Week plan", by_model=True)]
-    opened, recorded = fake_open(answering, exchange()[:2])  # no answer yet: nothing to send
-    run_loop(loop, title_flow.give_title(opened))
-    assert len(answering.requests) == 2
-    assert recorded == []
+
+
+def test_the_exchange_titled_is_the_first_that_completed() -> None:
+    entries = exchange()
+    assert title_flow.first_exchange(entries, 3) == QUESTION
+    failed_first = [
+        Entry(0, "t", UserMessage("m", "Plan the week", UserSource(None))),
+        Entry(1, "t", TurnStart(1, 0)),
+        Entry(2, "t", TurnEnd(1, "failed")),
+        Entry(3, "t", UserMessage("n", "Plan it again", UserSource(None))),
+        Entry(4, "t", TurnStart(2, 3)),
+        Entry(5, "t", AssistantMessage("a", "Tuesday: swim.", (), ModelRef("p", "m"), "stop")),
+        Entry(6, "t", TurnEnd(2, "completed")),
+    ]
+    assert title_flow.first_exchange(failed_first, 6) == ("Plan it again", "Tuesday: swim.")
+    later = [*entries, *[Entry(e.seq + 4, "t", e.event) for e in failed_first[3:]]]
+    assert title_flow.first_exchange(later, 10) is None  # the first exchange was titled already
+    no_answer = [*entries[:2], Entry(2, "t", TurnEnd(1, "completed"))]
+    assert title_flow.first_exchange(no_answer, 2) is None
