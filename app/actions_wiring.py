@@ -19,6 +19,7 @@ from app.controller import AppController
 from app.qtasync import TaskRunner
 from app.settings_flow import SettingsFlow
 from app.verbs import wire_verbs
+from core.prompts import SavedPrompt
 from ui.dialogs import (
     LeaveAnswer,
     LeaveWarning,
@@ -30,6 +31,7 @@ from ui.dialogs import (
     ask_title,
 )
 from ui.i18n import QT_TRANSLATE_NOOP
+from ui.import_progress import ask_import_path
 from ui.main_window import MainWindow
 from ui.session_settings import SessionSettings, ask_session_settings
 
@@ -49,14 +51,17 @@ class Questions:
     """Opens a link the user confirmed in the system browser (tests record it instead)."""
     leave: Callable[[QWidget, LeaveWarning], LeaveAnswer | None] = ask_leave
     lose_unsaved: Callable[[QWidget, str], bool] = ask_lose_unsaved
-    session_settings: Callable[[QWidget, SessionSettings], SessionSettings | None] = (
-        ask_session_settings
-    )
-    """The session's instructions and temperature, edited (None: cancelled or unchanged)."""
+    session_settings: Callable[
+        [QWidget, SessionSettings, tuple[SavedPrompt, ...]], SessionSettings | None
+    ] = ask_session_settings
+    """The session's instructions and temperature, edited (None: cancelled or unchanged); the
+    saved prompts are offered in it."""
     attachment_paths: Callable[[QWidget], list[Path]] = ask_attachment_paths
     """The files to attach to the message (empty: cancelled)."""
     restart_for_language: Callable[[QWidget, str], bool] = ask_restart_for_language
     """Whether to start again now to show the language just chosen (named in its own words)."""
+    import_path: Callable[[QWidget], Path | None] = ask_import_path
+    """The file to import conversations from (None: cancelled)."""
 
 
 def wire_controller(

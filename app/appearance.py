@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QDir, Qt
 from PySide6.QtGui import QFont, QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
 from app.paths import APP_NAME, resource
 from app.settings import Settings
+from ui.icons import SEARCH_PREFIX
 from ui.theme import Scheme, palette_for, style_sheet
 
 
@@ -63,12 +64,18 @@ def make_application(argv: Sequence[str]) -> QApplication:
     if isinstance(existing, QApplication):
         return existing
     app = QApplication(list(argv))
+    register_icons()
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName(APP_NAME)
     app.setOrganizationName(APP_NAME)
     app.setDesktopFileName("chime")
     app.setStyle("Fusion")
     return app
+
+
+def register_icons() -> None:
+    """``icons:<name>.svg`` finds the window's own icons (``ui.icons``)."""
+    QDir.addSearchPath(SEARCH_PREFIX, str(resource("icons")))
 
 
 def load_style(app: QApplication) -> None:

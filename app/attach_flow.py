@@ -120,7 +120,7 @@ class AttachFlow:
             if self._controller.current == opened.id:
                 self._window.show_attachments(opened.attachments)
         if refusals:
-            self._window.notify(" ".join(refusals), 15000)
+            self._window.notify(" ".join(refusals), 15000, conversation=True)
 
     async def _store(self, opened: OpenSession, name: str, data: bytes) -> Attachment | Refused:
         if image_type(data) is not None and answers_offline(opened):

@@ -40,6 +40,7 @@ Signals (for the flows of the per-session choices, attachments and search):
     session_shown(str): this session was put on screen.
     choices_changed(str): this session's model, temperature or instructions changed.
     session_closed(str): this session was made cold (its log is complete on disk).
+    session_created(str): a new, empty session was made live by New session (before any input).
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ class AppController(QObject):
     session_shown = Signal(str)
     choices_changed = Signal(str)
     session_closed = Signal(str)
+    session_created = Signal(str)
     unread_changed = Signal()
 
     def __init__(
@@ -234,6 +236,7 @@ class AppController(QObject):
             self._cannot_create(str(error))
             return
         self._adopt(session, show=True)
+        self.session_created.emit(session.id)
         self.window.focus_composer()
 
     def _blank_session(self) -> str | None:
@@ -325,6 +328,8 @@ class AppController(QObject):
         """Put an open session on screen: transcript, reminders, title, state, banner, composer."""
         opened = self.open[session_id]
         previous, self.current = self.current, session_id
+        if previous != session_id:
+            self.window.leave_conversation()
         self._mark_read(opened)  # shown because it was chosen (or the app started on it)
         session = opened.session
         screen = SessionScreen(
@@ -393,7 +398,7 @@ class AppController(QObject):
         files = tuple(opened.attachments)
         refusal = self.attachments_refusal(opened, files)
         if refusal:
-            self.window.notify(refusal, 12000)
+            self.window.notify(refusal, 12000, conversation=True)
             self.window.set_draft(text)
             return
         self.window.scroll_to_end()
@@ -427,7 +432,9 @@ class AppController(QObject):
     def retry(self) -> None:
         opened = self.current_session()
         if opened is not None and not opened.bridge.retry():
-            self.window.notify(self.tr("There is no failed turn to retry."), 5000)
+            self.window.notify(
+                self.tr("There is no failed turn to retry."), 5000, conversation=True
+            )
 
     def rename(self, title: str) -> None:
         opened = self.current_session()

@@ -14,7 +14,8 @@ Choices where the spec is silent:
   reader usually is, that is the newest match.
 - Next and previous step through every occurrence and wrap around once the search is done.
 - A new event of the session extends the search; one that changes the shown path (a hidden
-  exchange, another version, a new version) searches again. Showing another session searches it.
+  exchange, another version, a new version) searches again. Showing another session closes the
+  bar (``MainWindow.leave_conversation``): Ctrl+F there opens it with the same words.
 """
 
 from __future__ import annotations

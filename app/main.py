@@ -20,6 +20,7 @@ replaces its process with a new start on the same data folder (``restart_command
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import logging.handlers
 import os
@@ -68,6 +69,10 @@ LOG_FILE = "chime.log"
 NO_TRAY = QT_TRANSLATE_NOOP(
     "MainWindow", "This desktop shows no tray icons, so Chime shows its window instead."
 )
+TRAY_WAIT_S = 10.0
+"""How long a background start (at login) waits for the desktop's tray before it shows the window
+instead: a panel that holds the tray often starts a few seconds after the programs of the login."""
+TRAY_POLL_S = 0.25
 FRAMED_AFTER_MS = 150
 """A window manager frames a new window asynchronously; its frame is known by then."""
 _log = logging.getLogger("app")
@@ -273,6 +278,8 @@ class Application:
         self.questions = questions
         """None: the real modal dialogs (``app.actions_wiring.Questions``)."""
         self._tray_factory = tray
+        self._early_tray: TrayFactory | None = None
+        """The tray a background start waited for, handed to the composition once."""
         """Makes the tray icon (None: the system's, where the desktop has a tray)."""
         self._notifier_factory = notifier
         """Makes the notifier (None: the desktop's notification service over D-Bus)."""
@@ -352,7 +359,7 @@ class Application:
         from app.background import system_tray, wire_presence
         from app.notifications import DesktopNotifier
 
-        make_tray = self._tray_factory or system_tray
+        make_tray = self._early_tray or self._tray_factory or system_tray
         make_notifier = self._notifier_factory or DesktopNotifier
         controller.tray_explained = self._state.tray_explained
         return wire_presence(
@@ -426,6 +433,21 @@ class Application:
         self.window.fit_to_screen()  # once shown; again when the window manager has framed it
         QTimer.singleShot(FRAMED_AFTER_MS, self.window.fit_to_screen)
 
+    async def _wait_for_tray(self) -> None:
+        """A background start where the desktop's tray is not there yet asks again every
+        ``TRAY_POLL_S`` for up to ``TRAY_WAIT_S`` (the sessions open after); past that the window is
+        shown instead (``start``)."""
+        from app.background import system_tray
+
+        make_tray = self._tray_factory or system_tray
+        icon = QIcon(str(resource("icons", "chime.svg")))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + TRAY_WAIT_S
+        # Qt signals no tray's arrival, so it is asked again
+        while (tray := make_tray(icon)) is None and loop.time() < deadline:  # noqa: ASYNC110
+            await asyncio.sleep(TRAY_POLL_S)
+        self._early_tray = lambda _icon: tray
+
     def _show_start_view(self) -> None:
         """The sidebar, the current conversation's tail and its reminders as the last quit left
         them (``app.start_view``), so the first paint shows the person's day; the engine's own
@@ -452,6 +474,8 @@ class Application:
         state = self._state
         self._starting = True
         try:
+            if self.background:
+                await self._wait_for_tray()
             started = self.started = self._compose()
             qt_feature.forget_sources()  # whatever this PySide6 read while the engine loaded
             wanted = [self.session_arg] if self.session_arg else list(state.open)

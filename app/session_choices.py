@@ -11,7 +11,10 @@ Choices where the spec is silent:
   in a task, the key read in a worker thread) and kept until the settings change; a failure is
   said in the menu and not retried on every open (the settings change, or Settings' own list,
   retries it).
-- Choosing keeps the session's temperature; the instructions dialog keeps the model choice.
+- Choosing keeps the session's temperature; the instructions dialog keeps the model choice,
+  unless a saved prompt that names a model was used there: that model is recorded with no
+  provider (``session/model`` ``{provider: null, model}``), so it asks the settings' own server
+  and the offline assistant stays offline.
 - The recent choices (newest first, at most ``app.state.RECENT_MODELS``) are kept in state.json.
 - The picker's text says what answers this session ("qwen3:8b · Ollama", "Offline assistant"),
   and so does the status bar, in the settings' own words ("qwen3:8b @ http://…").
@@ -33,13 +36,16 @@ from app.settings import Endpoint, Settings, effective_provider
 from core.agent import Agent
 from core.errors import ChimeError
 from core.events import SessionModel
+from core.prompts import SavedPrompt
 from ui.main_window import MainWindow
 from ui.model_picker import ENDPOINT, OFFLINE, ModelMenu, ModelOption, recent_choices
 from ui.session_settings import SessionSettings
 
 _log = logging.getLogger(__name__)
 
-AskSettings = Callable[[MainWindow, SessionSettings], SessionSettings | None]
+AskSettings = Callable[
+    [MainWindow, SessionSettings, tuple[SavedPrompt, ...]], SessionSettings | None
+]
 
 
 class ChoicesFlow(QObject):
@@ -54,6 +60,7 @@ class ChoicesFlow(QObject):
         settings: Callable[[], Settings],
         api_key: Callable[[], str],
         ask: AskSettings,
+        prompts: Callable[[], tuple[SavedPrompt, ...]] = tuple,
     ) -> None:
         super().__init__(controller)
         self._window = window
@@ -62,6 +69,7 @@ class ChoicesFlow(QObject):
         self._settings = settings
         self._api_key = api_key
         self._ask = ask
+        self._prompts = prompts
         self._models: tuple[str, ...] | None = None
         self._models_error = ""
         self._listing: asyncio.Task[object] | None = None
@@ -155,7 +163,9 @@ class ChoicesFlow(QObject):
             agent.choose_model(provider, model, temperature)
         except ChimeError as error:  # the log refused it (it just turned read-only)
             _log.warning("session/model refused: %s", error)
-            self._window.notify(self.tr("The choice could not be recorded: ") + str(error))
+            self._window.notify(
+                self.tr("The choice could not be recorded: ") + str(error), conversation=True
+            )
 
     def list_models(self) -> None:
         """List the endpoint's models once (the picker's menu is opening)."""
@@ -186,20 +196,26 @@ class ChoicesFlow(QObject):
         current = SessionSettings(
             choices.instructions.strip(), model.temperature if model is not None else None
         )
-        edited = self._ask(self._window, current)
+        edited = self._ask(self._window, current, self._prompts())
         if edited is None:
             return
         try:  # a session that turned read-only while the dialog was open refuses both
             if edited.instructions != current.instructions:
                 agent.set_instructions(edited.instructions)
-            if edited.temperature != current.temperature:
+            if edited.temperature != current.temperature or edited.model:
                 provider, name = (model.provider, model.model) if model else (None, None)
+                if edited.model:  # a saved prompt's model, on the settings' own server
+                    provider, name = None, edited.model
                 agent.choose_model(provider, name, edited.temperature)
         except ChimeError as error:
             _log.warning("session settings refused: %s", error)
-            self._window.notify(self.tr("The instructions could not be recorded: ") + str(error))
+            self._window.notify(
+                self.tr("The instructions could not be recorded: ") + str(error), conversation=True
+            )
             return
-        self._window.notify(self.tr("This session's instructions apply from its next answer."))
+        self._window.notify(
+            self.tr("This session's instructions apply from its next answer."), conversation=True
+        )
 
     def _live_current(self) -> tuple[OpenSession, Agent] | None:
         """The session on screen and its agent, when it is live."""

@@ -28,6 +28,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from core.jsonread import SETTINGS, parse_json
+from core.prompts import SavedPrompt, read_prompts
 from ui.i18n import QT_TRANSLATE_NOOP, Sentence
 
 _log = logging.getLogger(__name__)
@@ -81,6 +82,11 @@ class Settings:
     model_titles: bool = True
     """A language model answering a conversation writes its short title after the first exchange
     (``app.title_flow``; never the offline assistant)."""
+    prompts: tuple[SavedPrompt, ...] | None = None
+    """The saved prompts (``core.prompts``); None: never edited, the examples of
+    ``app.prompts_flow`` are offered."""
+    default_prompt: str = ""
+    """The name of the saved prompt every new conversation starts with ("": none)."""
 
     def __post_init__(self) -> None:
         for name in ("provider", "preset", "base_url", "model", "theme", "language"):
@@ -104,6 +110,7 @@ class Settings:
             raise ValueError("context_tokens must be an integer")
         if not 0 <= self.context_tokens <= MAX_CONTEXT_TOKENS:
             raise ValueError(f"context_tokens must be between 0 and {MAX_CONTEXT_TOKENS}")
+        _check_prompts(self)
 
     @classmethod
     def from_json(cls, value: object) -> Settings:
@@ -111,13 +118,23 @@ class Settings:
         if not isinstance(value, dict):
             raise ValueError("settings must be a JSON object")
         known = {f.name for f in fields(cls)}
+        given = {k: v for k, v in value.items() if k in known}
+        if given.get("prompts") is not None:
+            given["prompts"] = read_prompts(given["prompts"])
         try:
-            return cls(**{k: v for k, v in value.items() if k in known})
+            return cls(**given)
         except TypeError as error:
             raise ValueError(str(error)) from None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def _check_prompts(settings: Settings) -> None:
+    if settings.prompts is not None and read_prompts(settings.prompts) != settings.prompts:
+        raise ValueError("prompts must be a tuple of saved prompts")
+    if not isinstance(settings.default_prompt, str):
+        raise ValueError("default_prompt must be a string")
 
 
 def _check_flags(settings: Settings) -> None:

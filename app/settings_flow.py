@@ -42,6 +42,7 @@ from app.settings import (
     save_settings,
 )
 from core.clock import Clock
+from core.prompts import SavedPrompt
 from ui.main_window import MainWindow
 from ui.settings_dialog import SettingsDialog, SettingsDraft
 
@@ -119,6 +120,15 @@ class SettingsFlow:
         for tell in self.applied:
             tell(settings)
 
+    def save_prompts(self, prompts: tuple[SavedPrompt, ...], default: str) -> None:
+        """Edit ▸ Saved prompts… was confirmed: save the library and its default, the rest of
+        the settings as they are."""
+        settings = replace(self.settings, prompts=prompts, default_prompt=default)
+        self._save(settings)
+        self.settings = settings
+        for tell in self.applied:
+            tell(settings)
+
     def stop_warning_about_waiting_reminders(self) -> None:
         """The user ticked "Don't ask again" in the close/quit/delete warning: save that."""
         settings = replace(self.settings, warn_waiting_reminders=False)
@@ -164,6 +174,8 @@ def settings_draft(settings: Settings, api_key: str, note: str) -> SettingsDraft
         notifications=settings.notifications,
         notify_answers=settings.notify_answers,
         model_titles=settings.model_titles,
+        prompts=settings.prompts,
+        default_prompt=settings.default_prompt,
     )
 
 
@@ -184,6 +196,8 @@ def settings_from_draft(draft: SettingsDraft) -> Settings:
             "notifications": draft.notifications,
             "notify_answers": draft.notify_answers,
             "model_titles": draft.model_titles,
+            "prompts": draft.prompts,
+            "default_prompt": draft.default_prompt,
         }
     )
 

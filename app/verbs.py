@@ -75,7 +75,9 @@ class ConversationVerbs(QObject):
         if live[1].retry(seq):
             self.window.scroll_to_end()
         else:  # it did not fail, or its retry is queued already
-            self.window.notify(self.tr("This message has no failed answer to retry."), 5000)
+            self.window.notify(
+                self.tr("This message has no failed answer to retry."), 5000, conversation=True
+            )
 
     def edit(self, seq: int) -> None:
         """Put input ``seq``'s text into the message box in edit mode."""
@@ -87,7 +89,7 @@ class ConversationVerbs(QObject):
             self.window.begin_edit(seq, message.text)
         else:  # a reminder's turn: its text is the reminder, not words anyone typed
             text = self.tr("A reminder cannot be edited: retry it, or discard it.")
-            self.window.notify(text, 5000)
+            self.window.notify(text, 5000, conversation=True)
 
     def send_edit(self, seq: int, text: str) -> None:
         """The message box sent its edit of input ``seq``: a new version with ``text`` (given
@@ -123,7 +125,9 @@ class ConversationVerbs(QObject):
             return
         seq = newest_answered(live[0])
         if seq is None:
-            self.window.notify(self.tr("There is no answer to regenerate yet."), 5000)
+            self.window.notify(
+                self.tr("There is no answer to regenerate yet."), 5000, conversation=True
+            )
         else:
             self.regenerate(seq)
 
@@ -144,6 +148,7 @@ class ConversationVerbs(QObject):
             )
         else:
             text = self.tr("“{words}” is hidden from the model (and from this view).")
+        # not about the conversation on screen only: Undo finds its session from anywhere
         self.window.notify(text.format(words=words), 15000, action="undo_hide")
 
     def undo_hide(self) -> None:
@@ -164,9 +169,11 @@ class ConversationVerbs(QObject):
                         "The message is back, in a version of this conversation not shown now "
                         "(switch versions with ‹ ›)."
                     )
-                self.window.notify(text, 5000)
+                self.window.notify(text, 5000, conversation=True)
             return
-        self.window.notify(self.tr("There is no hidden message to bring back."), 5000)
+        self.window.notify(
+            self.tr("There is no hidden message to bring back."), 5000, conversation=True
+        )
 
     def show(self, seq: int) -> None:
         """A hidden exchange's Show: back into the view and the history."""
@@ -202,7 +209,11 @@ class ConversationVerbs(QObject):
             return None
         agent = opened.agent
         if agent is None or opened.session.read_only:
-            self.window.notify(self.tr("This session is read-only: nothing can be changed."), 5000)
+            self.window.notify(
+                self.tr("This session is read-only: nothing can be changed."),
+                5000,
+                conversation=True,
+            )
             return None
         return opened, agent
 
@@ -212,7 +223,9 @@ class ConversationVerbs(QObject):
             act()
         except (ChimeError, ValueError) as error:
             _log.warning("could not %s: %s", what, error)
-            self.window.notify(self.tr("Could not {what}: {why}").format(what=what, why=error))
+            self.window.notify(
+                self.tr("Could not {what}: {why}").format(what=what, why=error), conversation=True
+            )
             return False
         return True
 

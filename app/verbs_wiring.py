@@ -1,5 +1,6 @@
-"""Connects the window's per-session choices, attachments and search across sessions to their
-flows (``app.session_choices``, ``app.attach_flow``, ``app.session_search``). Wiring only."""
+"""Connects the window's per-session choices, attachments, search across sessions, import and saved
+prompts to their flows (``app.session_choices``, ``app.attach_flow``, ``app.session_search``,
+``app.import_flow``, ``app.prompts_flow``). Wiring only."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from app.attach_flow import AttachFlow
 from app.controller import AppController
+from app.import_flow import ImportFlow
+from app.prompts_flow import PromptsFlow
 from app.qtasync import TaskRunner
 from app.session_choices import ChoicesFlow
 from app.session_search import SessionSearch
@@ -27,6 +30,8 @@ class VerbFlows:
     choices: ChoicesFlow
     attach: AttachFlow
     search: SessionSearch
+    imports: ImportFlow
+    prompts: PromptsFlow
 
 
 def wire_verbs(
@@ -40,6 +45,8 @@ def wire_verbs(
     data_dir: Path,
 ) -> VerbFlows:
     """Build the flows for one run of the app and show the current session's choices."""
+    prompts = PromptsFlow(window, controller, lambda: settings.settings, settings.save_prompts)
+    settings.applied.append(prompts.settings_applied)
     choices = ChoicesFlow(
         window,
         controller,
@@ -47,9 +54,11 @@ def wire_verbs(
         settings=lambda: settings.settings,
         api_key=api_key,
         ask=questions.session_settings,
+        prompts=prompts.prompts,
     )
     settings.applied.append(choices.settings_applied)
     attach = AttachFlow(window, controller, tasks, questions.attachment_paths)
     search = SessionSearch(window, controller, tasks, data_dir)
+    imports = ImportFlow(window, controller, tasks, questions.import_path, data_dir)
     choices.refresh()
-    return VerbFlows(choices, attach, search)
+    return VerbFlows(choices, attach, search, imports, prompts)

@@ -1,6 +1,6 @@
 """AttachmentStrip: the files added to the message being written, above the composer. No I/O.
 
-Each file is a chip ("📎 plan.md · 2 KB ✕"); ✕ removes it before sending. Its name is shown as
+Each file is a chip (a paperclip, "plan.md · 2 KB", ✕); ✕ removes it before sending. Its name is shown as
 plain text with direction controls and line breaks written out (``core.visible_text``). The app stores the
 file (``SessionPort.add_attachment``) when it is added, and hands the strip the record; a refused
 file is never shown here (the window says why instead).
@@ -12,10 +12,12 @@ Signals:
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
 from core.events import Attachment
 from core.visible_text import visible_name
+from ui.icons import tinted
 from ui.untrusted import literal, plain
 from ui.wrap_layout import WrapLayout
 
@@ -69,8 +71,13 @@ class AttachmentStrip(QWidget):
         row = QHBoxLayout(chip)
         row.setContentsMargins(6, 2, 2, 2)
         name = visible_name(attachment.name)  # the log may hold a name from before the rule
-        label = plain(QLabel(f"📎 {short_name(name)} · {size_text(attachment.size)}", chip))
+        clip = QLabel(chip)
+        side = self.fontMetrics().height()
+        color = self.palette().color(QPalette.ColorRole.Text)
+        clip.setPixmap(tinted("paperclip", color, side, self.devicePixelRatioF()).pixmap(side))
+        label = plain(QLabel(f"{short_name(name)} · {size_text(attachment.size)}", chip))
         label.setToolTip(literal(f"{name}\n{attachment.media_type}"))
+        row.addWidget(clip)
         remove = QToolButton(chip)
         remove.setText("✕")
         remove.setAutoRaise(True)

@@ -14,10 +14,11 @@ Signals:
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QPoint, Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QEvent, QPoint, QSize, Qt, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QToolButton, QWidget
 
+from ui.icons import tinted
 from ui.model_picker import ModelPicker
 from ui.untrusted import literal
 
@@ -38,8 +39,7 @@ class ComposerTools(QWidget):
         self.setObjectName("composer-tools")
         self.attach_button = QToolButton(self)
         self.attach_button.setObjectName("composer-attach")
-        self.attach_button.setText("📎")
-        self._size_glyph()
+        self._draw_paperclip()
         self.attach_button.setAutoRaise(True)
         self.attach_button.setAccessibleName(self.tr("Attach files"))
         self.attach_button.setToolTip(
@@ -67,17 +67,15 @@ class ComposerTools(QWidget):
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:  # the text size changed in Settings
-            self._size_glyph()
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.PaletteChange):
+            self._draw_paperclip()  # the text size or the theme changed in Settings
 
-    def _size_glyph(self) -> None:
-        """The paperclip a little larger than the text (the emoji is drawn small and faint)."""
-        glyph = QFont(self.font())
-        if glyph.pointSizeF() > 0:
-            glyph.setPointSizeF(glyph.pointSizeF() * GLYPH_SCALE)
-        else:
-            glyph.setPixelSize(round(glyph.pixelSize() * GLYPH_SCALE))
-        self.attach_button.setFont(glyph)
+    def _draw_paperclip(self) -> None:
+        """The paperclip in the text's colour, a little larger than the text."""
+        size = round(self.fontMetrics().height() * GLYPH_SCALE)
+        color = self.palette().color(QPalette.ColorRole.WindowText)
+        self.attach_button.setIcon(tinted("paperclip", color, size, self.devicePixelRatioF()))
+        self.attach_button.setIconSize(QSize(size, size))
 
     def set_instructions(self, text: str, temperature: float | None) -> None:
         """Say whether the session has instructions or a temperature of its own."""

@@ -156,6 +156,8 @@ class MainWindow(QMainWindow):
         self.banner = Banner(self)
         self.message_bar = MessageBar(self)
         self._find_bar: FindBar | None = None
+        self._find_on_show = ""
+        """Words a session was found by in the sidebar: its find bar opens with them once shown."""
         self.answer_wait = AnswerWait(self)
         self.version_of: Callable[[], str] = QApplication.applicationVersion
         """Chime's version, asked for when About opens (the application's, set at start)."""
@@ -394,6 +396,10 @@ class MainWindow(QMainWindow):
         """Put a whole session on screen: transcript (following its end), reminders, title,
         zone, access (state, banner, composer), busy and the persistence warning."""
         self.composer.cancel_edit()
+        if self._find_on_show:  # open before the rows: the view's top is where the search begins
+            self.find_bar.set_query(self._find_on_show)
+            self.find_bar.open_bar()  # the app searches it when told the session shows
+            self._find_on_show = ""
         self.transcript_model.reset(
             screen.entries, screen.zone_name, conversation=screen.conversation
         )
@@ -484,11 +490,21 @@ class MainWindow(QMainWindow):
         self._unread_count = sum(item.unread_count for item in items if item.id != current)
         self.panels.set_counts(self._unread_count, self._reminder_count)
 
-    def notify(self, text: str, milliseconds: int = 8000, action: str = "") -> None:
+    def notify(
+        self, text: str, milliseconds: int = 8000, action: str = "", *, conversation: bool = False
+    ) -> None:
         """A short message in the message bar (replacing the one shown); ``action`` names a window
-        action whose button it offers (``undo_delete``)."""
+        action whose button it offers (``undo_delete``). ``conversation``: it is about the
+        conversation on screen and goes when another one is shown."""
         offered = self.window_actions.action(action) if action else None
-        self.message_bar.show_message(text, milliseconds, offered)
+        self.message_bar.show_message(text, milliseconds, offered, conversation=conversation)
+
+    def leave_conversation(self) -> None:
+        """Another conversation is about to be shown: what was about this one goes (its find bar,
+        keeping its words for the next Ctrl+F, and its notices)."""
+        self.message_bar.leave_conversation()
+        if self._find_bar is not None and self._find_bar.isVisible():
+            self._find_bar.close_bar()
 
     def reveal_message(self, seq: int) -> None:
         """Scroll the transcript to the message whose ``seq`` this is (loading it if need be)."""
@@ -542,7 +558,9 @@ class MainWindow(QMainWindow):
 
     def _on_find_closed(self) -> None:
         self.transcript.show_find("", None)
-        self.transcript.setFocus(Qt.FocusReason.OtherFocusReason)
+        bar, focused = self._find_bar, QApplication.focusWidget()
+        if bar is not None and focused is not None and bar.isAncestorOf(focused):
+            self.transcript.setFocus(Qt.FocusReason.OtherFocusReason)  # Esc in the bar
 
     def draft(self) -> str:
         """The message being written (not sent yet)."""
@@ -668,9 +686,8 @@ class MainWindow(QMainWindow):
         typed = self.sessions.filter.text().strip()
         if typed and self.sessions.proxy.snippet(session_id):
             # found by its messages: it opens with the text in the find bar, which searches
-            # again once the session shows and goes to its match (§1.2)
-            self.find_bar.set_query(typed)
-            self.open_find()
+            # once the session shows and goes to its match (§1.2)
+            self._find_on_show = typed
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

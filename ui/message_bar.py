@@ -41,6 +41,7 @@ class MessageBar(QFrame):
         row.addWidget(self.action_button)
         row.addWidget(self.close_button)
         self._action: QAction | None = None
+        self._about_conversation = False
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.dismiss)
@@ -49,10 +50,18 @@ class MessageBar(QFrame):
         self.hide()
 
     def show_message(
-        self, text: str, milliseconds: int = 8000, action: QAction | None = None
+        self,
+        text: str,
+        milliseconds: int = 8000,
+        action: QAction | None = None,
+        *,
+        conversation: bool = False,
     ) -> None:
-        """Show ``text`` (replacing any message) for ``milliseconds``; ``action`` adds its button."""
+        """Show ``text`` (replacing any message) for ``milliseconds``; ``action`` adds its button.
+        ``conversation``: it is about the conversation on screen, and goes when another is shown
+        (``leave_conversation``)."""
         self._action = action
+        self._about_conversation = conversation
         self.label.setText(text)
         self.setAccessibleName(text)
         if action is not None:
@@ -66,7 +75,13 @@ class MessageBar(QFrame):
         """The message shown ("" when dismissed)."""
         return "" if self.isHidden() else self.label.text()
 
+    def leave_conversation(self) -> None:
+        """Another conversation is shown: a message about the one left goes."""
+        if self._about_conversation:
+            self.dismiss()
+
     def dismiss(self) -> None:
+        self._about_conversation = False
         self._timer.stop()
         self._action = None
         self.hide()

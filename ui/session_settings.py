@@ -4,12 +4,19 @@ The instructions are appended to the stable system prompt of every later turn of
 ("Answer in French", "You are reviewing Rust code"); the temperature, when set, is sent with each
 request instead of the endpoint's default. ``ask_session_settings`` returns the edited values, or
 None when the user cancelled or changed nothing.
+
+"Use a saved prompt" (``core.prompts``, issue 21) fills the instructions with a saved prompt's text
+and its temperature (when it names one); a model it names is returned as ``model``, for the app to
+record as this conversation's model. The text can still be edited before OK.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -21,23 +28,33 @@ from PySide6.QtWidgets import (
 )
 
 from core.frozen import frozen
+from core.prompts import SavedPrompt
 
 MAX_INSTRUCTIONS_CHARS = 20_000
 
 
 @frozen
 class SessionSettings:
-    """The session's instructions ("" for none) and temperature (None: the endpoint's default)."""
+    """The session's instructions ("" for none) and temperature (None: the endpoint's default);
+    ``model``: the model a chosen saved prompt names ("": the conversation's stays)."""
 
     instructions: str = ""
     temperature: float | None = None
+    model: str = ""
 
 
 class SessionSettingsDialog(QDialog):
     """Edits a ``SessionSettings`` (see the module docstring)."""
 
-    def __init__(self, parent: QWidget | None, current: SessionSettings) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None,
+        current: SessionSettings,
+        prompts: Sequence[SavedPrompt] = (),
+    ) -> None:
         super().__init__(parent)
+        self._prompts = tuple(prompts)
+        self._model = current.model
         self.setWindowTitle(self.tr("Session instructions"))
         self.setMinimumWidth(480)
         layout = QVBoxLayout(self)
@@ -50,6 +67,14 @@ class SessionSettingsDialog(QDialog):
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)
+        self.saved = QComboBox(self)
+        self.saved.setAccessibleName(self.tr("Use a saved prompt"))
+        self.saved.addItem(self.tr("Use a saved prompt…"), "")
+        for prompt in self._prompts:
+            self.saved.addItem(prompt.name, prompt.name)
+        self.saved.setVisible(bool(self._prompts))
+        self.saved.activated.connect(self._use_saved)
+        layout.addWidget(self.saved)
         self.editor = QPlainTextEdit(current.instructions, self)
         self.editor.setAccessibleName(self.tr("Instructions"))
         self.editor.setTabChangesFocus(True)  # Tab goes on to the temperature, as in a form
@@ -88,7 +113,18 @@ class SessionSettingsDialog(QDialog):
 
     def value(self) -> SessionSettings:
         temperature = self.temperature.value() if self.use_temperature.isChecked() else None
-        return SessionSettings(self.editor.toPlainText().strip(), temperature)
+        return SessionSettings(self.editor.toPlainText().strip(), temperature, self._model)
+
+    def _use_saved(self, index: int) -> None:
+        """Fill the instructions (and temperature) from the saved prompt chosen."""
+        if not 1 <= index <= len(self._prompts):
+            return
+        prompt = self._prompts[index - 1]
+        self.editor.setPlainText(prompt.text)
+        if prompt.temperature is not None:
+            self.use_temperature.setChecked(True)
+            self.temperature.setValue(prompt.temperature)
+        self._model = prompt.model
 
     def _check_length(self) -> None:
         size = len(self.editor.toPlainText())
@@ -104,9 +140,11 @@ class SessionSettingsDialog(QDialog):
         ok.setEnabled(not over)
 
 
-def ask_session_settings(parent: QWidget, current: SessionSettings) -> SessionSettings | None:
+def ask_session_settings(
+    parent: QWidget, current: SessionSettings, prompts: Sequence[SavedPrompt] = ()
+) -> SessionSettings | None:
     """The edited settings, or None when cancelled or unchanged."""
-    dialog = SessionSettingsDialog(parent, current)
+    dialog = SessionSettingsDialog(parent, current, prompts)
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return None
     edited = dialog.value()

@@ -34,7 +34,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.prompts import SavedPrompt
 from ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP, chosen_language
+from ui.prompt_library import SavedPromptsBox
 from ui.untrusted import plain
 
 THEMES = (
@@ -78,6 +80,9 @@ class SettingsDraft:
     model_titles: bool = True
     tray_available: bool = True
     """Whether the desktop has a tray (without one, closing the window quits: said in the box)."""
+    prompts: tuple[SavedPrompt, ...] | None = None
+    """The saved prompts (None: never edited, the examples are offered)."""
+    default_prompt: str = ""
 
 
 class SettingsDialog(QDialog):
@@ -112,6 +117,8 @@ class SettingsDialog(QDialog):
         layout.addWidget(self._build_endpoint(presets))
         layout.addWidget(self._build_appearance())
         layout.addWidget(self._build_background())
+        self.prompts_box = SavedPromptsBox(self)
+        layout.addWidget(self.prompts_box)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -294,6 +301,7 @@ class SettingsDialog(QDialog):
         self.titles_check.setChecked(draft.model_titles)
         self.keep_running_check.setEnabled(draft.tray_available)
         self.no_tray_note.setVisible(not draft.tray_available)
+        self.prompts_box.load(draft.prompts, draft.default_prompt)
         self._update_enabled()
 
     def draft(self) -> SettingsDraft:
@@ -314,6 +322,8 @@ class SettingsDialog(QDialog):
             notifications=self.notify_check.isChecked(),
             notify_answers=self.answers_check.isChecked(),
             model_titles=self.titles_check.isChecked(),
+            prompts=self.prompts_box.prompts,
+            default_prompt=self.prompts_box.default,
         )
 
     def set_models(self, names: Sequence[str], error: str = "") -> None:

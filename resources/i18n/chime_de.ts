@@ -32,6 +32,10 @@
         <translation>Als &amp;JSONL exportieren…</translation>
     </message>
     <message>
+        <source>Im&amp;port conversations…</source>
+        <translation>Unterhaltungen im&amp;portieren…</translation>
+    </message>
+    <message>
         <source>&amp;Close session</source>
         <translation>Sitzung &amp;schließen</translation>
     </message>
@@ -94,6 +98,10 @@
     <message>
         <source>Se&amp;ttings…</source>
         <translation>&amp;Einstellungen…</translation>
+    </message>
+    <message>
+        <source>Saved &amp;prompts…</source>
+        <translation>Gespeicherte &amp;Prompts …</translation>
     </message>
     <message>
         <source>Go to &amp;message box</source>
@@ -834,6 +842,76 @@
     </message>
 </context>
 <context>
+    <name>ImportFlow</name>
+    <message>
+        <source>Import cancelled: nothing was imported.</source>
+        <translation>Import abgebrochen: Es wurde nichts importiert.</translation>
+    </message>
+    <message>
+        <source>{name} could not be imported ({reason}). Nothing was imported.</source>
+        <translation>{name} konnte nicht importiert werden ({reason}). Es wurde nichts importiert.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n conversation(s) from {name}.</source>
+        <translation>
+            <numerusform>%n Unterhaltung aus {name} importiert.</numerusform>
+            <numerusform>%n Unterhaltungen aus {name} importiert.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n picture(s) or file(s) were not imported (the export holds only their names).</source>
+        <translation>
+            <numerusform>%n Bild oder Datei wurde nicht importiert (der Export enthält nur die Namen).</numerusform>
+            <numerusform>%n Bilder oder Dateien wurden nicht importiert (der Export enthält nur ihre Namen).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message part(s) Chime cannot show were left out.</source>
+        <translation>
+            <numerusform>%n Nachrichtenteil, den Chime nicht anzeigen kann, wurde ausgelassen.</numerusform>
+            <numerusform>%n Nachrichtenteile, die Chime nicht anzeigen kann, wurden ausgelassen.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ImportProgress</name>
+    <message>
+        <source>Import conversations</source>
+        <translation>Unterhaltungen importieren</translation>
+    </message>
+    <message>
+        <source>ChatGPT export or Chime export (*.zip *.json *.jsonl)</source>
+        <translation>ChatGPT-Export oder Chime-Export (*.zip *.json *.jsonl)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Importing conversations</source>
+        <translation>Unterhaltungen werden importiert</translation>
+    </message>
+    <message>
+        <source>Reading {name}…</source>
+        <translation>{name} wird gelesen …</translation>
+    </message>
+    <message>
+        <source>Import progress</source>
+        <translation>Fortschritt des Imports</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n conversation(s) read</source>
+        <translation>
+            <numerusform>%n Unterhaltung gelesen</numerusform>
+            <numerusform>%n Unterhaltungen gelesen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cancelling… nothing is imported.</source>
+        <translation>Wird abgebrochen … Es wird nichts importiert.</translation>
+    </message>
+</context>
+<context>
     <name>KeyStore</name>
     <message>
         <source>The API key is kept in the system keyring.</source>
@@ -1071,6 +1149,127 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
     <message>
         <source>The answer is ready.</source>
         <translation>Die Antwort ist fertig.</translation>
+    </message>
+</context>
+<context>
+    <name>PromptExamples</name>
+    <message>
+        <source>Be brief</source>
+        <translation>Kurz und bündig</translation>
+    </message>
+    <message>
+        <source>Answer in as few words as will do: no preamble, no summary, no offer to help further.</source>
+        <translation>Antworte mit so wenigen Worten wie nötig: keine Einleitung, keine Zusammenfassung, kein Angebot weiterer Hilfe.</translation>
+    </message>
+    <message>
+        <source>Translator</source>
+        <translation>Übersetzer</translation>
+    </message>
+    <message>
+        <source>Translate what I write into English, or into German when it is English. Give only the translation, keeping its tone and formatting.</source>
+        <translation>Übersetze, was ich schreibe, ins Englische, oder ins Deutsche, wenn es Englisch ist. Gib nur die Übersetzung aus und behalte Ton und Formatierung bei.</translation>
+    </message>
+    <message>
+        <source>Code reviewer</source>
+        <translation>Code-Review</translation>
+    </message>
+    <message>
+        <source>Review the code I send: bugs first, then unclear names, missing tests and style, each with the lines it concerns and a concrete fix.</source>
+        <translation>Prüfe den Code, den ich schicke: zuerst Fehler, dann unklare Namen, fehlende Tests und Stil, jeweils mit den betroffenen Zeilen und einer konkreten Korrektur.</translation>
+    </message>
+</context>
+<context>
+    <name>PromptLibraryDialog</name>
+    <message>
+        <source>Saved prompts</source>
+        <translation>Gespeicherte Prompts</translation>
+    </message>
+    <message>
+        <source>Instructions you reuse. Choose one in a conversation&apos;s Instructions, or type “/” in an empty message box to insert one.</source>
+        <translation>Anweisungen, die Sie wiederverwenden. Wählen Sie eine in den Anweisungen einer Unterhaltung, oder tippen Sie „/“ in ein leeres Nachrichtenfeld, um eine einzufügen.</translation>
+    </message>
+    <message>
+        <source>Default for new conversations</source>
+        <translation>Standard für neue Unterhaltungen</translation>
+    </message>
+    <message>
+        <source>New conversations start with:</source>
+        <translation>Neue Unterhaltungen beginnen mit:</translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation>&amp;Hinzufügen</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>&amp;Entfernen</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>Prompt text</source>
+        <translation>Text des Prompts</translation>
+    </message>
+    <message>
+        <source>&amp;Text:</source>
+        <translation>&amp;Text:</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>Temperature value</source>
+        <translation>Wert der Temperatur</translation>
+    </message>
+    <message>
+        <source>the conversation&apos;s own</source>
+        <translation>das der Unterhaltung</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modell:</translation>
+    </message>
+    <message>
+        <source>New prompt</source>
+        <translation>Neuer Prompt</translation>
+    </message>
+    <message>
+        <source>New prompt {n}</source>
+        <translation>Neuer Prompt {n}</translation>
+    </message>
+    <message>
+        <source>no saved prompt</source>
+        <translation>kein gespeicherter Prompt</translation>
+    </message>
+    <message>
+        <source>Each saved prompt needs a name.</source>
+        <translation>Jeder gespeicherte Prompt braucht einen Namen.</translation>
+    </message>
+    <message>
+        <source>Two saved prompts have the same name.</source>
+        <translation>Zwei gespeicherte Prompts haben denselben Namen.</translation>
+    </message>
+</context>
+<context>
+    <name>PromptPicker</name>
+    <message>
+        <source>Saved prompts — Enter inserts, Esc closes</source>
+        <translation>Gespeicherte Prompts – Eingabe fügt ein, Esc schließt</translation>
+    </message>
+    <message>
+        <source>Saved prompts</source>
+        <translation>Gespeicherte Prompts</translation>
+    </message>
+    <message>
+        <source>No saved prompt matches “{query}”.</source>
+        <translation>Kein gespeicherter Prompt passt zu „{query}“.</translation>
+    </message>
+    <message>
+        <source>No saved prompts yet: add them in Settings.</source>
+        <translation>Noch keine gespeicherten Prompts: Fügen Sie sie in den Einstellungen hinzu.</translation>
     </message>
 </context>
 <context>
@@ -1397,6 +1596,28 @@ Kürzlich zugestellt:
     </message>
 </context>
 <context>
+    <name>SavedPromptsBox</name>
+    <message>
+        <source>Saved prompts</source>
+        <translation>Gespeicherte Prompts</translation>
+    </message>
+    <message>
+        <source>&amp;Manage…</source>
+        <translation>&amp;Verwalten …</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n saved prompt(s).</source>
+        <translation>
+            <numerusform>%n gespeicherter Prompt.</numerusform>
+            <numerusform>%n gespeicherte Prompts.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>New conversations start with “{name}”.</source>
+        <translation>Neue Unterhaltungen beginnen mit „{name}“.</translation>
+    </message>
+</context>
+<context>
     <name>SessionDelegate</name>
     <message>
         <source>read-only</source>
@@ -1580,6 +1801,14 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
     <message>
         <source>Instructions for this conversation only, added after Chime&apos;s own prompt (for example: “Answer in French” or “Be brief”).</source>
         <translation>Anweisungen nur für dieses Gespräch, angefügt nach Chimes eigenem Prompt (zum Beispiel: „Antworte auf Französisch“ oder „Fasse dich kurz“).</translation>
+    </message>
+    <message>
+        <source>Use a saved prompt</source>
+        <translation>Gespeicherten Prompt verwenden</translation>
+    </message>
+    <message>
+        <source>Use a saved prompt…</source>
+        <translation>Gespeicherten Prompt verwenden …</translation>
     </message>
     <message>
         <source>Instructions</source>

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from PySide6.QtGui import QIcon
 
+import app.main as app_main
 from app.notifications import DesktopNotifier, Pointer
 from app.state import read_state
 from core.events import AssistantMessage, Entry, ModelRef, TurnStart, UserMessage, UserSource
@@ -163,9 +164,31 @@ def test_a_background_start_stays_hidden_in_the_tray(open_app: Opener) -> None:
         chime.until(chime.window.isVisible)
 
 
-def test_a_background_start_without_a_tray_shows_the_window_and_says_why(
-    open_app: Opener,
+def test_a_background_start_waits_for_a_tray_that_comes_late(
+    open_app: Opener, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(app_main, "TRAY_POLL_S", 0.0)
+    seams = Seams()
+    asked: list[int] = []
+
+    def panel_starting_late(icon: Any) -> TrayIcon | None:
+        asked.append(1)
+        return seams.tray(icon) if len(asked) > 3 else None  # the login's panel, a moment later
+
+    with open_app(start=False, tray=panel_starting_late, notifier=seams.notifier) as chime:
+        chime.window.hide()
+        chime.chime.show_window(background=True)
+        chime.run(chime.chime.start())
+        assert not chime.window.isVisible()  # in the tray that appeared, not shown instead
+        assert len(seams.trays) == 1  # the tray it waited for is the one it uses
+        assert chime.started.presence.tray is seams.trays[0]
+        assert chime.controller.current is not None
+
+
+def test_a_background_start_without_a_tray_shows_the_window_and_says_why(
+    open_app: Opener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app_main, "TRAY_WAIT_S", 0.05)  # gave the panel its time: none came
     with open_app(start=False, tray=lambda _icon: None) as chime:
         chime.window.hide()
         chime.chime.show_window(background=True)

@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from PySide6.QtCore import QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QIcon, QPalette
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtGui import QColor, QFont, QIcon, QImage, QPalette
+from PySide6.QtWidgets import QApplication, QRadioButton, QWidget
 
 from app.appearance import apply_appearance
 from app.settings import Settings
@@ -367,3 +367,52 @@ def test_a_saved_geometry_larger_than_the_screen_is_fitted_into_it(qtbot) -> Non
     window.fit_to_screen()
     available = window.screen().availableGeometry()
     assert available.contains(window.frameGeometry())
+
+
+def strongest_contrast(image: QImage, background: QColor, area: QRect | None = None) -> float:
+    """The contrast of the pixel that stands out most from ``background`` (drawn text or lines
+    reach their own colour in their darkest or lightest pixels)."""
+    rect = area or image.rect()
+    return max(
+        contrast(QColor(image.pixel(x, y)), background)
+        for x in range(rect.left(), rect.right() + 1)
+        for y in range(rect.top(), rect.bottom() + 1)
+    )
+
+
+def test_what_is_drawn_for_placeholders_and_radio_buttons_keeps_its_contrast(qtbot, look) -> None:
+    window = full_window(qtbot)
+    window.show()
+    radio = QRadioButton("System")
+    qtbot.addWidget(radio)
+    radio.show()
+    for theme in ("light", "dark"):
+        apply(look, theme)
+        editor = window.composer.editor
+        editor.clear()  # the placeholder shows
+        shown = editor.viewport().grab().toImage()
+        base = QColor(shown.pixel(1, 1))
+        assert strongest_contrast(shown, base) >= AA, theme  # not the text colour at half alpha
+        ring = radio.grab().toImage()
+        background = QColor(ring.pixel(ring.width() - 1, 0))
+        indicator = QRect(0, 0, min(18, ring.width()), ring.height())
+        assert strongest_contrast(ring, background, indicator) >= 3, theme  # non-text: 3:1
+
+
+def test_the_message_box_tools_show_a_focus_ring(qtbot, look) -> None:
+    window = full_window(qtbot)
+    window.show()
+    apply(look, "light")
+    tools = window.composer.tools
+    highlight = QColor(tools.palette().color(Role.Highlight)).rgb()
+    for button in (tools.attach_button, tools.picker, tools.instructions_button):
+        window.composer.editor.setFocus()
+        QApplication.processEvents()
+        assert highlight not in colours(button.grab().toImage())
+        button.setFocus(Qt.FocusReason.TabFocusReason)
+        QApplication.processEvents()
+        assert highlight in colours(button.grab().toImage()), button.objectName()
+
+
+def colours(image: QImage) -> set[int]:
+    return {image.pixel(x, y) for x in range(image.width()) for y in range(image.height())}

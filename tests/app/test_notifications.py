@@ -97,9 +97,11 @@ def test_a_quit_while_the_bus_connects_stops_waiting(loop) -> None:
     notifier = DesktopNotifier(never)
 
     async def scenario() -> bool:
-        asyncio.ensure_future(notifier.start())
+        starting = asyncio.ensure_future(notifier.start())
         await asyncio.sleep(0)
         await notifier.stop()
+        with pytest.raises(asyncio.CancelledError):
+            await starting
         return notifier.available
 
     assert run_loop(loop, scenario()) is False

@@ -146,6 +146,11 @@ def test_a_model_picked_answers_the_next_turn_and_stays_chosen_when_the_session_
         with running(qtbot, qapp, loop, tmp_path, clock) as again:  # the log is the truth
             assert again.controller.current == session
             assert again.window.composer.tools.picker.text() == f"big · {host}"
+            assert again.window.provider_label.text() == f"big @ {server.base_url}"
+            again.run(again.controller.new_session())  # on the app's setting
+            assert again.window.provider_label.text() == f"small @ {server.base_url}"
+            again.inside(lambda: again.controller.show_session(session))
+            assert again.window.provider_label.text() == f"big @ {server.base_url}"
             again.send("and now?")
             assert chats(server)[-1]["model"] == "big"
             recent = [

@@ -204,7 +204,7 @@ def test_find_takes_in_new_messages_searches_again_when_the_path_changes_and_cle
         assert flow.current_match() is None
 
 
-def test_find_steps_while_it_still_searches_and_stops_when_another_session_shows(
+def test_find_steps_while_it_still_searches_and_closes_when_another_session_shows(
     open_app: Opener, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(find_flow, "SLICE_MS", 0.0)  # one STEP of entries per slice
@@ -222,9 +222,13 @@ def test_find_steps_while_it_still_searches_and_stops_when_another_session_shows
         assert bar.count_label.text() == "1 of 1+"  # the next one is not found yet: stay
         chime.until(lambda: flow.job is not None and flow.job.done)
         assert bar.count_label.text() == "1 of 2"
-        chime.trigger("new_session")  # another session shows: the open bar searches it
+        chime.trigger("new_session")  # another session shows: the bar was this one's, it closes
         chime.until(lambda: chime.controller.current != session_id)
-        assert bar.count_label.text() == "No matches"
+        assert bar.isHidden()
+        assert flow.job is None  # its search stopped, its highlights went
+        key(chime, Qt.Key.Key_F)  # Ctrl+F there: the same words, searched in this session
+        assert bar.query() == "needle"
+        chime.until(lambda: bar.count_label.text() == "No matches")
         chime.inside(bar.close_bar)
         chime.inside(lambda: chime.window.sessions.session_chosen.emit(session_id))
         chime.until(lambda: chime.controller.current == session_id)
@@ -329,3 +333,20 @@ def test_a_failed_reminder_turn_offers_retry_and_discard_but_no_edit(
         press(chime, row, "retry")
         chime.until(lambda: chime.idle() and chime.kinds()[-1] == "assistant")
         assert "error" not in chime.kinds()
+
+
+def test_a_notice_about_a_conversation_goes_when_another_is_shown_one_about_the_app_stays(
+    open_app: Opener,
+) -> None:
+    with open_app() as chime:
+        chime.activate()
+        send(chime, "hello")
+        first = chime.controller.current
+        chime.trigger("undo_hide")  # about this conversation
+        assert bar_text(chime) == "There is no hidden message to bring back."
+        chime.trigger("new_session")
+        chime.until(lambda: chime.controller.current not in (None, first))
+        assert chime.window.message_bar.isHidden()
+        chime.inside(lambda: chime.window.notify("Exported to /tmp/x.md"))  # about the app
+        chime.inside(lambda: chime.controller.show_session(str(first)))
+        assert bar_text(chime) == "Exported to /tmp/x.md"

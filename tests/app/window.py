@@ -23,6 +23,7 @@ from app.main import FRAMED_AFTER_MS, Application, Started
 from app.qtasync import TaskRunner
 from app.settings import KeyStore
 from app.settings_flow import SettingsFlow
+from core.prompts import SavedPrompt
 from tests.app.harness import run_loop
 from tests.fakes import FakeClock
 from ui.dialogs import LeaveAnswer, LeaveWarning
@@ -51,20 +52,25 @@ class Answers:
         self.session_settings_given: list[SessionSettings | None] = []
         """What the instructions dialog answers (None: cancelled), one per visit."""
         self.session_settings_shown: list[SessionSettings] = []
+        self.prompts_offered: list[tuple[SavedPrompt, ...]] = []
+        """The saved prompts the instructions dialog offered, one per visit."""
         self.files: list[list[Path]] = []
         """What the paperclip's file dialog answers ([]: cancelled), one per visit."""
         self.restarts: list[bool] = []
         """Answers to "Restart Chime?" after another language was chosen (True: restart now)."""
         self.restart_languages: list[str] = []
         """The language each "Restart Chime?" named."""
+        self.import_paths: list[Path | None] = []
+        """What the import's file question answers (None: cancelled), one per visit."""
         self.asked_inside_a_task: list[bool] = []
         """Whether each "lose them?" question was asked inside an asyncio task step: a real
         modal dialog's nested event loop would then starve every other task."""
 
     def session_settings(
-        self, _parent: QWidget, current: SessionSettings
+        self, _parent: QWidget, current: SessionSettings, prompts: tuple[SavedPrompt, ...] = ()
     ) -> SessionSettings | None:
         self.session_settings_shown.append(current)
+        self.prompts_offered.append(prompts)
         return self.session_settings_given.pop(0)
 
     def attachment_paths(self, _parent: QWidget) -> list[Path]:
@@ -80,6 +86,9 @@ class Answers:
     def export_path(self, _parent: QWidget, suggested: Path, kind: str) -> Path | None:
         self.suggested.append((suggested, kind))
         return self.paths.pop(0)
+
+    def import_path(self, _parent: QWidget) -> Path | None:
+        return self.import_paths.pop(0)
 
     def restart_for_language(self, _parent: QWidget, language: str) -> bool:
         self.restart_languages.append(language)
@@ -138,6 +147,7 @@ class RealApp:
                 self.answers.session_settings,
                 self.answers.attachment_paths,
                 self.answers.restart_for_language,
+                self.answers.import_path,
             ),
             system_locale=system_locale or QLocale(QLocale.Language.English),
             **seams,

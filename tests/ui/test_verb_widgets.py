@@ -3,9 +3,8 @@ the attachment strip."""
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLabel, QToolButton, QWidget
 
 from core.events import Attachment
@@ -168,7 +167,10 @@ def test_chips_that_do_not_fit_wrap_onto_another_line_whole(qtbot) -> None:
     for file in files:
         strip.add(file)
     labels = [label.text() for label in strip.findChildren(QLabel)]
-    assert f"📎 {short_name(long_name)} · 5 KB" in labels
+    assert f"{short_name(long_name)} · 5 KB" in labels
+    clips = [label.pixmap() for label in strip.findChildren(QLabel) if not label.text()]
+    assert len(clips) == len(files)
+    assert not any(clip.isNull() for clip in clips)  # the app's paperclip, not a font's emoji
     assert len(short_name(long_name)) == NAME_CHARS
     assert "…" in short_name(long_name)
     assert short_name("plan.md") == "plan.md"
@@ -194,4 +196,27 @@ def test_the_paperclip_stays_a_little_larger_than_the_text_when_its_size_changes
         font = QFont(tools.font())
         font.setPointSizeF(size)
         tools.setFont(font)
-        assert tools.attach_button.font().pointSizeF() == pytest.approx(size * GLYPH_SCALE)
+        side = tools.attach_button.iconSize().width()
+        assert side == round(tools.fontMetrics().height() * GLYPH_SCALE)
+        assert not tools.attach_button.icon().isNull()  # the app's paperclip, not a font's emoji
+        assert tools.attach_button.text() == ""
+
+
+def test_the_paperclip_is_drawn_in_the_text_colour_of_each_theme(qtbot) -> None:
+    tools = ComposerTools()
+    qtbot.addWidget(tools)
+    drawn = []
+    for ink in ("#1b1d21", "#e5e7ea"):
+        palette = QPalette(tools.palette())
+        palette.setColor(QPalette.ColorRole.WindowText, QColor(ink))
+        tools.setPalette(palette)  # a theme switch
+        image = tools.attach_button.icon().pixmap(32).toImage()
+        opaque = {
+            QColor(image.pixel(x, y)).name()
+            for x in range(image.width())
+            for y in range(image.height())
+            if QColor.fromRgba(image.pixel(x, y)).alpha() == 255
+        }
+        drawn.append(opaque)
+    assert drawn[0] == {"#1b1d21"}
+    assert drawn[1] == {"#e5e7ea"}
