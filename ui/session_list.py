@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, tzinfo
-from functools import partial
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -53,6 +52,7 @@ from PySide6.QtWidgets import (
 
 from core.organise import Group, Heading, Listed, Organisation, View
 from ui.session_delegate import SessionDelegate
+from ui.session_menu import SessionMenus
 from ui.session_rows import (
     ID_ROLE,
     SEARCH_ROLE,
@@ -180,6 +180,7 @@ class SessionListPanel(QWidget):
         layout.addWidget(self.list, 1)
         layout.addWidget(self.archived_button)
         self._window_actions: list[QAction] = []
+        self.menus = SessionMenus(self)
         self._searching = False
         self._search_delay = QTimer(self)
         self._search_delay.setSingleShot(True)
@@ -434,81 +435,13 @@ class SessionListPanel(QWidget):
 
     def row_menu(self, index: QModelIndex) -> QMenu:
         """The context menu of the row at ``index`` (of the list's own model; invalid: the
-        empty part of the list)."""
-        menu = QMenu(self.list)
-        menu.setObjectName("session-menu")
+        empty part of the list): ``ui.session_menu``, then the window's session actions."""
         source = self.proxy.mapToSource(index) if index.isValid() else QModelIndex()
-        row = self.model.row(source.row()) if source.isValid() else None
-        match row:
-            case Listed(id=sid):
-                self._session_entries(menu, sid)
-            case Heading(folder=folder) if folder is not None:
-                _entry(
-                    menu, "rename-folder", self.tr("Rename folder"), partial(self.list.edit, index)
-                )
-                _entry(
-                    menu,
-                    "remove-folder",
-                    self.tr("Remove folder (its conversations stay)"),
-                    lambda: self.organise(self.organisation.remove_folder(folder.id)),
-                )
-            case _:
-                _entry(menu, "new-folder", self.tr("New folder"), lambda: self._new_folder(None))
+        menu = self.menus.menu(self.model.row(source.row()) if source.isValid() else None, index)
         if self._window_actions:
             menu.addSeparator()
             menu.addActions(self._window_actions)
         return menu
-
-    def _session_entries(self, menu: QMenu, sid: str) -> None:
-        org = self.organisation
-        pinned, archived = sid in org.pinned, sid in org.archived
-        _entry(
-            menu,
-            "pin",
-            self.tr("Unpin") if pinned else self.tr("Pin to the top"),
-            lambda: self.organise(org.pin(sid, not pinned)),
-        ).setEnabled(not archived)
-        self._move_menu(menu, sid)
-        _entry(
-            menu,
-            "archive",
-            self.tr("Restore from the archive") if archived else self.tr("Archive"),
-            lambda: self.organise(org.archive(sid, not archived)),
-        )
-        _entry(menu, "rename", self.tr("Rename here"), lambda: self.edit_title(sid))
-
-    def _move_menu(self, menu: QMenu, sid: str) -> None:
-        org = self.organisation
-        move = menu.addMenu(self.tr("Move to folder"))
-        move.setObjectName("move-menu")
-        inside = org.folder_of(sid)
-        for folder in sorted(org.folders, key=lambda f: f.name.casefold()):
-            entry = _entry(
-                move, f"folder-{folder.id}", folder.name, partial(self._move, sid, folder.id)
-            )
-            entry.setCheckable(True)
-            entry.setChecked(folder.id == inside)
-        if org.folders:
-            move.addSeparator()
-        _entry(move, "new-folder", self.tr("New folder…"), lambda: self._new_folder(sid))
-        if inside is not None:
-            _entry(
-                move, "out-of-folder", self.tr("Out of the folder"), partial(self._move, sid, None)
-            )
-
-    def _move(self, session_id: str, folder_id: str | None) -> None:
-        self.organise(self.organisation.move(session_id, folder_id))
-
-    def _new_folder(self, session_id: str | None) -> None:
-        """A folder named "New folder" (moving ``session_id`` into it), its name then edited in
-        place."""
-        org = self.organisation
-        folder_id = org.new_folder_id()
-        org = org.add_folder(folder_id, self.tr("New folder"))
-        if session_id is not None:
-            org = org.move(session_id, folder_id)
-        self.organise(org)
-        self.edit_folder(folder_id)
 
     def _on_dropped(self, session_id: str, index: QModelIndex) -> bool:
         """A conversation dropped on the row at ``index``: into its folder, into Pinned, or
@@ -536,10 +469,3 @@ class SessionListPanel(QWidget):
             if isinstance(found, Heading):
                 return found
         return None
-
-
-def _entry(menu: QMenu, name: str, text: str, act: Callable[[], object]) -> QAction:
-    entry = menu.addAction(text)
-    entry.setObjectName(name)
-    entry.triggered.connect(lambda _checked=False: act())
-    return entry

@@ -1747,6 +1747,9 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
         <source>Show the archived conversations, to bring one back</source>
         <translation>Die archivierten Gespräche zeigen, um eines zurückzuholen</translation>
     </message>
+</context>
+<context>
+    <name>SessionMenus</name>
     <message>
         <source>Rename folder</source>
         <translation>Ordner umbenennen</translation>
