@@ -18,8 +18,10 @@ from PySide6.QtWidgets import QWidget
 from app.controller import AppController
 from app.qtasync import TaskRunner
 from app.settings_flow import SettingsFlow
+from app.tool_images import ToolImages
 from app.verbs import wire_verbs
 from core.prompts import SavedPrompt
+from core.session.live import LiveSession
 from ui.dialogs import (
     LeaveAnswer,
     LeaveWarning,
@@ -52,10 +54,11 @@ class Questions:
     leave: Callable[[QWidget, LeaveWarning], LeaveAnswer | None] = ask_leave
     lose_unsaved: Callable[[QWidget, str], bool] = ask_lose_unsaved
     session_settings: Callable[
-        [QWidget, SessionSettings, tuple[SavedPrompt, ...]], SessionSettings | None
+        [QWidget, SessionSettings, tuple[SavedPrompt, ...], tuple[str, ...]],
+        SessionSettings | None,
     ] = ask_session_settings
     """The session's instructions and temperature, edited (None: cancelled or unchanged); the
-    saved prompts are offered in it."""
+    saved prompts and the configured MCP servers are offered in it."""
     attachment_paths: Callable[[QWidget], list[Path]] = ask_attachment_paths
     """The files to attach to the message (empty: cancelled)."""
     restart_for_language: Callable[[QWidget, str], bool] = ask_restart_for_language
@@ -94,6 +97,15 @@ def wire_controller(
     act("previous_session").triggered.connect(lambda: _step(controller, tasks, -1))
     window.sessions.session_chosen.connect(lambda sid: tasks.spawn(controller.open_session(sid)))
     wire_verbs(window, controller)  # the conversation verbs and find (agent.md §7)
+    transcript = window.transcript
+    transcript.set_thumbnails(
+        ToolImages(tasks, lambda: _shown(controller), transcript.pictures_arrived)
+    )
+
+
+def _shown(controller: AppController) -> LiveSession | None:
+    opened = controller.current_session()
+    return None if opened is None else opened.session
 
 
 def wire_actions(

@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject
 from app.owner_timer import QtWaker
 from app.providers import close_provider
 from app.session_bridge import SessionBridge
-from core.agent import Agent
+from core.agent import Agent, Toolset
 from core.clock import Clock, NewId, ZoneSource
 from core.events import Attachment, Entry, SessionModel, UserMessage
 from core.host import SessionHost
@@ -37,6 +37,9 @@ def unread_turns(entries: Sequence[Entry], read_upto: int) -> int:
     return count
 
 
+McpToolsets = Callable[[LiveSession, Callable[[], ModelProvider]], Toolset]
+
+
 def _follow_setting(_choice: SessionModel) -> ModelProvider | None:
     return None
 
@@ -54,6 +57,9 @@ class EngineParts:
     system_prompt: str
     provider: Callable[[], ModelProvider]
     chosen: Callable[[SessionModel], ModelProvider | None] = _follow_setting
+    mcp: McpToolsets | None = None
+    """Makes a live session's MCP toolset (``app.mcp.service.McpService.toolset``); None: no
+    MCP tools at all (the tests' engines)."""
 
     def provider_for(self, choice: SessionModel | None) -> ModelProvider:
         """The provider a session with this choice (None: none) answers with (agent.md §7)."""
@@ -160,6 +166,8 @@ def compose(session: LiveSession, parts: EngineParts, parent: QObject | None) ->
         wakers.append(waker)
         return waker
 
+    hosted: list[SessionHost] = []
+    extra = () if parts.mcp is None else (parts.mcp(session, lambda: hosted[0].agent.provider),)
     host = SessionHost(
         session,
         parts.provider_for(session.choices().model),
@@ -168,8 +176,10 @@ def compose(session: LiveSession, parts: EngineParts, parent: QObject | None) ->
         make_waker,
         system_prompt=parts.system_prompt,
         new_id=parts.new_id,
+        extra_toolsets=extra,
         close_session=False,  # OpenSession.close closes it: a demoted session stays viewable
     )
+    hosted.append(host)
     bridge = SessionBridge(session, host.agent, parts.zone_source, parent=parent)
     return OpenSession(session, bridge, host, wakers[0])
 

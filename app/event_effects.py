@@ -23,7 +23,9 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnStart,
     UnknownEvent,
@@ -58,11 +60,12 @@ def touches(event: Event) -> Touches:
             return Touches(conversation=True)
         case AssistantMessage() | SessionTitle():
             return Touches(listing=True)
-        case SessionModel() | SessionInstructions():
+        case SessionModel() | SessionInstructions() | SessionTools():
             return Touches(choice=True)
         case (
             ContextTime()
             | ToolResult()
+            | ToolStart()
             | TurnEnd()
             | ScheduleChanged()  # the bridge's schedule_changed redraws the reminders
             | UnknownEvent()

@@ -171,7 +171,7 @@ class FindFlow(QObject):
 def _position(job: FindJob, current: tuple[int, int]) -> int:
     """The number (from 1, in reading order) of the match ``current`` among those found."""
     index, number = current
-    return sum(hit.count for hit in job.hits[:index]) + number + 1
+    return job.hits.counted_before(index) + number + 1
 
 
 def _match_at(job: FindJob, position: int) -> tuple[int, int]:

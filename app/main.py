@@ -27,7 +27,6 @@ import os
 import signal
 import socket
 import sys
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -45,7 +44,7 @@ from app.language import install_language, language_for
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
 from app.settings import KeyStore, ReadSettings, effective_provider, read_settings
-from app.single_instance import claim
+from app.single_instance import InstanceGuard, hand_over
 from app.start_view import TailEntries, read_start_view, write_start_view
 from app.state import read_state_checked
 from app.system import local_zone_name, monotonic_seconds, system_clock
@@ -60,6 +59,7 @@ if TYPE_CHECKING:  # built after the first paint (``Application.start``); import
     from app.actions_wiring import Questions
     from app.background import NotifierFactory, TrayFactory
     from app.controller import AppController
+    from app.mcp.service import McpService
     from app.presence import Presence
     from app.qtasync import TaskRunner
     from app.settings_flow import SettingsFlow
@@ -76,6 +76,14 @@ TRAY_POLL_S = 0.25
 FRAMED_AFTER_MS = 150
 """A window manager frames a new window asynchronously; its frame is known by then."""
 _log = logging.getLogger("app")
+
+
+def _uuid_hex() -> str:
+    """A new random id (``uuid`` is imported here: it loads ``platform``, which the first paint
+    does not need)."""
+    import uuid
+
+    return uuid.uuid4().hex
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -235,6 +243,9 @@ class Started:
     settings_flow: SettingsFlow
     verbs: VerbFlows | None = None
     presence: Presence | None = None
+    mcp: McpService | None = None
+    """The MCP servers (``app.mcp.service``): the window's Settings page, approval dialog and
+    tool picker reach them here."""
 
 
 class Application:
@@ -253,7 +264,7 @@ class Application:
         *,
         clock: Clock = system_clock,
         zone_source: ZoneSource = local_zone_name,
-        new_id: NewId = lambda: uuid.uuid4().hex,
+        new_id: NewId = _uuid_hex,
         keys: KeyStore | None = None,
         questions: Questions | None = None,
         settings: ReadSettings | None = None,
@@ -318,7 +329,9 @@ class Application:
         from app.verbs_wiring import wire_verbs
 
         tasks = TaskRunner()
-        controller = self._compose_controller(tasks)
+        flows: list[SettingsFlow] = []
+        mcp = self._compose_mcp(flows)
+        controller = self._compose_controller(tasks, mcp)
         flow = SettingsFlow(
             self.first_settings,
             app=self.app,
@@ -329,6 +342,8 @@ class Application:
             tasks=tasks,
             use_provider=controller.set_provider,
         )
+        flows.append(flow)
+        mcp.problem.connect(lambda sentence: self.window.notify(sentence, 15000))
         questions = self.questions if self.questions is not None else Questions()
         wire_titles(controller, lambda: flow.settings, tasks)
         flow.applied.append(lambda settings: self._offer_restart(settings.language, questions))
@@ -351,7 +366,25 @@ class Application:
             api_key=self.keys.get,
             data_dir=self.folder,
         )
-        return Started(tasks, controller, flow, verbs, presence)
+        from app.mcp.secrets import McpSecrets
+        from app.mcp_approval import wire_mcp_window
+
+        wire_mcp_window(self.window, controller, mcp, flow, verbs.choices, McpSecrets(self.keys))
+        return Started(tasks, controller, flow, verbs, presence, mcp)
+
+    def _compose_mcp(self, flows: list[SettingsFlow]) -> McpService:
+        """The MCP servers: settings through the flow once it exists (``flows``), secrets beside
+        the API key's. Nothing starts here: a server starts when a conversation first uses it."""
+        from app.mcp.secrets import McpSecrets
+        from app.mcp.service import McpService
+
+        return McpService(
+            lambda: flows[0].settings if flows else self.first_settings,
+            lambda settings: flows[0].store(settings),
+            McpSecrets(self.keys),
+            self.folder,
+            parent=self.window,
+        )
 
     def _compose_presence(
         self, controller: AppController, flow: SettingsFlow, tasks: TaskRunner
@@ -391,7 +424,9 @@ class Application:
             assert self.started is not None  # settings are saved only once the engine runs
             self.started.tasks.spawn(self.quit())
 
-    def _compose_controller(self, tasks: TaskRunner) -> AppController:
+    def _compose_controller(
+        self, tasks: TaskRunner, mcp: McpService | None = None
+    ) -> AppController:
         from app.controller import AppController
         from app.engine import EngineParts
         from app.providers import choice_factory, provider_factory
@@ -404,6 +439,7 @@ class Application:
             resource("prompts", "system.md").read_text(encoding="utf-8"),
             provider_factory(self.first_settings, self.keys.get, self.clock),
             choice_factory(self.first_settings, self.keys.get, self.clock),
+            None if mcp is None else mcp.toolset,
         )
         return AppController(
             self.window,
@@ -523,6 +559,8 @@ class Application:
                 await self.started.presence.stop()
             view = self.started.controller.start_view()
             await self.started.controller.shutdown(self.window.saved_geometry())
+            if self.started.mcp is not None:
+                await self.started.mcp.stop()
             import asyncio  # loaded after the first paint (see ``run``)
 
             await asyncio.to_thread(write_start_view, self.folder, view)
@@ -577,19 +615,19 @@ def run(argv: Sequence[str] | None = None) -> int:
     logged_to_file = setup_logging(folder)
     app = make_application(sys.argv[:1])
     app.setApplicationVersion(__version__)  # the About box shows it
-    guard = claim(folder, args.session)
-    if guard is None:  # the running Chime of this data folder raised its window
+    if hand_over(folder, args.session):  # the running Chime of this data folder raised its window
         print(f"Chime is already running for {folder}: its window was brought forward.")
         return 0
     load_style(app)
     settings = read_settings(folder)
     apply_appearance(app, settings.settings)  # before the window is built: it is polished once
     chime = Application(app, folder, args.session, settings=settings)
-    guard.requested.connect(chime.bring_forward)
     install_excepthook([chime.window], logged_to_file=logged_to_file)
     chime.show_window(background=args.background)
     app.processEvents()  # first paint before asyncio, qasync and the engine are imported
     trace_start(chime.window, "first_paint")
+    guard = InstanceGuard(folder)  # later starts hand over from now on (QtNetwork loads here)
+    guard.requested.connect(chime.bring_forward)
     import asyncio
 
     from app.qtasync import make_event_loop

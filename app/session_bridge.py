@@ -45,7 +45,9 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnStart,
     UnknownEvent,
@@ -204,6 +206,8 @@ class SessionBridge(QObject):
                 | PathSelected()
                 | SessionModel()
                 | SessionInstructions()
+                | ToolStart()
+                | SessionTools()
                 | UnknownEvent()
                 | MalformedEvent()
             ):

@@ -44,8 +44,10 @@ from ui.session_settings import SessionSettings
 _log = logging.getLogger(__name__)
 
 AskSettings = Callable[
-    [MainWindow, SessionSettings, tuple[SavedPrompt, ...]], SessionSettings | None
+    [MainWindow, SessionSettings, tuple[SavedPrompt, ...], tuple[str, ...]],
+    SessionSettings | None,
 ]
+"""Asks for a session's settings, offering the saved prompts and the configured MCP servers."""
 
 
 class ChoicesFlow(QObject):
@@ -61,8 +63,14 @@ class ChoicesFlow(QObject):
         api_key: Callable[[], str],
         ask: AskSettings,
         prompts: Callable[[], tuple[SavedPrompt, ...]] = tuple,
+        mcp_servers: Callable[[], tuple[str, ...]] = tuple,
+        mcp_defaults: Callable[[], tuple[str, ...]] = tuple,
     ) -> None:
         super().__init__(controller)
+        self.mcp_servers = mcp_servers
+        """The configured MCP servers' names (offered in the session's settings)."""
+        self.mcp_defaults = mcp_defaults
+        """The servers a conversation that never chose offers (checked until it chooses)."""
         self._window = window
         self._controller = controller
         self._tasks = tasks
@@ -194,12 +202,14 @@ class ChoicesFlow(QObject):
         choices = opened.session.choices()
         model = choices.model
         current = SessionSettings(
-            choices.instructions.strip(), model.temperature if model is not None else None
+            choices.instructions.strip(),
+            model.temperature if model is not None else None,
+            servers=tuple(sorted(self.mcp_defaults() if choices.tools is None else choices.tools)),
         )
-        edited = self._ask(self._window, current, self._prompts())
+        edited = self._ask(self._window, current, self._prompts(), self.mcp_servers())
         if edited is None:
             return
-        try:  # a session that turned read-only while the dialog was open refuses both
+        try:  # a session that turned read-only while the dialog was open refuses them all
             if edited.instructions != current.instructions:
                 agent.set_instructions(edited.instructions)
             if edited.temperature != current.temperature or edited.model:
@@ -207,6 +217,8 @@ class ChoicesFlow(QObject):
                 if edited.model:  # a saved prompt's model, on the settings' own server
                     provider, name = None, edited.model
                 agent.choose_model(provider, name, edited.temperature)
+            if edited.servers != current.servers:
+                agent.choose_tools(edited.servers)
         except ChimeError as error:
             _log.warning("session settings refused: %s", error)
             self._window.notify(

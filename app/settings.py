@@ -21,7 +21,7 @@ import json
 import logging
 import os
 import re
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +82,12 @@ class Settings:
     model_titles: bool = True
     """A language model answering a conversation writes its short title after the first exchange
     (``app.title_flow``; never the offline assistant)."""
+    mcp_servers: dict[str, Any] = field(default_factory=dict)
+    """The MCP servers, in ``core.mcp.config.to_settings``'s form (names of secrets, never their
+    values); an entry that is not valid is left out when read, with a warning in the log."""
+    mcp_always_allow: tuple[tuple[str, str], ...] = ()
+    """``(server, tool)`` pairs the person always allows (asked once: "Always allow"); revocable
+    in Settings. Written as ``[["server", "tool"], ...]``."""
     prompts: tuple[SavedPrompt, ...] | None = None
     """The saved prompts (``core.prompts``); None: never edited, the examples of
     ``app.prompts_flow`` are offered."""
@@ -106,6 +112,7 @@ class Settings:
         if self.text_size not in TEXT_SIZES:
             raise ValueError("text_size must be between 8 and 24")
         _check_flags(self)
+        _check_mcp(self)
         if isinstance(self.context_tokens, bool) or not isinstance(self.context_tokens, int):
             raise ValueError("context_tokens must be an integer")
         if not 0 <= self.context_tokens <= MAX_CONTEXT_TOKENS:
@@ -128,6 +135,20 @@ class Settings:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def _check_mcp(settings: Settings) -> None:
+    """The MCP fields' JSON types (entries are read leniently where they are used)."""
+    servers: object = settings.mcp_servers
+    if not isinstance(servers, dict):
+        raise ValueError("mcp_servers must be an object of server names to servers")
+    pairs: object = settings.mcp_always_allow
+    if not isinstance(pairs, list | tuple) or not all(
+        isinstance(p, list | tuple) and len(p) == 2 and all(isinstance(x, str) for x in p)
+        for p in pairs
+    ):
+        raise ValueError("mcp_always_allow must be a list of [server, tool] pairs")
+    object.__setattr__(settings, "mcp_always_allow", tuple((p[0], p[1]) for p in pairs))
 
 
 def _check_prompts(settings: Settings) -> None:
@@ -264,11 +285,29 @@ class KeyStore:
     ``use_keyring=False`` forces the file (tests, and machines whose keyring misbehaves).
     """
 
-    def __init__(self, config_dir: Path, *, use_keyring: bool = True) -> None:
-        self._file = config_dir / KEY_FILE
+    def __init__(
+        self,
+        config_dir: Path,
+        *,
+        use_keyring: bool = True,
+        user: str = "api-key",
+        file_name: str = KEY_FILE,
+    ) -> None:
+        """``user`` names the secret in the keyring, ``file_name`` its file where there is none
+        (an MCP server's token: ``app.mcp.secrets``)."""
+        self._file = config_dir / file_name
+        self._user = user
         self._use_keyring = use_keyring
         self._resolved = False
         self._backend: Any = None
+
+    def sibling(self, user: str, file_name: str) -> KeyStore:
+        """Another secret kept the same way (same keyring choice, same folder)."""
+        store = KeyStore(
+            self._file.parent, use_keyring=self._use_keyring, user=user, file_name=file_name
+        )
+        store._resolved, store._backend = self._resolved, self._backend
+        return store
 
     @property
     def _keyring(self) -> Any:
@@ -293,7 +332,7 @@ class KeyStore:
         """The stored key, or "" when none is stored (or the store cannot be read)."""
         if self._keyring is not None:
             try:
-                return str(self._keyring.get_password(KEYRING_SERVICE, "api-key") or "")
+                return str(self._keyring.get_password(KEYRING_SERVICE, self._user) or "")
             except Exception as error:
                 _log.warning("keyring read failed: %s", type(error).__name__)
                 return ""
@@ -319,9 +358,9 @@ class KeyStore:
     def _set_keyring(self, key: str) -> None:
         try:
             if key:
-                self._keyring.set_password(KEYRING_SERVICE, "api-key", key)
+                self._keyring.set_password(KEYRING_SERVICE, self._user, key)
             else:
-                self._keyring.delete_password(KEYRING_SERVICE, "api-key")
+                self._keyring.delete_password(KEYRING_SERVICE, self._user)
         except Exception as error:
             _log.warning("keyring write failed: %s", type(error).__name__)
 

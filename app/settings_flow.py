@@ -23,6 +23,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 
 from app.appearance import apply_appearance
+from app.mcp_settings_flow import McpSettingsLink, mcp_draft
 from app.providers import (
     ChoiceFactory,
     ProviderFactory,
@@ -42,8 +43,10 @@ from app.settings import (
     save_settings,
 )
 from core.clock import Clock
+from core.mcp.config import to_settings
 from core.prompts import SavedPrompt
 from ui.main_window import MainWindow
+from ui.mcp_settings import McpDraft
 from ui.settings_dialog import SettingsDialog, SettingsDraft
 
 _log = logging.getLogger(__name__)
@@ -78,8 +81,12 @@ class SettingsFlow:
         self._tasks = tasks
         self._use_provider = use_provider
         self.applied: list[Callable[[Settings], None]] = []
+        self._original_mcp = McpDraft()
         self.tray_available = False
         """Whether the desktop has a tray (the dialog says when it has none)."""
+        self.mcp: McpSettingsLink | None = None
+        """The MCP pool and secrets behind the "Tools (MCP)" page (None: the page edits the
+        list only: no tools are listed)."""
 
     def open(self) -> SettingsDialog:
         """Show the settings dialog on a copy; saving applies from the next turn. Closing it
@@ -88,6 +95,9 @@ class SettingsFlow:
             settings_draft(self.settings, self._keys.get(), self._keys.note),
             tray_available=self.tray_available,
         )
+        if self.mcp is not None:
+            draft = replace(draft, mcp=mcp_draft(self.mcp.service, self.settings.mcp_always_allow))
+        self._original_mcp = draft.mcp
         dialog = SettingsDialog(draft, preset_choices(), self._window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # each visit makes a new one
         checks: set[asyncio.Task[object]] = set()
@@ -97,6 +107,8 @@ class SettingsFlow:
             checks.add(task)
             task.add_done_callback(checks.discard)
 
+        if self.mcp is not None:
+            self.mcp.connect(dialog.mcp_page, check)
         dialog.models_requested.connect(lambda d: check(_list_into(dialog, d)))
         dialog.test_requested.connect(lambda d: check(_test_into(dialog, d)))
         dialog.finished.connect(lambda _result: [task.cancel() for task in list(checks)])
@@ -106,8 +118,16 @@ class SettingsFlow:
 
     def apply(self, draft: SettingsDraft) -> None:
         """Save the edited settings (the key to the key store) and apply them."""
-        warn = self.settings.warn_waiting_reminders  # not in the dialog: kept as it is
-        settings = replace(settings_from_draft(draft), warn_waiting_reminders=warn)
+        kept = self.settings  # not in the dialog: kept as they are
+        edited = self.mcp is not None and draft.mcp != self._original_mcp
+        settings = replace(
+            settings_from_draft(draft),
+            warn_waiting_reminders=kept.warn_waiting_reminders,
+            mcp_servers=to_settings(draft.mcp.servers) if edited else kept.mcp_servers,
+            mcp_always_allow=draft.mcp.always_allowed if edited else kept.mcp_always_allow,
+        )
+        if self.mcp is not None and edited:  # the secrets first: a started server finds them
+            self.mcp.save(draft.mcp, self._original_mcp.servers)
         self._save(settings)
         self._keys.set(draft.api_key)
         self.settings = settings
@@ -119,6 +139,11 @@ class SettingsFlow:
         self._window.set_provider(effective_provider(settings).label())
         for tell in self.applied:
             tell(settings)
+
+    def store(self, settings: Settings) -> None:
+        """Save and keep ``settings`` changed elsewhere (the MCP servers: ``app.mcp.service``)."""
+        self._save(settings)
+        self.settings = settings
 
     def save_prompts(self, prompts: tuple[SavedPrompt, ...], default: str) -> None:
         """Edit ▸ Saved prompts… was confirmed: save the library and its default, the rest of

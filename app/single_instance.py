@@ -19,6 +19,10 @@ oldest is dropped). A socket left by a crashed instance answers nobody: it is re
 on anew. A start that cannot reach the running instance in time (it hangs) runs on as before, and
 then sees the running instance's sessions read-only (their locks).
 
+The running instance listens once its window is first painted (``app.main``: QtNetwork is loaded
+then, not before the first paint); a start in that fraction of a second runs as a lone instance
+and sees the sessions read-only, as one that cannot reach the door does.
+
 Must not: touch the session store or the engine (the composition root connects ``requested``).
 """
 
@@ -34,11 +38,15 @@ import struct
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 from core.jsonread import INSTANCE_REQUEST, parse_json
+
+if TYPE_CHECKING:  # QtNetwork loads when a door is used: after the first paint, or for a start
+    # that finds a socket to hand over to (its library and 25 enum classes cost ~5% of a start)
+    from PySide6.QtNetwork import QLocalSocket
 
 _log = logging.getLogger(__name__)
 
@@ -137,6 +145,8 @@ def hand_over(folder: Path, session: str | None, uid: int | None = None) -> bool
     path = socket_path(folder, uid)
     if path is None or not _own_socket(path, uid):
         return False
+    from PySide6.QtNetwork import QLocalSocket
+
     socket = QLocalSocket()
     socket.setReadBufferSize(64)
     socket.connectToServer(str(path))
@@ -162,6 +172,8 @@ class InstanceGuard(QObject):
     requested = Signal(object)
 
     def __init__(self, folder: Path, uid: int | None = None, parent: QObject | None = None) -> None:
+        from PySide6.QtNetwork import QLocalServer
+
         super().__init__(parent)
         self._uid = own_uid() if uid is None else uid
         self._path = socket_path(folder, self._uid)
@@ -174,7 +186,7 @@ class InstanceGuard(QObject):
     def _listen(self, name: str) -> bool:
         if self._server.listen(name):
             return True
-        QLocalServer.removeServer(name)  # a crashed instance's socket: nobody answered it
+        self._server.removeServer(name)  # a crashed instance's socket: nobody answered it
         return self._server.listen(name)
 
     def close(self) -> None:
@@ -223,7 +235,8 @@ def asked_session(line: bytes) -> str | None:
 
 
 def claim(folder: Path, session: str | None) -> InstanceGuard | None:
-    """This start's guard, or None when a running instance of this user took the start over."""
+    """This start's guard, or None when a running instance of this user took the start over
+    (``app.main`` makes the two steps apart: the guard listens once the window is painted)."""
     if hand_over(folder, session):
         return None
     return InstanceGuard(folder)

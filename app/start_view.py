@@ -18,15 +18,16 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from core.events import Entry
 from core.instant import format_instant, read_instant
 from core.jsonread import MIB, JsonLimits, parse_json
-from core.session.conversation import Conversation
-from core.session.lines import encode_entry, parse_entry
 from ui.screen import ReminderView
 from ui.session_list import SessionListItem
+
+if TYPE_CHECKING:  # the log's lines and the tree are read only when there is a start view
+    from core.session.conversation import Conversation
 
 _log = logging.getLogger(__name__)
 
@@ -130,10 +131,12 @@ def _to_json(view: StartView) -> dict[str, Any]:
 
 def _tail_lines(tail: Sequence[Entry]) -> list[str]:
     """The newest entries' log lines, within ``TAIL_BYTES``."""
+    from core.session.lines import encode_entry as encode_line
+
     kept: list[str] = []
     size = 0
     for entry in reversed(tail):
-        line = encode_entry(entry).decode("utf-8")
+        line = encode_line(entry).decode("utf-8")
         size += len(line)
         if size > TAIL_BYTES:
             break
@@ -142,6 +145,8 @@ def _tail_lines(tail: Sequence[Entry]) -> list[str]:
 
 
 def _from_json(raw: Any) -> StartView:
+    from core.session.lines import parse_entry
+
     if raw["version"] != VERSION:
         raise ValueError(f"version {raw['version']!r}")
     count = int(raw["count"])
@@ -156,7 +161,7 @@ def _from_json(raw: Any) -> StartView:
         tuple(_reminder(r) for r in raw["reminders"]),
         tail,
         count,
-        None if tree is None else _tree(tree),
+        None if tree is None else _tree(tree, count),
     )
 
 
@@ -210,6 +215,8 @@ def _reminder(raw: dict[str, Any]) -> ReminderView:
 
 
 def _tree_json(tree: Conversation) -> dict[str, Any]:
+    from core.transcript.queue import TurnQueue
+
     return {
         "leaf": tree.leaf,
         "parents": [[k, v] for k, v in tree.parents.items()],
@@ -219,10 +226,14 @@ def _tree_json(tree: Conversation) -> dict[str, Any]:
         "latestTurn": [[k, v] for k, v in tree.latest_turn.items()],
         "groups": [[k, list(v)] for k, v in tree.groups.items()],
         "tips": list(tree.tips),
+        "queue": None if tree.queue is None else TurnQueue(tree.queue).to_json(),
     }
 
 
-def _tree(raw: dict[str, Any]) -> Conversation:
+def _tree(raw: dict[str, Any], count: int) -> Conversation:
+    from core.session.conversation import Conversation
+    from core.transcript.queue import TurnQueue
+
     return Conversation(
         int(raw["leaf"]),
         {int(k): int(v) for k, v in raw["parents"]},
@@ -232,6 +243,7 @@ def _tree(raw: dict[str, Any]) -> Conversation:
         {int(k): int(v) for k, v in raw["latestTurn"]},
         {int(k): tuple(int(s) for s in v) for k, v in raw["groups"]},
         tuple(int(s) for s in raw["tips"]),
+        None if raw.get("queue") is None else TurnQueue.from_json(raw["queue"]).snapshot(count),
     )
 
 

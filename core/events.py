@@ -12,7 +12,8 @@ value and ``to_data()`` renders its ``data`` with the keys in write order.
 | turn/start         | TurnStart        | turn (1, 2, ...), input (seq of the consumed user/message) |
 | context/time       | ContextTime      | timeZone (name or null), text (the reading sent to the model) |
 | assistant/message  | AssistantMessage | id, text, toolCalls [{id,name,arguments}], model {provider,name}, finish, usage?, durationMs?, firstTextMs?, reasoning?, reasoningMs?, callsFromText?, reminderNotSet? |
-| tool/result        | ToolResult       | callId, name, content, isError                            |
+| tool/result        | ToolResult       | callId, name, content, isError, server?, images?, links?, outcome? |
+| tool/start         | ToolStart        | callId (an MCP call about to run: appended and flushed first) |
 | turn/end           | TurnEnd          | turn, status (completed|failed|cancelled|interrupted), error? {kind,message} |
 | session/title      | SessionTitle     | title                                                     |
 | schedule/change    | ScheduleChanged  | schedule.md §2.3, kept as given (the schedule fold decodes it strictly) |
@@ -20,6 +21,7 @@ value and ``to_data()`` renders its ``data`` with the keys in write order.
 | path/select        | PathSelected     | leaf                                                      |
 | session/model      | SessionModel     | provider, model, temperature (each may be null)           |
 | session/instructions | SessionInstructions | text                                              |
+| session/tools      | SessionTools     | servers (the MCP servers this conversation offers the model) |
 | anything else      | UnknownEvent     | kept as given and ignored by every fold (a newer version's log still opens) |
 
 Decoding choices where the spec is silent: a known type whose ``data`` has the wrong shape (a
@@ -59,9 +61,13 @@ class EventType(StrEnum):
     PATH_SELECT = "path/select"
     SESSION_MODEL = "session/model"
     SESSION_INSTRUCTIONS = "session/instructions"
+    TOOL_START = "tool/start"
+    SESSION_TOOLS = "session/tools"
 
 
 TurnStatus = Literal["completed", "failed", "cancelled", "interrupted"]
+ToolOutcomeKind = Literal["denied", "cancelled", "unfinished", "timeout", "failed"]
+TOOL_OUTCOMES: frozenset[str] = frozenset(get_args(ToolOutcomeKind))
 FinishReason = Literal["stop", "tool_calls", "length", "interrupted"]
 TURN_STATUSES: frozenset[str] = frozenset(get_args(TurnStatus))
 FINISH_REASONS: frozenset[str] = frozenset(get_args(FinishReason))
@@ -275,22 +281,60 @@ class AssistantMessage:
 
 
 @frozen
+class ToolLink:
+    """A resource link an MCP tool returned: kept as a link, opened only when the person asks."""
+
+    uri: str
+    name: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"uri": self.uri, "name": self.name}
+
+
+@frozen
 class ToolResult:
-    """The result the model is given for the call ``call_id``."""
+    """The result the model is given for the call ``call_id``. An MCP call also records its
+    ``server``, the ``images`` it returned (saved like attachments), its resource ``links`` and,
+    when it did not run to its end, ``outcome`` (``TOOL_OUTCOMES``); older logs have none."""
 
     call_id: str
     name: str
     content: str
     is_error: bool
+    server: str | None = None
+    images: tuple[Attachment, ...] = ()
+    links: tuple[ToolLink, ...] = ()
+    outcome: ToolOutcomeKind | None = None
     type: ClassVar[EventType] = EventType.TOOL_RESULT
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "callId": self.call_id,
             "name": self.name,
             "content": self.content,
             "isError": self.is_error,
         }
+        if self.server is not None:
+            data["server"] = self.server
+        if self.images:
+            data["images"] = [image.to_json() for image in self.images]
+        if self.links:
+            data["links"] = [link.to_json() for link in self.links]
+        if self.outcome is not None:
+            data["outcome"] = self.outcome
+        return data
+
+
+@frozen
+class ToolStart:
+    """An MCP call ``call_id`` is about to run (appended and flushed right before it does): a
+    result missing after it means Chime stopped during the call, which is never run again."""
+
+    call_id: str
+    type: ClassVar[EventType] = EventType.TOOL_START
+
+    def to_data(self) -> dict[str, Any]:
+        return {"callId": self.call_id}
 
 
 @frozen
@@ -400,6 +444,17 @@ class SessionInstructions:
 
 
 @frozen
+class SessionTools:
+    """The MCP servers this conversation offers the model from its next turn on, in order."""
+
+    servers: tuple[str, ...]
+    type: ClassVar[EventType] = EventType.SESSION_TOOLS
+
+    def to_data(self) -> dict[str, Any]:
+        return {"servers": list(self.servers)}
+
+
+@frozen
 class UnknownEvent:
     """An event type this version does not know: kept as given, ignored by every fold."""
 
@@ -435,6 +490,8 @@ Event: TypeAlias = (
     | PathSelected
     | SessionModel
     | SessionInstructions
+    | ToolStart
+    | SessionTools
     | UnknownEvent
     | MalformedEvent
 )
@@ -687,7 +744,50 @@ def _tool_result(data: Any) -> ToolResult:
         raise EventShapeError("a tool result needs string callId, name and content")
     if type(is_error) is not bool:
         raise _wrong("isError", "a boolean")
-    return ToolResult(call_id, name, content, is_error)
+    if len(data) == 4:  # the common result: no MCP extras
+        return ToolResult(call_id, name, content, is_error)
+    return ToolResult(call_id, name, content, is_error, *_result_extras(data))
+
+
+def _result_extras(
+    data: dict[str, Any],
+) -> tuple[str | None, tuple[Attachment, ...], tuple[ToolLink, ...], Any]:
+    """An MCP result's ``server``, ``images``, ``links`` and ``outcome``: informational, so an
+    ill-shaped one is dropped and the result itself still reads."""
+    server, outcome = data.get("server"), data.get("outcome")
+    try:
+        images = tuple(map(_attachment, _list(data.get("images"))))
+    except EventShapeError:
+        images = ()
+    links = tuple(
+        ToolLink(item["uri"], item["name"])
+        for item in _list(data.get("links"))
+        if type(item) is dict and type(item.get("uri")) is str and type(item.get("name")) is str
+    )
+    return (
+        server if type(server) is str else None,
+        images,
+        links,
+        outcome if outcome in TOOL_OUTCOMES else None,
+    )
+
+
+def _list(value: Any) -> list[Any]:
+    return value if type(value) is list else []
+
+
+def _tool_start(data: Any) -> ToolStart:
+    call_id = _object(data).get("callId")
+    if type(call_id) is not str:
+        raise _wrong("callId", "a string")
+    return ToolStart(call_id)
+
+
+def _session_tools(data: Any) -> SessionTools:
+    servers = _object(data).get("servers")
+    if type(servers) is not list or not all(type(s) is str for s in servers):
+        raise _wrong("servers", "an array of strings")
+    return SessionTools(tuple(servers))
 
 
 def _turn_end(data: Any) -> TurnEnd:
@@ -763,4 +863,6 @@ _DECODERS: dict[str, Callable[[Any], Event]] = {
     EventType.PATH_SELECT: _path_selected,
     EventType.SESSION_MODEL: _session_model,
     EventType.SESSION_INSTRUCTIONS: _session_instructions,
+    EventType.TOOL_START: _tool_start,
+    EventType.SESSION_TOOLS: _session_tools,
 }

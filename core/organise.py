@@ -3,7 +3,7 @@
 Pure: no I/O, no clock or zone of its own (``arrange`` is given ``now`` and the zone). This is
 the person's arrangement of the list, never part of a conversation: it lives in a per-user index
 file beside state.json (``app.organise_file``), and the session logs stay the only truth for what
-is in each conversation (desktop.md §1.5 says why). Ids of sessions that no longer exist are kept
+is in each conversation (desktop.md §1.6 says why). Ids of sessions that no longer exist are kept
 (a deleted one comes back with Undo) and simply match nothing.
 
 ``arrange`` is the list's order: Pinned, then each folder (by name, shown even when empty so a

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, assert_never
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import TYPE_CHECKING, Any, assert_never
 
 from core.frozen import frozen
 from core.instant import read_instant
 from core.jsonread import TOOL_TEXT, parse_json
+
+if TYPE_CHECKING:  # zoneinfo is imported when a zone is first read (not before the first paint)
+    from zoneinfo import ZoneInfo
 
 
 class ToolKind(StrEnum):
@@ -70,6 +72,8 @@ class ToolOutcome:
 
 def zone_or_utc(zone_name: str | None) -> ZoneInfo:
     """The named zone, or UTC when the name is unknown or missing."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     try:
         return ZoneInfo(zone_name) if zone_name else ZoneInfo("UTC")
     except (ZoneInfoNotFoundError, ValueError):

@@ -62,4 +62,5 @@ used_by(
     _._warm_dateparser,
     _.identity_in_the_environment,
     _.german,
+    _.no_window_left_behind,
 )

@@ -57,6 +57,7 @@ from core.visible_text import visible_name
 from ui.attachment_strip import size_text
 from ui.highlight import CodeFormats, fill_runs, knows, runs_by_lines
 from ui.markdown_blocks import Block, resplit, split_blocks
+from ui.mcp_rows import Thumbnails, images_doc, links_doc, no_thumbnails
 from ui.row_actions import RowAction, footer_actions, label, tip
 from ui.theme import Surfaces
 from ui.transcript_rows import TranscriptRow, first_text_wait, reminder_text, usage_numbers
@@ -353,6 +354,8 @@ class RowLayouts:
         self.highlight_budget = HIGHLIGHTS_PER_FRAME
         """Code boxes that may still be coloured in this frame (the view resets it per paint)."""
         self._stream: tuple[str, list[Block]] = ("", [])
+        self.thumbnails: Thumbnails = no_thumbnails
+        """The pictures of an MCP row's images (the app supplies them: ``app.tool_images``)."""
 
     def configure(self, font: QFont, surfaces: Surfaces, dark: bool) -> None:
         """New fonts or colours: every document is built again."""
@@ -397,6 +400,8 @@ class RowLayouts:
             return self._error(row, width)
         if kind == "tool":
             return self._tool(row, width, expanded)
+        if kind == "mcp":
+            return self._mcp(row, width, expanded)
         if kind == "context":
             return self._card_text(row.text, width, self._fonts.mono, muted=True)
         if kind == "hidden":
@@ -707,6 +712,33 @@ class RowLayouts:
         if expanded:
             return self._card_text(text, width, self._fonts.small, detail=row.detail)
         return self._card_text(text, width, self._fonts.small)
+
+    def _mcp(self, row: TranscriptRow, width: int, expanded: bool) -> RowLayout:
+        """An MCP call: its title (server, tool, state), then its images and links, shown
+        collapsed too; expanded, its arguments and result under them."""
+        layout = self._tool(row, width, expanded)
+        call = row.call
+        if call is None or not (call.images or call.links) or layout.card is None:
+            return layout
+        y = layout.card.bottom() + 1 - PAD
+        base = layout.length
+        if call.images:
+            doc, copied = images_doc(call.images, self.thumbnails, self._fonts.small)
+            _set_width(doc, width - 2 * PAD)
+            layout.pieces.append(
+                Piece(doc, PAD, y + 6, base, doc.characterCount(), -1, "\n", copied)
+            )
+            y += 6 + layout.pieces[-1].height
+            base = layout.length
+        if call.links:
+            doc = links_doc(call.links, self._fonts.small, self.surfaces.link)
+            _set_width(doc, width - 2 * PAD)
+            text = "\n".join(f"{link.name} {link.uri}" for link in call.links)
+            layout.pieces.append(Piece(doc, PAD, y + 6, base, doc.characterCount(), -1, "\n", text))
+            y += 6 + layout.pieces[-1].height
+        layout.card = QRect(0, layout.card.top(), width, y + PAD - layout.card.top())
+        layout.height = layout.card.bottom() + 1 + GAP
+        return layout
 
     def _card_text(
         self, text: str, width: int, font: QFont, *, muted: bool = False, detail: str = ""

@@ -85,7 +85,7 @@ class RowMenu(QObject):
         if verb is not None:
             self.run(index.row(), verb)
             return True
-        if row.kind in ("tool", "context"):
+        if row.kind in ("tool", "mcp", "context"):
             self._model.toggle_expanded(index.row())
             return True
         return False

@@ -51,6 +51,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.organise import Group, Heading, Listed, Organisation, View
+from ui.late_qt import own_viewport
 from ui.session_delegate import SessionDelegate
 from ui.session_menu import SessionMenus
 from ui.session_rows import (
@@ -91,6 +92,7 @@ class SessionListView(QListView):
 
     def __init__(self, empty_text: Callable[[], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setViewport(own_viewport())  # before anything asks for it (ui.late_qt)
         self._empty_text = empty_text
         self.dropped: Callable[[str, QModelIndex], bool] = lambda _sid, _index: False
 

@@ -1,9 +1,13 @@
-"""SessionSettingsDialog: a session's own instructions and temperature (agent.md §7). No I/O.
+"""SessionSettingsDialog: a session's own instructions, temperature and MCP servers (agent.md §7).
+No I/O.
 
 The instructions are appended to the stable system prompt of every later turn of this session
 ("Answer in French", "You are reviewing Rust code"); the temperature, when set, is sent with each
-request instead of the endpoint's default. ``ask_session_settings`` returns the edited values, or
-None when the user cancelled or changed nothing.
+request instead of the endpoint's default; the checked MCP servers (its ``session/tools``) are the
+ones whose tools this conversation offers the model. A server the session chose that is no longer
+configured stays chosen (unchecking is the person's to do in a later visit, when it is back).
+``ask_session_settings`` returns the edited values, or None when the user cancelled or changed
+nothing.
 
 "Use a saved prompt" (``core.prompts``, issue 21) fills the instructions with a saved prompt's text
 and its temperature (when it names one); a model it names is returned as ``model``, for the app to
@@ -20,6 +24,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
+    QGroupBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -41,6 +46,8 @@ class SessionSettings:
     instructions: str = ""
     temperature: float | None = None
     model: str = ""
+    servers: tuple[str, ...] = ()
+    """The MCP servers this conversation offers the model (its ``session/tools``), sorted."""
 
 
 class SessionSettingsDialog(QDialog):
@@ -51,8 +58,10 @@ class SessionSettingsDialog(QDialog):
         parent: QWidget | None,
         current: SessionSettings,
         prompts: Sequence[SavedPrompt] = (),
+        available: tuple[str, ...] = (),
     ) -> None:
         super().__init__(parent)
+        self._current = current
         self._prompts = tuple(prompts)
         self._model = current.model
         self.setWindowTitle(self.tr("Session instructions"))
@@ -102,6 +111,7 @@ class SessionSettingsDialog(QDialog):
         row.addWidget(self.temperature)
         row.addStretch(1)
         layout.addLayout(row)
+        layout.addWidget(self._build_servers(current, available))
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -111,9 +121,32 @@ class SessionSettingsDialog(QDialog):
         self.editor.textChanged.connect(self._check_length)
         self._check_length()
 
+    def _build_servers(self, current: SessionSettings, available: tuple[str, ...]) -> QGroupBox:
+        box = QGroupBox(self.tr("Tools (MCP) this conversation offers the model"), self)
+        box.setObjectName("session-servers")
+        column = QVBoxLayout(box)
+        self.server_checks: dict[str, QCheckBox] = {}
+        self.servers_note = QLabel(
+            self.tr("No MCP servers are configured: add them in Settings → Tools (MCP)."), box
+        )
+        self.servers_note.setWordWrap(True)
+        self.servers_note.setVisible(not available)
+        column.addWidget(self.servers_note)
+        for name in available:
+            check = QCheckBox(name, box)  # a name the person gave: Qt shows a check's text plain
+            check.setObjectName(f"session-server-{name}")
+            check.setChecked(name in current.servers)
+            column.addWidget(check)
+            self.server_checks[name] = check
+        return box
+
     def value(self) -> SessionSettings:
         temperature = self.temperature.value() if self.use_temperature.isChecked() else None
-        return SessionSettings(self.editor.toPlainText().strip(), temperature, self._model)
+        gone = tuple(n for n in self._current.servers if n not in self.server_checks)
+        chosen = tuple(n for n, check in self.server_checks.items() if check.isChecked())
+        servers = tuple(sorted(gone + chosen))
+        text = self.editor.toPlainText().strip()
+        return SessionSettings(text, temperature, self._model, servers)
 
     def _use_saved(self, index: int) -> None:
         """Fill the instructions (and temperature) from the saved prompt chosen."""
@@ -141,11 +174,18 @@ class SessionSettingsDialog(QDialog):
 
 
 def ask_session_settings(
-    parent: QWidget, current: SessionSettings, prompts: Sequence[SavedPrompt] = ()
+    parent: QWidget,
+    current: SessionSettings,
+    prompts: Sequence[SavedPrompt] = (),
+    available: tuple[str, ...] = (),
 ) -> SessionSettings | None:
-    """The edited settings, or None when cancelled or unchanged."""
-    dialog = SessionSettingsDialog(parent, current, prompts)
+    """The edited settings, or None when cancelled or unchanged; ``prompts`` are offered to fill
+    the instructions, ``available`` (the configured MCP servers) as checkboxes."""
+    dialog = SessionSettingsDialog(parent, current, prompts, available)
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return None
     edited = dialog.value()
-    return None if edited == current else edited
+    same = SessionSettings(
+        current.instructions, current.temperature, current.model, tuple(sorted(current.servers))
+    )
+    return None if edited == same else edited

@@ -30,12 +30,14 @@ from PySide6.QtWidgets import (
     QRadioButton,
     QSizePolicy,
     QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from core.prompts import SavedPrompt
 from ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP, chosen_language
+from ui.mcp_settings import McpDraft, McpPage
 from ui.prompt_library import SavedPromptsBox
 from ui.untrusted import plain
 
@@ -80,6 +82,8 @@ class SettingsDraft:
     model_titles: bool = True
     tray_available: bool = True
     """Whether the desktop has a tray (without one, closing the window quits: said in the box)."""
+    mcp: McpDraft = McpDraft()  # noqa: RUF009 -- a frozen value: one shared default is safe
+    """The "Tools (MCP)" page's servers, pasted secrets and always-allowed tools."""
     prompts: tuple[SavedPrompt, ...] | None = None
     """The saved prompts (None: never edited, the examples are offered)."""
     default_prompt: str = ""
@@ -112,13 +116,21 @@ class SettingsDialog(QDialog):
     # -- building ------------------------------------------------------------------------
     def _build(self, presets: Sequence[PresetChoice]) -> None:
         layout = QVBoxLayout(self)
-        layout.setSpacing(12)
-        layout.addWidget(self._build_provider())
-        layout.addWidget(self._build_endpoint(presets))
-        layout.addWidget(self._build_appearance())
-        layout.addWidget(self._build_background())
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("settings-tabs")
+        general = QWidget(self.tabs)
+        column = QVBoxLayout(general)
+        column.setSpacing(12)
+        column.addWidget(self._build_provider())
+        column.addWidget(self._build_endpoint(presets))
+        column.addWidget(self._build_appearance())
+        column.addWidget(self._build_background())
         self.prompts_box = SavedPromptsBox(self)
-        layout.addWidget(self.prompts_box)
+        column.addWidget(self.prompts_box)
+        self.tabs.addTab(general, self.tr("&General"))
+        self.mcp_page = McpPage(self._original.mcp, self.tabs)
+        self.tabs.addTab(self.mcp_page, self.tr("T&ools (MCP)"))
+        layout.addWidget(self.tabs)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -324,6 +336,7 @@ class SettingsDialog(QDialog):
             model_titles=self.titles_check.isChecked(),
             prompts=self.prompts_box.prompts,
             default_prompt=self.prompts_box.default,
+            mcp=self.mcp_page.draft(),
         )
 
     def set_models(self, names: Sequence[str], error: str = "") -> None:

@@ -151,6 +151,12 @@ class TranscriptModel(QAbstractListModel):
         """True while history older than the first row has not been loaded."""
         return self._projection.has_older()
 
+    def loaded_span(self) -> tuple[int, int, int]:
+        """(the first event loaded, the event after the last one loaded, the events known): where
+        the loaded rows stand in the whole conversation (``ui.conversation_bar``)."""
+        projection = self._projection
+        return projection.loaded_from, projection.loaded_to, projection.reading.known_end
+
     def want_older(self) -> None:
         """The user reached the top: let the next ``fetchMore`` load an older batch."""
         self._older_wanted = self._projection.has_older()
@@ -355,7 +361,7 @@ class TranscriptModel(QAbstractListModel):
 
 def plain_text(row: TranscriptRow) -> str:
     """A row as plain text (the display role; copying a whole row uses its Markdown source)."""
-    if row.kind == "tool":
+    if row.kind in ("tool", "mcp"):
         return row.title
     if row.kind == "reminder":
         return reminder_text(row)

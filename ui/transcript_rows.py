@@ -23,7 +23,7 @@ from core.readable import format_clock
 from core.transcript import rows as core_rows
 from core.transcript.rows import Note, TranscriptRow, reminder_text
 from core.transcript.usage import TurnUsage
-from ui.wording import tool_title, turn_error_text
+from ui.wording import call_title, tool_title, turn_error_text
 
 __all__ = [
     "TranscriptRow",
@@ -46,6 +46,9 @@ def words(row: TranscriptRow) -> TranscriptRow:
         case "tool":
             title = tool_title(row.outcome) if row.outcome is not None else row.text
             return replace(row, title=title, detail=_detail(row.arguments, row.result))
+        case "mcp" if row.call is not None:
+            result = None if row.result is None else _bounded(row.result)
+            return replace(row, title=call_title(row.call), detail=_detail(row.arguments, result))
         case "error":
             return replace(row, text=turn_error_text(row.error))
         case "context":
@@ -88,6 +91,20 @@ def _detail(arguments: str, content: str | None) -> str:
         heading = translate("TranscriptRows", "Result:")
         parts.append(f"{heading}\n{_pretty(content)}")
     return "\n\n".join(parts)
+
+
+MAX_RESULT_CHARS = 20_000
+"""An MCP result longer than this shows its start and says how much more it holds (Copy copies
+what is shown; the log and the export keep it whole)."""
+
+
+def _bounded(text: str) -> str:
+    if len(text) <= MAX_RESULT_CHARS:
+        return text
+    more = translate("TranscriptRows", "… (%1 more characters)").replace(
+        "%1", f"{len(text) - MAX_RESULT_CHARS:,}"
+    )
+    return text[:MAX_RESULT_CHARS] + "\n" + more
 
 
 def _pretty(text: str) -> str:

@@ -16,6 +16,8 @@ delegate's questions (``ui.turn_delegate.RowState``) from them:
 - ``ui.code_scroll.CodeScroll``: code boxes' sideways scroll;
 - ``ui.follow_output.FollowOutput``: following the newest output unless the user scrolled up;
 - ``ui.lazy_rows.LazyRows``: older and newer rows loaded at either end;
+- ``ui.conversation_bar.ConversationBar``: the scroll bar that stands for the whole
+  conversation (in place of the list's own), Ctrl+Home and Ctrl+End;
 - ``ui.find_highlights.FindMarks``: the find bar's matches and going to the current one.
 Hit testing is ``ui.row_hits.RowHits``. A link shows its target in the status bar on hover;
 clicking it asks the window (``link_activated``), which shows the target before opening.
@@ -52,7 +54,6 @@ from PySide6.QtGui import (
     QMouseEvent,
     QPainter,
     QPaintEvent,
-    QPalette,
     QResizeEvent,
     QWheelEvent,
 )
@@ -61,12 +62,15 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QWidget
 from core.events import Entry
 from core.transcript.patch import Anchor
 from ui.code_scroll import CodeScroll
+from ui.conversation_bar import ConversationBar
 from ui.find_highlights import FindMarks
 from ui.find_marks import Mark
 from ui.follow_output import FollowOutput
 from ui.highlight import CodeFormats
 from ui.hover_buttons import HoverButtons
+from ui.late_qt import own_viewport
 from ui.lazy_rows import LazyRows
+from ui.mcp_rows import Thumbnails
 from ui.row_copy import RowCopy
 from ui.row_hits import RowHits
 from ui.row_layout import HIGHLIGHTS_PER_FRAME, RowLayout
@@ -105,8 +109,9 @@ class TranscriptView(QListView):
         self.menu = RowMenu(self, model, self._delegate, self.hits, self.copying, self.selection)
         self.follow = FollowOutput(self, model)
         self.lazy = LazyRows(self, model, self.follow, self.hits)
+        self.position = ConversationBar(self, model, self.follow)
         self.matches = FindMarks(self, model, self._delegate, self.follow)
-        self.setViewport(_own_viewport())
+        self.setViewport(own_viewport())
         self._kept: tuple[int, int | None] = (-1, None)
         """Over a rebuild with an anchor: (the seq of the row the reader looked at, its top)."""
         self.setModel(model)
@@ -130,6 +135,7 @@ class TranscriptView(QListView):
         self.setMouseTracking(True)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
         self.verticalScrollBar().setSingleStep(24)
+        self.setViewportMargins(0, 0, self.position.width(), 0)
         self._shortcut(self.menu.copy_action, QKeySequence.StandardKey.Copy)
         self._shortcut(self.menu.select_all_action, QKeySequence.StandardKey.SelectAll)
 
@@ -193,6 +199,17 @@ class TranscriptView(QListView):
         self.code_scroll.clear()
         self._delegate.set_wrap_code(wrap)
         self.scheduleDelayedItemsLayout()
+
+    def set_thumbnails(self, thumbnails: Thumbnails) -> None:
+        """Where an MCP row's images come from (``ui.mcp_rows``)."""
+        self._delegate.layouts.thumbnails = thumbnails
+        self.pictures_arrived()
+
+    def pictures_arrived(self) -> None:
+        """New thumbnails are at hand: rows with images are laid out again."""
+        self._delegate.forget()
+        self.scheduleDelayedItemsLayout()
+        self.viewport().update()
 
     def set_writable(self, writable: bool) -> None:
         """A read-only session's rows offer no buttons that would write."""
@@ -387,7 +404,7 @@ class TranscriptView(QListView):
         row = self._model.row_at(hit.row)
         if link:
             self.link_activated.emit(link)
-        elif row is not None and row.kind in ("tool", "context"):
+        elif row is not None and row.kind in ("tool", "mcp", "context"):
             self._model.toggle_expanded(hit.row)
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
@@ -416,6 +433,13 @@ class TranscriptView(QListView):
         self.hover.leave()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.modifiers() == Qt.KeyboardModifier.ControlModifier:
+            if event.key() == Qt.Key.Key_Home:
+                self.position.to_start()
+                return
+            if event.key() == Qt.Key.Key_End:
+                self.position.to_end()
+                return
         keys = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space)
         if event.key() in keys and self.menu.activate(self.currentIndex()):
             return
@@ -437,6 +461,7 @@ class TranscriptView(QListView):
         if self._delegate.set_width(self.viewport().width()):
             self.scheduleDelayedItemsLayout()
         super().resizeEvent(event)
+        self.position.place()
         self.follow.keep_at_end()
 
     def event(self, event: QEvent) -> bool:
@@ -470,17 +495,3 @@ class TranscriptView(QListView):
     ) -> None:
         self.scheduleDelayedItemsLayout()
         self.follow.keep_at_end()
-
-
-def _own_viewport() -> QWidget:
-    """A viewport like the one ``QAbstractItemView`` makes, made here: PySide6 finds the Python
-    class of a viewport Qt made by loading every lazily loaded class of QtWidgets (65 enum classes,
-    a tenth of a cold start before the first paint); one made in Python is known already."""
-    viewport = QWidget()
-    viewport.setObjectName("qt_scrollarea_viewport")
-    viewport.setBackgroundRole(QPalette.ColorRole.Base)
-    viewport.setForegroundRole(QPalette.ColorRole.Text)
-    viewport.setAutoFillBackground(True)
-    viewport.setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents)
-    viewport.setMouseTracking(True)
-    return viewport

@@ -29,6 +29,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from core.readable import format_clock
+from core.transcript.mcp import CallState
 from ui.find_marks import Mark
 from ui.row_layout import Button, CodeBox, Piece, RowLayout, RowLayouts
 from ui.theme import Surfaces, is_dark, surfaces
@@ -222,7 +223,7 @@ class TurnDelegate(QStyledItemDelegate):
             "reminder": (colors.reminder_card, colors.reminder_border),
             "error": (colors.error_card, colors.error_border),
         }
-        fill, border = fills.get(row.kind, (colors.tool_card, None))
+        fill, border = fills.get(row.kind, (colors.tool_card, _call_border(row, colors)))
         pen = QPen(border) if border is not None else Qt.PenStyle.NoPen
         if row.queued:
             pen = QPen(colors.muted_text, 1, Qt.PenStyle.DashLine)
@@ -409,3 +410,14 @@ def _painted(
     fmt.setForeground(QBrush(foreground))
     selection.format = fmt
     return selection
+
+
+def _call_border(row: TranscriptRow, colors: Surfaces) -> QColor | None:
+    """An MCP call's card is outlined while it waits for the person (the reminder's accent) and
+    when it did not run to its end (the error's); a done one has no outline."""
+    state = row.call.state if row.call is not None else CallState.DONE
+    if state is CallState.WAITING:
+        return colors.reminder_border
+    if state in (CallState.DONE, CallState.RUNNING):
+        return None
+    return colors.error_border

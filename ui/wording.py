@@ -16,6 +16,7 @@ from PySide6.QtCore import QCoreApplication
 from core.errors import ProviderError
 from core.events import TurnError
 from core.readable import ToolKind, ToolOutcome, ToolRefusal
+from core.transcript.mcp import CallState, McpCall
 from ui.failure_words import failure_text, number
 from ui.i18n import fill
 
@@ -124,3 +125,36 @@ def refusal_text(refusal: ToolRefusal) -> str:  # noqa: C901 -- one case per cod
             return translate("Wording", "it was refused")
         case unexpected:
             assert_never(unexpected)
+
+
+def call_state_text(state: CallState) -> str:
+    """Where an MCP call stands, as its row says it."""
+    match state:
+        case CallState.WAITING:
+            return translate("Wording", "waiting for your answer")
+        case CallState.RUNNING:
+            return translate("Wording", "running…")
+        case CallState.DONE:
+            return translate("Wording", "done")
+        case CallState.FAILED:
+            return translate("Wording", "failed")
+        case CallState.DENIED:
+            return translate("Wording", "denied: it did not run")
+        case CallState.CANCELLED:
+            return translate("Wording", "stopped")
+        case CallState.UNFINISHED:
+            return translate("Wording", "not finished: Chime stopped during the call")
+        case CallState.TIMEOUT:
+            return translate("Wording", "timed out")
+        case unexpected:
+            assert_never(unexpected)
+
+
+def call_title(call: McpCall) -> str:
+    """An MCP row's title: ``time · get_current_time — done``."""
+    name = (
+        fill(translate("Wording", "%1 · %2"), (call.server, call.tool))
+        if call.server
+        else call.tool
+    )
+    return fill(translate("Wording", "%1 — %2"), (name, call_state_text(call.state)))

@@ -10,7 +10,8 @@ Choices the spec leaves open (written down here):
   asked for run before pending input; a retry request is not recorded until its ``turn/start``).
 - The verbs of agent.md §7 append one event each (``edit``/``regenerate``: a ``user/message``
   version; ``hide``: ``exchange/hide``; ``select``: ``path/select``; ``choose_model``:
-  ``session/model``; ``set_instructions``: ``session/instructions``), so no crash can leave half a
+  ``session/model``; ``set_instructions``: ``session/instructions``; ``choose_tools``:
+  ``session/tools``), so no crash can leave half a
   verb in the log. A new input follows the shown leaf (its ``parent`` written only when it is not
   the previous input).
 - ``start()`` runs input left pending by an earlier run (e.g. a reminder admitted just before a
@@ -61,6 +62,7 @@ from core.events import (
     ScheduleChanged,
     SessionInstructions,
     SessionModel,
+    SessionTools,
     Source,
     TurnEnd,
     TurnError,
@@ -256,6 +258,10 @@ class Agent:
     def set_instructions(self, text: str) -> None:
         """This session's own instructions, appended to the system prompt (\"\" removes them)."""
         self._append(SessionInstructions(text))
+
+    def choose_tools(self, servers: Sequence[str]) -> None:
+        """The MCP servers this session offers the model from its next step on (``()``: none)."""
+        self._append(SessionTools(tuple(servers)))
 
     def cancel(self) -> bool:
         """Ends the running turn (``status: "cancelled"``); False when no turn runs."""

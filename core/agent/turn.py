@@ -31,7 +31,7 @@ from typing import Any
 
 from core.agent.files import needed, with_files
 from core.agent.safety_net import CREATE, missed_reminder
-from core.agent.tool_registry import ToolRegistry
+from core.agent.tool_registry import OnStart, ToolOutcome, ToolRegistry
 from core.clock import Clock
 from core.errors import ErrorKind, ProviderError
 from core.events import (
@@ -41,6 +41,7 @@ from core.events import (
     ModelRef,
     ToolCall,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnError,
     TurnStatus,
@@ -76,6 +77,8 @@ class TurnState:
     first_text_at: datetime | None = None
     """When the current step's first piece of text arrived (None: none yet)."""
     open_calls: list[ToolCall] = field(default_factory=list)
+    started: dict[str, str] = field(default_factory=dict)
+    """Open calls that went out to an MCP server (``tool/start`` recorded): id -> server."""
     model: ModelRef = field(default_factory=lambda: ModelRef("", ""))
     thinking: list[str] = field(default_factory=list)
     """The streamed reasoning of the current step, as received."""
@@ -145,10 +148,11 @@ async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) ->
 
 
 async def _request(ctx: TurnContext, reading: TimeReading) -> ModelRequest:
+    budget = await ctx.provider.budget() if isinstance(ctx.provider, BudgetedProvider) else None
+    await ctx.tools.prepare(None if budget is None else budget.prompt_tokens)
     tools = ctx.tools.definitions()
     room: int | None = None
-    if isinstance(ctx.provider, BudgetedProvider):
-        budget = await ctx.provider.budget()
+    if budget is not None:
         room = budget.prompt_tokens - fixed_tokens(ctx.system_prompt, tools, reading.text)
     messages = ctx.history(room)
     files = {sha: await ctx.read_attachment(sha) for sha in needed(messages)}
@@ -243,16 +247,45 @@ async def _run_calls(
     for number, call in enumerate(calls, start=1):
         await asyncio.sleep(0)  # Stop lands here too, between any two calls
         if skip:
-            content, is_error = STEP_LIMIT_TEXT, True
+            outcome = ToolOutcome(STEP_LIMIT_TEXT, is_error=True)
         elif number > MAX_TOOL_CALLS:
-            content, is_error = CALL_LIMIT_TEXT.format(number=number, total=len(calls)), True
+            text = CALL_LIMIT_TEXT.format(number=number, total=len(calls))
+            outcome = ToolOutcome(text, is_error=True)
         else:
-            outcome = await ctx.tools.run(call.name, call.arguments, before_call=ctx.barrier)
+            outcome = await ctx.tools.run(
+                call.name,
+                call.arguments,
+                before_call=ctx.barrier,
+                call_id=call.id,
+                on_start=_starter(ctx, state, call),
+            )
             if outcome.failure is not None:
                 _log.error("tool %s failed", call.name, exc_info=outcome.failure)
-            content, is_error = outcome.content, outcome.is_error
         state.open_calls.remove(call)
-        ctx.append(ToolResult(call.id, call.name, content, is_error))
+        state.started.pop(call.id, None)
+        ctx.append(
+            ToolResult(
+                call.id,
+                call.name,
+                outcome.content,
+                outcome.is_error,
+                outcome.server,
+                outcome.images,
+                outcome.links,
+                outcome.outcome,
+            )
+        )
+
+
+def _starter(ctx: TurnContext, state: TurnState, call: ToolCall) -> OnStart:
+    """Records that ``call`` goes out (``tool/start``, made durable) right before it does."""
+
+    async def start(server: str) -> None:
+        state.started[call.id] = server
+        ctx.append(ToolStart(call.id))
+        await ctx.barrier()
+
+    return start
 
 
 def _thought_ms(ctx: TurnContext, state: TurnState) -> int | None:
@@ -285,8 +318,15 @@ def close_open(ctx: TurnContext, state: TurnState) -> None:
     """Keeps the partial answer and gives every call without a result an error result."""
     _keep_partial(ctx, state)
     for call in list(state.open_calls):
-        ctx.append(ToolResult(call.id, call.name, CANCELLED_TEXT, is_error=True))
+        server = state.started.get(call.id)
+        if server is None:
+            ctx.append(ToolResult(call.id, call.name, CANCELLED_TEXT, is_error=True))
+        else:
+            ctx.append(
+                ToolResult(call.id, call.name, CANCELLED_TEXT, True, server, outcome="cancelled")
+            )
     state.open_calls.clear()
+    state.started.clear()
 
 
 def close_cancelled(ctx: TurnContext, state: TurnState, status: TurnStatus) -> None:

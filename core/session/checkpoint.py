@@ -17,9 +17,10 @@ A derived file must never change what the log means, so a checkpoint is believed
   of its latest ``dispatch``) that ``scheduleSources`` names, and each pending input is a
   ``user/message`` line in scope. So even a checkpoint forged with a correct seal cannot invent a
   reminder or move one in time; it could still hide one, or bring back one deleted later, which
-  only a full fold would see (docs/guarantees.md). The conversation tree and the session's
-  choices are taken as sealed: a forger could change which version is shown or which model
-  answers next, never what the log holds.
+  only a full fold would see (docs/guarantees.md). The conversation tree (with the transcript's
+  queue: which inputs a turn took) and the session's choices are taken as sealed: a forger could
+  change which version is shown, where a message stands or which model answers next, never what
+  the log holds.
 
 A checkpoint of a failed schedule fold is never used to open (the log is folded again: its
 failure is the log's to say); the session list still reads its title.
@@ -43,10 +44,11 @@ from core.schedule.records import CreateChange, DispatchChange, EveryRecord, Rec
 from core.session.folds import ScheduleFailed, ScheduleState, SessionFolds, Source
 from core.session.lines import parse_entry
 
-CHECKPOINT_VERSION = 4
-"""Version 4 holds the seal and the schedule's sources, and folds failed inputs, the conversation
-tree and the session's model and instructions (agent.md §7); a file of another version is ignored
-(the next open scans the log once and writes a version 4)."""
+CHECKPOINT_VERSION = 5
+"""Version 5 adds which inputs a turn has taken and the newest turn (the conversation's
+``queue``, which the transcript places messages by) to version 4's seal, schedule sources, failed
+inputs, conversation tree and session choices; a file of another version is ignored (the next
+open scans the log once and writes a version 5)."""
 
 _T = TypeVar("_T")
 _SEAL_KEY = b',"seal":"'

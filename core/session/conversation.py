@@ -42,12 +42,15 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnStart,
     UnknownEvent,
     UserMessage,
 )
+from core.transcript.queue import Queue, TurnQueue
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +104,9 @@ class Conversation:
     latest_turn: Mapping[int, int] = field(default_factory=dict)
     groups: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     tips: tuple[int, ...] = ()
+    queue: Queue | None = None
+    """Which inputs a turn has taken and the newest turn (``core.transcript.queue``); None when
+    not known (a tree read from a start view written before it was kept)."""
 
     @property
     def path(self) -> Path:
@@ -176,6 +182,8 @@ def shown(conversation: Conversation, entries: Iterable[Entry]) -> Iterator[Entr
                 | PathSelected()
                 | SessionModel()
                 | SessionInstructions()
+                | ToolStart()
+                | SessionTools()
                 | UnknownEvent()
                 | MalformedEvent()
             ):
@@ -199,6 +207,7 @@ class ConversationFolder:
         self.root_of: dict[int, int] = {}  # a version (or a revised input) -> its group's first
         self.groups: dict[int, list[int]] = {}  # a group's first input -> its versions
         self.tips: list[int] = []  # inputs just before one with an explicit parent
+        self.queue = TurnQueue()  # which inputs a turn has taken (grows with waiting ones only)
 
     def default_parent(self) -> int | None:
         """The ``parent`` a new input must carry to follow the leaf (None: the default does)."""
@@ -231,7 +240,8 @@ class ConversationFolder:
         """A turn starts on an input that ran before (a retry, or a re-run after a crash)."""
         self.latest_turn[input_seq] = turn_seq
 
-    def snapshot(self, failed: frozenset[int]) -> Conversation:
+    def snapshot(self, failed: frozenset[int], count: int = 0) -> Conversation:
+        """The tree after ``count`` entries."""
         groups = {seq: tuple(self.groups[root]) for seq, root in self.root_of.items()}
         return Conversation(
             self.leaf,
@@ -242,6 +252,7 @@ class ConversationFolder:
             dict(self.latest_turn),
             groups,
             (*self.tips, self.last_input),
+            self.queue.snapshot(count),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -253,6 +264,7 @@ class ConversationFolder:
             "latestTurn": [[seq, turn] for seq, turn in self.latest_turn.items()],
             "groups": [list(group) for group in self.groups.values()],
             "tips": list(self.tips),
+            "queue": self.queue.to_json(),
         }
 
     @classmethod
@@ -272,6 +284,7 @@ class ConversationFolder:
             folder.groups[members[0]] = members
             folder.root_of.update((seq, members[0]) for seq in members)
         folder.tips = [_seq(seq) for seq in state["tips"]]
+        folder.queue = TurnQueue.from_json(state["queue"])
         return folder
 
 

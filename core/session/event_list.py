@@ -8,6 +8,7 @@ per event). Entries appended but not yet durable are held in memory until a barr
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 from array import array
 from collections import OrderedDict
@@ -18,8 +19,17 @@ from core.events import Entry, TurnStart
 from core.session.jsonl_store import LogFile, MappedOffsets
 from core.session.lines import parse_entry
 
-CACHE_SIZE = 2048
-"""Decoded durable entries kept in memory (least recently used ones are dropped)."""
+CACHE_SIZE = 8192
+"""Decoded durable entries kept in memory at most (least recently used ones are dropped): more
+than the model's history window reads back (4,000 events), so a turn after a turn decodes only
+what is new."""
+CACHE_BYTES = 16 << 20
+"""...and at most entries whose lines hold this many bytes (a few large tool results do not
+keep thousands of entries' worth of memory)."""
+RELEASE_BYTES = 16 << 20
+"""Log bytes read through the map after which its pages are let go (``LogFile.release``): the
+page cache keeps them, so a reader of the whole history (find, a long scroll) keeps this
+process's memory near what it was, not near the log's size."""
 
 
 class EventList(Sequence[Entry]):
@@ -47,7 +57,9 @@ class EventList(Sequence[Entry]):
         self.durable_length = durable_length
         self._queued: list[Entry] = []
         self._lines: list[bytes] = []
-        self._cache: OrderedDict[int, Entry] = OrderedDict()
+        self._cache: OrderedDict[int, tuple[Entry, int]] = OrderedDict()
+        self._cached_bytes = 0
+        self._read_bytes = 0
 
     @property
     def durable_count(self) -> int:
@@ -79,7 +91,7 @@ class EventList(Sequence[Entry]):
         durable = self.durable_count
         for index in range(durable):
             cached = self._cache.get(index)
-            yield cached if cached is not None else self._decode(index)
+            yield cached[0] if cached is not None else self._decode(index)
         yield from self._queued[: len(self) - durable]
 
     def _get(self, index: int) -> Entry:
@@ -89,20 +101,53 @@ class EventList(Sequence[Entry]):
         cached = self._cache.get(index)
         if cached is not None:
             self._cache.move_to_end(index)
-            return cached
+            return cached[0]
+        start, end = self.span(index)
         entry = self._decode(index)
-        self._remember(index, entry)
+        self._remember(index, entry, end - start)
         return entry
 
     def _decode(self, index: int) -> Entry:
         start, end = self.span(index)
-        assert self._log is not None  # durable entries exist only with a log
-        return parse_entry(self._log.read(start, end - 1), index)
+        return parse_entry(self._bytes(start, end - 1), index)
 
-    def _remember(self, index: int, entry: Entry) -> None:
-        self._cache[index] = entry
-        if len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
+    def _bytes(self, start: int, end: int) -> bytes:
+        log = self._log
+        assert log is not None  # durable entries exist only with a log
+        self._read_bytes += end - start
+        if self._read_bytes > RELEASE_BYTES:
+            self._read_bytes = 0
+            log.release()
+        return log.read(start, end)
+
+    def lines(self, first: int, limit: int) -> tuple[int, bytes]:
+        """The raw lines of durable entries ``first, first + 1, ...`` (each ending in ``\\n``),
+        about ``limit`` bytes of them and at least one: ``(stop, lines)``, ``stop`` the index
+        after the last one. Nothing is decoded (find reads lines before it decodes the few that
+        can match)."""
+        durable = self.durable_count
+        if not 0 <= first < durable:
+            return first, b""
+        start = self.start(first)
+        past = start + limit >= self.durable_length
+        stop = durable if past else max(first + 1, self.index_at(start + limit))
+        end = self.start(stop) if stop < durable else self.durable_length
+        return stop, self._bytes(start, end)
+
+    def index_at(self, offset: int) -> int:
+        """The durable entry whose line holds byte ``offset`` (0 before the first one, the last
+        one past the end)."""
+        split, tail = self._split, self._tail
+        if (tail and offset >= tail[0]) or not split:
+            return split + max(0, bisect.bisect_right(tail, offset) - 1)
+        return max(0, bisect.bisect_right(self._base, offset) - 1)
+
+    def _remember(self, index: int, entry: Entry, size: int) -> None:
+        cache = self._cache
+        cache[index] = (entry, size)
+        self._cached_bytes += size
+        while len(cache) > CACHE_SIZE or (self._cached_bytes > CACHE_BYTES and len(cache) > 1):
+            self._cached_bytes -= cache.popitem(last=False)[1][1]
 
     def tail_turns(self, turns: int) -> list[Entry]:
         """The entries of the last ``turns`` turns, each from its input message, oldest first.
@@ -145,7 +190,7 @@ class EventList(Sequence[Entry]):
         first = self.durable_count
         for offset, line in enumerate(self._lines[:count]):
             self._tail.append(position)
-            self._remember(first + offset, self._queued[offset])
+            self._remember(first + offset, self._queued[offset], len(line))
             position += len(line)
         self.durable_length = position
         del self._queued[:count]
@@ -161,6 +206,7 @@ class EventList(Sequence[Entry]):
         self._tail = tail
         self.durable_length = durable_length
         self._cache.clear()
+        self._cached_bytes = 0
 
     def offsets_bytes(self) -> bytes:
         """Every durable line offset as little-endian uint64 (the checkpoint's ``offsets.bin``)."""

@@ -42,7 +42,9 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnStart,
     UnknownEvent,
@@ -156,6 +158,8 @@ def _take(transcript: _Transcript, entry: Entry) -> None:
             | PathSelected()
             | SessionModel()
             | SessionInstructions()
+            | ToolStart()
+            | SessionTools()
             | UnknownEvent()
             | MalformedEvent()
         ):

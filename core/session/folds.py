@@ -56,7 +56,9 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnStart,
     UnknownEvent,
@@ -114,6 +116,9 @@ class SessionChoices:
 
     model: SessionModel | None = None
     instructions: str = ""
+    tools: tuple[str, ...] | None = None
+    """The MCP servers this conversation offers the model (``session/tools``); None: it never
+    chose, so the app's default applies (as for ``model``)."""
 
 
 class SessionFolds:
@@ -133,6 +138,9 @@ class SessionFolds:
         self.conversation = ConversationFolder()
         self.model: SessionModel | None = None
         self.instructions = ""
+        self.tools: tuple[str, ...] | None = None
+        self.started_calls: set[str] = set()
+        """Open calls with a ``tool/start``: an MCP call Chime stopped during, if none answers."""
         self.open_turn: OpenTurn | None = None
         self.open_calls: dict[str, str] = {}
         self.title: str | None = None
@@ -167,8 +175,8 @@ class SessionFolds:
             case AssistantMessage(tool_calls=calls):
                 if self.open_turn is not None:
                     self.open_calls.update((call.id, call.name) for call in calls)
-            case ToolResult(call_id=call_id):
-                self.open_calls.pop(call_id, None)
+            case ToolResult() | ToolStart():
+                self._call(event)
             case UserMessage() as message:
                 self._user_message(seq, message)
             case TurnStart(turn=turn, input=consumed):
@@ -178,17 +186,35 @@ class SessionFolds:
             case SessionTitle(title=title, by_model=by_model):
                 if not by_model or self.title is None or self.title_by_model:
                     self.title, self.title_by_model = title, by_model
-            case ExchangeHidden() | PathSelected() | SessionModel() | SessionInstructions():
+            case (
+                ExchangeHidden()
+                | PathSelected()
+                | SessionModel()
+                | SessionInstructions()
+                | SessionTools()
+            ):
                 self._choice(seq, event)
             case ContextTime() | ScheduleChanged() | UnknownEvent() | MalformedEvent():
                 pass
             case unexpected:
                 assert_never(unexpected)
 
+    def _call(self, event: ToolResult | ToolStart) -> None:
+        """A result answers an open call; a start marks an open MCP call as begun."""
+        if isinstance(event, ToolResult):
+            self.open_calls.pop(event.call_id, None)
+            self.started_calls.discard(event.call_id)
+        elif event.call_id in self.open_calls:
+            self.started_calls.add(event.call_id)
+
     def _choice(
-        self, seq: int, event: ExchangeHidden | PathSelected | SessionModel | SessionInstructions
+        self,
+        seq: int,
+        event: ExchangeHidden | PathSelected | SessionModel | SessionInstructions | SessionTools,
     ) -> None:
         match event:
+            case SessionTools(servers=servers):
+                self.tools = servers
             case ExchangeHidden(input=input_seq, hidden=hidden):
                 self.conversation.hide(input_seq, hidden)
             case PathSelected(leaf=leaf):
@@ -244,13 +270,14 @@ class SessionFolds:
         )
 
     def choices(self) -> SessionChoices:
-        return SessionChoices(self.model, self.instructions)
+        return SessionChoices(self.model, self.instructions, self.tools)
 
     def snapshot(self) -> Conversation:
         """The conversation tree as it stands (agent.md §7)."""
-        return self.conversation.snapshot(frozenset(self.failed))
+        return self.conversation.snapshot(frozenset(self.failed), self.count)
 
     def _user_message(self, seq: int, message: UserMessage) -> None:
+        self.conversation.queue.add(seq)
         if seq >= self.seed_length:
             self._give_back(seq)
             if isinstance(message.source, PluginSource):
@@ -261,6 +288,7 @@ class SessionFolds:
             self.first_message = text.split("\n", 1)[0][:TITLE_FROM_MESSAGE_CHARS]
 
     def _turn_start(self, seq: int, turn: int, consumed: int) -> None:
+        self.conversation.queue.take(consumed, seq)
         self.last_turn = max(self.last_turn, turn)
         if consumed in self.pending:
             self.pending.remove(consumed)
@@ -271,13 +299,16 @@ class SessionFolds:
         self.waiting.discard(consumed)
         self.open_turn = OpenTurn(turn, consumed)
         self.open_calls = {}
+        self.started_calls = set()
 
     def _turn_end(self, turn: int, status: str) -> None:
+        self.conversation.queue.open = False  # any turn/end closes the transcript's newest turn
         opened = self.open_turn
         if opened is None or opened.turn != turn:
             return
         self.open_turn = None
         self.open_calls = {}
+        self.started_calls = set()
         consumed = opened.input
         if status == "failed":
             self.failed.add(consumed)
@@ -324,6 +355,8 @@ class SessionFolds:
             "conversation": self.conversation.to_json(),
             "model": None if self.model is None else self.model.to_data(),
             "instructions": self.instructions,
+            "tools": None if self.tools is None else list(self.tools),
+            "startedCalls": sorted(self.started_calls),
         }
 
     @classmethod
@@ -340,7 +373,7 @@ class SessionFolds:
             folds.returned = {_whole(seq) for seq in state["returned"]}
             folds.last_turn = _whole(state["lastTurn"])
             opened = state["openTurn"]
-            folds.open_turn = None if opened is None else OpenTurn(*map(_whole, opened))
+            folds.open_turn = None if opened is None else OpenTurn(*map(_number, opened))
             folds.open_calls = {_text(cid): _text(name) for cid, name in state["openCalls"]}
             folds.title = _optional_text(state["title"])
             folds.title_by_model = state.get("titleByModel") is True  # absent in older ones
@@ -350,6 +383,9 @@ class SessionFolds:
             model = state["model"]
             folds.model = None if model is None else _session_model(model)
             folds.instructions = _text(state["instructions"])
+            tools = state.get("tools")  # absent in checkpoints written before MCP tools
+            folds.tools = None if tools is None else tuple(map(_text, tools))
+            folds.started_calls = set(map(_text, state.get("startedCalls", ())))
         except (KeyError, TypeError) as error:
             raise ValueError(f"not a fold state: {error}") from None
         return folds
@@ -358,6 +394,13 @@ class SessionFolds:
 def _whole(value: object) -> int:
     if type(value) is not int or value < 0:
         raise ValueError(f"expected a whole number, got {value!r}")
+    return value
+
+
+def _number(value: object) -> int:
+    """A turn's number or input as its ``turn/start`` wrote it (any whole number decodes)."""
+    if type(value) is not int:
+        raise ValueError(f"expected an integer, got {value!r}")
     return value
 
 

@@ -86,9 +86,33 @@ SEGMENT = 32 << 20
 """The log digest hashes 32 MiB segments in parallel (xxhash releases the GIL)."""
 
 
+HASH_STEP = 4 << 20
+"""A segment is hashed this many bytes at a time, each step's pages let go after it (``let_go``):
+hashing a long log does not hold it in memory."""
+
+
 def _segment_digest(fd: int, start: int, size: int) -> bytes:
-    with mmap.mmap(fd, size, offset=start, access=mmap.ACCESS_READ) as view:
-        return bytes(xxhash.xxh3_128_digest(view))
+    hasher = xxhash.xxh3_128()
+    with (
+        mmap.mmap(fd, size, offset=start, access=mmap.ACCESS_READ) as view,
+        memoryview(view) as whole,
+    ):
+        for at in range(0, size, HASH_STEP):
+            end = min(size, at + HASH_STEP)
+            hasher.update(whole[at:end])
+            let_go(view, end)
+    return bytes(hasher.digest())
+
+
+def let_go(view: mmap.mmap, end: int) -> None:
+    """Let go of the mapped pages of bytes [0, end) of ``view`` that this process has read: the
+    page cache keeps them and a later read maps them again, so reading a long log does not leave
+    it counted in this process's memory. Where the platform cannot (Windows), nothing happens."""
+    advice = getattr(mmap, "MADV_DONTNEED", None)
+    length = min(end, len(view))
+    length -= length % mmap.PAGESIZE
+    if advice is not None and length > 0:
+        view.madvise(advice, 0, length)
 
 
 class PendingDigest:
@@ -152,6 +176,12 @@ class LogFile:
             self.buffer()
         assert self._map is not None  # the header alone makes a log non-empty
         return self._map[start:end]
+
+    def release(self, end: int | None = None) -> None:
+        """Let go of the mapped pages of bytes [0, end) (all: None) this process has read
+        (``let_go``): a scan or a find through a long log leaves memory where it was."""
+        if self._map is not None:
+            let_go(self._map, len(self._map) if end is None else end)
 
     def read_at(self, start: int, end: int) -> bytes:
         """Bytes [start, end) read from the file itself, safe in a worker thread while the event

@@ -217,6 +217,10 @@ class LiveSession:
         """Tool calls of the open turn without a result: call id -> tool name, in call order."""
         return self._memory.open_calls()
 
+    def started_calls(self) -> frozenset[str]:
+        """The open calls that had a ``tool/start`` (MCP calls that had begun)."""
+        return frozenset(self._memory.folds.started_calls)
+
     async def add_attachment(self, name: str, data: bytes) -> Attachment | Refused:
         """Store a file for a message (agent.md §7): its record, or why it cannot be attached.
         Appends nothing; SessionReadOnlyError on a read-only session."""

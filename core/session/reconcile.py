@@ -118,4 +118,6 @@ def decide(
         return TurnReadOnly(DRIFTED)
     if queued or folds.open_turn is None:
         return CarryOn()
-    return CarryOn(tuple(closers(folds.open_turn.turn, folds.open_calls)))
+    return CarryOn(
+        tuple(closers(folds.open_turn.turn, folds.open_calls, frozenset(folds.started_calls)))
+    )

@@ -56,7 +56,7 @@ from core.session.loaded import (
     Writable,
 )
 from core.session.reconcile import Rescan
-from core.session.scan import ByteSource, ScanResult, scan
+from core.session.scan import ScanResult, scan
 
 WARM_TURNS = 50
 """Turns decoded at open (and checked to sit where the offsets say): the window's first screen."""
@@ -70,10 +70,19 @@ class _Fold:
     folds: SessionFolds
     tail: array[int] = field(default_factory=lambda: array("Q"))
 
-    def scan(self, buffer: ByteSource, start: int) -> ScanResult:
-        return scan(
-            buffer, start=start, first_seq=self.folds.count, sink=self.folds.read, offsets=self.tail
+    def scan(self, log: LogFile, start: int) -> ScanResult:
+        """Scan ``log`` from ``start``; the mapped pages read are let go as it goes and at its
+        end (the peak memory of a cold open is not the log's size)."""
+        result = scan(
+            log.buffer(),
+            start=start,
+            first_seq=self.folds.count,
+            sink=self.folds.read,
+            offsets=self.tail,
+            release=log.release,
         )
+        log.release()
+        return result
 
     def judged(self, result: ScanResult) -> str | None:
         """The read-only reason, or None: corruption makes the session read-only and fails the
@@ -145,7 +154,7 @@ def load_session(
 def _scan_into(
     fold: _Fold, log: LogFile, start: int, base: MappedOffsets | None
 ) -> tuple[EventList, ScanResult]:
-    result = fold.scan(log.buffer(), start)
+    result = fold.scan(log, start)
     entries = EventList(log, base=base, tail=fold.tail, durable_length=result.committed)
     return entries, result
 
@@ -243,9 +252,8 @@ def rescan(folder: Path, header: SessionHeader) -> Rescan:
     session's own map may be in use on the event loop); never repairs anything."""
     reader = LogFile(folder / LOG_NAME, writable=False)
     try:
-        buffer = reader.buffer()
         fold = _Fold(SessionFolds(header.seed_length))
-        result = fold.scan(buffer, buffer.find(b"\n") + 1)
+        result = fold.scan(reader, reader.buffer().find(b"\n") + 1)
     finally:
         reader.close()
     reason = fold.judged(result)

@@ -8,7 +8,7 @@ the caller appends and flushes them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from core.events import Event, ToolResult, TurnEnd
 
@@ -17,17 +17,28 @@ OUTCOME_UNKNOWN = (
     "taken effect."
 )
 """The ``content`` of the error result recorded for a tool call that never got one."""
+STOPPED_DURING = (
+    "Not finished: Chime stopped while this tool was running, so it may or may not have taken "
+    "effect. It is not run again; call it again only if it is still needed."
+)
+"""The ``content`` for a call with a ``tool/start`` (an MCP call that had begun) and no result:
+recorded with ``outcome: "unfinished"``."""
 
 
-def closers(open_turn: int | None, open_calls: Mapping[str, str]) -> list[Event]:
+def closers(
+    open_turn: int | None, open_calls: Mapping[str, str], started: Collection[str] = ()
+) -> list[Event]:
     """The events that close ``open_turn`` (None: nothing is open, no closers).
 
-    ``open_calls`` maps each unanswered tool call id to its tool name, in call order.
+    ``open_calls`` maps each unanswered tool call id to its tool name, in call order; ``started``
+    names those that had a ``tool/start``.
     """
     if open_turn is None:
         return []
     results: list[Event] = [
-        ToolResult(call_id, name, OUTCOME_UNKNOWN, is_error=True)
+        ToolResult(call_id, name, STOPPED_DURING, True, outcome="unfinished")
+        if call_id in started
+        else ToolResult(call_id, name, OUTCOME_UNKNOWN, is_error=True)
         for call_id, name in open_calls.items()
     ]
     return [*results, TurnEnd(open_turn, "interrupted")]

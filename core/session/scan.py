@@ -24,6 +24,9 @@ from core.jsonread import LOG_LINE
 from core.session.lines import parse_line
 
 _LONGEST = LOG_LINE.max_size
+RELEASE_EVERY = 16 << 20
+"""Bytes scanned between two calls of a scan's ``release`` (a mapped log lets go of the pages
+read so far: the peak memory of opening a long log stays near the steady one)."""
 
 Sink = Callable[[int, str, Event], None]
 """Called as ``sink(seq, at, event)`` for each committed event, in order."""
@@ -80,14 +83,17 @@ def scan(
     first_seq: int,
     sink: Sink | None = None,
     offsets: array[int] | None = None,
+    release: Callable[[int], None] | None = None,
 ) -> ScanResult:
     """Scan ``buffer[start:]`` whose first event has index ``first_seq`` (see the module verdict).
 
     ``start`` must be the offset of a line start outside any group (after the header, or a
     checkpoint's covered length). Each committed event goes to ``sink`` and the offset of its
-    line to ``offsets``, in order.
+    line to ``offsets``, in order. ``release(end)`` is told, every ``RELEASE_EVERY`` bytes, that
+    the bytes before ``end`` will not be read again.
     """
     size, longest = len(buffer), _LONGEST
+    mark = start + RELEASE_EVERY if release is not None else size
     pos, seq, committed = start, first_seq, start
     group: _Group | None = None
     while pos < size:
@@ -115,6 +121,10 @@ def scan(
         pos, seq = newline + 1, seq + 1
         if group is None:
             committed = pos
+        if pos > mark:
+            assert release is not None  # the mark is past the end without one
+            release(pos)
+            mark = pos + RELEASE_EVERY
     return ScanResult(_count(group, seq), committed, size)
 
 

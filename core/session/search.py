@@ -104,23 +104,36 @@ def _refreshed(folder: Path | str) -> _Index:
         start, first_seq, old = known.covered, known.count, known
     else:
         start, first_seq, old = len(disk.read_head(log, LOG_HEADER.max_size)) + 1, 0, None
-    found: list[tuple[int, str]] = []
+    seqs: array[int] = array("q")
+    folded = bytearray()  # one buffer, not a string per message: a long log's index is large
 
     def sink(seq: int, _at: str, event: Event) -> None:
         text = _message_text(event)
         if text:
-            found.append((seq, text.casefold()))
+            seqs.append(seq)
+            folded.extend(f"{text.casefold()}\n".encode())
 
     offsets: array[int] = array("q")
-    result = scan(
-        disk.read_range(log, start), start=0, first_seq=first_seq, sink=sink, offsets=offsets
-    )
-    places = " ".join(f"{seq} {start + offsets[seq - first_seq]}" for seq, _ in found).encode()
-    texts = "".join(f"{text}\n" for _, text in found).encode("utf-8")
+    reader = disk.LogFile(log, writable=False)  # mapped, its pages let go as they are read
+    try:
+        buffer = reader.buffer()
+        result = scan(
+            buffer,
+            start=start,
+            first_seq=first_seq,
+            sink=sink,
+            offsets=offsets,
+            release=reader.release,
+        )
+    finally:
+        reader.close()
+    places = " ".join(f"{seq} {offsets[seq - first_seq]}" for seq in seqs).encode()
+    texts = bytes(folded)
+    folded.clear()  # its copy is all that is kept
     if old is not None:
         places = b" ".join(part for part in (old.places, places) if part)
         texts = old.raw[old.texts_at :] + texts
-    end = start + result.committed
+    end = result.committed
     tail = _tail_of(log, end)
     return _written(index, _Index(end, result.count, tail, stamp, places, 0, 0), texts)
 

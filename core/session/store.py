@@ -166,7 +166,11 @@ class SessionStore:
             if session.read_only:
                 return
         opened = session.open_turn()
-        items = closers(opened.turn if opened is not None else None, session.open_calls())
+        items = closers(
+            opened.turn if opened is not None else None,
+            session.open_calls(),
+            session.started_calls(),
+        )
         if not items:
             return
         for event in items:

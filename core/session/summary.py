@@ -28,12 +28,7 @@ from core.jsonread import LOG_HEADER
 from core.schedule.fold import ScheduleFolder
 from core.schedule.records import Record
 from core.session.folds import SessionFolds
-from core.session.jsonl_store import (
-    LOG_NAME,
-    log_length,
-    read_head,
-    read_range,
-)
+from core.session.jsonl_store import LOG_NAME, LogFile, log_length, read_head
 from core.session.lines import parse_header
 from core.session.recovery import read_checkpoint
 from core.session.scan import scan
@@ -83,14 +78,17 @@ def summarize(folder: Path, session_id: str) -> SessionFileSummary:
 
 
 def _scan_tail(path: Path, start: int, folds: SessionFolds) -> bool:
-    """Feed the events from byte ``start`` on to the folds; False when a line is corrupt."""
-
-    result = scan(
-        read_range(path, start),
-        start=0,
-        first_seq=folds.count,
-        sink=folds.read,
-    )
+    """Feed the events from byte ``start`` on to the folds; False when a line is corrupt. The log
+    is mapped and its pages let go as the scan goes (a long log without a checkpoint is not read
+    into memory)."""
+    log = LogFile(path, writable=False)
+    try:
+        buffer = log.buffer()
+        result = scan(
+            buffer, start=start, first_seq=folds.count, sink=folds.read, release=log.release
+        )
+    finally:
+        log.close()
     return result.corruption is None
 
 

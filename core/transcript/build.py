@@ -5,7 +5,9 @@ the newest turn) and turns ``[start, stop)`` of the log into rows: a message sta
 turn that answers it starts (its ``turn/start``), so an answer is always directly under its
 question; a retry shows the message once; messages no turn has taken yet are the last rows
 (``Built.waiting``), and one no turn ever took (a crash between the two) stands where it is.
-The bounded scans find a turn's edges and whether a later turn takes a message.
+Which messages a turn took, and the newest turn, are read from the queue fold
+(``core.transcript.queue``: the session's, continued with the entries fed since); bounded scans
+only move a batch's edges to a turn's start or end.
 """
 
 from __future__ import annotations
@@ -25,20 +27,30 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnStart,
     UnknownEvent,
     UserMessage,
 )
 from core.transcript.path import EVERYTHING, PathView
-from core.transcript.rows import TranscriptRow, hidden_row, merge_tool_result, row_for_event
+from core.transcript.queue import TurnQueue
+from core.transcript.rows import (
+    TranscriptRow,
+    close_tool,
+    hidden_row,
+    is_call_row,
+    merge_tool_result,
+    row_for_event,
+    start_tool,
+)
 from core.transcript.usage import TurnUsage
 from core.transcript.verbs import verbs_of
 
 MAX_TURN_SCAN = 4000
-"""How far a batch edge may move to reach a turn's start, and how far a message's turn is looked
-for."""
+"""How far a batch edge may move to reach a turn's start or end."""
 
 
 @dataclass(slots=True)
@@ -61,9 +73,18 @@ class Reading:
     path: PathView = field(default_factory=lambda: PathView(EVERYTHING))
     show_context: bool = False
     known_end: int = 0
-    tail_input: int = -1
-    """The input of the newest ``turn/start`` (-1: none): later messages wait."""
-    turn_open: bool = False
+    queue: TurnQueue = field(default_factory=TurnQueue)
+    """Which messages a turn took and the newest turn, as of ``known_end``."""
+
+    @property
+    def tail_input(self) -> int:
+        """The input of the newest ``turn/start`` (-1: none): later messages wait."""
+        return self.queue.newest[0]
+
+    @property
+    def turn_open(self) -> bool:
+        """The newest turn has not ended."""
+        return self.queue.open
 
     def event(self, index: int) -> Entry:
         """``events[index]``, or a stand-in that makes no row for a line that does not decode: a
@@ -93,34 +114,18 @@ class Reading:
             index += 1
         return index
 
-    def last_turn(self, count: int) -> tuple[int, bool]:
-        """(input of the newest ``turn/start``, whether that turn is still open)."""
-        ended = False
-        for index in range(count - 1, max(-1, count - 1 - MAX_TURN_SCAN), -1):
-            match self.event(index).event:
-                case TurnStart(input=input_seq):
-                    return input_seq, not ended
-                case TurnEnd():
-                    ended = True
-                case _:
-                    pass
-        return -1, False
-
     def tail_state(self, count: int) -> tuple[bool, TurnUsage]:
-        """Whether the newest turn's events are shown, and what its steps cost so far."""
-        steps: list[AssistantMessage] = []
-        for index in range(count - 1, max(-1, count - 1 - MAX_TURN_SCAN), -1):
-            match self.event(index).event:
-                case TurnStart(input=input_seq):
-                    usage = TurnUsage()
-                    for answer in reversed(steps):
-                        usage = usage.plus(answer)
-                    return self.path.turn_shown(input_seq, index), usage
-                case AssistantMessage() as answer:
-                    steps.append(answer)
-                case _:
-                    pass
-        return True, TurnUsage()
+        """Whether the newest turn's events are shown, and what its steps cost so far (read
+        from its ``turn/start`` on)."""
+        input_seq, start = self.queue.newest
+        if start < 0:
+            return True, TurnUsage()
+        usage = TurnUsage()
+        for index in range(start + 1, count):
+            event = self.event(index).event
+            if isinstance(event, AssistantMessage):
+                usage = usage.plus(event)
+        return self.path.turn_shown(input_seq, start), usage
 
     def turn_before(self, start: int) -> tuple[int, bool]:
         """(the input of the turn open at ``start``, whether its events are shown); (-1, True)
@@ -134,15 +139,6 @@ class Reading:
                 case _:
                     pass
         return -1, True
-
-    def taken_later(self, seq: int) -> bool:
-        """A ``turn/start`` after ``seq`` (within the scan) takes the message at ``seq``."""
-        ceiling = min(self.known_end, seq + 1 + MAX_TURN_SCAN)
-        for index in range(seq + 1, ceiling):
-            event = self.event(index).event
-            if isinstance(event, TurnStart) and event.input == seq:
-                return True
-        return False
 
     # -- rows --------------------------------------------------------------------------------
     def message_row(self, entry: Entry, *, queued: bool = False) -> TranscriptRow | None:
@@ -202,6 +198,8 @@ class _RangeBuild:
         self.built = Built([])
         self.held: dict[int, TranscriptRow] = {}
         self.calls: dict[str, int] = {}
+        self.turn_calls: list[int] = []
+        """Where the running turn's call rows are (closed when it ends)."""
         self.turn_input, self.showing = reading.turn_before(start)
         self.usage = TurnUsage()
         self.start = start
@@ -219,12 +217,13 @@ class _RangeBuild:
         a log found corrupt lists what it has)."""
         reading = self.reading
         match entry.event:
-            case ToolResult() as result:
+            case ToolResult() | ToolStart() as step:
                 if self.showing:
-                    self.merge(result)
+                    self.merge(step)
             case UserMessage():
                 self.place_message(entry)
             case TurnStart(input=input_seq):
+                self.turn_calls = []
                 self.turn_input, self.usage = input_seq, TurnUsage()
                 self.showing = reading.path.turn_shown(input_seq, seq)
                 if reading.path.shows_turn(input_seq, seq):
@@ -235,6 +234,7 @@ class _RangeBuild:
                     self.add(reading.answer_rows(entry, answer, self.turn_input, self.usage))
             case TurnEnd():
                 if self.showing:
+                    self.close_calls()
                     self.add(reading.in_turn(entry, self.turn_input))
                 self.turn_input, self.showing = -1, True
             case (
@@ -245,6 +245,7 @@ class _RangeBuild:
                 | PathSelected()
                 | SessionModel()
                 | SessionInstructions()
+                | SessionTools()
                 | UnknownEvent()
                 | MalformedEvent()
             ):
@@ -256,17 +257,30 @@ class _RangeBuild:
     def add(self, new: list[TranscriptRow]) -> None:
         rows = self.built.rows
         for row in new:
-            if row.kind == "tool" and row.call_id:
+            if is_call_row(row):
                 self.calls[row.call_id] = len(rows)
+                self.turn_calls.append(len(rows))
             rows.append(row)
 
-    def merge(self, result: ToolResult) -> None:
-        position = self.calls.get(result.call_id)
-        if position is None:  # its call was built before this range (a batch began mid-turn)
-            self.built.results.append(result)
-            return
+    def close_calls(self) -> None:
+        """The turn ended: its calls still waiting or running are closed (``close_tool``)."""
         rows = self.built.rows
-        rows[position] = merge_tool_result(rows[position], result, self.reading.zone_name)
+        for position in self.turn_calls:
+            rows[position] = close_tool(rows[position])
+        self.turn_calls = []
+
+    def merge(self, step: ToolResult | ToolStart) -> None:
+        """A call's ``tool/start`` or result updates its row."""
+        position = self.calls.get(step.call_id)
+        rows = self.built.rows
+        match step:
+            case ToolStart():
+                if position is not None:  # (a turn is built whole: its call row is here)
+                    rows[position] = start_tool(rows[position])
+            case ToolResult() if position is None:  # its call was built before this range
+                self.built.results.append(step)
+            case ToolResult():
+                rows[position] = merge_tool_result(rows[position], step, self.reading.zone_name)
 
     def place_message(self, entry: Entry) -> None:
         """A message stands at the start of the turn that answers it; a message no turn took
@@ -275,7 +289,7 @@ class _RangeBuild:
         row = self.reading.message_row(entry)
         if row is None:
             return
-        if self.reading.taken_later(entry.seq):
+        if self.reading.queue.is_taken(entry.seq):
             self.held[entry.seq] = row
         elif entry.seq <= self.reading.tail_input:
             self.built.rows.append(row)
@@ -292,10 +306,9 @@ class _RangeBuild:
     def add_waiting(self, stop: int) -> None:
         """The rows of the messages that wait for a turn, and their seqs."""
         reading = self.reading
-        for seq in range(max(reading.tail_input + 1, stop - MAX_TURN_SCAN), stop):
+        for seq in reading.queue.waiting(reading.tail_input, stop):
             entry = reading.event(seq)
-            if isinstance(entry.event, UserMessage) and not reading.taken_later(seq):
-                row = reading.message_row(entry, queued=reading.turn_open)
-                if row is not None:
-                    self.built.rows.append(row)
-                    self.built.waiting.append(seq)
+            row = reading.message_row(entry, queued=reading.turn_open)
+            if row is not None:
+                self.built.rows.append(row)
+                self.built.waiting.append(seq)

@@ -4,36 +4,37 @@ view applies in order (``ui.transcript_model`` turns each into Qt's begin/end ca
 Positions are those of the rows at the moment the patch applies (after the patches before it).
 ``Rebuild`` replaces every row; its ``anchor`` says where the reader's eye should stay
 (``Anchor``), or is None when the view follows the end: keeping the reader's place is a value the
-projection decides, not an order of calls.
+projection decides, not an order of calls. ``core.frozen`` values: the window imports this
+before its first paint, where a dataclass costs three times as much to define.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeAlias
 
+from core.frozen import frozen
 from core.transcript.rows import TranscriptRow
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Insert:
     at: int
     rows: tuple[TranscriptRow, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Replace:
     at: int
     row: TranscriptRow
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Remove:
     at: int
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Move:
     """The row at ``source`` moves up to ``to`` (``to < source``)."""
 
@@ -41,7 +42,7 @@ class Move:
     to: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Anchor:
     """Keep the reader's place over a rebuild: the row of input ``shown`` (-1, or when it is not
     on screen: the top row) is where the reader looks; after the rebuild the row of input
@@ -52,7 +53,7 @@ class Anchor:
     then: int = -1
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Rebuild:
     rows: tuple[TranscriptRow, ...]
     anchor: Anchor | None = None

@@ -25,12 +25,15 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnStart,
     UnknownEvent,
     UserMessage,
 )
+from core.transcript.queue import Queue
 
 InputState = Literal["shown", "hidden", "off"]
 """How an input appears: its exchange is shown, hidden (a thin "hidden" row stands at its place),
@@ -68,6 +71,12 @@ class ShownConversation(Protocol):
         """The versions of an input in log order (itself alone when it has none)."""
         ...
 
+    @property
+    def queue(self) -> Queue | None:
+        """Which inputs a turn has taken and the newest turn (None: not known, the transcript
+        folds the entries it is handed)."""
+        ...
+
 
 class _All:
     """Every seq."""
@@ -83,6 +92,7 @@ class _Everything:
     hidden: Set[int] = frozenset()
     latest_turn: Mapping[int, int] = {}
     groups: Mapping[int, tuple[int, ...]] = {}
+    queue: Queue | None = None
 
     def shows_turn(self, input_seq: int, turn_seq: int) -> bool:
         return True
@@ -143,6 +153,8 @@ def restructures(entry: Entry, conversation: ShownConversation) -> bool:
             | ScheduleChanged()
             | SessionModel()
             | SessionInstructions()
+            | ToolStart()
+            | SessionTools()
             | UnknownEvent()
             | MalformedEvent()
         ):

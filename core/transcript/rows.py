@@ -19,6 +19,9 @@ Choices where the spec is silent (desktop.md §1):
   words of the message and a Show button.
 - An answer with no text, no tool call and not stopped is an ``assistant`` row with the note
   ``EMPTY_ANSWER`` (the row is the answer's, so Regenerate is at hand).
+- A call of an MCP server's tool is an ``mcp`` row (``core.transcript.mcp`` follows its state:
+  waiting for the person, running, done or why not); a call of no known tool refused at once is
+  an ordinary ``tool`` row.
 
 Which verbs a row offers is a field of the row (``verbs``, decided by ``core.transcript.verbs``
 when the row is placed), read by the painted buttons, the context menu and the keyboard alike.
@@ -43,8 +46,10 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     ToolCall,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnError,
     TurnStart,
@@ -54,11 +59,22 @@ from core.events import (
 from core.framing import DueReminder
 from core.instant import read_instant
 from core.readable import ToolOutcome, tool_outcome
+from core.transcript import mcp
+from core.transcript.mcp import McpCall
 from core.transcript.usage import TurnUsage
 from core.transcript.verbs import Verb
 
 RowKind = Literal[
-    "user", "reminder", "assistant", "tool", "context", "error", "notice", "streaming", "hidden"
+    "user",
+    "reminder",
+    "assistant",
+    "tool",
+    "mcp",
+    "context",
+    "error",
+    "notice",
+    "streaming",
+    "hidden",
 ]
 
 LATE_AFTER = timedelta(minutes=1)
@@ -117,6 +133,8 @@ class TranscriptRow:
     """A failed turn's error (None: none was stored); ``text`` is its words."""
     verbs: tuple[Verb, ...] = ()
     """What the row offers (``core.transcript.verbs.verbs_of``), in the order they are shown."""
+    call: McpCall | None = None
+    """An ``mcp`` row's server, state, images and links (None for every other row)."""
 
 
 def message_seq(row: TranscriptRow) -> int:
@@ -166,6 +184,8 @@ def row_for_event(entry: Entry, zone_name: str | None) -> list[TranscriptRow]:
             | PathSelected()
             | SessionModel()
             | SessionInstructions()
+            | ToolStart()
+            | SessionTools()
             | UnknownEvent()
             | MalformedEvent()
         ):
@@ -198,9 +218,30 @@ def _tool_row(
     call: ToolCall, seq: int, at: datetime | None, zone_name: str | None
 ) -> TranscriptRow:
     outcome = tool_outcome(call.name, call.arguments, None, zone_name)
-    return TranscriptRow(
+    row = TranscriptRow(
         "tool", call.name, seq, at, call_id=call.id, arguments=call.arguments, outcome=outcome
     )
+    if mcp.may_be_mcp(call.name):
+        return replace(row, kind="mcp", call=mcp.waiting(None, call.name))
+    return row
+
+
+def is_call_row(row: TranscriptRow) -> bool:
+    """A tool call's row (a reminder tool's or an MCP server's)."""
+    return row.kind in ("tool", "mcp") and bool(row.call_id)
+
+
+def start_tool(row: TranscriptRow) -> TranscriptRow:
+    """The call's row once ``tool/start`` says it runs."""
+    return replace(row, kind="mcp", call=mcp.started(row.call, row.text))
+
+
+def close_tool(row: TranscriptRow) -> TranscriptRow:
+    """The call's row when its turn ended (``core.transcript.mcp.closed``)."""
+    if row.call is None or row.call.state not in mcp.OPEN_STATES:
+        return row
+    call = mcp.closed(row.call)
+    return replace(row, kind="mcp" if call is not None else "tool", call=call)
 
 
 def merge_tool_result(
@@ -209,7 +250,9 @@ def merge_tool_result(
     """The tool-call row once its ``tool/result`` arrived: its outcome includes the result."""
     content, is_error = result.content, result.is_error
     outcome = tool_outcome(row.text, row.arguments, content, zone_name, is_error=is_error)
-    return replace(row, outcome=outcome, result=content, is_error=is_error)
+    call = mcp.finished(row.call, row.text, result)
+    kind: RowKind = "mcp" if call is not None else "tool"
+    return replace(row, kind=kind, outcome=outcome, result=content, is_error=is_error, call=call)
 
 
 def _turn_end_rows(end: TurnEnd, seq: int, at: datetime | None) -> list[TranscriptRow]:

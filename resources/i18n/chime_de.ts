@@ -489,6 +489,13 @@
     </message>
 </context>
 <context>
+    <name>ConversationBar</name>
+    <message>
+        <source>Conversation position</source>
+        <translation>Position im Gespräch</translation>
+    </message>
+</context>
+<context>
     <name>ConversationVerbs</name>
     <message>
         <source>This message has no failed answer to retry.</source>
@@ -1066,6 +1073,168 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
     <message>
         <source>This desktop shows no tray icons, so Chime shows its window instead.</source>
         <translation>Diese Arbeitsumgebung zeigt keine Symbole im Infobereich, darum zeigt Chime sein Fenster.</translation>
+    </message>
+</context>
+<context>
+    <name>McpPage</name>
+    <message>
+        <source>starts when a conversation uses it</source>
+        <translation>startet, wenn ein Gespräch ihn nutzt</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>startet…</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>local</source>
+        <translation>lokal</translation>
+    </message>
+    <message>
+        <source>remote</source>
+        <translation>entfernt</translation>
+    </message>
+    <message>
+        <source>(kept in the keyring)</source>
+        <translation>(im Schlüsselbund gespeichert)</translation>
+    </message>
+    <message>
+        <source>Command: %1</source>
+        <translation>Befehl: %1</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>Ordner: %1</translation>
+    </message>
+    <message>
+        <source>Address: %1</source>
+        <translation>Adresse: %1</translation>
+    </message>
+    <message>
+        <source>This server offers no tools.</source>
+        <translation>Dieser Server bietet keine Werkzeuge an.</translation>
+    </message>
+    <message>
+        <source>MCP servers (their tools can be offered to the model):</source>
+        <translation>MCP-Server (ihre Werkzeuge können dem Modell angeboten werden):</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP-Server</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>Server</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>New conversations</source>
+        <translation>Neue Gespräche</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>&amp;Entfernen</translation>
+    </message>
+    <message>
+        <source>Show &amp;tools</source>
+        <translation>Werkzeuge &amp;zeigen</translation>
+    </message>
+    <message>
+        <source>Starts the server if needed and lists its tools</source>
+        <translation>Startet den Server, falls nötig, und listet seine Werkzeuge auf</translation>
+    </message>
+    <message>
+        <source>&amp;Offer to new conversations</source>
+        <translation>Neuen Gesprächen &amp;anbieten</translation>
+    </message>
+    <message>
+        <source>The server&apos;s settings and tools</source>
+        <translation>Einstellungen und Werkzeuge des Servers</translation>
+    </message>
+    <message>
+        <source>Add servers: paste their “mcpServers” JSON (as in a server&apos;s README):</source>
+        <translation>Server hinzufügen: ihr „mcpServers“-JSON einfügen (wie in der README eines Servers):</translation>
+    </message>
+    <message>
+        <source>mcpServers JSON</source>
+        <translation>mcpServers-JSON</translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation>&amp;Hinzufügen</translation>
+    </message>
+    <message>
+        <source>&amp;Import a .json file…</source>
+        <translation>.json-Datei &amp;importieren…</translation>
+    </message>
+    <message>
+        <source>Tools that run without asking:</source>
+        <translation>Werkzeuge, die ohne Nachfrage laufen:</translation>
+    </message>
+    <message>
+        <source>Always allowed tools</source>
+        <translation>Immer erlaubte Werkzeuge</translation>
+    </message>
+    <message>
+        <source>Ask &amp;again before this tool runs</source>
+        <translation>Vor diesem Werkzeug wieder &amp;fragen</translation>
+    </message>
+    <message>
+        <source>Server “%1” replaces the one of that name.</source>
+        <translation>Server „%1“ ersetzt den gleichnamigen.</translation>
+    </message>
+    <message>
+        <source>The text names no servers.</source>
+        <translation>Der Text nennt keine Server.</translation>
+    </message>
+    <message>
+        <source>Added: %1.</source>
+        <translation>Hinzugefügt: %1.</translation>
+    </message>
+    <message>
+        <source>No servers yet: paste their JSON below.</source>
+        <translation>Noch keine Server: Fügen Sie ihr JSON unten ein.</translation>
+    </message>
+    <message>
+        <source>Its tools could not be listed: %1</source>
+        <translation>Seine Werkzeuge konnten nicht aufgelistet werden: %1</translation>
+    </message>
+    <message>
+        <source>Its tools, described as the server wrote them:</source>
+        <translation>Seine Werkzeuge, so beschrieben, wie der Server es schrieb:</translation>
+    </message>
+</context>
+<context>
+    <name>McpSettingsFlow</name>
+    <message>
+        <source>Import MCP servers — Chime</source>
+        <translation>MCP-Server importieren — Chime</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json);;All files (*)</source>
+        <translation>JSON-Dateien (*.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>The file is larger than 1 MB.</source>
+        <translation>Die Datei ist größer als 1 MB.</translation>
+    </message>
+    <message>
+        <source>“%1” could not be read: %2</source>
+        <translation>„%1“ konnte nicht gelesen werden: %2</translation>
     </message>
 </context>
 <context>
@@ -1834,6 +2003,14 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
         <translation>Wert der Temperatur</translation>
     </message>
     <message>
+        <source>Tools (MCP) this conversation offers the model</source>
+        <translation>Werkzeuge (MCP), die dieses Gespräch dem Modell anbietet</translation>
+    </message>
+    <message>
+        <source>No MCP servers are configured: add them in Settings → Tools (MCP).</source>
+        <translation>Keine MCP-Server eingerichtet: Fügen Sie sie unter Einstellungen → Werkzeuge (MCP) hinzu.</translation>
+    </message>
+    <message>
         <source>{size} characters: at most {limit}.</source>
         <translation>{size} Zeichen: höchstens {limit}.</translation>
     </message>
@@ -1859,6 +2036,14 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
     <message>
         <source>Settings</source>
         <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>&amp;General</source>
+        <translation>&amp;Allgemein</translation>
+    </message>
+    <message>
+        <source>T&amp;ools (MCP)</source>
+        <translation>&amp;Werkzeuge (MCP)</translation>
     </message>
     <message>
         <source>Assistant</source>
@@ -2121,6 +2306,61 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
     </message>
 </context>
 <context>
+    <name>ToolApprovalDialog</name>
+    <message>
+        <source>Allow a tool? — Chime</source>
+        <translation>Werkzeug erlauben? — Chime</translation>
+    </message>
+    <message>
+        <source>Arguments:</source>
+        <translation>Argumente:</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>Argumente</translation>
+    </message>
+    <message>
+        <source>The tool&apos;s description, as its server wrote it:</source>
+        <translation>Die Beschreibung des Werkzeugs, wie sein Server sie schrieb:</translation>
+    </message>
+    <message>
+        <source>(The server gave no description.)</source>
+        <translation>(Der Server gab keine Beschreibung an.)</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>Beschreibung</translation>
+    </message>
+    <message>
+        <source>The model wants to use the tool “{tool}” from the server “{server}”.</source>
+        <translation>Das Modell möchte das Werkzeug „{tool}“ des Servers „{server}“ verwenden.</translation>
+    </message>
+    <message>
+        <source>Conversation: {title}</source>
+        <translation>Gespräch: {title}</translation>
+    </message>
+    <message>
+        <source>Allow it to run?</source>
+        <translation>Soll es ausgeführt werden?</translation>
+    </message>
+    <message>
+        <source>&amp;Allow once</source>
+        <translation>&amp;Einmal erlauben</translation>
+    </message>
+    <message>
+        <source>Al&amp;ways allow this tool</source>
+        <translation>Dieses Werkzeug &amp;immer erlauben</translation>
+    </message>
+    <message>
+        <source>Later calls of this tool run without asking (revocable in Settings)</source>
+        <translation>Spätere Aufrufe dieses Werkzeugs laufen ohne Nachfrage (in den Einstellungen widerrufbar)</translation>
+    </message>
+    <message>
+        <source>&amp;Deny</source>
+        <translation>&amp;Ablehnen</translation>
+    </message>
+</context>
+<context>
     <name>TranscriptRows</name>
     <message>
         <source>Time context</source>
@@ -2137,6 +2377,10 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
     <message>
         <source>Result:</source>
         <translation>Ergebnis:</translation>
+    </message>
+    <message>
+        <source>… (%1 more characters)</source>
+        <translation>… (%1 weitere Zeichen)</translation>
     </message>
     <message>
         <source>Reminder · due %1</source>
@@ -2423,6 +2667,42 @@ Probieren Sie „erinnere mich in 10 Minuten ans Dehnen“ – die Erinnerung ko
     <message>
         <source>it was refused</source>
         <translation>es wurde abgelehnt</translation>
+    </message>
+    <message>
+        <source>waiting for your answer</source>
+        <translation>wartet auf Ihre Antwort</translation>
+    </message>
+    <message>
+        <source>running…</source>
+        <translation>läuft…</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>erledigt</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>denied: it did not run</source>
+        <translation>abgelehnt: nicht ausgeführt</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>angehalten</translation>
+    </message>
+    <message>
+        <source>not finished: Chime stopped during the call</source>
+        <translation>nicht beendet: Chime wurde während des Aufrufs beendet</translation>
+    </message>
+    <message>
+        <source>timed out</source>
+        <translation>Zeitüberschreitung</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
     </message>
 </context>
 </TS>

@@ -52,6 +52,8 @@ class Answers:
         self.session_settings_given: list[SessionSettings | None] = []
         """What the instructions dialog answers (None: cancelled), one per visit."""
         self.session_settings_shown: list[SessionSettings] = []
+        self.session_servers_offered: list[tuple[str, ...]] = []
+        """The configured MCP servers each visit offered."""
         self.prompts_offered: list[tuple[SavedPrompt, ...]] = []
         """The saved prompts the instructions dialog offered, one per visit."""
         self.files: list[list[Path]] = []
@@ -67,8 +69,13 @@ class Answers:
         modal dialog's nested event loop would then starve every other task."""
 
     def session_settings(
-        self, _parent: QWidget, current: SessionSettings, prompts: tuple[SavedPrompt, ...] = ()
+        self,
+        _parent: QWidget,
+        current: SessionSettings,
+        prompts: tuple[SavedPrompt, ...] = (),
+        available: tuple[str, ...] = (),
     ) -> SessionSettings | None:
+        self.session_servers_offered.append(available)
         self.session_settings_shown.append(current)
         self.prompts_offered.append(prompts)
         return self.session_settings_given.pop(0)

@@ -21,6 +21,7 @@ from core.events import (
     FINISH_REASONS,
     ROOT,
     SCHEDULE_SOURCE,
+    TOOL_OUTCOMES,
     TURN_STATUSES,
     AssistantMessage,
     Attachment,
@@ -37,9 +38,12 @@ from core.events import (
     SessionInstructions,
     SessionModel,
     SessionTitle,
+    SessionTools,
     TokenUsage,
     ToolCall,
+    ToolLink,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnError,
     TurnStart,
@@ -115,7 +119,22 @@ STRATEGIES: dict[EventType, st.SearchStrategy[Event]] = {
         st.booleans(),  # callsFromText
         st.none() | TEXT,  # reminderNotSet
     ),
-    EventType.TOOL_RESULT: st.builds(ToolResult, TEXT, NAMES, TEXT, st.booleans()),
+    EventType.TOOL_RESULT: st.builds(ToolResult, TEXT, NAMES, TEXT, st.booleans())
+    | st.builds(
+        ToolResult,
+        TEXT,
+        NAMES,
+        TEXT,
+        st.booleans(),
+        st.none() | NAMES,
+        st.lists(st.builds(Attachment, NAMES, NAMES, NAMES, st.integers(0, 9)), max_size=2).map(
+            tuple
+        ),
+        st.lists(st.builds(ToolLink, TEXT, NAMES), max_size=2).map(tuple),
+        st.none() | st.sampled_from(sorted(TOOL_OUTCOMES)),
+    ),
+    EventType.TOOL_START: st.builds(ToolStart, TEXT),
+    EventType.SESSION_TOOLS: st.builds(SessionTools, st.lists(NAMES, max_size=3).map(tuple)),
     EventType.TURN_END: st.builds(
         TurnEnd,
         WHOLE,

@@ -172,6 +172,17 @@ CANNOT_EDIT = (
     "I can't change a reminder once it is set. Delete it and set a new one instead, for example "
     "“delete the stretch reminder”, then “remind me at 6pm to stretch”."
 )
+NO_TOOLS = (
+    "I don't use tools from MCP servers: I'm Chime's built-in offline assistant and only handle "
+    "reminders. A model connected in Settings (Ctrl+,) can use the MCP servers you add there, in "
+    "the conversations where you turn them on."
+)
+_TOOLS = re.compile(
+    r"(?:what|which)\s+(?:other\s+)?tools\s+(?:do|can)\s+you\s+(?:have|use|call)|(?:do|can)\s+you\s+"
+    r"(?:have|use|call)\s+(?:any\s+|other\s+)?(?:tools|mcp(?:\s+(?:servers?|tools))?)|(?:use|call|run)"
+    r"\s+(?:the\s+|an?\s+|my\s+)?(?:mcp|tool)\b.*|.*\bmcp\b.*|(?:list|show)\s+(?:your\s+|the\s+)?tools",
+    re.IGNORECASE | re.DOTALL,
+)
 WHICH_TO_DELETE = (
     "Which reminder should I delete? Say for example “delete the stretch reminder”, or “list my "
     "reminders” to see them."
@@ -220,6 +231,8 @@ def _classify(cleaned: str, reading: Reading) -> Intent:
         return ListReminders()
     if _HELP_RE.fullmatch(cleaned):
         return Help()
+    if _TOOLS.fullmatch(cleaned):
+        return Reply(NO_TOOLS)
     if _EDIT.fullmatch(cleaned):
         return Reply(CANNOT_EDIT)
     delete = parse_delete(cleaned)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from core.agent import Agent
 from core.agent.agent import INSTRUCTIONS_HEADING
@@ -286,3 +286,26 @@ def test_a_failed_reminder_answer_is_retried_once_the_endpoint_answers_again() -
     assert [s["input"] for s in log.of_type(v.TURN_START)] == [0, 4, 0]
     assert [e["status"] for e in log.of_type(v.TURN_END)] == ["failed", "completed", "completed"]
     assert said(model)[0] == "[SCHEDULE REMINDER] stretch"
+
+
+def test_choose_tools_records_the_conversations_mcp_servers() -> None:
+    from core.agent import Agent, ToolRegistry
+    from tests.core.agent.fakes import ScriptedModel, counter_ids
+    from tests.fakes import FakeClock, MemoryLog
+
+    log = MemoryLog()
+    agent = Agent(
+        log,
+        ScriptedModel(),
+        ToolRegistry(),
+        FakeClock(datetime(2026, 8, 5, tzinfo=UTC)),
+        lambda: "UTC",
+        system_prompt="s",
+        new_id=counter_ids(),
+    )
+    assert log.choices().tools is None
+    agent.choose_tools(("time", "files"))
+    assert log.of_type("session/tools") == [{"servers": ["time", "files"]}]
+    assert log.choices().tools == ("time", "files")
+    agent.choose_tools(())
+    assert log.choices().tools == ()

@@ -23,6 +23,7 @@ from core.events import (
     TokenUsage,
     ToolCall,
     ToolResult,
+    ToolStart,
     TurnEnd,
     TurnError,
     TurnStart,
@@ -44,6 +45,8 @@ ACTIONS = (
     "say",
     "empty",
     "call",
+    "mcp",
+    "run",
     "result",
     "context",
     "end",
@@ -162,9 +165,21 @@ class Session:
                 call = ToolCall(f"c{len(self.entries)}", "schedule_list", "{}")
                 self.calls.append(call.id)
                 return self.append(AssistantMessage("a", "", (call,), MODEL, "tool_calls"))
+            case "mcp":  # an MCP server's tool: asked first, then run (tool/start), then its result
+                call = ToolCall(f"m{len(self.entries)}", "time__now", "{}")
+                self.calls.append(call.id)
+                return self.append(AssistantMessage("a", "", (call,), MODEL, "tool_calls"))
+            case "run" if self.calls and self.calls[0].startswith("m"):
+                return self.append(ToolStart(self.calls[0]))
             case "result" if self.calls:
-                content = json.dumps([{"id": "schedule-1"}] * (pick % 3))
                 call_id = self.calls.pop(0)
+                if call_id.startswith("m"):
+                    outcome = (None, "denied", "timeout", "failed", None)[pick % 5]
+                    result = ToolResult(
+                        call_id, "time__now", "12:00", False, "time", outcome=outcome
+                    )
+                    return self.append(result)
+                content = json.dumps([{"id": "schedule-1"}] * (pick % 3))
                 return self.append(ToolResult(call_id, "schedule_list", content, False))
             case "context":
                 return self.append(ContextTime("UTC", f"reading {pick}"))

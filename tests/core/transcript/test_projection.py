@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from core.events import Entry
 from core.session.conversation import Conversation
 from core.session.folds import SessionFolds
-from core.transcript import projection as projection_module
+from core.transcript import loading as loading_module
 from core.transcript.patch import Patch, Rebuild, apply_patch
 from core.transcript.path import restructures
 from core.transcript.projection import TranscriptProjection
@@ -101,9 +101,9 @@ def test_loaded_in_windows_the_rows_are_always_a_slice_of_the_whole(
     session = play(TURN * turns + actions)
     whole = reference(session)
     with (
-        mock.patch.object(projection_module, "INITIAL_EVENTS", initial),
-        mock.patch.object(projection_module, "FETCH_EVENTS", fetch),
-        mock.patch.object(projection_module, "MIN_ROWS", 1),
+        mock.patch.object(loading_module, "INITIAL_EVENTS", initial),
+        mock.patch.object(loading_module, "FETCH_EVENTS", fetch),
+        mock.patch.object(loading_module, "MIN_ROWS", 1),
     ):
         fed = Fed(session.entries, session.conversation(), max_rows=cap)
         assert is_slice(fed.projection.rows, whole)
@@ -149,3 +149,17 @@ def test_a_streamed_answer_is_one_row_that_the_recorded_answer_takes_over(
                 streamed = ""
     fed.apply(fed.projection.end_stream())
     assert fed.projection.rows == reference(session)
+
+
+def test_a_message_whose_turn_starts_thousands_of_events_later_is_shown_once_above_its_answer() -> (
+    None
+):
+    # A bounded scan (4000 events) did not see the turn that took the message: it showed the
+    # message where it was and again at its turn. The queue fold sees every turn.
+    session = play([("type", 0)] + [("title", 0)] * 4100 + [("start", 0), ("say", 0), ("end", 0)])
+    for conversation in (session.conversation(), None):
+        projection = TranscriptProjection()
+        projection.open(session.entries, "UTC", conversation=conversation)
+        kinds = [row.kind for row in projection.rows]
+        assert kinds == ["user", "assistant"]
+        assert projection.rows[0].seq == 4101  # it stands where its turn starts

@@ -9,7 +9,7 @@ from typing import overload
 from unittest import mock
 
 from core.events import Entry, ModelRef, TokenUsage, TurnStart, UserMessage
-from core.transcript import projection as projection_module
+from core.transcript import loading as loading_module
 from core.transcript.patch import Anchor, Insert, Move, Rebuild, Remove, Replace, apply_patch
 from core.transcript.path import EVERYTHING, switched
 from core.transcript.projection import TranscriptProjection
@@ -143,9 +143,9 @@ def test_a_later_message_taken_first_moves_up_to_its_turn() -> None:
 def test_a_result_whose_call_loaded_in_an_earlier_window_updates_that_row() -> None:
     session = play(TURN * 3 + TOOL + TURN * 3)
     with (
-        mock.patch.object(projection_module, "INITIAL_EVENTS", 1),
-        mock.patch.object(projection_module, "FETCH_EVENTS", 1),
-        mock.patch.object(projection_module, "MIN_ROWS", 1),
+        mock.patch.object(loading_module, "INITIAL_EVENTS", 1),
+        mock.patch.object(loading_module, "FETCH_EVENTS", 1),
+        mock.patch.object(loading_module, "MIN_ROWS", 1),
     ):
         projection = TranscriptProjection(max_rows=8)
         projection.open(session.entries, "UTC", conversation=session.conversation())

@@ -289,6 +289,10 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
         "Eine gestellte Erinnerung kann ich nicht ändern. Lösch sie und stell eine neue, zum Beispiel „lösch die Dehnen-Erinnerung“, dann „erinnere mich um 18 Uhr ans Dehnen“.",
     ),
     (
+        r"I don't use tools from MCP servers: I'm Chime's built-in offline assistant and only handle reminders\. A model connected in Settings \(Ctrl\+,\) can use the MCP servers you add there, in the conversations where you turn them on\.",
+        "Werkzeuge von MCP-Servern nutze ich nicht: Ich bin Chimes eingebauter Offline-Assistent und kümmere mich nur um Erinnerungen. Ein in den Einstellungen (Strg+,) verbundenes Modell kann die MCP-Server nutzen, die du dort hinzufügst, in den Gesprächen, in denen du sie einschaltest.",
+    ),
+    (
         r"Which reminder should I delete\? Say for example “delete the stretch reminder”, or “list my reminders” to see them\.",
         "Welche Erinnerung soll ich löschen? Sag zum Beispiel „lösch die Dehnen-Erinnerung“ oder „welche Erinnerungen habe ich“, um sie zu sehen.",
     ),

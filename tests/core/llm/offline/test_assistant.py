@@ -485,3 +485,19 @@ def test_any_tool_value_gets_an_answer_or_a_next_call_never_a_crash(
 
     last = asyncio.run(turn())
     assert last.text or last.tool_calls
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "what tools do you have?",
+        "Can you use MCP servers?",
+        "use the mcp time server",
+        "list your tools",
+    ],
+)
+def test_asked_about_tools_it_says_it_uses_no_mcp_tools(asked: str) -> None:
+    from core.llm.offline.intent import NO_TOOLS
+
+    done = finish(collect(OfflineAssistant(FakeClock(START)), request([user(asked)])))
+    assert (done.text, done.tool_calls) == (NO_TOOLS, ())
