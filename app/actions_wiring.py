@@ -131,6 +131,9 @@ def wire_actions(
 
     wire_controller(window, controller, tasks, confirm)
     act("rename_session").triggered.connect(lambda: _rename(window, controller, questions))
+    window.sessions.rename_wanted.connect(
+        lambda sid, title: tasks.spawn(controller.rename_session(sid, title))
+    )
     act("export_markdown").triggered.connect(
         lambda: _export(window, controller, tasks, questions, "markdown")
     )
@@ -233,8 +236,11 @@ def _step(controller: AppController, tasks: TaskRunner, step: int) -> None:
 
 
 def _rename(window: MainWindow, controller: AppController, questions: Questions) -> None:
+    """Rename in place in the list (F2): the row the keyboard is on in the list, else the
+    conversation on screen; where its row is not shown (the sidebar folded, filtered out) the
+    title is asked in a dialog."""
     opened = controller.current_session()
-    if opened is None or opened.session.read_only:
+    if opened is None or window.sessions.edit_current(opened.id) or opened.session.read_only:
         return
     title = questions.title(window, opened.session.title or "")
     if title:

@@ -78,7 +78,7 @@ from ui.dialogs import LeaveWarning
 from ui.i18n import QT_TRANSLATE_NOOP
 from ui.main_window import MainWindow, request_attention
 from ui.screen import ReminderView, SessionAccess, SessionScreen
-from ui.session_list import SessionListItem
+from ui.session_list import SessionListItem, fork_title
 from ui.timefmt import short_day, short_month
 
 _log = logging.getLogger(__name__)
@@ -443,6 +443,13 @@ class AppController(QObject):
         if opened is not None:
             opened.bridge.rename(title)
 
+    async def rename_session(self, session_id: str, title: str) -> None:
+        """Rename a session from the list (in place): a closed one is opened first, since
+        the title is an event of its log."""
+        opened = self.open.get(session_id) or await self.open_session(session_id, show=False)
+        if opened is not None:
+            opened.bridge.rename(title)
+
     async def close_session(self, session_id: str | None = None) -> None:
         """Make a session cold (flush, stop its owner, release the lock); show another one."""
         target = session_id or self.current
@@ -480,8 +487,7 @@ class AppController(QObject):
             self._say_above(opened, self.tr("Could not fork: ") + self._cannot_write(error))
             return
         forked = self._adopt(child, show=True)
-        title = opened.session.title or self.tr("New session")
-        forked.bridge.rename(self.tr("{title} (fork)").format(title=title))
+        forked.bridge.rename(fork_title(opened.session.title or self.tr("New session")))
         await self.refresh_sessions()
 
     async def delete_current(self) -> None:
@@ -561,8 +567,9 @@ class AppController(QObject):
         return _warning(kind, len(waiting), where, when)
 
     def step_session(self, step: int) -> str | None:
-        """The id ``step`` places after the current one in the sidebar order (wrapping)."""
-        ids = [s.id for s in self._sidebar_items()]
+        """The id ``step`` places after the current one in the sidebar's order as shown
+        (groups, pins and folders; wrapping)."""
+        ids = self.window.sessions.model.session_ids() or [s.id for s in self._sidebar_items()]
         if not ids:
             return None
         position = ids.index(self.current) if self.current in ids else 0
@@ -772,6 +779,7 @@ class AppController(QObject):
             unread_count=opened.unread,
             read_only=session.read_only,
             search_text=_search_text(session.entries),
+            fork=session.header.parent_id is not None,
         )
 
     # -- bridge handlers -----------------------------------------------------------------
@@ -945,6 +953,7 @@ def _stored_item(summary: SessionFileSummary, now: datetime) -> SessionListItem:
         summary.last_activity_at,
         reminder_count=count,
         overdue=overdue,
+        fork=summary.parent_id is not None,
     )
 
 

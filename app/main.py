@@ -325,6 +325,7 @@ class Application:
         from app.background import explain_once
         from app.qtasync import TaskRunner
         from app.settings_flow import SettingsFlow
+        from app.title_flow import wire_titles
         from app.verbs_wiring import wire_verbs
 
         tasks = TaskRunner()
@@ -345,6 +346,7 @@ class Application:
         flows.append(flow)
         mcp.problem.connect(lambda sentence: self.window.notify(sentence, 15000))
         questions = self.questions if self.questions is not None else Questions()
+        wire_titles(controller, lambda: flow.settings, tasks)
         flow.applied.append(lambda settings: self._offer_restart(settings.language, questions))
         presence = self._compose_presence(controller, flow, tasks)
         wire_actions(
@@ -488,6 +490,9 @@ class Application:
         """The sidebar, the current conversation's tail and its reminders as the last quit left
         them (``app.start_view``), so the first paint shows the person's day; the engine's own
         reading replaces them once it runs."""
+        from app.organise_flow import wire_organisation
+
+        wire_organisation(self.window.sessions, self.folder, self.zone_source, self.window.notify)
         view = read_start_view(self.folder)
         if view is None:
             return

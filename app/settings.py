@@ -49,6 +49,7 @@ _FLAGS = (
     "start_at_login",
     "notifications",
     "notify_answers",
+    "model_titles",
 )
 
 
@@ -78,6 +79,9 @@ class Settings:
     """A desktop notification points to a reminder's turn while the window is not active."""
     notify_answers: bool = False
     """Also notify when a long answer (``app.presence.LONG_ANSWER``) finishes in the background."""
+    model_titles: bool = True
+    """A language model answering a conversation writes its short title after the first exchange
+    (``app.title_flow``; never the offline assistant)."""
     mcp_servers: dict[str, Any] = field(default_factory=dict)
     """The MCP servers, in ``core.mcp.config.to_settings``'s form (names of secrets, never their
     values); an entry that is not valid is left out when read, with a warning in the log."""

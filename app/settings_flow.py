@@ -211,6 +211,7 @@ def settings_draft(settings: Settings, api_key: str, note: str) -> SettingsDraft
         start_at_login=settings.start_at_login,
         notifications=settings.notifications,
         notify_answers=settings.notify_answers,
+        model_titles=settings.model_titles,
         prompts=settings.prompts,
         default_prompt=settings.default_prompt,
     )
@@ -232,6 +233,7 @@ def settings_from_draft(draft: SettingsDraft) -> Settings:
             "start_at_login": draft.start_at_login,
             "notifications": draft.notifications,
             "notify_answers": draft.notify_answers,
+            "model_titles": draft.model_titles,
             "prompts": draft.prompts,
             "default_prompt": draft.default_prompt,
         }

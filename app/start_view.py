@@ -173,6 +173,7 @@ def _item_json(item: SessionListItem) -> dict[str, Any]:
         "reminders": item.reminder_count,
         "unread": item.unread_count,
         "overdue": item.overdue,
+        "fork": item.fork,
     }
 
 
@@ -185,6 +186,7 @@ def _item(raw: dict[str, Any]) -> SessionListItem:
         unread=int(raw["unread"]) > 0,
         unread_count=int(raw["unread"]),
         overdue=bool(raw["overdue"]),
+        fork=raw.get("fork") is True,  # absent in a view an older version wrote
     )
 
 

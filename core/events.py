@@ -372,13 +372,16 @@ class TurnEnd:
 
 @frozen
 class SessionTitle:
-    """The user renamed the session."""
+    """The session's title: given by the person (a rename, a fork's), or written by the model
+    after the first exchange (``by_model``, ``"by": "model"`` on the wire), which never replaces
+    a person's title (core.session.folds)."""
 
     title: str
+    by_model: bool = False
     type: ClassVar[EventType] = EventType.SESSION_TITLE
 
     def to_data(self) -> dict[str, Any]:
-        return {"title": self.title}
+        return {"title": self.title, "by": "model"} if self.by_model else {"title": self.title}
 
 
 @frozen
@@ -808,7 +811,7 @@ def _session_title(data: Any) -> SessionTitle:
     title = _object(data).get("title")
     if type(title) is not str:
         raise _wrong("title", "a string")
-    return SessionTitle(title)
+    return SessionTitle(title, _object(data).get("by") == "model")  # any other: a person's
 
 
 def _exchange_hidden(data: Any) -> ExchangeHidden:

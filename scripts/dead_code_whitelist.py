@@ -26,6 +26,12 @@ used_by(
     "Qt: virtual methods it calls on our subclasses (its event handlers, ``mousePressEvent`` and"
     " the like, are left out by scripts/dead_code.py as a pattern)",
     _.itemAt,
+    _.filterAcceptsRow,
+    _.mimeTypes,
+    _.supportedDropActions,
+    _.createEditor,
+    _.setEditorData,
+    _.updateEditorGeometry,
     _.takeAt,
     _.expandingDirections,
     _.hasHeightForWidth,

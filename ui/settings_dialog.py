@@ -83,6 +83,7 @@ class SettingsDraft:
     start_at_login: bool = False
     notifications: bool = True
     notify_answers: bool = False
+    model_titles: bool = True
     tray_available: bool = True
     """Whether the desktop has a tray (without one, closing the window quits: said in the box)."""
     mcp: McpDraft = McpDraft()  # noqa: RUF009 -- a frozen value: one shared default is safe
@@ -218,6 +219,12 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("API &key"), self.key_edit)
         form.addRow(self.key_note)
         form.addRow(self.tr("&Context"), self.context_spin)
+        self.titles_check = QCheckBox(
+            self.tr("Let the model title a new conversation after its first answer"),
+            self.endpoint_box,
+        )
+        self.titles_check.setObjectName("settings-model-titles")
+        form.addRow(self.titles_check)
         test_row = QHBoxLayout()
         test_row.addWidget(self.test_button)
         test_row.addWidget(self.test_cancel)
@@ -320,6 +327,7 @@ class SettingsDialog(QDialog):
         self.login_check.setChecked(draft.start_at_login)
         self.notify_check.setChecked(draft.notifications)
         self.answers_check.setChecked(draft.notify_answers)
+        self.titles_check.setChecked(draft.model_titles)
         self.keep_running_check.setEnabled(draft.tray_available)
         self.no_tray_note.setVisible(not draft.tray_available)
         self.prompts_box.load(draft.prompts, draft.default_prompt)
@@ -342,6 +350,7 @@ class SettingsDialog(QDialog):
             start_at_login=self.login_check.isChecked(),
             notifications=self.notify_check.isChecked(),
             notify_answers=self.answers_check.isChecked(),
+            model_titles=self.titles_check.isChecked(),
             prompts=self.prompts_box.prompts,
             default_prompt=self.prompts_box.default,
             mcp=self.mcp_page.draft(),

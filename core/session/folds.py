@@ -69,8 +69,9 @@ from core.events import (
 from core.schedule.fold import ScheduleFolder
 from core.session.conversation import Conversation, ConversationFolder
 
-TITLE_FROM_MESSAGE_CHARS = 80
-"""A title taken from the first user message is its first line, cut to this many characters."""
+TITLE_FROM_MESSAGE_CHARS = 1000
+"""A title taken from the first user message is its whole first line, up to this many characters
+(a bound for the checkpoint; the list elides it to its width)."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,9 @@ class SessionFolds:
         self.open_turn: OpenTurn | None = None
         self.open_calls: dict[str, str] = {}
         self.title: str | None = None
+        self.title_by_model = False
+        """The latest title was the model's (a later model title may replace it; a person's
+        title is never replaced by one)."""
         self.first_message: str | None = None
         self.last_at: str | None = None
 
@@ -179,8 +183,9 @@ class SessionFolds:
                 self._turn_start(seq, turn, consumed)
             case TurnEnd(turn=turn, status=status):
                 self._turn_end(turn, status)
-            case SessionTitle(title=title):
-                self.title = title
+            case SessionTitle(title=title, by_model=by_model):
+                if not by_model or self.title is None or self.title_by_model:
+                    self.title, self.title_by_model = title, by_model
             case (
                 ExchangeHidden()
                 | PathSelected()
@@ -344,6 +349,7 @@ class SessionFolds:
             "openTurn": None if opened is None else [opened.turn, opened.input],
             "openCalls": [[call_id, name] for call_id, name in self.open_calls.items()],
             "title": self.title,
+            "titleByModel": self.title_by_model,
             "firstMessage": self.first_message,
             "lastAt": self.last_at,
             "conversation": self.conversation.to_json(),
@@ -370,6 +376,7 @@ class SessionFolds:
             folds.open_turn = None if opened is None else OpenTurn(*map(_number, opened))
             folds.open_calls = {_text(cid): _text(name) for cid, name in state["openCalls"]}
             folds.title = _optional_text(state["title"])
+            folds.title_by_model = state.get("titleByModel") is True  # absent in older ones
             folds.first_message = _optional_text(state["firstMessage"])
             folds.last_at = _optional_text(state["lastAt"])
             folds.conversation = ConversationFolder.from_json(state["conversation"])

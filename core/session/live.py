@@ -182,6 +182,13 @@ class LiveSession:
         return self._memory.folds.display_title
 
     @property
+    def titled_by_person(self) -> bool:
+        """A ``session/title`` given by the person (a rename, a fork's) is the title: a title
+        the model writes never replaces it."""
+        folds = self._memory.folds
+        return folds.title is not None and not folds.title_by_model
+
+    @property
     def last_activity(self) -> str:
         """``at`` of the newest event (canonical UTC), or the header's ``createdAt``."""
         return self._memory.folds.last_at or self.header.created_at

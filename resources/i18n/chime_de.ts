@@ -300,10 +300,6 @@
         <translation>Neue Sitzung</translation>
     </message>
     <message>
-        <source>{title} (fork)</source>
-        <translation>{title} (Abzweig)</translation>
-    </message>
-    <message>
         <source>Could not delete: </source>
         <translation>Löschen fehlgeschlagen: </translation>
     </message>
@@ -1327,6 +1323,13 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
     </message>
 </context>
 <context>
+    <name>Organise</name>
+    <message>
+        <source>The pins and folders could not be saved: {reason}.</source>
+        <translation>Die Anheftungen und Ordner konnten nicht gespeichert werden: {reason}.</translation>
+    </message>
+</context>
+<context>
     <name>Presence</name>
     <message>
         <source>Reminder: %1</source>
@@ -1895,12 +1898,60 @@ Kürzlich zugestellt:
         <translation>schreibgeschützt</translation>
     </message>
     <message>
+        <source>archived</source>
+        <translation>archiviert</translation>
+    </message>
+    <message>
         <source>overdue · opens to deliver</source>
         <translation>überfällig · kommt beim Öffnen</translation>
+    </message>
+    <message>
+        <source>Folder name</source>
+        <translation>Ordnername</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Titel</translation>
     </message>
 </context>
 <context>
     <name>SessionListModel</name>
+    <message>
+        <source>Pinned</source>
+        <translation>Angeheftet</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>Heute</translation>
+    </message>
+    <message>
+        <source>Yesterday</source>
+        <translation>Gestern</translation>
+    </message>
+    <message>
+        <source>Previous 7 days</source>
+        <translation>Letzte 7 Tage</translation>
+    </message>
+    <message>
+        <source>Older</source>
+        <translation>Älter</translation>
+    </message>
+    <message>
+        <source>{title} (fork)</source>
+        <translation>{title} (Abzweigung)</translation>
+    </message>
+    <message>
+        <source>Group: {name}</source>
+        <translation>Gruppe: {name}</translation>
+    </message>
+    <message>
+        <source>pinned</source>
+        <translation>angeheftet</translation>
+    </message>
+    <message>
+        <source>archived</source>
+        <translation>archiviert</translation>
+    </message>
     <message numerus="yes">
         <source>%n active reminder(s)</source>
         <translation>
@@ -1936,6 +1987,10 @@ Kürzlich zugestellt:
         <translation>Sitzungen</translation>
     </message>
     <message>
+        <source>No conversation is archived.</source>
+        <translation>Kein Gespräch ist archiviert.</translation>
+    </message>
+    <message>
         <source>Searching the messages of every session for “{text}”…</source>
         <translation>Die Nachrichten aller Sitzungen werden nach „{text}“ durchsucht…</translation>
     </message>
@@ -1946,6 +2001,72 @@ Titles and message text are searched.</source>
         <translation>Keine Sitzung passt zu „{text}“.
 
 Durchsucht werden Titel und Nachrichtentexte.</translation>
+    </message>
+    <message>
+        <source>← Back to the list</source>
+        <translation>← Zurück zur Liste</translation>
+    </message>
+    <message>
+        <source>Show the conversations that are not archived</source>
+        <translation>Die nicht archivierten Gespräche zeigen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Archived (%n)</source>
+        <translation>
+            <numerusform>Archiviert (%n)</numerusform>
+            <numerusform>Archiviert (%n)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Show the archived conversations, to bring one back</source>
+        <translation>Die archivierten Gespräche zeigen, um eines zurückzuholen</translation>
+    </message>
+</context>
+<context>
+    <name>SessionMenus</name>
+    <message>
+        <source>Rename folder</source>
+        <translation>Ordner umbenennen</translation>
+    </message>
+    <message>
+        <source>Remove folder (its conversations stay)</source>
+        <translation>Ordner entfernen (seine Gespräche bleiben)</translation>
+    </message>
+    <message>
+        <source>New folder</source>
+        <translation>Neuer Ordner</translation>
+    </message>
+    <message>
+        <source>Unpin</source>
+        <translation>Nicht mehr anheften</translation>
+    </message>
+    <message>
+        <source>Pin to the top</source>
+        <translation>Oben anheften</translation>
+    </message>
+    <message>
+        <source>Restore from the archive</source>
+        <translation>Aus dem Archiv zurückholen</translation>
+    </message>
+    <message>
+        <source>Archive</source>
+        <translation>Archivieren</translation>
+    </message>
+    <message>
+        <source>Rename here</source>
+        <translation>Hier umbenennen</translation>
+    </message>
+    <message>
+        <source>Move to folder</source>
+        <translation>In Ordner verschieben</translation>
+    </message>
+    <message>
+        <source>New folder…</source>
+        <translation>Neuer Ordner …</translation>
+    </message>
+    <message>
+        <source>Out of the folder</source>
+        <translation>Aus dem Ordner nehmen</translation>
     </message>
 </context>
 <context>
@@ -2112,6 +2233,10 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
     <message>
         <source>&amp;Context</source>
         <translation>&amp;Kontext</translation>
+    </message>
+    <message>
+        <source>Let the model title a new conversation after its first answer</source>
+        <translation>Das Modell ein neues Gespräch nach seiner ersten Antwort benennen lassen</translation>
     </message>
     <message>
         <source>Appearance</source>

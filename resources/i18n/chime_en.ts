@@ -56,6 +56,16 @@
     </message>
 </context>
 <context>
+    <name>SessionListPanel</name>
+    <message numerus="yes">
+        <source>Archived (%n)</source>
+        <translation>
+            <numerusform>Archived (%n)</numerusform>
+            <numerusform>Archived (%n)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message numerus="yes">
         <source>%n model(s) found.</source>

@@ -277,8 +277,8 @@ def sidebar_items(chime: RealApp) -> list[tuple[str, Any]]:
     found = []
     for row in range(model.rowCount()):
         item = model.item(row)
-        assert item is not None
-        found.append((item.id, item))
+        if item is not None:  # a group heading has none
+            found.append((item.id, item))
     return found
 
 

@@ -223,7 +223,10 @@ def test_in_german_a_reminder_row_caption_the_panel_and_the_sidebar_plural_are_g
         chime.send("remind me in 2 minutes to stretch")
         panel = chime.window.reminders.model
         assert panel.index(0).data().startswith("stretch\neinmalig · heute 14:02 · in 2 Min.")
-        sidebar = chime.window.sessions.model.index(0).data(Qt.ItemDataRole.AccessibleTextRole)
+        sessions = chime.window.sessions.model
+        row = sessions.row_of(str(chime.controller.current))
+        sidebar = sessions.index(row).data(Qt.ItemDataRole.AccessibleTextRole)
+        assert sessions.index(row - 1).data() == "Heute"  # its group's heading
         assert "1 aktive Erinnerung," in sidebar
         advance_and_fire(chime, clock, timedelta(minutes=4))  # delivered two minutes late
         chime.until(lambda: "reminder" in chime.kinds() and chime.idle())

@@ -61,16 +61,20 @@ def open_app(qtbot, qapp, loop, tmp_path: Path, clock: FakeClock) -> Opener:
 
 
 @contextlib.contextmanager
-def endpoint(loop: Any, folder: Path, script: list[Reply], model: str = "small") -> Iterator[Any]:
+def endpoint(
+    loop: Any, folder: Path, script: list[Reply], model: str = "small", *, titles: bool = False
+) -> Iterator[Any]:
     """A loopback server the settings in ``folder`` name as the endpoint (with ``model``). A
     model list in ``script`` becomes the server's fixed ``/v1/models`` route (else one listing
     ``model``; each new provider's family probe asks it too), and the other probes find nothing:
-    the script plays the chats."""
+    the script plays the chats. The model writes no titles unless ``titles`` (its request would
+    take one of the script's answers)."""
     listings = [r for r in script if isinstance(r, Json) and _is_listing(r)]
     chats = [r for r in script if r not in listings]
     server = LoopbackServer(chats, server_routes(listings[0] if listings else model_list(model)))
     run_loop(loop, server.__aenter__())
     settings = {"provider": "openai-compatible", "base_url": server.base_url, "model": model}
+    settings["model_titles"] = titles
     folder.mkdir(parents=True, exist_ok=True)
     (folder / SETTINGS_FILE).write_text(json.dumps(settings), encoding="utf-8")
     try:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from app.actions_wiring import Questions
 from app.controller import AppController
 from app.language import remove_language
-from app.main import Application, Started
+from app.main import FRAMED_AFTER_MS, Application, Started
 from app.qtasync import TaskRunner
 from app.settings import KeyStore
 from app.settings_flow import SettingsFlow
@@ -231,14 +231,15 @@ class RealApp:
         return [model.row_at(r).kind for r in range(model.rowCount())]  # type: ignore[union-attr]  # rows exist
 
     def sidebar(self) -> list[tuple[str, str]]:
-        """(id, title) of every visible sidebar row, top to bottom (after the filter)."""
+        """(id, title) of every visible conversation row, top to bottom (after the filter;
+        group headings left out)."""
         proxy = self.window.sessions.proxy
         model = self.window.sessions.model
         rows = []
         for row in range(proxy.rowCount()):
             item = model.item(proxy.mapToSource(proxy.index(row, 0)).row())
-            assert item is not None
-            rows.append((item.id, item.title))
+            if item is not None:
+                rows.append((item.id, item.title))
         return rows
 
     def idle(self) -> bool:
@@ -265,6 +266,17 @@ class RealApp:
         self.qapp.styleHints().setColorScheme(scheme)
         self.qapp.setPalette(palette)
         self.qapp.setFont(font)
+
+
+def wide(chime: RealApp) -> None:
+    """Make the window wide enough to show the sessions list (the offscreen screen is 800 px
+    wide and the sidebar folds below ``ui.window_parts.SIDEBAR_COLLAPSE``), once the app's own
+    fitting to the screen after the window is framed (``FRAMED_AFTER_MS``, a real Qt timer) is
+    over; then make it active so shortcuts reach their actions."""
+    chime.run(asyncio.sleep((FRAMED_AFTER_MS + 50) / 1000))
+    chime.window.resize(1200, 800)
+    chime.until(chime.window.sessions.list.isVisible)
+    chime.activate()
 
 
 @contextlib.contextmanager

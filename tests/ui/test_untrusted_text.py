@@ -138,12 +138,13 @@ def test_a_session_title_tooltip_is_not_taken_for_html(qapp) -> None:
     model = SessionListModel(lambda: T0)
     title = "About <title> & <b>bold</b>"
     model.set_sessions([SessionListItem("s1", title, T0)])
-    tip = model.data(model.index(0), Qt.ItemDataRole.ToolTipRole)
+    tip = model.data(model.index(model.row_of("s1")), Qt.ItemDataRole.ToolTipRole)
     doc = QTextDocument()
     doc.setHtml(tip)
     assert doc.toPlainText() == title
     model.set_sessions([SessionListItem("s2", "plan\u202etxt.exe", T0)])
-    assert model.data(model.index(0), Qt.ItemDataRole.ToolTipRole) == "plan[U+202E]txt.exe"
+    tip = model.data(model.index(model.row_of("s2")), Qt.ItemDataRole.ToolTipRole)
+    assert tip == "plan[U+202E]txt.exe"
 
 
 PIECES = ["<", ">", "&", "a", "b", "/", " ", "\n", "lt;", "!", "<b>", "<title>", "&amp;"]

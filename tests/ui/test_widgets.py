@@ -161,16 +161,18 @@ def test_the_sidebar_sorts_by_activity_and_filters_by_title_or_text(
     standalone = SessionListModel(clock)
     qtmodeltester.check(standalone, force_py=True)
     standalone.set_sessions([SessionListItem("a", "A", now)])
-    assert standalone.row_of("a") == 0
+    assert standalone.row_of("a") == 1  # under its day's heading
     assert [panel.proxy.index(r, 0).data() for r in range(panel.proxy.rowCount())] == [
+        "Today",
         "Stretching",
+        "Previous 7 days",
         "Old chat",
     ]
     qtbot.keyClicks(panel.filter, "plants")
     assert [panel.proxy.index(r, 0).data() for r in range(panel.proxy.rowCount())] == ["Stretching"]
     panel.filter.clear()
     with qtbot.waitSignal(panel.session_chosen) as chosen:
-        panel.list.activated.emit(panel.proxy.index(1, 0))
+        panel.list.activated.emit(panel.proxy.index(3, 0))
     assert chosen.args == ["a"]
 
 

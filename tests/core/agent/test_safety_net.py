@@ -10,6 +10,8 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
+
 from core.agent import Agent, ToolRegistry
 from core.agent.safety_net import missed_reminder
 from core.events import ToolCall
@@ -142,3 +144,29 @@ def test_reminder_request_reads_local_times_in_the_given_zone() -> None:
         "at": {"date": "2026-08-06", "time": "09:00:00", "time_zone": "Europe/Berlin"},
     }
     assert reminder_request("what time is it?", START, "Europe/Berlin") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a second opinion please",
+        "a second conversation",
+        "tell me a joke in a second",
+        "in a moment I will go",
+        "what happens in 5 minutes of boiling?",
+    ],
+)
+def test_a_message_with_a_time_but_no_ask_for_a_reminder_is_not_one(text: str) -> None:
+    assert reminder_request(text, START, "Europe/Berlin") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "remind me in 2 minutes to check the oven",
+        "set a timer for 10 minutes",
+        "ping me in an hour to call Sam",
+    ],
+)
+def test_a_message_that_asks_for_a_reminder_in_words_is_one(text: str) -> None:
+    assert reminder_request(text, START, "Europe/Berlin") is not None
