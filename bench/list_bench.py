@@ -115,14 +115,13 @@ def chime_list(shown: list[SessionListItem]) -> Subject:
 
 
 def bare_list(_shown: list[SessionListItem]) -> Subject:
-    model = QStringListModel()
-    proxy = QSortFilterProxyModel()
+    view = QListView()
+    model = QStringListModel(view)  # owned by the view: alive as long as it is
+    proxy = QSortFilterProxyModel(view)
     proxy.setSourceModel(model)
     proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-    view = QListView()
     view.setModel(proxy)
     view.setUniformItemSizes(True)
-    view._keep = (model, proxy)  # type: ignore[attr-defined]  # kept alive with the view
 
     def fill(fresh: list[SessionListItem]) -> None:
         ordered = sorted(fresh, key=lambda s: s.last_activity, reverse=True)
