@@ -107,3 +107,25 @@ def test_a_link_out_of_the_repository_is_reported() -> None:
     assert broken_links(page, f"[spec]({UP}{UP}shared/spec/README.md)") != []
     assert broken_links(page, "[spec](spec/README.md)") == []
     assert broken_links(page, "[web](https://example.org/x)") == []
+
+
+TOP_LEVEL = {
+    "pyproject.toml",
+    "README.md",
+    ".gitignore",
+    "app",
+    "ui",
+    "core",
+    "tests",
+    "resources",
+    ".ci",
+    "bench",
+    "scripts",
+    "docs",
+}
+"""The repository's fixed top level: the project's layout, which embedding code and CI rely on."""
+
+
+def test_the_top_level_holds_only_the_fixed_entries() -> None:
+    entries = {path.relative_to(ROOT).parts[0] for path in tracked_files()}
+    assert entries - TOP_LEVEL == set()  # a stray screenshot or script lands in docs/ or scripts/
