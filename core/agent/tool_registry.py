@@ -70,6 +70,8 @@ class PreparedToolset(Toolset, Protocol):
         self, call_id: str, name: str, arguments: Any, on_start: OnStart
     ) -> ToolOutcome: ...
 
+    def server_of(self, name: str) -> str | None: ...
+
 
 class ToolRegistry:
     """An ordered set of toolsets; a tool name belongs to the first toolset that declares it."""
@@ -103,6 +105,11 @@ class ToolRegistry:
             if name and name not in self._handlers:
                 self._handlers[name] = toolset
                 self._definitions.append(dict(definition))
+
+    def server_of(self, name: str) -> str | None:
+        """The server behind tool ``name`` (None: a tool of Chime's own, or no such tool)."""
+        handler = self._handlers.get(name)
+        return handler.server_of(name) if isinstance(handler, PreparedToolset) else None
 
     @property
     def names(self) -> tuple[str, ...]:

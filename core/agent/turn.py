@@ -318,7 +318,8 @@ def close_open(ctx: TurnContext, state: TurnState) -> None:
     """Keeps the partial answer and gives every call without a result an error result."""
     _keep_partial(ctx, state)
     for call in list(state.open_calls):
-        server = state.started.get(call.id)
+        # a call stopped while its question was open has no tool/start: its server by its name
+        server = state.started.get(call.id) or ctx.tools.server_of(call.name)
         if server is None:
             ctx.append(ToolResult(call.id, call.name, CANCELLED_TEXT, is_error=True))
         else:

@@ -130,6 +130,11 @@ class McpToolset:
             self._hooks.report(_left_out_sentence(len(tools), fitted.left_out))
         self._left_out = fitted.left_out
 
+    def server_of(self, name: str) -> str | None:
+        """The server of the offered tool ``name`` (None: not offered)."""
+        info = self._tools.get(name)
+        return info.server if info is not None else None
+
     async def run_call(
         self, call_id: str, name: str, arguments: Any, on_start: OnStart
     ) -> ToolOutcome:

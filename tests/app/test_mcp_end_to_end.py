@@ -47,6 +47,12 @@ def with_servers(folder: Path) -> None:
     path.write_text(json.dumps(settings), encoding="utf-8")
 
 
+def session_lines(folder: Path) -> list[str]:
+    """Every line of the one session's log under ``folder``."""
+    [log] = (folder / "sessions").glob("*/session.jsonl")
+    return log.read_text(encoding="utf-8").splitlines()
+
+
 def asker(chime: RealApp) -> ApprovalAsker:
     service = chime.started.mcp
     assert service is not None
@@ -174,4 +180,11 @@ def test_stop_while_the_question_is_open_cancels_the_call(
             assert row.is_error  # it never ran: an error result, not the echo's "never"
             assert row.result != "never"
             assert not row.title.endswith("— done")
+            assert row.title.endswith("— stopped")  # its server known though it never started
             assert "notice" in chime.kinds()  # "Stopped."
+    [result] = [
+        line["data"]
+        for line in map(json.loads, session_lines(tmp_path))
+        if line["type"] == "tool/result"
+    ]
+    assert (result["server"], result["outcome"]) == ("hostile", "cancelled")
