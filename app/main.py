@@ -20,12 +20,9 @@ replaces its process with a new start on the same data folder (``restart_command
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import logging.handlers
 import os
-import signal
-import socket
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -214,6 +211,9 @@ def _crash_sentence(error: BaseException, where: str) -> str:
 
 def install_signal_quit(app: QApplication, quit_now: Callable[[], object]) -> QSocketNotifier:
     """SIGTERM/SIGINT wake the Qt loop through a socket, then ``quit_now()`` runs on it."""
+    import signal  # both after the first paint
+    import socket
+
     reader, writer = socket.socketpair()
     reader.setblocking(False)
     writer.setblocking(False)
@@ -299,7 +299,7 @@ class Application:
         """The translators in effect, installed before the first widget is built (a language
         applies when Chime starts; ``system_locale`` stands in for the desktop's in tests)."""
         self.window = MainWindow(clock, QIcon(str(resource("icons", "bell.svg"))))
-        self.window.version_of = lambda: __version__  # app/__init__.py: the one source
+        self.window.help.version_of = lambda: __version__  # app/__init__.py: the one source
         self.started: Started | None = None
         self.jumps = ClockJumpWatch(clock, monotonic_seconds, parent=self.window)
         self.zones = ZoneWatch(zone_source, parent=self.window)
@@ -459,8 +459,8 @@ class Application:
         """Show the (still empty) window at once, its saved geometry fitted into the screen; the
         engine is composed by ``start``. ``background`` (``--background``, start at login):
         prepared but not shown; ``start`` shows it only where the desktop has no tray."""
-        self.window.restore_geometry(self._state.geometry)
-        self.window.set_provider(effective_provider(self.first_settings).label())
+        self.window.placement.restore(self._state.geometry)
+        self.window.status.set_provider(effective_provider(self.first_settings).label())
         self.window.composer.hold_sends()  # typed before the engine runs: sent once it does
         self._show_start_view()
         self.background = background
@@ -468,13 +468,15 @@ class Application:
             return
         self.window.show()
         self.window.focus_composer()  # typing goes to the message box from the first paint
-        self.window.fit_to_screen()  # once shown; again when the window manager has framed it
-        QTimer.singleShot(FRAMED_AFTER_MS, self.window.fit_to_screen)
+        self.window.placement.fit()  # once shown; again when the window manager has framed it
+        QTimer.singleShot(FRAMED_AFTER_MS, self.window.placement.fit)
 
     async def _wait_for_tray(self) -> None:
         """A background start where the desktop's tray is not there yet asks again every
         ``TRAY_POLL_S`` for up to ``TRAY_WAIT_S`` (the sessions open after); past that the window is
         shown instead (``start``)."""
+        import asyncio  # loaded after the first paint (see ``run``)
+
         from app.background import system_tray
 
         make_tray = self._tray_factory or system_tray
@@ -563,7 +565,7 @@ class Application:
             await self.started.controller.shutdown(self.window.saved_geometry())
             if self.started.mcp is not None:
                 await self.started.mcp.stop()
-            import asyncio  # loaded after the first paint (see ``run``)
+            import asyncio
 
             await asyncio.to_thread(write_start_view, self.folder, view)
         self.window.allow_close()

@@ -102,7 +102,7 @@ class ChoicesFlow(QObject):
         self._window.set_instructions(choices.instructions if choices else "", temperature)
         settings = self._settings()
         answerer = chosen_provider(choice, settings) or effective_provider(settings)
-        self._window.set_provider(answerer.label())
+        self._window.status.set_provider(answerer.label())
 
     def menu(self, choice: SessionModel | None) -> ModelMenu:
         """What the picker shows for a session with this choice."""

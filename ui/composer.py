@@ -214,6 +214,14 @@ class Composer(QWidget):
         self.editor.setTextCursor(cursor)
         self.editor.setFocus(Qt.FocusReason.OtherFocusReason)
 
+    def replace_text(self, text: str) -> None:
+        """Another conversation's unsent message into the editor, its cursor at the end, where
+        the focus is left as it is."""
+        self.editor.setPlainText(text)
+        cursor = self.editor.textCursor()
+        cursor.movePosition(cursor.MoveOperation.End)
+        self.editor.setTextCursor(cursor)
+
     def hold_sends(self) -> None:
         """Until ``release_sends``, a send keeps its words in the editor and waits (the window is
         shown before the engine runs: words typed then are never lost)."""

@@ -164,7 +164,7 @@ def test_settings_switch_to_an_endpoint_list_its_models_test_it_and_the_next_tur
         )
         assert KEY not in (tmp_path / SETTINGS_FILE).read_text(encoding="utf-8")
         assert chime.chime.keys.get() == KEY
-        assert chime.window.provider_label.text() == f"qwen3:8b @ {server.base_url}"
+        assert chime.window.status.provider_label.text() == f"qwen3:8b @ {server.base_url}"
         chime.window.composer.editor.setPlainText("hello")
         chime.inside(chime.window.composer.send_button.click)
         chime.until(lambda: chime.idle() and chime.kinds()[-1:] == ["assistant"])
@@ -318,7 +318,7 @@ def test_an_endpoint_without_a_base_url_is_labelled_as_the_offline_assistant_tha
         dialog.base_url_edit.clear()
         dialog.model_combo.setEditText("some-model")
         chime.inside(dialog.accept)
-        assert chime.window.provider_label.text() == "Offline assistant"
+        assert chime.window.status.provider_label.text() == "Offline assistant"
         chime.send("hello")  # answered offline, as the status bar says
         assert chime.transcript_texts()[-1]
 
@@ -329,13 +329,13 @@ def test_switching_back_to_the_offline_assistant_answers_offline_again(open_app:
         choose_openai_compatible(dialog, "custom")
         dialog.base_url_edit.setText(server.base_url)
         chime.inside(dialog.accept)
-        assert chime.window.provider_label.text() == f"? @ {server.base_url}"
+        assert chime.window.status.provider_label.text() == f"? @ {server.base_url}"
         dialog = open_settings(chime)
         assert dialog.remote_radio.isChecked()
         assert dialog.base_url_edit.text() == server.base_url
         dialog.offline_radio.click()
         chime.inside(dialog.accept)
-        assert chime.window.provider_label.text() == "Offline assistant"
+        assert chime.window.status.provider_label.text() == "Offline assistant"
         chime.send("what reminders do I have")
         assert server.received == []  # the endpoint was never asked
 
