@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import logging.handlers
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -39,7 +38,7 @@ from app import __version__, qt_feature  # first: its import keeps PySide6 from 
 from app.appearance import apply_appearance, load_style, make_application
 from app.language import install_language, language_for
 from app.owner_timer import ClockJumpWatch
-from app.paths import chosen_data_dir, config_dir, resource, writable_problem
+from app.paths import LOG_FILE, chosen_data_dir, config_dir, resource, writable_problem
 from app.settings import KeyStore, ReadSettings, effective_provider, read_settings
 from app.single_instance import InstanceGuard, hand_over
 from app.start_view import TailEntries, read_start_view, write_start_view
@@ -62,7 +61,6 @@ if TYPE_CHECKING:  # built after the first paint (``Application.start``); import
     from app.settings_flow import SettingsFlow
     from app.verbs_wiring import VerbFlows
 
-LOG_FILE = "chime.log"
 NO_TRAY = QT_TRANSLATE_NOOP(
     "MainWindow", "This desktop shows no tray icons, so Chime shows its window instead."
 )
@@ -104,43 +102,25 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return parser.parse_args(list(argv))
 
 
-class QuietFileHandler(logging.handlers.RotatingFileHandler):
-    """``chime.log`` that degrades quietly when it cannot be written (a full disk): the record
-    is dropped and counted, one line on stderr says so (not a traceback per record), and the
-    first record written again is followed by how many were lost."""
+class EarlyRecords(logging.Handler):
+    """The records logged before the first paint, kept until ``setup_logging`` opens the log
+    file (its rotating handler loads ``logging.handlers``, which pulls in socket, pickle and
+    queue: a start's first paint does not wait for them)."""
 
-    def __init__(self, path: Path) -> None:
-        super().__init__(path, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
-        self.lost = 0
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        lost = self.lost
-        super().emit(record)
-        if lost and self.lost == lost:  # written: say what is missing before it
-            self.lost = 0
-            note = f"{lost} log messages were lost while {LOG_FILE} could not be written"
-            super().emit(
-                logging.makeLogRecord(
-                    {
-                        "name": __name__,
-                        "levelname": "WARNING",
-                        "levelno": logging.WARNING,
-                        "msg": note,
-                    }
-                )
-            )
-
-    def handleError(self, record: logging.LogRecord) -> None:
-        if not self.lost:
-            error = sys.exc_info()[1]
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-            sys.stderr.write(f"chime: cannot write {LOG_FILE} ({reason}); dropping log messages\n")
-        self.lost += 1
+        self.records.append(record)
 
 
-def setup_logging(folder: Path) -> bool:
-    """Log to ``chime.log`` in the data directory (rotating: 3 × 1 MB). When that file cannot be
-    opened (a read-only or missing folder), log to stderr instead and return False."""
+def setup_logging(folder: Path, early: EarlyRecords | None = None) -> bool:
+    """Log to ``chime.log`` in the data directory (rotating: 3 × 1 MB), after the ``early``
+    records. When that file cannot be opened (a read-only or missing folder), log to stderr
+    instead and return False."""
+    from app.log_file import QuietFileHandler
+
     path = folder / LOG_FILE
     handler: logging.Handler
     problem: OSError | None = None
@@ -154,6 +134,10 @@ def setup_logging(folder: Path) -> bool:
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(logging.INFO)
+    if early is not None:
+        root.removeHandler(early)
+        for record in early.records:
+            handler.handle(record)
     if problem is not None:
         _log.warning("cannot open %s (%s); logging to stderr", path, problem)
     return problem is None
@@ -282,7 +266,7 @@ class Application:
         self.first_settings = read.settings
         """The settings read at start: the first paint's look and status bar. From ``start`` on,
         ``started.settings_flow`` holds the settings in effect."""
-        self.keys = keys if keys is not None else KeyStore(config_dir())
+        self._keys = keys
         self.clock = clock
         self.zone_source = zone_source
         self.new_id = new_id
@@ -317,6 +301,14 @@ class Application:
         """The user chose to start again (in another language): ``run`` does once quit is done."""
         self._language_setting = self.first_settings.language
         """The ``language`` setting last saved: a restart is offered when it changes."""
+
+    @property
+    def keys(self) -> KeyStore:
+        """Where the API key lives (its folder is looked up when first needed: platformdirs
+        loads after the first paint)."""
+        if self._keys is None:
+            self._keys = KeyStore(config_dir())
+        return self._keys
 
     def _compose(self) -> Started:
         """Build the task runner, the controller over the session store, the settings flow, and
@@ -616,7 +608,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     folder = chosen_data_dir(args.data_dir)
     writable_problem(folder)  # creates it when it can; AppController.start shows a failure
-    logged_to_file = setup_logging(folder)
+    early = EarlyRecords()  # the log file opens once the window is painted
+    logging.getLogger().addHandler(early)
+    logging.getLogger().setLevel(logging.INFO)
     app = make_application(sys.argv[:1])
     app.setApplicationVersion(__version__)  # the About box shows it
     if hand_over(folder, args.session):  # the running Chime of this data folder raised its window
@@ -626,10 +620,12 @@ def run(argv: Sequence[str] | None = None) -> int:
     settings = read_settings(folder)
     apply_appearance(app, settings.settings)  # before the window is built: it is polished once
     chime = Application(app, folder, args.session, settings=settings)
-    install_excepthook([chime.window], logged_to_file=logged_to_file)
+    install_excepthook([chime.window])
     chime.show_window(background=args.background)
     app.processEvents()  # first paint before asyncio, qasync and the engine are imported
     trace_start(chime.window, "first_paint")
+    if not setup_logging(folder, early):
+        install_excepthook([chime.window], logged_to_file=False)
     guard = InstanceGuard(folder)  # later starts hand over from now on (QtNetwork loads here)
     guard.requested.connect(chime.bring_forward)
     import asyncio

@@ -329,7 +329,8 @@ class SessionListModel(QAbstractListModel):
         if self.flat:
             newest = sorted(pairs, key=lambda s: (s[1], s[0]), reverse=True)
             return [Listed(sid) for sid, _at in newest]
-        return list(arrange(pairs, self.organisation, self._clock(), self.zone(), self.view))
+        zone = self.zone() if pairs else UTC  # no day to group: the zone is not looked up
+        return list(arrange(pairs, self.organisation, self._clock(), zone, self.view))
 
     def in_order(self) -> bool:
         """Whether the rows are in their own order (not held)."""
