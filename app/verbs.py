@@ -86,7 +86,7 @@ class ConversationVerbs(QObject):
         if message is None:
             return
         if isinstance(message.source, UserSource):
-            self.window.begin_edit(seq, message.text)
+            self.window.composer.begin_edit(seq, message.text)
         else:  # a reminder's turn: its text is the reminder, not words anyone typed
             text = self.tr("A reminder cannot be edited: retry it, or discard it.")
             self.window.notify(text, 5000, conversation=True)

@@ -75,7 +75,6 @@ from ui.window_reminders import RemindersDock
 from ui.window_status import StatusLine
 
 if TYPE_CHECKING:  # built when first needed (``reminders``), imported there
-    from ui.model_picker import ModelMenu
     from ui.reminders_panel import RemindersPanel
 
 APP_NAME = "Chime"
@@ -361,10 +360,6 @@ class MainWindow(QMainWindow):
         alert(self.transcript)
 
     # -- the message box (agent.md §7) -----------------------------------------------------
-    def begin_edit(self, seq: int, text: str) -> None:
-        """Edit the sent message at ``seq``: its text in the message box, in edit mode."""
-        self.composer.begin_edit(seq, text)
-
     def draft(self) -> str:
         """The message being written (not sent yet)."""
         return self.composer.text()
@@ -381,14 +376,6 @@ class MainWindow(QMainWindow):
     def show_attachments(self, files: Sequence[Attachment]) -> None:
         """The files waiting to be sent with the next message of the session on screen."""
         self.composer.show_attachments(files)
-
-    def set_model_menu(self, menu: ModelMenu) -> None:
-        """What the model picker shows for the session on screen."""
-        self.composer.tools.picker.set_menu(menu)
-
-    def set_instructions(self, text: str, temperature: float | None) -> None:
-        """Whether the session on screen has instructions or a temperature of its own."""
-        self.composer.tools.set_instructions(text, temperature)
 
     def focus_composer(self) -> None:
         self.composer.editor.setFocus(Qt.FocusReason.ShortcutFocusReason)
