@@ -19,10 +19,6 @@ from ui.window_parts import ask_open_link, show_shortcuts
 OPENABLE_SCHEMES = ("http", "https", "mailto")
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
-
-
 class WindowHelp(QObject):
     """Help → About and Keyboard shortcuts, and opening links after asking.
 
@@ -53,12 +49,14 @@ class WindowHelp(QObject):
         from PySide6 import __version__ as pyside_version
         from PySide6.QtCore import qVersion
 
-        return _tr(
+        return QCoreApplication.translate(
+            "MainWindow",
             "Chime {version}\n\nA chat app whose assistant can set reminders that come back as "
             "turns of the same conversation, while that conversation is open.\n\n"
-            "Qt {qt} (PySide6 {pyside}), Python {python}"
+            "Qt {qt} (PySide6 {pyside}), Python {python}",
         ).format(
-            version=self.version_of() or _tr("(version unknown)"),
+            version=self.version_of()
+            or QCoreApplication.translate("MainWindow", "(version unknown)"),
             qt=qVersion(),
             pyside=pyside_version,
             python=python_version(),
@@ -67,7 +65,9 @@ class WindowHelp(QObject):
     def show_about(self) -> None:
         from PySide6.QtWidgets import QMessageBox
 
-        QMessageBox.about(self._window, _tr("About Chime"), self.about_text())
+        QMessageBox.about(
+            self._window, QCoreApplication.translate("MainWindow", "About Chime"), self.about_text()
+        )
 
     def ask_open_link(self, url: str) -> None:
         """Show a link's whole target and open it in the browser only if the user says so."""
@@ -75,7 +75,9 @@ class WindowHelp(QObject):
 
         if QUrl(url).scheme().lower() not in OPENABLE_SCHEMES:
             self.refused.emit(
-                _tr("Chime opens only web and e-mail links; not: {url}").format(url=url)
+                QCoreApplication.translate(
+                    "MainWindow", "Chime opens only web and e-mail links; not: {url}"
+                ).format(url=url)
             )
             return
         ask_open_link(self._window, url, self.open_url_requested.emit)

@@ -12,10 +12,6 @@ from PySide6.QtWidgets import QLabel, QStatusBar
 from ui.untrusted import literal, plain
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
-
-
 class StatusLine(QObject):
     """The status bar's labels: ``state`` and ``persistence`` at the left, ``provider`` and
     ``zone`` at the right; a hovered link's target replaces them while the mouse is on it."""
@@ -39,21 +35,28 @@ class StatusLine(QObject):
         return label
 
     def set_zone(self, zone_name: str | None) -> None:
-        self.zone_label.setText(zone_name or _tr("zone unknown"))
-        self.zone_label.setToolTip(_tr("The system time zone, sampled for each turn"))
+        self.zone_label.setText(
+            zone_name or QCoreApplication.translate("MainWindow", "zone unknown")
+        )
+        self.zone_label.setToolTip(
+            QCoreApplication.translate("MainWindow", "The system time zone, sampled for each turn")
+        )
 
     def set_provider(self, text: str) -> None:
         self.provider_label.setText(text)
 
     def set_state(self, state: str, detail: str = "") -> None:
         """``live``, ``cold``, ``read-only: open elsewhere`` or ``corrupt``."""
-        self.state_label.setText(_tr("Session: ") + state)
+        self.state_label.setText(QCoreApplication.translate("MainWindow", "Session: ") + state)
         self.state_label.setToolTip(literal(detail))
 
     def set_persistence_warning(self, failed: bool) -> None:
         """Show or clear the warning that a save (persistence barrier) failed."""
         self.persistence_label.setText(
-            _tr("⚠ Could not save to disk — recent messages may be lost if the app closes now.")
+            QCoreApplication.translate(
+                "MainWindow",
+                "⚠ Could not save to disk — recent messages may be lost if the app closes now.",
+            )
         )
         self.persistence_label.setVisible(failed)
 
