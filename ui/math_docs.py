@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from PySide6.QtCore import QUrl
 from PySide6.QtGui import Qt, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument
 
 from ui.math_render import MathImage, render
@@ -78,6 +77,8 @@ def code_span(source: str) -> str:
 
 def install(doc: QTextDocument, images: dict[str, MathImage], display: set[str]) -> None:
     """Give ``doc`` its math images (see the module docstring)."""
+    from PySide6.QtCore import QUrl  # with the first math (its enums cost a start)
+
     for name, image in images.items():
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(name), image.image)
     cursor = QTextCursor(doc)
