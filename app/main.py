@@ -24,7 +24,6 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from types import TracebackType
@@ -46,6 +45,7 @@ from app.state import read_state_checked
 from app.system import local_zone_name, monotonic_seconds, system_clock
 from app.zone_watch import ZoneWatch, follow_zone
 from core.clock import Clock, NewId, ZoneSource
+from core.frozen import frozen
 from ui.i18n import LANGUAGES, QT_TRANSLATE_NOOP
 from ui.main_window import MainWindow
 from ui.screen import SessionAccess, SessionScreen
@@ -218,7 +218,7 @@ def install_signal_quit(app: QApplication, quit_now: Callable[[], object]) -> QS
     return notifier
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Started:
     """What ``Application.start`` composes once the window is painted."""
 

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import re
 import warnings
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter
+
+from core.frozen import frozen
 
 if TYPE_CHECKING:  # imported where a formula is drawn
     from PySide6.QtGui import QImage
@@ -41,7 +42,7 @@ _UNKNOWN = re.compile(r">\\[A-Za-z]+<")
 _VIEWBOX = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"')
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MathImage:
     """Rendered math: ``image`` (at ``ratio`` device pixels per pixel) and its size in pixels."""
 

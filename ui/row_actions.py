@@ -10,15 +10,14 @@ belongs to.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from PySide6.QtCore import QCoreApplication
 
+from core.frozen import frozen
 from core.transcript.verbs import FOOTER, Verb, offered
 from ui.i18n import QT_TRANSLATE_NOOP
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RowAction:
     """A footer verb's words: ``label`` and ``tip`` (untranslated; see ``label``/``tip``)."""
 
