@@ -112,9 +112,30 @@ async def call_later_lateness(count: int) -> list[float]:
     return delays
 
 
-async def latency(store: SessionStore, far: int, due_count: int, history: int) -> list[float]:
-    session = await session_with(store, far, [], history=history)
-    first = now() + timedelta(seconds=2)  # after the far ones are written: 10^5 take a while
+async def reopened(store: SessionStore, far: int) -> tuple[LiveSession, float]:
+    """A session with ``far`` far-future reminders, closed (checkpointed) and opened again the
+    way the app opens it; with the open's wall time in ms."""
+    session = await session_with(store, far, [])
+    sid = session.id
+    assert await session.close()
+    start = time.perf_counter()
+    session = await store.open(sid)
+    return session, (time.perf_counter() - start) * 1000
+
+
+async def latency(
+    store: SessionStore, far: int, due_count: int, history: int, *, reopen: bool = False
+) -> list[float]:
+    """The lateness of each of ``due_count`` reminders due 150 ms apart, in ms. With ``reopen``
+    the session was just opened again (from its checkpoint) and the first falls due 150 ms after
+    the owner starts: the first decisions after an open are timed too."""
+    if reopen:
+        session, open_ms = await reopened(store, far)
+        print(f"  reopened with {far:,} active in {open_ms:.0f} ms (not counted as lateness)")
+        first = now() + timedelta(milliseconds=150)
+    else:
+        session = await session_with(store, far, [], history=history)
+        first = now() + timedelta(seconds=2)  # after the far ones are written: 10^5 take a while
     due = [first + timedelta(milliseconds=150 * i) for i in range(due_count)]
     creates = [ScheduleChanged(create(far + i + 1, t, f"due-{i}")) for i, t in enumerate(due)]
     session.append_events(creates)
@@ -164,6 +185,14 @@ async def drive_cost(store: SessionStore, active: int, repeats: int = 30) -> flo
     return statistics.median(samples) * 1000
 
 
+def report(delays: list[float]) -> None:
+    print(
+        f"  target -> follow-up appended: median {statistics.median(delays):.1f} ms, "
+        f"p99 {percentile(delays, 0.99):.1f} ms, max {max(delays):.1f} ms, first three "
+        f"{', '.join(f'{d:.1f}' for d in delays[:3])} ms (goal: p99 < 50 ms)"
+    )
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
@@ -180,10 +209,13 @@ async def main(
             f"latency, {active:,} active + {due_count} due 150 ms apart, in a log of {history:,}"
             f" events before them: {len(delays)} delivered"
         )
+        report(delays)
+        delays = await latency(store, active, due_count, 0, reopen=True)
         print(
-            f"  target -> follow-up appended: median {statistics.median(delays):.1f} ms, "
-            f"p99 {percentile(delays, 0.99):.1f} ms, max {max(delays):.1f} ms (goal: p99 < 50 ms)"
+            f"latency after an open, {active:,} active + {due_count} due 150 ms apart, the first"
+            f" 150 ms after the owner starts: {len(delays)} delivered"
         )
+        report(delays)
         print(
             f"  floor, bare call_later lateness: median {statistics.median(floor):.1f} ms, "
             f"p99 {percentile(floor, 0.99):.1f} ms"
