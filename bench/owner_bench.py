@@ -212,7 +212,9 @@ async def usable(store: SessionStore, far: int, seconds: float, every: float) ->
     session, open_ms = await reopened(store, far)
     host = host_for(session)
     typed: dict[str, float] = {}
-    appended, durable, answered = [], [], []
+    appended: list[float] = []
+    durable: list[float] = []
+    answered: list[float] = []
 
     def on_event(entry: Entry) -> None:
         event = entry.event

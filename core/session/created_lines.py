@@ -24,7 +24,10 @@ import orjson
 from core.jsonread import LOG_LINE
 from core.schedule.records import VERSION
 
-_MIDDLE = b'","type":"schedule/change","data":{"version":%d,"operation":"create","schedule":'
+_MIDDLE = (
+    b'","type":"schedule/change","data":{"version":%d,"operation":"create","schedule":' % VERSION
+)
+_LONGEST = LOG_LINE.max_size
 _AT = re.compile(rb"[0-9T:.Z+-]{1,40}")
 """What may stand between the ``at``'s quotes here: no quote, no escape (the strict check of
 the instant is the envelope's, which a line read again does not repeat either)."""
@@ -33,10 +36,10 @@ _GROUP = re.compile(rb',"group":[1-9][0-9]{0,17}}')
 
 def written_create(line: bytes, seq: int, record: Mapping[str, Any]) -> bool:
     """True when ``line`` is the line of event ``seq`` that creates ``record`` (its JSON form)."""
-    if len(line) > LOG_LINE.max_size:
+    if len(line) > _LONGEST:
         return False
     try:
-        middle = _MIDDLE % VERSION + orjson.dumps(record) + b"}"
+        middle = _MIDDLE + orjson.dumps(record) + b"}"
     except TypeError:  # not a value orjson writes (a lone surrogate): decode the line instead
         return False
     head = b'{"seq":%d,"at":"' % seq
