@@ -45,8 +45,7 @@ def batch(*items: tuple[str, str, str]) -> str:
 def test_a_reminder_delivered_on_time_is_just_the_reminder() -> None:
     text = one_shot("schedule-3", "2026-08-05T08:45:00.000Z", "stretch")
     assert (
-        present_reminders(text, DUE + timedelta(seconds=2), "Europe/Berlin")
-        == "Reminder: stretch"
+        present_reminders(text, DUE + timedelta(seconds=2), "Europe/Berlin") == "Reminder: stretch"
     )
 
 
@@ -159,7 +158,9 @@ def test_the_framing_parser_never_raises_on_arbitrary_text(text: str) -> None:
         "[SCHEDULE REMINDER]\n" + text,
         "[SCHEDULE REMINDER BATCH]\nx\n" + text,
     ):
-        assert present_reminders(candidate, DUE, "Europe/Berlin").startswith(("Reminder: ", "A reminder is due"))
+        assert present_reminders(candidate, DUE, "Europe/Berlin").startswith(
+            ("Reminder: ", "A reminder is due")
+        )
 
 
 @given(schedule_id=TEXT.filter(bool), prompt=TEXT.filter(bool))
