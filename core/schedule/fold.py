@@ -167,7 +167,8 @@ class ScheduleFolder:
         try:
             for data in payloads:
                 sid = data.get("id") if isinstance(data, Mapping) else None
-                if type(sid) is str and sid in self._active:
+                # isinstance: the strict decoder accepts an id of a str subclass too
+                if isinstance(sid, str) and sid in self._active:
                     replaced.append((sid, self._active[sid]))
                 self.feed(data)
         except ScheduleLogError:
@@ -183,7 +184,7 @@ class ScheduleFolder:
             if sid not in seen:
                 continue  # created in this group, and undone above
             moved = moved or sid not in active
-            active[sid] = record
+            active[record.id] = record  # the record's own id: a plain str key
         if moved:
             self._active = dict(sorted(active.items(), key=lambda item: seen[item[0]]))
         self._due, self._snapshot = None, None  # rebuilt on demand

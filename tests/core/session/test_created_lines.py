@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +14,7 @@ from core.events import Entry, ScheduleChanged
 from core.instant import format_instant_ms
 from core.schedule.fold import decode_change
 from core.schedule.records import CreateChange, decode_record
+from core.session import created_lines
 from core.session.created_lines import written_create
 from core.session.lines import encode_entry, parse_entry
 
@@ -104,3 +106,10 @@ def test_lines_that_are_not_the_written_create_are_not_recognised() -> None:
     assert not written_create(line[:-1] + b',"extra":1}', 4, record)
     assert not written_create(line.replace(b'"version":1', b'"version":1.0'), 4, record)
     assert not written_create(line, 4, record | {"prompt": "\ud800"})  # orjson refuses it
+
+
+def test_a_line_longer_than_any_log_line_is_not_recognised(monkeypatch: pytest.MonkeyPatch) -> None:
+    record = record_json("at", "leave", 0)
+    line = line_of(4, record)
+    monkeypatch.setattr(created_lines, "_LONGEST", len(line) - 1)
+    assert not written_create(line, 4, record)
