@@ -125,9 +125,8 @@ class ScheduleFolder:
         self._active: dict[str, Record] = {}
         self._seen: dict[str, int] = {}  # id -> creation ordinal: creation order and lookup
         self._snapshot: ScheduleFold | None = ScheduleFold()
-        self._due: DueIndex | None = (
-            None  # built on first use (an owner) or by from_json, then kept
-        )
+        # the next-due index: built by from_json or on first use (an owner), then kept
+        self._due: DueIndex | None = None
 
     def feed(self, data: object) -> None:
         """Decode and apply one payload. On ScheduleLogError the state is unchanged, so an
