@@ -21,8 +21,10 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable
 from itertools import accumulate, repeat
-from operator import itemgetter
+from operator import add, itemgetter
 from typing import Any, Protocol
+
+from orjson import loads
 
 from core.events import Event
 from core.instant import have_instant_shape
@@ -34,6 +36,9 @@ BLOCK = 64 << 10
 processor's caches while each check passes over them."""
 
 _read_line = bounded_reader(LOG_LINE)
+_SHALLOW = 2 * LOG_LINE.max_depth
+"""A line this short is within every bound of a log line: orjson alone reads it as ``_read_line``
+would (what orjson refuses, a lone surrogate's escape, goes to the line scan)."""
 _SEQ, _AT, _TYPE, _DATA = (itemgetter(key) for key in ("seq", "at", "type", "data"))
 
 
@@ -65,7 +70,8 @@ def scan_blocks(
         end = buffer.rfind(b"\n", pos, min(size, pos + BLOCK)) + 1
         lines = buffer[pos:end].split(b"\n")[:-1] if end > pos else []
         if lines and _checked(lines, seq, sink):
-            offsets.extend(accumulate(map(len, lines[:-1]), _next_line, initial=pos))
+            offsets.append(pos)  # each next line starts past the lengths and newlines before it
+            offsets.extend(map(add, accumulate(map(len, lines[:-1])), range(pos + 1, end)))
             pos, seq = end, seq + len(lines)
         else:
             result = scan(
@@ -85,16 +91,12 @@ def scan_blocks(
     return ScanResult(seq, pos, size)
 
 
-def _next_line(offset: int, length: int) -> int:
-    return offset + length + 1
-
-
 def _checked(lines: list[bytes], first_seq: int, sink: BlockSink) -> bool:
     """Fold a block of plain lines through ``sink.read_block`` and say True, or say False (and
     fold nothing) when one of them needs ``scan``'s line-by-line reading."""
-    try:
-        values = list(map(_read_line, lines))
-    except ValueError:
+    try:  # a line past the shallow bound is read with the depth and size checks; none usually is
+        values = list(map(_read_line if max(map(len, lines)) > _SHALLOW else loads, lines))
+    except ValueError:  # orjson's refusal included: the line scan reads the line again
         return False
     if set(map(type, values)) != {dict} or any(map(dict.__contains__, values, repeat("group"))):
         return False
