@@ -24,7 +24,7 @@ from core.jsonread import LOG_LINE
 from core.session.lines import parse_line
 
 _LONGEST = LOG_LINE.max_size
-RELEASE_EVERY = 16 << 20
+RELEASE_EVERY = 4 << 20
 """Bytes scanned between two calls of a scan's ``release`` (a mapped log lets go of the pages
 read so far: the peak memory of opening a long log stays near the steady one)."""
 
