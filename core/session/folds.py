@@ -190,8 +190,7 @@ class SessionFolds:
                 self.count = first_seq + index
                 self.read(first_seq + index, ats[index], decode_event(kinds[index], datas[index]))
         self.count = first_seq + len(kinds)
-        if ats:
-            self.last_at = ats[-1]
+        self.last_at = ats[-1]  # a block has a line at least
 
     def _fold(self, at: str, event: Event) -> None:
         seq = self.count

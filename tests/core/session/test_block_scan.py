@@ -178,3 +178,17 @@ def test_the_shape_of_many_instants_is_the_shape_of_each(texts: list[str]) -> No
     assert have_instant_shape(texts) == all(map(has_instant_shape, texts))
     assert have_instant_shape([AT, AT])
     assert not have_instant_shape([AT + "\n" + AT, ""])
+
+
+def test_the_block_scan_lets_go_of_what_it_read_as_it_goes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(block_scan, "RELEASE_EVERY", 1000)
+    log = b"".join(encode_entry(Entry(i, AT, TurnStart(i, 0))) for i in range(200))
+    told: list[int] = []
+    folds = SessionFolds()
+    result = scan_blocks(
+        log, start=0, first_seq=0, sink=folds, offsets=array("Q"), release=told.append
+    )
+    assert result == ScanResult(200, len(log), len(log))
+    assert told == sorted(told)
+    assert len(told) > 3
+    assert all(0 < end <= len(log) for end in told)
