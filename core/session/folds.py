@@ -44,6 +44,7 @@ from typing import Any, TypeAlias, assert_never
 
 from core.errors import ScheduleLogError
 from core.events import (
+    TURN_STATUSES,
     AssistantMessage,
     ContextTime,
     Entry,
@@ -70,7 +71,7 @@ from core.events import (
 from core.schedule.fold import ScheduleFolder
 from core.session.conversation import Conversation, ConversationFolder
 
-_TURN_START = EventType.TURN_START.value
+_TURN_START, _TURN_END = EventType.TURN_START.value, EventType.TURN_END.value
 _CALLS = frozenset(
     kind.value
     for kind in (EventType.ASSISTANT_MESSAGE, EventType.TOOL_RESULT, EventType.TOOL_START)
@@ -186,11 +187,29 @@ class SessionFolds:
         ``turn/start`` (one that decodes), which forgets the open calls before it."""
         last_start = _last_turn_start(kinds, datas)
         for index in compress(range(len(kinds)), map(_FOLDED.__contains__, kinds)):
-            if index >= last_start or kinds[index] not in _CALLS:
-                self.count = first_seq + index
-                self.read(first_seq + index, ats[index], decode_event(kinds[index], datas[index]))
+            kind, data, seq = kinds[index], datas[index], first_seq + index
+            if index >= last_start or kind not in _CALLS:
+                self.count = seq
+                if not self._turn_edge(seq, kind, data):
+                    self.read(seq, ats[index], decode_event(kind, data))
         self.count = first_seq + len(kinds)
         self.last_at = ats[-1]  # a block has a line at least
+
+    def _turn_edge(self, seq: int, kind: str, data: Any) -> bool:
+        """Fold the usual ``turn/start`` or ``turn/end`` (the shape its decoder makes a
+        ``TurnStart`` or an error-free ``TurnEnd`` of) without the value: True when it was one."""
+        if type(data) is not dict or type(turn := data.get("turn")) is not int:
+            return False
+        if kind == _TURN_START and type(consumed := data.get("input")) is int:
+            self.count = seq + 1
+            self._turn_start(seq, turn, consumed)
+            return True
+        status, error = data.get("status"), data.get("error")
+        if kind == _TURN_END and type(status) is str and status in TURN_STATUSES and error is None:
+            self.count = seq + 1
+            self._turn_end(turn, status)
+            return True
+        return False
 
     def _fold(self, at: str, event: Event) -> None:
         seq = self.count

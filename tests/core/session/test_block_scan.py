@@ -192,3 +192,42 @@ def test_the_block_scan_lets_go_of_what_it_read_as_it_goes(monkeypatch: pytest.M
     assert told == sorted(told)
     assert len(told) > 3
     assert all(0 < end <= len(log) for end in told)
+
+
+@pytest.mark.parametrize(
+    ("data", "closes"),
+    [
+        ({"turn": 1, "status": "failed", "error": 5}, False),  # malformed: no turn/end at all
+        ({"turn": 1, "status": "failed", "error": {"kind": "http", "message": "down"}}, True),
+        ({"turn": 1, "status": "completed"}, True),
+        ({"turn": 1, "status": "over"}, False),
+        ({"turn": "1", "status": "failed"}, False),
+        ([1], False),
+    ],
+)
+def test_a_turn_end_of_any_shape_folds_as_the_line_scan_folds_it(
+    monkeypatch: pytest.MonkeyPatch, data: Any, closes: bool
+) -> None:
+    monkeypatch.setattr(block_scan, "BLOCK", 1 << 16)  # one block
+    log = encode_entry(Entry(0, AT, TurnStart(1, 0))) + encode_line(
+        make_envelope(1, AT, EventType.TURN_END, data)
+    )
+    strict, fast = fold_both(log)
+    assert fast == strict
+    assert (fast[2]["openTurn"] is None) == closes
+
+
+@pytest.mark.parametrize(
+    ("data", "starts"),
+    [({"turn": 2, "input": 0}, True), ({"turn": 2, "input": "0"}, False), ({"turn": 2}, False)],
+)
+def test_a_turn_start_of_any_shape_folds_as_the_line_scan_folds_it(
+    monkeypatch: pytest.MonkeyPatch, data: Any, starts: bool
+) -> None:
+    monkeypatch.setattr(block_scan, "BLOCK", 1 << 16)  # one block
+    log = encode_entry(Entry(0, AT, TurnStart(1, 0))) + encode_line(
+        make_envelope(1, AT, EventType.TURN_START, data)
+    )
+    strict, fast = fold_both(log)
+    assert fast == strict
+    assert fast[2]["lastTurn"] == (2 if starts else 1)
