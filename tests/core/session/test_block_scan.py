@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from array import array
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -53,24 +54,21 @@ ODD_LINES = [
 odd_lines = st.sampled_from(ODD_LINES)
 
 
-def fold_both(log: bytes, start: int = 0) -> tuple[Any, Any]:
-    """What the line scan and the block scan make of ``log``: verdict, offsets and fold state."""
+def fold_both(log: bytes, start: int = 0, block: int = 300) -> tuple[Any, Any]:
+    """What the line scan and the block scan (in blocks of ``block`` bytes: many in a short log)
+    make of ``log``: verdict, offsets and fold state."""
     found = []
     for blocks in (False, True):
         folds, offsets = SessionFolds(), array("Q")
         if blocks:
-            result = scan_blocks(log, start=start, first_seq=0, sink=folds, offsets=offsets)
+            with mock.patch.object(block_scan, "BLOCK", block):
+                result = scan_blocks(log, start=start, first_seq=0, sink=folds, offsets=offsets)
         else:
             result = scan(log, start=start, first_seq=0, sink=folds.read, offsets=offsets)
         schedule = folds.schedule
         state = schedule.fold().to_json() if isinstance(schedule, ScheduleFolder) else schedule
         found.append((result, list(offsets), folds.to_json(), state, folds.schedule_sources))
     return found[0], found[1]
-
-
-@pytest.fixture(autouse=True)
-def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(block_scan, "BLOCK", 300)  # many blocks in a short log
 
 
 @settings(max_examples=60, deadline=None)
@@ -105,13 +103,10 @@ def test_the_block_scan_agrees_with_the_line_scan_on_any_log(
 
 @pytest.mark.parametrize("odd", ODD_LINES)
 @pytest.mark.parametrize("where", [0, 2, 4])
-def test_each_odd_line_gets_the_line_scan_s_verdict(
-    monkeypatch: pytest.MonkeyPatch, odd: bytes, where: int
-) -> None:
-    monkeypatch.setattr(block_scan, "BLOCK", 1 << 16)
+def test_each_odd_line_gets_the_line_scan_s_verdict(odd: bytes, where: int) -> None:
     lines = [encode_entry(Entry(i, AT, TurnStart(i, 0))).rstrip(b"\n") for i in range(5)]
     lines[where] = odd.replace(b"%d", b"%d" % where)
-    strict, fast = fold_both(b"".join(line + b"\n" for line in lines))
+    strict, fast = fold_both(b"".join(line + b"\n" for line in lines), block=1 << 16)
     assert fast == strict
 
 
@@ -132,7 +127,6 @@ def test_the_block_scan_folds_the_agent_s_logs_as_the_line_scan_does(
 def test_plain_lines_are_folded_by_blocks_without_the_line_scan(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(block_scan, "BLOCK", 1 << 16)
     log = b"".join(
         encode_entry(
             Entry(
@@ -142,23 +136,20 @@ def test_plain_lines_are_folded_by_blocks_without_the_line_scan(
         for i in range(600)
     )
     lines_read: list[int] = []
-    real = block_scan.scan
+    real = scan
 
     def spy(*args: Any, **kwargs: Any) -> ScanResult:
         lines_read.append(kwargs["start"])
         return real(*args, **kwargs)
 
     monkeypatch.setattr(block_scan, "scan", spy)
-    strict, fast = fold_both(log)
+    strict, fast = fold_both(log, block=1 << 16)
     assert fast == strict
     assert lines_read == []  # no block needed the line scan
     assert fast[2]["lastTurn"] == 597
 
 
-def test_a_malformed_turn_start_does_not_forget_the_calls_before_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(block_scan, "BLOCK", 1 << 16)  # one block
+def test_a_malformed_turn_start_does_not_forget_the_calls_before_it() -> None:
     call = ToolCall("c1", "schedule_list", "{}")
     calls = encode_entry(
         Entry(1, AT, AssistantMessage("a", "", (call,), ModelRef("p", "m"), "tool_calls"))
@@ -168,7 +159,7 @@ def test_a_malformed_turn_start_does_not_forget_the_calls_before_it(
         + calls
         + encode_line(make_envelope(2, AT, EventType.TURN_START, {"turn": "two"}))
     )
-    strict, fast = fold_both(log)
+    strict, fast = fold_both(log, block=1 << 16)
     assert fast == strict
     assert fast[2]["openCalls"] == [["c1", "schedule_list"]]
 
@@ -182,6 +173,7 @@ def test_the_shape_of_many_instants_is_the_shape_of_each(texts: list[str]) -> No
 
 def test_the_block_scan_lets_go_of_what_it_read_as_it_goes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(block_scan, "RELEASE_EVERY", 1000)
+    monkeypatch.setattr(block_scan, "BLOCK", 300)
     log = b"".join(encode_entry(Entry(i, AT, TurnStart(i, 0))) for i in range(200))
     told: list[int] = []
     folds = SessionFolds()
@@ -205,14 +197,11 @@ def test_the_block_scan_lets_go_of_what_it_read_as_it_goes(monkeypatch: pytest.M
         ([1], False),
     ],
 )
-def test_a_turn_end_of_any_shape_folds_as_the_line_scan_folds_it(
-    monkeypatch: pytest.MonkeyPatch, data: Any, closes: bool
-) -> None:
-    monkeypatch.setattr(block_scan, "BLOCK", 1 << 16)  # one block
+def test_a_turn_end_of_any_shape_folds_as_the_line_scan_folds_it(data: Any, closes: bool) -> None:
     log = encode_entry(Entry(0, AT, TurnStart(1, 0))) + encode_line(
         make_envelope(1, AT, EventType.TURN_END, data)
     )
-    strict, fast = fold_both(log)
+    strict, fast = fold_both(log, block=1 << 16)
     assert fast == strict
     assert (fast[2]["openTurn"] is None) == closes
 
@@ -221,13 +210,10 @@ def test_a_turn_end_of_any_shape_folds_as_the_line_scan_folds_it(
     ("data", "starts"),
     [({"turn": 2, "input": 0}, True), ({"turn": 2, "input": "0"}, False), ({"turn": 2}, False)],
 )
-def test_a_turn_start_of_any_shape_folds_as_the_line_scan_folds_it(
-    monkeypatch: pytest.MonkeyPatch, data: Any, starts: bool
-) -> None:
-    monkeypatch.setattr(block_scan, "BLOCK", 1 << 16)  # one block
+def test_a_turn_start_of_any_shape_folds_as_the_line_scan_folds_it(data: Any, starts: bool) -> None:
     log = encode_entry(Entry(0, AT, TurnStart(1, 0))) + encode_line(
         make_envelope(1, AT, EventType.TURN_START, data)
     )
-    strict, fast = fold_both(log)
+    strict, fast = fold_both(log, block=1 << 16)
     assert fast == strict
     assert fast[2]["lastTurn"] == (2 if starts else 1)
