@@ -20,7 +20,8 @@ Choices where the spec is silent:
   moves when they appear. When the buttons do not fit beside the time they get a line of their
   own under it (narrow windows).
 - The files attached to a user message are one small line under its bubble, right-aligned
-  ("📎 plan.md · 2 KB   📎 photo.png · 1.2 MB"); a message of files only has no bubble.
+  (the pictures of its images, then "plan.md · 2 KB   photo.png · 1.2 MB", ``ui.row_files``); a
+  message of files only has no bubble.
 - A message with versions shows its switcher "‹ 2/3 ›" in its footer, always (next to the time);
   an answer that ends a turn shows the turn's usage after its time, small and muted:
   "10:45 · 1,234 → 256 tokens · 41 tok/s".
@@ -56,8 +57,6 @@ from PySide6.QtGui import (
 )
 
 from core.transcript.verbs import Verb, offered
-from core.visible_text import visible_name
-from ui.attachment_strip import size_text
 from ui.highlight import CodeFormats, fill_runs, knows, runs_by_lines
 from ui.markdown_blocks import Block, resplit, split_blocks
 from ui.math_docs import MathStyle, install, markdown_sourced, with_math
@@ -67,6 +66,7 @@ from ui.mcp_rows import Thumbnails, images_doc, links_doc, no_thumbnails
 from ui.quotes import style_quotes
 from ui.rich_copy import needs_own_text, plain_range
 from ui.row_actions import RowAction, footer_actions, label, tip
+from ui.row_files import files_doc
 from ui.row_parts import (
     INDENT,
     THINKING,
@@ -395,7 +395,8 @@ class RowLayouts:
         """Code boxes that may still be coloured in this frame (the view resets it per paint)."""
         self._stream: tuple[str, list[Block]] = ("", [])
         self.thumbnails: Thumbnails = no_thumbnails
-        """The pictures of an MCP row's images (the app supplies them: ``app.tool_images``)."""
+        """The pictures of an MCP row's images and of a message's attached images (the app
+        supplies them: ``app.tool_images``)."""
 
     def configure(self, font: QFont, surfaces: Surfaces, dark: bool) -> None:
         """New fonts or colours: every document is built again."""
@@ -517,13 +518,13 @@ class RowLayouts:
         return layout
 
     def _files_line(self, layout: RowLayout, row: TranscriptRow, width: int, top: int) -> int:
-        """The attached files' names and sizes under the bubble, right-aligned, as a muted piece
-        after the message's own text; returns its bottom."""
-        items = [f"📎 {visible_name(file.name)} · {size_text(file.size)}" for file in row.files]
-        text = "   ".join(items)
-        unbroken = "   ".join(item.replace(" ", "\u00a0") for item in items)  # wrap between files
-        doc = self._plain_doc(unbroken, self._fonts.small, int(width * BUBBLE_SHARE))
+        """The attached files under the bubble (``ui.row_files``), right-aligned, as a muted
+        piece after the message's own text; returns its bottom."""
+        color, ratio = self.surfaces.muted_text, _pixel_ratio()
+        doc, text = files_doc(row.files, self.thumbnails, self._fonts.small, color, ratio)
+        _set_width(doc, int(width * BUBBLE_SHARE))
         shown = min(int(doc.idealWidth()) + 1, int(width * BUBBLE_SHARE))
+        _set_width(doc, shown)  # right-aligned in its own width
         piece = Piece(doc, width - shown, top, layout.length, doc.characterCount(), muted=True)
         piece.joiner, piece.markdown = ("\n" if layout.pieces else ""), text
         layout.pieces.append(piece)
@@ -917,13 +918,11 @@ class RowLayouts:
     def _math_style(self) -> MathStyle:
         """Math in the body font's size and the text's colour, at the screen's pixel ratio."""
         metrics = QFontMetricsF(self._fonts.body)
-        app = QGuiApplication.instance()
-        ratio = app.devicePixelRatio() if isinstance(app, QGuiApplication) else 1.0
         return MathStyle(
             QFontInfo(self._fonts.body).pixelSize(),
             metrics.xHeight(),
             self.surfaces.text.name(),
-            max(1.0, ratio),
+            _pixel_ratio(),
         )
 
     def _code_docs(self, block: Block, width: int) -> list[QTextDocument]:
@@ -1002,6 +1001,11 @@ def _stacked(docs: list[QTextDocument], x: int, top: int, base: int, box: int) -
         top += int(doc.size().height())
         base += doc.characterCount()
     return pieces
+
+
+def _pixel_ratio() -> float:
+    app = QGuiApplication.instance()
+    return max(1.0, app.devicePixelRatio() if isinstance(app, QGuiApplication) else 1.0)
 
 
 def _new_doc(font: QFont) -> QTextDocument:

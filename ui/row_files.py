@@ -1,0 +1,160 @@
+"""The files attached to a user message, under its bubble: the pictures of its images, then one
+line naming every file ("plan.md · 2 KB   photo.png · 1.2 MB"), each after the app's own
+paperclip icon. No I/O: the pictures come from ``Thumbnails`` (``ui.mcp_rows``; the app reads
+and scales them in the background, ``app.tool_images``).
+
+Each picture and each name is a link to ``chime-attachment:<sha256>``: a click (or the row's
+context menu, "Open …") asks the window to open the file (``MainWindow.ask_open_link``, then
+``app.attachment_open``). An image whose stored file is missing or is no picture (the thumbnails
+answer a null image) is named with "(missing or damaged)" after its size; one not read yet is
+named only, and its picture appears when it arrives. Copying the line gives the names and sizes.
+Names are inserted as plain text (``core.visible_text``), never read as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QCoreApplication, QRect, Qt, QUrl
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QImage,
+    QPainter,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextImageFormat,
+)
+
+from core.events import Attachment
+from core.visible_text import visible_name
+from ui.attachment_strip import size_text
+from ui.icons import tinted
+from ui.mcp_rows import Thumbnails
+
+ATTACHMENT_URL = "chime-attachment:"
+"""The link scheme of an attached file in the transcript (its sha256 follows)."""
+SHOWN = 160
+"""A message picture's largest side on screen, in pixels."""
+CLIP_URL = "chime-paperclip:"
+
+translate = QCoreApplication.translate
+
+
+def attachment_url(file: Attachment) -> str:
+    return f"{ATTACHMENT_URL}{file.sha256}"
+
+
+def attachment_sha(url: str) -> str:
+    """The sha256 an attachment link names ("" when ``url`` is no attachment link)."""
+    return url.removeprefix(ATTACHMENT_URL) if url.startswith(ATTACHMENT_URL) else ""
+
+
+def find_file(files: Sequence[Attachment], sha256: str) -> Attachment | None:
+    return next((file for file in files if file.sha256 == sha256), None)
+
+
+def file_words(file: Attachment, broken: bool) -> str:
+    """ "photo.png · 1.2 MB", with the mark of a picture that cannot be shown."""
+    words = f"{visible_name(file.name)} · {size_text(file.size)}"
+    if broken:
+        words += " " + translate("RowFiles", "(missing or damaged)")
+    return words
+
+
+def files_doc(
+    files: Sequence[Attachment], thumbnails: Thumbnails, font: QFont, color: QColor, ratio: float
+) -> tuple[QTextDocument, str]:
+    """The document of ``files`` (right-aligned; its width is left to the caller) and the text
+    a copy of it gives."""
+    doc = QTextDocument()
+    doc.setDocumentMargin(0)
+    doc.setDefaultFont(font)
+    doc.setUndoRedoEnabled(False)
+    cursor = QTextCursor(doc)
+    right = QTextBlockFormat()
+    right.setAlignment(Qt.AlignmentFlag.AlignRight)
+    cursor.setBlockFormat(right)
+    pictures = {f.sha256: thumbnails(f) for f in files if f.media_type.startswith("image/")}
+    shown = [(f, p) for f in files if (p := pictures.get(f.sha256)) is not None and not p.isNull()]
+    for number, (file, picture) in enumerate(shown):
+        if number:
+            cursor.insertText("  ")
+        _insert_picture(doc, cursor, file, picture)
+    if shown:
+        cursor.insertBlock(right)
+    broken = {sha for sha, picture in pictures.items() if picture is not None and picture.isNull()}
+    return doc, _insert_names(doc, cursor, files, broken, _paperclip(font, color, ratio))
+
+
+def _insert_names(
+    doc: QTextDocument,
+    cursor: QTextCursor,
+    files: Sequence[Attachment],
+    broken: set[str],
+    clip: QImage,
+) -> str:
+    """Each file's paperclip and words at ``cursor``, as links; returns their copied text."""
+    doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(CLIP_URL), clip)
+    icon = QTextImageFormat()
+    icon.setName(CLIP_URL)
+    icon.setWidth(clip.width() / clip.devicePixelRatio())
+    icon.setHeight(clip.height() / clip.devicePixelRatio())
+    icon.setVerticalAlignment(QTextCharFormat.VerticalAlignment.AlignMiddle)
+    copied = []
+    for number, file in enumerate(files):
+        words = file_words(file, file.sha256 in broken)
+        copied.append(words)
+        if number:
+            cursor.insertText("   ", QTextCharFormat())
+        cursor.insertImage(icon)
+        cursor.insertText(words.replace(" ", "\u00a0"), _link(file))  # wraps between files only
+    return "   ".join(copied)
+
+
+def _link(file: Attachment) -> QTextCharFormat:
+    link = QTextCharFormat()
+    link.setAnchor(True)
+    link.setAnchorHref(attachment_url(file))
+    link.setToolTip(translate("RowFiles", "Open {name}").format(name=visible_name(file.name)))
+    return link
+
+
+def _insert_picture(
+    doc: QTextDocument, cursor: QTextCursor, file: Attachment, picture: QImage
+) -> None:
+    if picture.width() > SHOWN or picture.height() > SHOWN:
+        picture = picture.scaled(
+            SHOWN,
+            SHOWN,
+            Qt.AspectRatioMode.KeepAspectRatio,
+            Qt.TransformationMode.SmoothTransformation,
+        )
+    url = QUrl(f"chime-picture:{file.sha256}")
+    doc.addResource(QTextDocument.ResourceType.ImageResource, url, picture)
+    image = QTextImageFormat()
+    image.setName(url.toString())
+    image.setWidth(picture.width())
+    image.setHeight(picture.height())
+    image.setAnchor(True)
+    image.setAnchorHref(attachment_url(file))
+    image.setToolTip(translate("RowFiles", "Open {name}").format(name=visible_name(file.name)))
+    cursor.insertImage(image)
+
+
+def _paperclip(font: QFont, color: QColor, ratio: float) -> QImage:
+    """The paperclip at the line's height in ``color``, with a space's room after it (so the
+    line copies without a leading space)."""
+    metrics = QFontMetrics(font)
+    side = metrics.height()
+    gap = metrics.horizontalAdvance(" ")
+    image = QImage(round((side + gap) * ratio), round(side * ratio), QImage.Format.Format_ARGB32)
+    image.fill(Qt.GlobalColor.transparent)
+    image.setDevicePixelRatio(ratio)
+    painter = QPainter(image)
+    tinted("paperclip", color, side, ratio).paint(painter, QRect(0, 0, side, side))
+    painter.end()
+    return image
