@@ -1,6 +1,8 @@
-"""The files attached to a user message, under its bubble: the pictures of its images, then one
-line naming every file ("plan.md · 2 KB   photo.png · 1.2 MB"), each after the app's own
-paperclip icon. No I/O: the pictures come from ``Thumbnails`` (``ui.mcp_rows``; the app reads
+"""The files attached to a user message, under its bubble, right-aligned: the pictures of its
+images, then one line naming every file ("plan.md · 2 KB   photo.png · 1.2 MB"), each after the
+app's own paperclip icon (an SVG, not the 📎 character a desktop without an emoji font draws as
+a box). It is a muted piece of the row after the message's own text (selectable, copied with it);
+the line wraps between files only. A message of files only has no bubble, just these. No I/O: the pictures come from ``Thumbnails`` (``ui.mcp_rows``; the app reads
 and scales them in the background, ``app.tool_images``).
 
 Each picture and each name is a link to ``chime-attachment:<sha256>``: a click (or the row's
@@ -30,10 +32,13 @@ from PySide6.QtGui import (
 )
 
 from core.events import Attachment
+from core.transcript.rows import TranscriptRow
 from core.visible_text import visible_name
 from ui.attachment_strip import size_text
 from ui.icons import tinted
 from ui.mcp_rows import Thumbnails
+from ui.row_docs import RowDocs, set_width
+from ui.row_layout import BUBBLE_SHARE, Piece, RowLayout
 
 ATTACHMENT_URL = "chime-attachment:"
 """The link scheme of an attached file in the transcript (its sha256 follows)."""
@@ -55,6 +60,21 @@ def attachment_sha(url: str) -> str:
 
 def find_file(files: Sequence[Attachment], sha256: str) -> Attachment | None:
     return next((file for file in files if file.sha256 == sha256), None)
+
+
+def files_line(docs: RowDocs, layout: RowLayout, row: TranscriptRow, width: int, top: int) -> int:
+    """The attached files under the bubble, right-aligned, as a muted piece after the message's
+    own text; returns its bottom."""
+    small, color, ratio = docs.fonts.small, docs.surfaces.muted_text, docs.pixel_ratio()
+    doc, text = files_doc(row.files, docs.thumbnails, small, color, ratio)
+    widest = int(width * BUBBLE_SHARE)
+    set_width(doc, widest)
+    shown = min(int(doc.idealWidth()) + 1, widest)
+    set_width(doc, shown)  # right-aligned in its own width
+    piece = Piece(doc, width - shown, top, layout.length, doc.characterCount(), muted=True)
+    piece.joiner, piece.markdown = ("\n" if layout.pieces else ""), text
+    layout.pieces.append(piece)
+    return top + piece.height
 
 
 def file_words(file: Attachment, broken: bool) -> str:

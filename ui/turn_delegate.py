@@ -32,7 +32,8 @@ from core.readable import format_clock
 from core.transcript.mcp import CallState
 from ui.find_marks import Mark
 from ui.quotes import quote_bars
-from ui.row_layout import Button, CodeBox, Piece, RowLayout, RowLayouts
+from ui.row_layout import Button, CodeBox, Piece, RowLayout
+from ui.row_layouts import RowLayouts
 from ui.theme import Surfaces, is_dark, surfaces
 from ui.transcript_model import TranscriptModel
 from ui.transcript_rows import TranscriptRow
