@@ -2,7 +2,7 @@
 images, then one line naming every file ("plan.md · 2 KB   photo.png · 1.2 MB"), each after the
 app's own paperclip icon (an SVG, not the 📎 character a desktop without an emoji font draws as
 a box). It is a muted piece of the row after the message's own text (selectable, copied with it);
-the line wraps between files only. A message of files only has no bubble, just these. No I/O: the pictures come from ``Thumbnails`` (``ui.mcp_rows``; the app reads
+its lines break between files only. A message of files only has no bubble, just these. No I/O: the pictures come from ``Thumbnails`` (``ui.mcp_rows``; the app reads
 and scales them in the background, ``app.tool_images``).
 
 Each picture and each name is a link to ``chime-attachment:<sha256>``: a click (or the row's
@@ -22,6 +22,7 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetrics,
+    QFontMetricsF,
     QImage,
     QPainter,
     QTextBlockFormat,
@@ -45,6 +46,8 @@ ATTACHMENT_URL = "chime-attachment:"
 SHOWN = 160
 """A message picture's largest side on screen, in pixels."""
 CLIP_URL = "chime-paperclip:"
+GAP = "   "
+"""Between two files on a line."""
 
 translate = QCoreApplication.translate
 
@@ -66,8 +69,8 @@ def files_line(docs: RowDocs, layout: RowLayout, row: TranscriptRow, width: int,
     """The attached files under the bubble, right-aligned, as a muted piece after the message's
     own text; returns its bottom."""
     small, color, ratio = docs.fonts.small, docs.surfaces.muted_text, docs.pixel_ratio()
-    doc, text = files_doc(row.files, docs.thumbnails, small, color, ratio)
     widest = int(width * BUBBLE_SHARE)
+    doc, text = files_doc(row.files, docs.thumbnails, small, color, ratio, widest)
     set_width(doc, widest)
     shown = min(int(doc.idealWidth()) + 1, widest)
     set_width(doc, shown)  # right-aligned in its own width
@@ -86,10 +89,15 @@ def file_words(file: Attachment, broken: bool) -> str:
 
 
 def files_doc(
-    files: Sequence[Attachment], thumbnails: Thumbnails, font: QFont, color: QColor, ratio: float
+    files: Sequence[Attachment],
+    thumbnails: Thumbnails,
+    font: QFont,
+    color: QColor,
+    ratio: float,
+    width: int,
 ) -> tuple[QTextDocument, str]:
-    """The document of ``files`` (right-aligned; its width is left to the caller) and the text
-    a copy of it gives."""
+    """The document of ``files`` (right-aligned, its lines of names at most ``width`` wide; its
+    text width is left to the caller) and the text a copy of it gives."""
     doc = QTextDocument()
     doc.setDocumentMargin(0)
     doc.setDefaultFont(font)
@@ -107,7 +115,8 @@ def files_doc(
     if shown:
         cursor.insertBlock(right)
     broken = {sha for sha, picture in pictures.items() if picture is not None and picture.isNull()}
-    return doc, _insert_names(doc, cursor, files, broken, _paperclip(font, color, ratio))
+    clip = _paperclip(font, color, ratio)
+    return doc, _insert_names(doc, cursor, files, broken, clip, width)
 
 
 def _insert_names(
@@ -116,23 +125,36 @@ def _insert_names(
     files: Sequence[Attachment],
     broken: set[str],
     clip: QImage,
+    width: int,
 ) -> str:
-    """Each file's paperclip and words at ``cursor``, as links; returns their copied text."""
+    """Each file's paperclip and words at ``cursor``, as links, in lines at most ``width`` wide
+    (a line of its own for a file wider than that); returns their copied text.
+
+    The lines are made here, not by Qt: Qt would break a line between a paperclip (an object)
+    and its name."""
     doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(CLIP_URL), clip)
     icon = QTextImageFormat()
     icon.setName(CLIP_URL)
     icon.setWidth(clip.width() / clip.devicePixelRatio())
     icon.setHeight(clip.height() / clip.devicePixelRatio())
     icon.setVerticalAlignment(QTextCharFormat.VerticalAlignment.AlignMiddle)
-    copied = []
+    metrics = QFontMetricsF(doc.defaultFont())
+    words = [file_words(file, file.sha256 in broken) for file in files]
+    advance = [icon.width() + metrics.horizontalAdvance(text) for text in words]
+    gap, used = metrics.horizontalAdvance(GAP), 0.0
     for number, file in enumerate(files):
-        words = file_words(file, file.sha256 in broken)
-        copied.append(words)
-        if number:
-            cursor.insertText("   ", QTextCharFormat())
+        if number and used + gap + advance[number] > width:
+            cursor.insertBlock(cursor.blockFormat())
+            used = 0.0
+        elif number:
+            cursor.insertText(GAP, QTextCharFormat())
+            used += gap
         cursor.insertImage(icon)
-        cursor.insertText(words.replace(" ", "\u00a0"), _link(file))  # wraps between files only
-    return "   ".join(copied)
+        fits = advance[number] <= width  # kept whole (a rounding never breaks it)
+        text = words[number].replace(" ", "\u00a0") if fits else words[number]
+        cursor.insertText(text, _link(file))
+        used += advance[number]
+    return GAP.join(words)
 
 
 def _link(file: Attachment) -> QTextCharFormat:
