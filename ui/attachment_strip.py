@@ -1,7 +1,7 @@
 """AttachmentStrip: the files added to the message being written, above the composer. No I/O.
 
 Each file is a chip (a paperclip, or an image's picture, "plan.md · 2 KB", ✕); ✕ removes it
-before sending, a click on the paperclip or picture (or Enter or Space on it) opens the file.
+before sending, a click on the paperclip or picture (or Space on it) opens the file.
 The pictures come from ``thumbnails`` (``ui.mcp_rows.Thumbnails``, set by the app), which may
 answer later (``pictures_arrived``); an image that cannot be shown keeps its paperclip and says
 so in its tooltip. Its name is shown as

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QImage, QTextDocument, QTextImageFormat
+from PySide6.QtCore import QObject, QPoint, Qt, QUrl, Slot
+from PySide6.QtGui import QDesktopServices, QImage, QTextDocument, QTextImageFormat
 from PySide6.QtWidgets import QToolButton
 
-from app.attachment_open import safe_name
+from app.attachment_open import AttachmentOpener, open_with_system, safe_name
 from app.qtasync import TaskRunner
 from app.tool_images import ToolImages, decoded
 from core.events import Attachment
@@ -206,3 +206,60 @@ def test_a_copys_name_is_one_safe_file_name(name: str, media_type: str) -> None:
     assert "\x00" not in safe
     assert not safe.startswith(".")
     assert Path(safe).name == safe
+
+
+class _Window:
+    """What the opener needs of the window: its request signal and the message bar."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+        self.attachment_open_requested = self
+
+    def connect(self, _slot: object) -> None:
+        pass
+
+    def notify(self, text: str, _milliseconds: int, *, conversation: bool) -> None:
+        assert conversation
+        self.said.append(text)
+
+
+def test_a_copy_that_cannot_be_written_is_said_and_nothing_opens(
+    qapp, loop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the folder would be", encoding="utf-8")
+    monkeypatch.setattr("app.attachment_open.tempfile.mkdtemp", lambda prefix: str(blocker))
+    window, opened = _Window(), []
+
+    async def read(_sha256: str) -> bytes | None:
+        return b"- pack the tent"
+
+    opener = AttachmentOpener(window, None, TaskRunner(), opened.append)  # type: ignore[arg-type]
+    file = Attachment("plan.md", "text/markdown", "0" * 64, 15)
+    run_loop(loop, opener._open(read, file))
+    assert opened == []
+    assert window.said == ["“plan.md” could not be opened (Not a directory)."]
+
+
+def test_the_system_opener_hands_the_copy_to_the_desktop(qapp, tmp_path: Path) -> None:
+    """``open_with_system`` asks Qt's desktop services; a handler registered for ``file`` URLs
+    stands for the desktop's program here (no real viewer starts)."""
+    copy = tmp_path / "photo.png"
+    copy.write_bytes(b"picture")
+    handler = _Handler()
+    QDesktopServices.setUrlHandler("file", handler, "take")
+    try:
+        assert open_with_system(copy)
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    assert handler.urls == [QUrl.fromLocalFile(str(copy))]
+
+
+class _Handler(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[QUrl] = []
+
+    @Slot(QUrl)
+    def take(self, url: QUrl) -> None:
+        self.urls.append(url)
