@@ -26,6 +26,7 @@ from tests.app.test_session_verbs import answer, endpoint
 from tests.app.verb_files import chips, write_note
 from tests.app.window import RealApp, running
 from tests.fakes import FakeClock
+from tests.ui.test_transcript_view import hover
 from ui.attachment_strip import size_text
 from ui.mcp_rows import THUMBNAIL
 from ui.row_files import SHOWN
@@ -94,6 +95,10 @@ def test_an_image_shows_on_its_chip_and_under_the_message_and_opens_as_a_copy(
         assert broken.iconSize().width() < 40  # the paperclip stays
         chime.inside(photo.click)  # a chip opens its file too
         chime.until(lambda: len(chime.answers.opened_files) == 1)
+        photo.setFocus()
+        chime.inside(lambda: qtbot.keyClick(photo, Qt.Key.Key_Space))  # and from the keyboard
+        chime.until(lambda: len(chime.answers.opened_files) == 2)
+        assert chime.answers.opened_files[1][1] == photo_bytes
 
         chime.send("what is this?")
         view = chime.window.transcript
@@ -121,10 +126,12 @@ def test_an_image_shows_on_its_chip_and_under_the_message_and_opens_as_a_copy(
         )
         assert layout.anchor_at(local.x(), local.y(), {}) == f"chime-attachment:{sha}"
         point = view.row_origin(at) + local
+        chime.inside(lambda: hover(view, point))
+        assert chime.window.statusBar().currentMessage() == "Click to open this file"
         chime.inside(
             lambda: qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
         )
-        chime.until(lambda: len(chime.answers.opened_files) == 2)
+        chime.until(lambda: len(chime.answers.opened_files) == 3)
         path, given_bytes = chime.answers.opened_files[-1]
         assert given_bytes == photo_bytes
         assert path.name == "photo.png"
