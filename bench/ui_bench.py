@@ -371,7 +371,7 @@ def grow(window: Any, piece: str, n: int) -> None:
 
 def select_and_copy(window: object) -> None:
     view = window.transcript  # type: ignore[attr-defined]
-    if not hasattr(view, "select_all"):  # a tree from before text could be selected
+    if not hasattr(view, "selection"):  # a tree from before text could be selected
         return
     before = time.perf_counter()
     view.selection.select_all()
