@@ -21,7 +21,8 @@ from ui.row_footer import with_footer
 from ui.row_layout import BELL, GAP, PAD, Button, Piece, RowLayout
 from ui.row_parts import set_it_label, set_it_tip, unset_line
 
-translate = QCoreApplication.translate  # pyside6-lupdate reads translate("RowLayouts", …)
+# pyside6-lupdate reads translate("RowLayouts", …): the context of these words before the split
+translate = QCoreApplication.translate
 
 
 def reminder(

@@ -16,21 +16,17 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtGui import (
-    QBrush,
     QFont,
     QFontDatabase,
     QFontInfo,
     QFontMetrics,
     QFontMetricsF,
     QGuiApplication,
-    QTextBlockFormat,
-    QTextCharFormat,
-    QTextCursor,
     QTextDocument,
-    QTextFormat,
     QTextOption,
 )
 
+from ui.code_spans import style_code_and_links
 from ui.highlight import CodeFormats, fill_runs, knows, runs_by_lines
 from ui.markdown_blocks import Block
 from ui.math_docs import MathStyle, install, with_math
@@ -174,7 +170,7 @@ class RowDocs:
             install(doc, images, display)
             doc.setProperty(HAS_MATH, True)
         if _MAY_NEED_STYLE.search(markdown):
-            _style_markdown(doc, self.fonts.mono, self.surfaces)
+            style_code_and_links(doc, self.fonts.mono, self.surfaces)
         if ">" in markdown:
             style_quotes(doc, self.surfaces)
         if "|" in markdown:
@@ -272,40 +268,3 @@ def new_doc(font: QFont) -> QTextDocument:
 def set_width(doc: QTextDocument, width: float) -> None:
     if doc.textWidth() != width:
         doc.setTextWidth(width)
-
-
-def _style_markdown(doc: QTextDocument, mono: QFont, surfaces: Surfaces) -> None:
-    """Code spans and indented code in the monospace font on the code background; links in the
-    scheme's readable link colour."""
-    cursor = QTextCursor(doc)
-    block = doc.begin()
-    while block.isValid():
-        is_code = block.blockFormat().hasProperty(QTextFormat.Property.BlockCodeLanguage)
-        if is_code:
-            background = QTextBlockFormat()
-            background.setBackground(QBrush(surfaces.code_background))
-            cursor.setPosition(block.position())
-            cursor.mergeBlockFormat(background)
-        iterator = block.begin()
-        while not iterator.atEnd():
-            _style_fragment(cursor, iterator.fragment(), is_code, mono, surfaces)
-            iterator += 1
-        block = block.next()
-
-
-def _style_fragment(
-    cursor: QTextCursor, fragment: Any, is_code: bool, mono: QFont, surfaces: Surfaces
-) -> None:
-    fmt = fragment.charFormat()
-    change = QTextCharFormat()
-    if is_code or fmt.fontFixedPitch():
-        change.setFontFamilies(mono.families())
-        change.setFontFixedPitch(True)
-        if not is_code:
-            change.setBackground(QBrush(surfaces.inline_code))
-    if fmt.isAnchor():
-        change.setForeground(QBrush(surfaces.link))
-    if change.properties():
-        cursor.setPosition(fragment.position())
-        cursor.setPosition(fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor)
-        cursor.mergeCharFormat(change)

@@ -20,7 +20,8 @@ from ui.row_docs import RowDocs
 from ui.row_layout import GAP, Button, RowLayout, replace_rect
 from ui.transcript_rows import first_text_wait, thought_seconds, usage_numbers
 
-translate = QCoreApplication.translate  # pyside6-lupdate reads translate("RowLayouts", …)
+# pyside6-lupdate reads translate("RowLayouts", …): the context of these words before the split
+translate = QCoreApplication.translate
 
 
 def with_footer(

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPoint, Signal
-from PySide6.QtGui import QAction, QGuiApplication
+from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPoint, Qt, Signal
+from PySide6.QtGui import QAction, QContextMenuEvent, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import QListView, QMenu
 
 from core.transcript.verbs import Verb, offered, on_enter
@@ -82,6 +82,28 @@ class RowMenu(QObject):
             self._model.toggle_expanded(row)
         else:
             self.row_action.emit(name, value.input if value.input >= 0 else value.seq)
+
+    def key(self, event: QKeyEvent) -> bool:
+        """Enter or Space on the current row, the Menu key or Shift+F10 (True: the key did
+        something)."""
+        keys = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space)
+        if event.key() in keys and self.activate(self._view.currentIndex()):
+            return True
+        if event.key() == Qt.Key.Key_Menu or (
+            event.key() == Qt.Key.Key_F10 and event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        ):
+            self.popup_for_current()
+            return True
+        return False
+
+    def context_menu(self, event: QContextMenuEvent) -> None:
+        """The view's context menu event: the row under the mouse's menu, or the current row's
+        (from the keyboard, or below the last row)."""
+        hit = self._hits.hit(event.pos())
+        if event.reason() == QContextMenuEvent.Reason.Keyboard or hit.row < 0:
+            self.popup_for_current()
+            return
+        self.build(hit.row, self._hits.link_at(hit)).popup(event.globalPos())
 
     def activate(self, index: QModelIndex) -> bool:
         """Enter (or Space) on a row: True when the row did something with it."""

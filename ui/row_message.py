@@ -32,7 +32,8 @@ from ui.row_layout import (
 )
 from ui.row_parts import INDENT, THINKING, header_rect, thinking_label, thinking_tip
 
-translate = QCoreApplication.translate  # pyside6-lupdate reads translate("RowLayouts", …)
+# pyside6-lupdate reads translate("RowLayouts", …): the context of these words before the split
+translate = QCoreApplication.translate
 
 
 class MessageLayouts:
