@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QCoreApplication, QRect, Qt, QUrl
+from PySide6.QtCore import QCoreApplication, QRect, QSize, Qt, QUrl
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -111,7 +111,7 @@ def files_doc(
     for number, (file, picture) in enumerate(shown):
         if number:
             cursor.insertText("  ")
-        _insert_picture(doc, cursor, file, picture)
+        _insert_picture(doc, cursor, file, picture, ratio)
     if shown:
         cursor.insertBlock(right)
     broken = {sha for sha, picture in pictures.items() if picture is not None and picture.isNull()}
@@ -166,21 +166,24 @@ def _link(file: Attachment) -> QTextCharFormat:
 
 
 def _insert_picture(
-    doc: QTextDocument, cursor: QTextCursor, file: Attachment, picture: QImage
+    doc: QTextDocument, cursor: QTextCursor, file: Attachment, picture: QImage, ratio: float
 ) -> None:
-    if picture.width() > SHOWN or picture.height() > SHOWN:
+    """The picture at most ``SHOWN`` a side on screen, with as many of its pixels as the
+    screen's ``ratio`` can show (never more than it has)."""
+    shown = picture.size()
+    if shown.width() > SHOWN or shown.height() > SHOWN:
+        shown = shown.scaled(QSize(SHOWN, SHOWN), Qt.AspectRatioMode.KeepAspectRatio)
+    pixels = (shown * ratio).boundedTo(picture.size())
+    if pixels != picture.size():
         picture = picture.scaled(
-            SHOWN,
-            SHOWN,
-            Qt.AspectRatioMode.KeepAspectRatio,
-            Qt.TransformationMode.SmoothTransformation,
+            pixels, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
         )
     url = QUrl(f"chime-picture:{file.sha256}")
     doc.addResource(QTextDocument.ResourceType.ImageResource, url, picture)
     image = QTextImageFormat()
     image.setName(url.toString())
-    image.setWidth(picture.width())
-    image.setHeight(picture.height())
+    image.setWidth(shown.width())
+    image.setHeight(shown.height())
     image.setAnchor(True)
     image.setAnchorHref(attachment_url(file))
     image.setToolTip(translate("RowFiles", "Open {name}").format(name=visible_name(file.name)))
