@@ -5,7 +5,9 @@ stored files in the background (``LiveSession.read_attachment``, bounded by the 
 store), decoded and scaled in a thread (``QImageReader`` at the thumbnail's size: a large photo
 never stalls the window and is scaled once), and the window is told when it arrives. Until then
 the answer is None (the image is named); a file that is missing or is no picture answers a null
-``QImage`` (it is named with a mark), never an error.
+``QImage`` (it is named with a mark), never an error. Pictures are kept by their sha256 (the
+same bytes in any session); a missing file only for the session that lacks it, so a row laid
+out while the window switches sessions cannot leave a picture unread.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ class ToolImages:
         self._session = session
         self._arrived = arrived
         self._cache: OrderedDict[str, QImage] = OrderedDict()
+        self._missing: set[tuple[str, str]] = set()
+        """(session id, sha256) of files a session did not have: asked again in another
+        session (one shown while switching may have asked the wrong one)."""
         self._reading: set[str] = set()
 
     def __call__(self, image: Attachment) -> QImage | None:
@@ -48,7 +53,11 @@ class ToolImages:
             self._cache.move_to_end(key)
             return self._cache[key]
         session = self._session()
-        if session is not None and key not in self._reading and _loop_runs():
+        if session is None:
+            return None
+        if (session.id, key) in self._missing:
+            return QImage()
+        if key not in self._reading and _loop_runs():
             self._reading.add(key)
             self._tasks.spawn(self._read(session, key))
         return None
@@ -58,7 +67,12 @@ class ToolImages:
             data = await session.read_attachment(key)
         finally:
             self._reading.discard(key)
-        self._cache[key] = await asyncio.to_thread(decoded, data) if data else QImage()
+        if data is None:
+            if len(self._missing) >= KEPT * 16:
+                self._missing.clear()
+            self._missing.add((session.id, key))
+        else:
+            self._cache[key] = await asyncio.to_thread(decoded, data)
         while len(self._cache) > KEPT:
             self._cache.popitem(last=False)
         self._arrived()

@@ -181,6 +181,8 @@ def test_a_large_photo_is_decoded_scaled_in_a_thread(
         return decoded(data)
 
     class Session:
+        id = "s"
+
         async def read_attachment(self, sha256: str) -> bytes | None:
             return jpeg
 
