@@ -80,6 +80,17 @@ def files_line(docs: RowDocs, layout: RowLayout, row: TranscriptRow, width: int,
     return top + piece.height
 
 
+def link_tip(link: str, files: Sequence[Attachment]) -> str:
+    """The tooltip of a link in a row: "Open photo.png" for one of its ``files``, else the
+    link's target."""
+    found = find_file(files, attachment_sha(link)) if attachment_sha(link) else None
+    return _open_tip(found) if found is not None else link
+
+
+def _open_tip(file: Attachment) -> str:
+    return translate("RowFiles", "Open {name}").format(name=visible_name(file.name))
+
+
 def file_words(file: Attachment, broken: bool) -> str:
     """ "photo.png · 1.2 MB", with the mark of a picture that cannot be shown."""
     words = f"{visible_name(file.name)} · {size_text(file.size)}"
@@ -161,7 +172,7 @@ def _link(file: Attachment) -> QTextCharFormat:
     link = QTextCharFormat()
     link.setAnchor(True)
     link.setAnchorHref(attachment_url(file))
-    link.setToolTip(translate("RowFiles", "Open {name}").format(name=visible_name(file.name)))
+    link.setToolTip(_open_tip(file))
     return link
 
 
@@ -186,7 +197,7 @@ def _insert_picture(
     image.setHeight(shown.height())
     image.setAnchor(True)
     image.setAnchorHref(attachment_url(file))
-    image.setToolTip(translate("RowFiles", "Open {name}").format(name=visible_name(file.name)))
+    image.setToolTip(_open_tip(file))
     cursor.insertImage(image)
 
 

@@ -13,9 +13,15 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from PySide6.QtCore import QObject, QPoint, Qt, QUrl, Slot
-from PySide6.QtGui import QDesktopServices, QImage, QTextDocument, QTextImageFormat
-from PySide6.QtWidgets import QToolButton
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QUrl, Slot
+from PySide6.QtGui import (
+    QDesktopServices,
+    QHelpEvent,
+    QImage,
+    QTextDocument,
+    QTextImageFormat,
+)
+from PySide6.QtWidgets import QApplication, QToolButton, QToolTip
 
 from app.attachment_open import AttachmentOpener, open_with_system, safe_name
 from app.qtasync import TaskRunner
@@ -128,6 +134,9 @@ def test_an_image_shows_on_its_chip_and_under_the_message_and_opens_as_a_copy(
         point = view.row_origin(at) + local
         chime.inside(lambda: hover(view, point))
         assert chime.window.statusBar().currentMessage() == "Click to open this file"
+        help_event = QHelpEvent(QEvent.Type.ToolTip, point, view.viewport().mapToGlobal(point))
+        chime.inside(lambda: QApplication.sendEvent(view.viewport(), help_event))
+        assert QToolTip.text() == "Open photo.png"  # its name, not the link's inner address
         chime.inside(
             lambda: qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
         )
