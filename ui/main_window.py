@@ -59,6 +59,7 @@ from ui.answer_wait import AnswerWait
 from ui.composer import Composer
 from ui.late_qt import alert
 from ui.message_bar import MessageBar
+from ui.row_files import attachment_sha, find_file
 from ui.screen import DeliveredView, ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionListItem, SessionListPanel
 from ui.shown_path import ShownConversation
@@ -97,6 +98,8 @@ class MainWindow(QMainWindow):
         edit_submitted(int, str): the message box sent its edit of the input at this seq.
         edit_last_requested(): Up in an empty message box (edit the newest typed message).
         search_wanted(str): the sidebar wants every session's messages searched for this.
+        attachment_open_requested(object): open this ``Attachment`` (a click on a file of a
+            message or on a chip, or the row's menu; ``app.attachment_open``).
     The find signals are ``finder``'s, the confirmed link is ``help.open_url_requested``.
     """
 
@@ -107,6 +110,7 @@ class MainWindow(QMainWindow):
     edit_submitted = Signal(int, str)
     edit_last_requested = Signal()
     search_wanted = Signal(str)
+    attachment_open_requested = Signal(object)
 
     def __init__(
         self, clock: Callable[[], datetime], bell: QIcon, parent: QWidget | None = None
@@ -204,7 +208,8 @@ class MainWindow(QMainWindow):
         act("copy").triggered.connect(self.transcript.copy_current_message)
         self.banner.button.clicked.connect(self.fork_requested)
         self.transcript.settings_requested.connect(act("settings").trigger)
-        self.transcript.link_activated.connect(self.help.ask_open_link)
+        self.transcript.link_activated.connect(self._on_link)
+        self.composer.attachments.open_requested.connect(self._open_attachment)
         self.transcript.link_hovered.connect(self.status.show_link)
         self.transcript.row_action.connect(self.row_action)
         self.help.refused.connect(self.notify)
@@ -250,6 +255,22 @@ class MainWindow(QMainWindow):
                 *self.reminder_dock.tab_widgets(),
             ]
         )
+
+    def _on_link(self, url: str) -> None:
+        """A link in a message: an attached file's opens the file, any other is asked about."""
+        sha256 = attachment_sha(url)
+        if sha256:
+            self._open_attachment(sha256)
+        else:
+            self.help.ask_open_link(url)
+
+    def _open_attachment(self, sha256: str) -> None:
+        model = self.transcript_model
+        rows = (model.row_at(number) for number in range(model.rowCount()))
+        sent = [file for row in rows if row is not None for file in row.files]
+        found = find_file([*self.composer.attachments.files, *sent], sha256)
+        if found is not None:
+            self.attachment_open_requested.emit(found)
 
     @property
     def reminders(self) -> RemindersPanel:

@@ -29,8 +29,8 @@ if TYPE_CHECKING:  # a picture is made and named only where a row shows one
     from PySide6.QtGui import QImage
 
 Thumbnails = Callable[[Attachment], "QImage | None"]
-"""A picture no larger than ``THUMBNAIL`` for an image file of the shown session (None: it
-cannot be read, or it is not there)."""
+"""A picture no larger than ``THUMBNAIL`` for an image file of the shown session (None: not
+read yet, or no pictures at all; a null ``QImage``: missing, or no picture)."""
 
 THUMBNAIL = 240
 """A thumbnail's largest side in pixels."""

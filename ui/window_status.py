@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QLabel, QStatusBar
 
+from ui.row_files import attachment_sha
 from ui.untrusted import literal, plain
 
 
@@ -61,8 +62,13 @@ class StatusLine(QObject):
         self.persistence_label.setVisible(failed)
 
     def show_link(self, url: str) -> None:
-        """The target of the link under the mouse ("": the mouse left it)."""
-        if url:
+        """The target of the link under the mouse ("": the mouse left it); over an attached
+        file, what a click does."""
+        if attachment_sha(url):
+            self.bar.showMessage(
+                QCoreApplication.translate("MainWindow", "Click to open this file")
+            )
+        elif url:
             self.bar.showMessage(url)
         else:
             self.bar.clearMessage()
