@@ -61,3 +61,34 @@ def test_the_first_paint_waits_for_nothing_it_does_not_show(tmp_path: Path) -> N
     # the offscreen screen is narrow: the dock is folded into a toggle, so its panel waits
     assert not report["dock_shown"]
     assert not report["reminders_panel"]
+
+
+def test_what_is_logged_before_the_log_file_opens_is_written_to_it_first(tmp_path: Path) -> None:
+    import logging
+
+    from app.main import EarlyRecords, setup_logging
+    from app.paths import LOG_FILE
+
+    root = logging.getLogger()
+    before, level = list(root.handlers), root.level
+    early = EarlyRecords()
+    root.addHandler(early)
+    root.setLevel(logging.INFO)
+    try:
+        logging.getLogger("app.test").warning("said before the first paint")
+        assert setup_logging(tmp_path, early) is True
+        assert early not in root.handlers
+        logging.getLogger("app.test").warning("said after it")
+        for handler in root.handlers:
+            handler.flush()
+        lines = (tmp_path / LOG_FILE).read_text(encoding="utf-8").splitlines()
+        assert [line.split(": ", 1)[1] for line in lines] == [
+            "said before the first paint",
+            "said after it",
+        ]
+    finally:
+        for added in root.handlers:
+            if added not in before:
+                added.close()
+                root.removeHandler(added)
+        root.setLevel(level)
