@@ -19,30 +19,27 @@ replaces its process with a new start on the same data folder (``restart_command
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
 import logging.handlers
-import os
-import signal
-import socket
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QLocale, QSocketNotifier, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QLocale, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from app import __version__, qt_feature  # first: its import keeps PySide6 from reading sources
 from app.appearance import apply_appearance, load_style, make_application
 from app.language import install_language, language_for
+from app.launch import install_signal_quit, parse_args, restart, trace_start
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
+from app.run_log import install_excepthook, setup_logging
 from app.settings import KeyStore, ReadSettings, effective_provider, read_settings
 from app.single_instance import InstanceGuard, hand_over
 from app.start_view import TailEntries, read_start_view, write_start_view
@@ -65,7 +62,6 @@ if TYPE_CHECKING:  # built after the first paint (``Application.start``); import
     from app.settings_flow import SettingsFlow
     from app.verbs_wiring import VerbFlows
 
-LOG_FILE = "chime.log"
 NO_TRAY = QT_TRANSLATE_NOOP(
     "MainWindow", "This desktop shows no tray icons, so Chime shows its window instead."
 )
@@ -84,154 +80,6 @@ def _uuid_hex() -> str:
     import uuid
 
     return uuid.uuid4().hex
-
-
-def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="chime", description="Chime: chat with reminders.")
-    parser.add_argument("--data-dir", help="data directory (default: CHIME_DATA_DIR or per-user)")
-    parser.add_argument("--session", help="open this session id")
-    parser.add_argument("--version", action="version", version=f"Chime {__version__}")
-    parser.add_argument(
-        "--background",
-        action="store_true",
-        help="start in the tray without showing the window (what start at login runs)",
-    )
-    parser.add_argument(
-        "--install-desktop-entry",
-        action="store_true",
-        help="put Chime in the desktop's app launcher (a .desktop file and the icon), then exit",
-    )
-    parser.add_argument(
-        "--uninstall-desktop-entry", action="store_true", help="remove that entry, then exit"
-    )
-    return parser.parse_args(list(argv))
-
-
-class QuietFileHandler(logging.handlers.RotatingFileHandler):
-    """``chime.log`` that degrades quietly when it cannot be written (a full disk): the record
-    is dropped and counted, one line on stderr says so (not a traceback per record), and the
-    first record written again is followed by how many were lost."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(path, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
-        self.lost = 0
-
-    def emit(self, record: logging.LogRecord) -> None:
-        lost = self.lost
-        super().emit(record)
-        if lost and self.lost == lost:  # written: say what is missing before it
-            self.lost = 0
-            note = f"{lost} log messages were lost while {LOG_FILE} could not be written"
-            super().emit(
-                logging.makeLogRecord(
-                    {
-                        "name": __name__,
-                        "levelname": "WARNING",
-                        "levelno": logging.WARNING,
-                        "msg": note,
-                    }
-                )
-            )
-
-    def handleError(self, record: logging.LogRecord) -> None:
-        if not self.lost:
-            error = sys.exc_info()[1]
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-            sys.stderr.write(f"chime: cannot write {LOG_FILE} ({reason}); dropping log messages\n")
-        self.lost += 1
-
-
-def setup_logging(folder: Path) -> bool:
-    """Log to ``chime.log`` in the data directory (rotating: 3 × 1 MB). When that file cannot be
-    opened (a read-only or missing folder), log to stderr instead and return False."""
-    path = folder / LOG_FILE
-    handler: logging.Handler
-    problem: OSError | None = None
-    try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))  # created private
-        handler = QuietFileHandler(path)
-    except OSError as error:
-        problem = error
-        handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger()
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
-    if problem is not None:
-        _log.warning("cannot open %s (%s); logging to stderr", path, problem)
-    return problem is None
-
-
-def trace_start(window: MainWindow, milestone: str) -> None:
-    """For ``bench/start_bench.py``: with ``CHIME_START_TRACE`` set to a file, append the
-    milestone, the monotonic time and what the window shows (sessions listed, transcript rows)."""
-    path = os.environ.get("CHIME_START_TRACE")
-    if not path:
-        return
-    shown = f"{window.sessions.model.rowCount()} {window.transcript_model.rowCount()}"
-    with open(path, "a", encoding="utf-8") as trace:
-        trace.write(f"{milestone} {monotonic_seconds()} {shown}\n")
-
-
-def install_excepthook(window_ref: list[MainWindow], *, logged_to_file: bool = True) -> None:
-    """Unexpected exceptions: full details to the log (file, else stderr), one sentence to the
-    user. It promises nothing about saving: a disk error may be what went wrong."""
-    where = f"{LOG_FILE} in the data folder" if logged_to_file else "the error output (stderr)"
-
-    def hook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
-        logging.getLogger("app.crash").error("unexpected error", exc_info=(kind, error, tb))
-        if window_ref and issubclass(kind, Exception):
-            from PySide6.QtWidgets import QMessageBox  # on the first error, not at every start
-
-            box = QMessageBox(
-                QMessageBox.Icon.Warning,
-                "Chime",
-                _crash_sentence(error, where),
-                QMessageBox.StandardButton.Ok,
-                window_ref[0],
-            )
-            box.open()
-
-    sys.excepthook = hook
-
-
-def _crash_sentence(error: BaseException, where: str) -> str:
-    if isinstance(error, OSError):
-        reason = error.strerror or str(error)
-        return (
-            QCoreApplication.translate(
-                "Crash",
-                "Chime could not use the disk: %1. Recent changes may not be saved; details are "
-                "in %2.",
-            )
-            .replace("%2", where)
-            .replace("%1", reason)
-        )
-    return QCoreApplication.translate(
-        "Crash", "Something unexpected went wrong; details are in %1."
-    ).replace("%1", where)
-
-
-def install_signal_quit(app: QApplication, quit_now: Callable[[], object]) -> QSocketNotifier:
-    """SIGTERM/SIGINT wake the Qt loop through a socket, then ``quit_now()`` runs on it."""
-    reader, writer = socket.socketpair()
-    reader.setblocking(False)
-    writer.setblocking(False)
-    signal.set_wakeup_fd(writer.fileno())
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: None)
-    notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read, app)
-
-    def on_ready() -> None:
-        try:
-            reader.recv(64)
-        except OSError:
-            return
-        quit_now()
-
-    notifier.activated.connect(on_ready)
-    notifier.setProperty("sockets", (reader, writer))  # keeps both ends alive
-    return notifier
 
 
 @dataclass(frozen=True, slots=True)
@@ -559,7 +407,7 @@ class Application:
                 await self.started.verbs.search.stop()
             if self.started.presence is not None:
                 await self.started.presence.stop()
-            view = self.started.controller.start_view()
+            view = self.started.controller.listing.start_view()
             await self.started.controller.shutdown(self.window.saved_geometry())
             if self.started.mcp is not None:
                 await self.started.mcp.stop()
@@ -649,27 +497,3 @@ def run(argv: Sequence[str] | None = None) -> int:
         return restart(folder)
     _log.info("Chime exited cleanly")
     return 0
-
-
-def restart_command(folder: Path) -> list[str]:
-    """How this Chime starts again on ``folder``: the same interpreter and package (or the
-    bundle's own executable), without ``--session`` so that the sessions open at quit reopen."""
-    if getattr(sys, "frozen", False):  # a PyInstaller bundle: the executable is Chime
-        return [sys.executable, "--data-dir", str(folder)]
-    return [sys.executable, "-m", "app", "--data-dir", str(folder)]
-
-
-def restart(folder: Path) -> int:
-    """Replace this process with a new start (everything is flushed and every lock released
-    by now). Returns 1 only when that cannot be done; the user is told to start Chime."""
-    command = restart_command(folder)
-    _log.info("Chime starts again: %s", command)
-    for handler in logging.getLogger().handlers:
-        handler.flush()  # exec runs no exit handlers
-    try:
-        os.execv(command[0], command)
-    except OSError as error:
-        _log.error("cannot start again: %s", error)
-        reason = error.strerror or str(error)
-        sys.stderr.write(f"chime: could not start again ({reason}); start Chime yourself.\n")
-    return 1
