@@ -1,10 +1,11 @@
-"""The composition root: arguments, QApplication, the qasync loop, logging, and the wiring.
+"""The composition root: one run of the app, from the window's first paint to the end of quit.
 
 ``run()`` is the ``chime`` entry point and ``python -m app``. It builds every object once and
 passes it down: the system clock and zone (app.system), the window, and after its first paint the
-task runner (app.qtasync), the session store, the provider from the settings, the controller and
-the settings flow, which ``app.actions_wiring`` connects to the window. Nothing imports this
-module but ``app/__main__.py`` (an import-linter contract).
+engine (``app.composition``: the task runner, the session store, the provider from the settings,
+the controller and the settings flow, which ``app.actions_wiring`` connects to the window). Its
+arguments, signals and restart are ``app.launch``; its log and crash sentence ``app.run_log``.
+Nothing imports this module but ``app/__main__.py`` (an import-linter contract).
 
 Unexpected exceptions are logged to a rotating file in the data directory and shown as one short
 sentence, never a traceback. A data directory that cannot be written (read-only, no permission, a
@@ -14,7 +15,7 @@ closing the window all flush every session before exiting. A second start on the
 folder hands its ``--session`` to the running instance, which raises its window
 (``app.single_instance``), and exits. Choosing another language in the settings offers to start
 again in it: Chime quits as it always does (everything flushed, the open sessions recorded) and
-replaces its process with a new start on the same data folder (``restart_command``).
+replaces its process with a new start on the same data folder (``app.launch.restart_command``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ import logging
 import logging.handlers
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -55,12 +55,7 @@ from ui.window_parts import bring_forward
 if TYPE_CHECKING:  # built after the first paint (``Application.start``); imported there
     from app.actions_wiring import Questions
     from app.background import NotifierFactory, TrayFactory
-    from app.controller import AppController
-    from app.mcp.service import McpService
-    from app.presence import Presence
-    from app.qtasync import TaskRunner
-    from app.settings_flow import SettingsFlow
-    from app.verbs_wiring import VerbFlows
+    from app.composition import Started
 
 NO_TRAY = QT_TRANSLATE_NOOP(
     "MainWindow", "This desktop shows no tray icons, so Chime shows its window instead."
@@ -80,20 +75,6 @@ def _uuid_hex() -> str:
     import uuid
 
     return uuid.uuid4().hex
-
-
-@dataclass(frozen=True, slots=True)
-class Started:
-    """What ``Application.start`` composes once the window is painted."""
-
-    tasks: TaskRunner
-    controller: AppController
-    settings_flow: SettingsFlow
-    verbs: VerbFlows | None = None
-    presence: Presence | None = None
-    mcp: McpService | None = None
-    """The MCP servers (``app.mcp.service``): the window's Settings page, approval dialog and
-    tool picker reach them here."""
 
 
 class Application:
@@ -167,94 +148,28 @@ class Application:
         """The ``language`` setting last saved: a restart is offered when it changes."""
 
     def _compose(self) -> Started:
-        """Build the task runner, the controller over the session store, the settings flow, and
-        wire the window to them."""
-        from app.actions_wiring import Questions, wire_actions
-        from app.background import explain_once
-        from app.qtasync import TaskRunner
-        from app.settings_flow import SettingsFlow
-        from app.title_flow import wire_titles
-        from app.verbs_wiring import wire_verbs
+        """The engine and the wiring (``app.composition``), imported and built after the first
+        paint."""
+        from app.composition import Composition, compose
 
-        tasks = TaskRunner()
-        flows: list[SettingsFlow] = []
-        mcp = self._compose_mcp(flows)
-        controller = self._compose_controller(tasks, mcp)
-        flow = SettingsFlow(
-            self.first_settings,
-            app=self.app,
-            window=self.window,
-            folder=self.folder,
-            keys=self.keys,
-            clock=self.clock,
-            tasks=tasks,
-            use_provider=controller.set_provider,
-            zone_source=self.zone_source,
-        )
-        flows.append(flow)
-        mcp.problem.connect(lambda sentence: self.window.notify(sentence, 15000))
-        questions = self.questions if self.questions is not None else Questions()
-        wire_titles(controller, lambda: flow.settings, tasks)
-        flow.applied.append(lambda settings: self._offer_restart(settings.language, questions))
-        presence = self._compose_presence(controller, flow, tasks)
-        wire_actions(
-            self.window,
-            controller,
-            flow,
-            tasks,
-            quit_app=self.quit,
-            questions=questions,
-            hide_window=lambda: explain_once(presence, controller, self.window),
-        )
-        verbs = wire_verbs(
-            self.window,
-            controller,
-            flow,
-            tasks,
-            questions,
-            api_key=self.keys.get,
-            data_dir=self.folder,
-        )
-        from app.mcp.secrets import McpSecrets
-        from app.mcp_approval import wire_mcp_window
-
-        wire_mcp_window(self.window, controller, mcp, flow, verbs.choices, McpSecrets(self.keys))
-        return Started(tasks, controller, flow, verbs, presence, mcp)
-
-    def _compose_mcp(self, flows: list[SettingsFlow]) -> McpService:
-        """The MCP servers: settings through the flow once it exists (``flows``), secrets beside
-        the API key's. Nothing starts here: a server starts when a conversation first uses it."""
-        from app.mcp.secrets import McpSecrets
-        from app.mcp.service import McpService
-
-        return McpService(
-            lambda: flows[0].settings if flows else self.first_settings,
-            lambda settings: flows[0].store(settings),
-            McpSecrets(self.keys),
-            self.folder,
-            parent=self.window,
-        )
-
-    def _compose_presence(
-        self, controller: AppController, flow: SettingsFlow, tasks: TaskRunner
-    ) -> Presence:
-        from app.background import system_tray, wire_presence
-        from app.notifications import DesktopNotifier
-
-        make_tray = self._early_tray or self._tray_factory or system_tray
-        make_notifier = self._notifier_factory or DesktopNotifier
-        controller.tray_explained = self._state.tray_explained
-        return wire_presence(
-            self.window,
-            controller,
-            flow,
-            tasks,
-            self.clock,
-            self.zone_source,
-            tray=make_tray(QIcon(str(resource("icons", "chime.svg")))),
-            notifier=make_notifier(),
-            quit_app=self.quit,
-            is_active=self._is_active,
+        return compose(
+            Composition(
+                self.app,
+                self.window,
+                self.folder,
+                self.first_settings,
+                self.keys,
+                self.clock,
+                self.zone_source,
+                self.new_id,
+                self._state,
+                quit_app=self.quit,
+                is_active=self._is_active,
+                settings_saved=lambda saved, asks: self._offer_restart(saved.language, asks),
+                questions=self.questions,
+                make_tray=self._early_tray or self._tray_factory,
+                make_notifier=self._notifier_factory,
+            )
         )
 
     def _is_active(self) -> bool:
@@ -272,36 +187,6 @@ class Application:
             self.restart_wanted = True
             assert self.started is not None  # settings are saved only once the engine runs
             self.started.tasks.spawn(self.quit())
-
-    def _compose_controller(
-        self, tasks: TaskRunner, mcp: McpService | None = None
-    ) -> AppController:
-        from app.controller import AppController
-        from app.engine import EngineParts
-        from app.providers import choice_factory, provider_factory
-        from core.host import load_system_prompt
-        from core.session.store import SessionStore
-
-        parts = EngineParts(
-            self.clock,
-            self.zone_source,
-            self.new_id,
-            load_system_prompt(resource("prompts", "system.md")),  # as Test connection sends it
-            provider_factory(self.first_settings, self.keys.get, self.clock),
-            choice_factory(self.first_settings, self.keys.get, self.clock),
-            None if mcp is None else mcp.toolset,
-        )
-        return AppController(
-            self.window,
-            SessionStore(self.folder, self.clock),
-            parts,
-            self.folder,
-            tasks,
-            is_active=self._is_active,
-            recent_models=self._state.recent_models,
-            read_upto=dict(self._state.read_upto),
-            drafts=dict(self._state.drafts),
-        )
 
     def show_window(self, *, background: bool = False) -> None:
         """Show the (still empty) window at once, its saved geometry fitted into the screen; the
