@@ -29,10 +29,13 @@ def test_stepping_follows_the_shown_order_and_wraps(qtbot, loop, tmp_path, clock
     listing = chime.controller.listing
     assert listing.step_session(1) is None  # nothing listed: nowhere to go
     chime.run(chime.controller.start([], None))
-    first = chime.controller.current
-    assert first is not None
-    assert listing.step_session(1) == first  # its own order: the one session, wrapping
-    assert listing.step_session(1, ["x", first, "y"]) == "y"
-    assert listing.step_session(-1, ["x", first, "y"]) == "x"
-    assert listing.step_session(1, ["y", first]) == "y"  # past the end: the first one
-    assert listing.step_session(1, ["a", "b"]) == "b"  # the current one not shown: from the top
+    try:
+        first = chime.controller.current
+        assert first is not None
+        assert listing.step_session(1) == first  # its own order: the one session, wrapping
+        assert listing.step_session(1, ["x", first, "y"]) == "y"
+        assert listing.step_session(-1, ["x", first, "y"]) == "x"
+        assert listing.step_session(1, ["y", first]) == "y"  # past the end: the first one
+        assert listing.step_session(1, ["a", "b"]) == "b"  # the current one not shown: the top
+    finally:
+        chime.quit()  # its sessions closed and the take-over probe stopped
