@@ -15,6 +15,7 @@ from PySide6.QtCore import QCoreApplication, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QWidget
 
+from app.attachment_open import open_with_system
 from app.controller import AppController
 from app.leave_words import leave_warning
 from app.qtasync import TaskRunner
@@ -69,6 +70,8 @@ class Questions:
     """The file to import conversations from (None: cancelled)."""
     set_reminder: Callable[[QWidget, str, str], bool] = ask_set_reminder
     """Whether to set the reminder a model answered in words (its text, when it would come)."""
+    open_file: Callable[[Path], bool] = open_with_system
+    """Hands a temporary copy of an attachment to the system's program for it (tests record it)."""
 
 
 def wire_controller(
@@ -102,9 +105,14 @@ def wire_controller(
     window.sessions.session_chosen.connect(lambda sid: tasks.spawn(controller.open_session(sid)))
     wire_verbs(window, controller)  # the conversation verbs and find (agent.md §7)
     transcript = window.transcript
-    transcript.set_thumbnails(
-        ToolImages(tasks, lambda: _shown(controller), transcript.pictures_arrived)
-    )
+    chips = window.composer.attachments
+
+    def arrived() -> None:
+        transcript.pictures_arrived()
+        chips.pictures_arrived()
+
+    chips.thumbnails = images = ToolImages(tasks, lambda: _shown(controller), arrived)
+    transcript.set_thumbnails(images)
 
 
 def _shown(controller: AppController) -> LiveSession | None:

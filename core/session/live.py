@@ -382,7 +382,7 @@ class LiveSession:
             return None
         if entries.queued_count or not self.verified or self._closed or self.read_only:
             return None
-        task = checkpointer.start(self._checkpoint_state(), entries.offsets_bytes())
+        task = checkpointer.start(self._checkpoint_state(), entries.offsets())
         writer.track(task)
         return task
 
@@ -405,7 +405,7 @@ class LiveSession:
         behind = checkpointer is not None and checkpointer.behind(entries.durable_count)
         if ok and not self.read_only and behind and not entries.queued_count:
             assert checkpointer is not None  # behind() said so
-            await checkpointer.write(self._checkpoint_state(), entries.offsets_bytes())
+            await checkpointer.write(self._checkpoint_state(), entries.offsets())
         self._release()
         return ok
 

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from core.errors import SessionFormatError
 from core.jsonread import CHECKPOINT, LOG_HEADER
+from core.session.block_scan import scan_blocks
 from core.session.checkpoint import Checkpoint, Claims, claims_hold, decode_checkpoint
 from core.session.event_list import EventList
 from core.session.folds import SessionFolds
@@ -56,7 +57,7 @@ from core.session.loaded import (
     Writable,
 )
 from core.session.reconcile import Rescan
-from core.session.scan import ScanResult, scan
+from core.session.scan import ScanResult
 
 WARM_TURNS = 50
 """Turns decoded at open (and checked to sit where the offsets say): the window's first screen."""
@@ -73,11 +74,11 @@ class _Fold:
     def scan(self, log: LogFile, start: int) -> ScanResult:
         """Scan ``log`` from ``start``; the mapped pages read are let go as it goes and at its
         end (the peak memory of a cold open is not the log's size)."""
-        result = scan(
+        result = scan_blocks(
             log.buffer(),
             start=start,
             first_seq=self.folds.count,
-            sink=self.folds.read,
+            sink=self.folds,
             offsets=self.tail,
             release=log.release,
         )

@@ -86,7 +86,7 @@ def test_quitting_then_restarting_catches_up_the_overdue_reminder(
     row = again.window.transcript_model.row_at(again.kinds().index("reminder"))
     assert row is not None
     assert row.late
-    assert again.window.transcript.is_following()  # the caught-up answer is on screen
+    assert again.window.transcript.follow.is_following()  # the caught-up answer is on screen
     again.quit()
 
 
