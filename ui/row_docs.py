@@ -32,6 +32,7 @@ from ui.markdown_blocks import Block
 from ui.math_docs import MathStyle, install, with_math
 from ui.math_render import MathImage
 from ui.math_spans import may_hold_math
+from ui.mcp_rows import Thumbnails, no_thumbnails
 from ui.quotes import style_quotes
 from ui.row_layout import CODE_PIECE_LINES, HAS_MATH, HIGHLIGHTS_PER_FRAME, RowLayout
 from ui.tables import tidy_tables
@@ -119,6 +120,9 @@ class RowDocs:
         self.wrap_code = False
         self.highlight_budget = HIGHLIGHTS_PER_FRAME
         """Code boxes that may still be coloured in this frame (the view resets it per paint)."""
+        self.thumbnails: Thumbnails = no_thumbnails
+        """The pictures of an MCP row's images and of a message's attached images (the app
+        supplies them: ``app.tool_images``)."""
 
     def configure(self, font: QFont, surfaces: Surfaces, dark: bool) -> None:
         """New fonts or colours: every document is built again."""
@@ -176,14 +180,18 @@ class RowDocs:
     def _math_style(self) -> MathStyle:
         """Math in the body font's size and the text's colour, at the screen's pixel ratio."""
         metrics = QFontMetricsF(self.fonts.body)
-        app = QGuiApplication.instance()
-        ratio = app.devicePixelRatio() if isinstance(app, QGuiApplication) else 1.0
         return MathStyle(
             QFontInfo(self.fonts.body).pixelSize(),
             metrics.xHeight(),
             self.surfaces.text.name(),
-            max(1.0, ratio),
+            self.pixel_ratio(),
         )
+
+    @staticmethod
+    def pixel_ratio() -> float:
+        """The screen's pixel ratio (at least 1), for pictures drawn sharp."""
+        app = QGuiApplication.instance()
+        return max(1.0, app.devicePixelRatio() if isinstance(app, QGuiApplication) else 1.0)
 
     def code(self, block: Block, width: int) -> list[QTextDocument]:
         """The documents of a code block, ``CODE_PIECE_LINES`` lines each (the last may grow),

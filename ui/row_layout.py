@@ -19,8 +19,9 @@ Choices where the spec is silent:
   show on hover or when the row has keyboard focus; the line is always reserved, so nothing
   moves when they appear. When the buttons do not fit beside the time they get a line of their
   own under it (narrow windows).
-- The files attached to a user message are one small line under its bubble, right-aligned
-  ("📎 plan.md · 2 KB   📎 photo.png · 1.2 MB"); a message of files only has no bubble.
+- The files attached to a user message are under its bubble, right-aligned: its images'
+  pictures, then one small line of names and sizes ("plan.md · 2 KB   photo.png · 1.2 MB", each
+  after a paperclip icon; ``ui.row_files``); a message of files only has no bubble.
 - A message with versions shows its switcher "‹ 2/3 ›" in its footer, always (next to the time);
   an answer that ends a turn shows the turn's usage after its time, small and muted:
   "10:45 · 1,234 → 256 tokens · 41 tok/s".

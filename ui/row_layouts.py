@@ -15,7 +15,7 @@ from PySide6.QtGui import QFont
 from core.transcript.rows import TranscriptRow
 from ui import row_cards
 from ui.highlight import CodeFormats
-from ui.mcp_rows import Thumbnails, no_thumbnails
+from ui.mcp_rows import Thumbnails
 from ui.row_docs import Fonts, RowDocs
 from ui.row_footer import with_footer
 from ui.row_layout import MARGIN, READING_CHARS, RowLayout
@@ -31,8 +31,15 @@ class RowLayouts:
         self._messages = MessageLayouts(self._docs)
         self.writable = True
         """The session can be written: rows offer the buttons that write (edit, retry, ...)."""
-        self.thumbnails: Thumbnails = no_thumbnails
-        """The pictures of an MCP row's images (the app supplies them: ``app.tool_images``)."""
+
+    @property
+    def thumbnails(self) -> Thumbnails:
+        """The pictures of MCP rows' and messages' images (``RowDocs.thumbnails``)."""
+        return self._docs.thumbnails
+
+    @thumbnails.setter
+    def thumbnails(self, thumbnails: Thumbnails) -> None:
+        self._docs.thumbnails = thumbnails
 
     def configure(self, font: QFont, surfaces: Surfaces, dark: bool) -> None:
         """New fonts or colours: every document is built again."""
