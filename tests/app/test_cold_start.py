@@ -66,8 +66,8 @@ def test_the_first_paint_waits_for_nothing_it_does_not_show(tmp_path: Path) -> N
 def test_what_is_logged_before_the_log_file_opens_is_written_to_it_first(tmp_path: Path) -> None:
     import logging
 
-    from app.main import EarlyRecords, setup_logging
     from app.paths import LOG_FILE
+    from app.run_log import EarlyRecords, setup_logging
 
     root = logging.getLogger()
     before, level = list(root.handlers), root.level

@@ -17,9 +17,10 @@ from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.actions_wiring import Questions
+from app.composition import Started
 from app.controller import AppController
 from app.language import remove_language
-from app.main import FRAMED_AFTER_MS, Application, Started
+from app.main import FRAMED_AFTER_MS, Application
 from app.qtasync import TaskRunner
 from app.settings import KeyStore
 from app.settings_flow import SettingsFlow
