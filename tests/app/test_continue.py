@@ -82,8 +82,11 @@ def test_an_answer_stopped_mid_stream_continues_with_enter(
         Endless([chunk(CUT)]),
         Sse([chunk(REST), chunk(finish="stop")]),
     ]
-    with endpoint(loop, tmp_path, script) as server:
-        with running(qtbot, qapp, loop, tmp_path, clock) as chime:
+    with (
+        endpoint(loop, tmp_path, script) as server,
+        running(qtbot, qapp, loop, tmp_path, clock) as chime,
+    ):
+        if True:
             chime.activate()
             chime.window.composer.editor.setPlainText("How do I fry an egg?")
             chime.inside(chime.window.composer.send_button.click)

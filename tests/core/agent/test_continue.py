@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from core.agent import Agent, ToolRegistry
 from core.agent.continuation import Onward, cut_answer
 from core.agent.history import fold_history
-from core.events import AssistantMessage, TurnEnd, TurnStart
+from core.events import AssistantMessage, ModelRef, TurnEnd, TurnStart, UserMessage, UserSource
 from core.llm.messages import Finish, ModelInfo, ModelRequest, StreamChunk, TextDelta
+from core.llm.offline.assistant import OfflineAssistant
 from tests.core.agent.fakes import EchoTools, counter_ids
 from tests.fakes import FakeClock, MemoryLog
 
@@ -199,3 +200,49 @@ def test_onward_drops_a_restatement_and_passes_a_real_continuation() -> None:
     going = Onward("Once upon")
     assert [going.shown(p) for p in (" a", " time")] == [" a", " time"]
     assert going.text(" a time") == "Once upon a time"
+
+
+def test_the_offline_assistant_finishes_a_stopped_answer_without_saying_it_twice() -> None:
+    async def answer_of(log: MemoryLog) -> str:
+        agent = Agent(
+            log,
+            OfflineAssistant(FakeClock(START)),
+            ToolRegistry([EchoTools()]),
+            FakeClock(START),
+            lambda: "UTC",
+            system_prompt="You are Chime.",
+            new_id=counter_ids(),
+        )
+        agent.submit("hello", "UTC")
+        await agent.when_idle()
+        return _answers(log)[-1].text
+
+    whole = asyncio.run(answer_of(MemoryLog()))
+    assert len(whole) > 20
+    log = MemoryLog()
+    whole_again = asyncio.run(answer_of(log))
+    assert whole_again == whole
+    cut_seq = cut_answer(log.entries, 0)
+    assert cut_seq is None  # a whole answer: nothing to continue
+
+    async def stopped_then_continued() -> str:
+        stopped = MemoryLog()
+        stopped.append_event(UserMessage("u1", "hello", UserSource("UTC")))
+        stopped.append_event(TurnStart(1, 0))
+        cut = AssistantMessage("a1", whole[:12], (), ModelRef("offline", "x"), "interrupted")
+        stopped.append_event(cut)
+        stopped.append_event(TurnEnd(1, "cancelled"))
+        agent = Agent(
+            stopped,
+            OfflineAssistant(FakeClock(START)),
+            ToolRegistry([EchoTools()]),
+            FakeClock(START),
+            lambda: "UTC",
+            system_prompt="You are Chime.",
+            new_id=counter_ids(),
+        )
+        assert agent.continue_answer(0)
+        await agent.when_idle()
+        return _answers(stopped)[-1].text
+
+    assert asyncio.run(stopped_then_continued()) == whole
