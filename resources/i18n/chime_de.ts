@@ -518,6 +518,10 @@
         <translation>die Antwort neu erzeugen</translation>
     </message>
     <message>
+        <source>This answer was not cut off: there is nothing to continue.</source>
+        <translation>Diese Antwort wurde nicht abgeschnitten: Es gibt nichts fortzusetzen.</translation>
+    </message>
+    <message>
         <source>There is no answer to regenerate yet.</source>
         <translation>Es gibt noch keine Antwort, die neu erzeugt werden kann.</translation>
     </message>
@@ -1674,6 +1678,14 @@ Kürzlich zugestellt:
     <message>
         <source>Edit this message and send it again; the earlier version stays (Up in an empty message box edits the last one)</source>
         <translation>Diese Nachricht bearbeiten und erneut senden; die frühere Version bleibt erhalten (Pfeil nach oben in einem leeren Nachrichtenfeld bearbeitet die letzte)</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>Fortsetzen</translation>
+    </message>
+    <message>
+        <source>This answer was cut off (stopped, or at the model&apos;s length limit): ask the model to go on from where it stopped (Enter)</source>
+        <translation>Diese Antwort wurde abgeschnitten (angehalten oder an der Längengrenze des Modells): das Modell dort weiterschreiben lassen, wo es aufgehört hat (Eingabetaste)</translation>
     </message>
     <message>
         <source>Regenerate</source>
