@@ -33,7 +33,7 @@
     </message>
     <message>
         <source>Im&amp;port conversations…</source>
-        <translation>Unterhaltungen im&amp;portieren…</translation>
+        <translation>Gespräche im&amp;portieren…</translation>
     </message>
     <message>
         <source>&amp;Close session</source>
@@ -885,8 +885,8 @@
     <message numerus="yes">
         <source>Imported %n conversation(s) from {name}.</source>
         <translation>
-            <numerusform>%n Unterhaltung aus {name} importiert.</numerusform>
-            <numerusform>%n Unterhaltungen aus {name} importiert.</numerusform>
+            <numerusform>%n Gespräch aus {name} importiert.</numerusform>
+            <numerusform>%n Gespräche aus {name} importiert.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -908,7 +908,7 @@
     <name>ImportProgress</name>
     <message>
         <source>Import conversations</source>
-        <translation>Unterhaltungen importieren</translation>
+        <translation>Gespräche importieren</translation>
     </message>
     <message>
         <source>ChatGPT export or Chime export (*.zip *.json *.jsonl)</source>
@@ -920,7 +920,7 @@
     </message>
     <message>
         <source>Importing conversations</source>
-        <translation>Unterhaltungen werden importiert</translation>
+        <translation>Gespräche werden importiert</translation>
     </message>
     <message>
         <source>Reading {name}…</source>
@@ -933,8 +933,8 @@
     <message numerus="yes">
         <source>%n conversation(s) read</source>
         <translation>
-            <numerusform>%n Unterhaltung gelesen</numerusform>
-            <numerusform>%n Unterhaltungen gelesen</numerusform>
+            <numerusform>%n Gespräch gelesen</numerusform>
+            <numerusform>%n Gespräche gelesen</numerusform>
         </translation>
     </message>
     <message>
@@ -1402,15 +1402,15 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
     </message>
     <message>
         <source>Instructions you reuse. Choose one in a conversation&apos;s Instructions, or type “/” in an empty message box to insert one.</source>
-        <translation>Anweisungen, die Sie wiederverwenden. Wählen Sie eine in den Anweisungen einer Unterhaltung, oder tippen Sie „/“ in ein leeres Nachrichtenfeld, um eine einzufügen.</translation>
+        <translation>Anweisungen, die Sie wiederverwenden. Wählen Sie eine in den Anweisungen eines Gesprächs, oder tippen Sie „/“ in ein leeres Nachrichtenfeld, um eine einzufügen.</translation>
     </message>
     <message>
         <source>Default for new conversations</source>
-        <translation>Standard für neue Unterhaltungen</translation>
+        <translation>Standard für neue Gespräche</translation>
     </message>
     <message>
         <source>New conversations start with:</source>
-        <translation>Neue Unterhaltungen beginnen mit:</translation>
+        <translation>Neue Gespräche beginnen mit:</translation>
     </message>
     <message>
         <source>&amp;Add</source>
@@ -1442,7 +1442,7 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
     </message>
     <message>
         <source>the conversation&apos;s own</source>
-        <translation>das der Unterhaltung</translation>
+        <translation>das des Gesprächs</translation>
     </message>
     <message>
         <source>&amp;Model:</source>
@@ -1900,7 +1900,7 @@ Kürzlich zugestellt:
     </message>
     <message>
         <source>New conversations start with “{name}”.</source>
-        <translation>Neue Unterhaltungen beginnen mit „{name}“.</translation>
+        <translation>Neue Gespräche beginnen mit „{name}“.</translation>
     </message>
 </context>
 <context>
