@@ -1,5 +1,9 @@
 """SettingsDialog: edits a copy of the settings (provider, endpoint, model, key, appearance). No I/O.
 
+Three tabs (General: the assistant, its endpoint and the saved prompts; Window: appearance and
+the reminders in the background; Tools (MCP)), each page scrolling when it is taller than the
+room: the dialog stays within an 800×600 screen (at most 560 px tall at the default font).
+
 Network work (listing models, testing the connection) is the app's: the dialog emits a request
 with the current draft and shows the answer it is handed back (``set_models``, ``set_test_result``).
 While a test runs it shows where the test is (``set_test_stage``, worded by ``ui.probe_wait``)
@@ -25,12 +29,14 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
     QRadioButton,
+    QScrollArea,
     QSizePolicy,
     QSpinBox,
     QTabWidget,
@@ -93,6 +99,28 @@ class SettingsDraft:
     default_prompt: str = ""
 
 
+PAGE_HEIGHT = 420
+"""The most a tab's page asks for before it scrolls (the dialog then measures about 520 px)."""
+
+
+def _page(parent: QWidget, *parts: QWidget) -> QScrollArea:
+    """A tab's page: ``parts`` in a column that scrolls when the screen is too short for it
+    (the dialog fits an 800×600 screen: a scroll area asks for at most 24 lines of height)."""
+    page = QScrollArea(parent)
+    page.setWidgetResizable(True)
+    page.setFrameShape(QFrame.Shape.NoFrame)
+    page.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    inner = QWidget(page)
+    column = QVBoxLayout(inner)
+    column.setSpacing(12)
+    for part in parts:
+        column.addWidget(part)
+    column.addStretch(1)
+    page.setWidget(inner)
+    page.setMinimumHeight(min(inner.sizeHint().height(), PAGE_HEIGHT))
+    return page
+
+
 class SettingsDialog(QDialog):
     """Provider, endpoint, model list, API key, Test connection; theme and text size.
 
@@ -124,18 +152,13 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("settings-tabs")
-        general = QWidget(self.tabs)
-        column = QVBoxLayout(general)
-        column.setSpacing(12)
-        column.addWidget(self._build_provider())
-        column.addWidget(self._build_endpoint(presets))
-        column.addWidget(self._build_appearance())
-        column.addWidget(self._build_background())
         self.prompts_box = SavedPromptsBox(self)
-        column.addWidget(self.prompts_box)
-        self.tabs.addTab(general, self.tr("&General"))
+        general = (self._build_provider(), self._build_endpoint(presets), self.prompts_box)
+        self.tabs.addTab(_page(self.tabs, *general), self.tr("&General"))
+        look = (self._build_appearance(), self._build_background())
+        self.tabs.addTab(_page(self.tabs, *look), self.tr("&Window"))
         self.mcp_page = McpPage(self._original.mcp, self.tabs)
-        self.tabs.addTab(self.mcp_page, self.tr("T&ools (MCP)"))
+        self.tabs.addTab(_page(self.tabs, self.mcp_page), self.tr("T&ools (MCP)"))
         layout.addWidget(self.tabs)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self

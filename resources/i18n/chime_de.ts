@@ -2159,6 +2159,10 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
         <translation>&amp;Allgemein</translation>
     </message>
     <message>
+        <source>&amp;Window</source>
+        <translation>F&amp;enster</translation>
+    </message>
+    <message>
         <source>T&amp;ools (MCP)</source>
         <translation>&amp;Werkzeuge (MCP)</translation>
     </message>
