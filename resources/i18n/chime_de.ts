@@ -878,6 +878,13 @@
         <source>Import cancelled: nothing was imported.</source>
         <translation>Import abgebrochen: Es wurde nichts importiert.</translation>
     </message>
+    <message numerus="yes">
+        <source>{name} was imported before: its %n conversation(s) are in the list already. Nothing was imported.</source>
+        <translation>
+            <numerusform>{name} wurde schon importiert: Das %n Gespräch daraus steht bereits in der Liste. Es wurde nichts importiert.</numerusform>
+            <numerusform>{name} wurde schon importiert: Die %n Gespräche daraus stehen bereits in der Liste. Es wurde nichts importiert.</numerusform>
+        </translation>
+    </message>
     <message>
         <source>{name} could not be imported ({reason}). Nothing was imported.</source>
         <translation>{name} konnte nicht importiert werden ({reason}). Es wurde nichts importiert.</translation>
@@ -894,6 +901,13 @@
         <translation>
             <numerusform>%n Bild oder Datei wurde nicht importiert (der Export enthält nur die Namen).</numerusform>
             <numerusform>%n Bilder oder Dateien wurden nicht importiert (der Export enthält nur ihre Namen).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n conversation(s) imported before were left out.</source>
+        <translation>
+            <numerusform>%n schon früher importiertes Gespräch wurde ausgelassen.</numerusform>
+            <numerusform>%n schon früher importierte Gespräche wurden ausgelassen.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
