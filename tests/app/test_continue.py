@@ -86,24 +86,23 @@ def test_an_answer_stopped_mid_stream_continues_with_enter(
         endpoint(loop, tmp_path, script) as server,
         running(qtbot, qapp, loop, tmp_path, clock) as chime,
     ):
-        if True:
-            chime.activate()
-            chime.window.composer.editor.setPlainText("How do I fry an egg?")
-            chime.inside(chime.window.composer.send_button.click)
-            chime.until(lambda: chime.transcript_texts()[-1:] == [CUT])
-            chime.trigger("stop")
-            chime.until(lambda: chime.idle() and "notice" in chime.kinds())
-            assert _answer_rows(chime) == [(CUT, (Verb.COPY, Verb.CONTINUE, Verb.REGENERATE))]
-            view = chime.window.transcript
-            at = chime.kinds().index("assistant")
+        chime.activate()
+        chime.window.composer.editor.setPlainText("How do I fry an egg?")
+        chime.inside(chime.window.composer.send_button.click)
+        chime.until(lambda: chime.transcript_texts()[-1:] == [CUT])
+        chime.trigger("stop")
+        chime.until(lambda: chime.idle() and "notice" in chime.kinds())
+        assert _answer_rows(chime) == [(CUT, (Verb.COPY, Verb.CONTINUE, Verb.REGENERATE))]
+        view = chime.window.transcript
+        at = chime.kinds().index("assistant")
 
-            def enter() -> None:
-                view.setFocus()
-                view.setCurrentIndex(chime.window.transcript_model.index(at))
-                chime.qtbot.keyClick(view, Qt.Key.Key_Return)
+        def enter() -> None:
+            view.setFocus()
+            view.setCurrentIndex(chime.window.transcript_model.index(at))
+            chime.qtbot.keyClick(view, Qt.Key.Key_Return)
 
-            chime.inside(enter)
-            chime.until(lambda: chime.idle() and _answer_rows(chime)[-1][0] == CUT + REST)
-            assert chime.transcript_texts() == ["How do I fry an egg?", CUT + REST]
-            assert "notice" not in chime.kinds()  # the stopped turn is no longer the answer
-            assert chats(server)[-1]["messages"][-1] == {"role": "assistant", "content": CUT}
+        chime.inside(enter)
+        chime.until(lambda: chime.idle() and _answer_rows(chime)[-1][0] == CUT + REST)
+        assert chime.transcript_texts() == ["How do I fry an egg?", CUT + REST]
+        assert "notice" not in chime.kinds()  # the stopped turn is no longer the answer
+        assert chats(server)[-1]["messages"][-1] == {"role": "assistant", "content": CUT}
