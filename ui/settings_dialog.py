@@ -99,7 +99,7 @@ class SettingsDraft:
     default_prompt: str = ""
 
 
-PAGE_HEIGHT = 420
+PAGE_HEIGHT = 440
 """The most a tab's page asks for before it scrolls (the dialog then measures about 520 px)."""
 
 
