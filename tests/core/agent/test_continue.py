@@ -246,3 +246,32 @@ def test_the_offline_assistant_finishes_a_stopped_answer_without_saying_it_twice
         return _answers(stopped)[-1].text
 
     assert asyncio.run(stopped_then_continued()) == whole
+
+
+def test_a_turn_without_an_answer_or_without_its_end_has_nothing_to_continue() -> None:
+    log = MemoryLog()
+    log.append_event(UserMessage("u1", "hello", UserSource("UTC")))
+    log.append_event(TurnStart(1, 0))
+    log.append_event(TurnEnd(1, "cancelled"))  # stopped before any text
+    assert cut_answer(log.entries, 0) is None
+    log.append_event(TurnStart(2, 0))  # a turn a crash left open, then another
+    log.append_event(AssistantMessage("a", "half", (), ModelRef("m", "m"), "interrupted"))
+    log.append_event(TurnStart(3, 0))
+    assert cut_answer(log.entries[:-1], 0) is None  # turn 2 has not ended
+    assert cut_answer(log.entries, 0) is None
+
+
+def test_a_continue_after_a_completed_turn_lends_nothing_older() -> None:
+    model = ModelRef("m", "m")
+    log = MemoryLog()
+    log.append_event(UserMessage("u1", "hello", UserSource("UTC")))
+    for turn, text in ((1, "old answer"), (2, "older still")):
+        log.append_event(TurnStart(turn, 0))
+        log.append_event(AssistantMessage(f"a{turn}", text, (), model, "stop"))
+        log.append_event(TurnEnd(turn, "completed"))
+    log.append_event(TurnStart(3, 0))
+    cut = log.append_event(AssistantMessage("a3", "Cut", (), model, "length"))
+    log.append_event(TurnEnd(3, "completed"))
+    log.append_event(TurnStart(4, 0, cut.seq))
+    messages = fold_history(log.entries, log.conversation())
+    assert [(m.role, m.text) for m in messages] == [("user", "hello"), ("assistant", "Cut")]
