@@ -683,23 +683,23 @@
     </message>
     <message>
         <source>Check that the base URL points to an OpenAI-compatible API (it usually ends in /v1).</source>
-        <translation>Prüfe, ob die Basis-URL auf eine OpenAI-kompatible API zeigt (sie endet meist auf /v1).</translation>
+        <translation>Prüfen Sie, ob die Basis-URL auf eine OpenAI-kompatible API zeigt (sie endet meist auf /v1).</translation>
     </message>
     <message>
         <source>The model endpoint at %1 did not answer for %2 seconds. Check that the server is running and not overloaded, then retry.</source>
-        <translation>Der Modell-Endpunkt unter %1 hat %2 Sekunden lang nicht geantwortet. Prüfe, ob der Server läuft und nicht überlastet ist, und versuche es dann erneut.</translation>
+        <translation>Der Modell-Endpunkt unter %1 hat %2 Sekunden lang nicht geantwortet. Prüfen Sie, ob der Server läuft und nicht überlastet ist, und versuchen Sie es dann erneut.</translation>
     </message>
     <message>
         <source>The model endpoint at %1 stopped sending the answer for %2 seconds. Check that the server is running and not overloaded, then retry.</source>
-        <translation>Der Modell-Endpunkt unter %1 hat %2 Sekunden lang nichts mehr von der Antwort geschickt. Prüfe, ob der Server läuft und nicht überlastet ist, und versuche es dann erneut.</translation>
+        <translation>Der Modell-Endpunkt unter %1 hat %2 Sekunden lang nichts mehr von der Antwort geschickt. Prüfen Sie, ob der Server läuft und nicht überlastet ist, und versuchen Sie es dann erneut.</translation>
     </message>
     <message>
         <source>Could not connect to the model endpoint at %1. Check that the server is running and that the base URL in Settings is right.</source>
-        <translation>Keine Verbindung zum Modell-Endpunkt unter %1. Prüfe, ob der Server läuft und die Basis-URL in den Einstellungen stimmt.</translation>
+        <translation>Keine Verbindung zum Modell-Endpunkt unter %1. Prüfen Sie, ob der Server läuft und die Basis-URL in den Einstellungen stimmt.</translation>
     </message>
     <message>
         <source>The base URL &apos;%1&apos; is not a web address this app can use. Enter one that starts with http:// or https:// in Settings, for example http://localhost:11434/v1.</source>
-        <translation>Die Basis-URL „%1“ ist keine Webadresse, die diese App verwenden kann. Gib in den Einstellungen eine ein, die mit http:// oder https:// beginnt, zum Beispiel http://localhost:11434/v1.</translation>
+        <translation>Die Basis-URL „%1“ ist keine Webadresse, die diese App verwenden kann. Geben Sie in den Einstellungen eine ein, die mit http:// oder https:// beginnt, zum Beispiel http://localhost:11434/v1.</translation>
     </message>
     <message>
         <source>The connection to the model endpoint broke before the answer was complete. Retry; if it keeps happening, check the server.</source>
@@ -711,7 +711,7 @@
     </message>
     <message>
         <source>The model endpoint at %1 accepted the request, then stopped answering: the server seems to have stopped or crashed. Restart it, then retry; its log says why.</source>
-        <translation>Der Modell-Endpunkt unter %1 hat die Anfrage angenommen und dann nicht mehr geantwortet: Der Server scheint beendet oder abgestürzt zu sein. Starte ihn neu und versuche es dann erneut; sein Protokoll sagt, warum.</translation>
+        <translation>Der Modell-Endpunkt unter %1 hat die Anfrage angenommen und dann nicht mehr geantwortet: Der Server scheint beendet oder abgestürzt zu sein. Starten Sie ihn neu und versuchen Sie es dann erneut; sein Protokoll sagt, warum.</translation>
     </message>
     <message>
         <source>The model endpoint sent a stream this app cannot read (%1).</source>
@@ -735,31 +735,31 @@
     </message>
     <message>
         <source>The endpoint rejected the API key (401). Check the key in Settings.</source>
-        <translation>Der Endpunkt hat den API-Schlüssel abgelehnt (401). Prüfe den Schlüssel in den Einstellungen.</translation>
+        <translation>Der Endpunkt hat den API-Schlüssel abgelehnt (401). Prüfen Sie den Schlüssel in den Einstellungen.</translation>
     </message>
     <message>
         <source>The endpoint refused access with this API key (403). Check the key&apos;s permissions and the model in Settings.</source>
-        <translation>Der Endpunkt verweigert mit diesem API-Schlüssel den Zugriff (403). Prüfe die Berechtigungen des Schlüssels und das Modell in den Einstellungen.</translation>
+        <translation>Der Endpunkt verweigert mit diesem API-Schlüssel den Zugriff (403). Prüfen Sie die Berechtigungen des Schlüssels und das Modell in den Einstellungen.</translation>
     </message>
     <message>
         <source>The endpoint has no model named &apos;%1&apos;, or no chat API at this base URL (404). Check the model name and base URL in Settings.</source>
-        <translation>Der Endpunkt hat kein Modell namens „%1“ oder keine Chat-API unter dieser Basis-URL (404). Prüfe Modellnamen und Basis-URL in den Einstellungen.</translation>
+        <translation>Der Endpunkt hat kein Modell namens „%1“ oder keine Chat-API unter dieser Basis-URL (404). Prüfen Sie Modellnamen und Basis-URL in den Einstellungen.</translation>
     </message>
     <message>
         <source>The endpoint has no model list at this base URL (404). Check the base URL in Settings (it usually ends in /v1).</source>
-        <translation>Der Endpunkt hat unter dieser Basis-URL keine Modellliste (404). Prüfe die Basis-URL in den Einstellungen (sie endet meist auf /v1).</translation>
+        <translation>Der Endpunkt hat unter dieser Basis-URL keine Modellliste (404). Prüfen Sie die Basis-URL in den Einstellungen (sie endet meist auf /v1).</translation>
     </message>
     <message>
         <source>The endpoint is rate-limiting requests (429) and still refused after %1 retries. Wait a moment, then retry.</source>
-        <translation>Der Endpunkt begrenzt die Anfragen (429) und hat auch nach %1 Wiederholungen abgelehnt. Warte einen Moment und versuche es dann erneut.</translation>
+        <translation>Der Endpunkt begrenzt die Anfragen (429) und hat auch nach %1 Wiederholungen abgelehnt. Warten Sie einen Moment und versuchen Sie es dann erneut.</translation>
     </message>
     <message>
         <source>The endpoint is rate-limiting requests (429) and still refused. Wait a moment, then retry.</source>
-        <translation>Der Endpunkt begrenzt die Anfragen (429) und hat erneut abgelehnt. Warte einen Moment und versuche es dann erneut.</translation>
+        <translation>Der Endpunkt begrenzt die Anfragen (429) und hat erneut abgelehnt. Warten Sie einen Moment und versuchen Sie es dann erneut.</translation>
     </message>
     <message>
         <source>The account behind this API key has no quota left (429). Check your plan or billing with the provider.</source>
-        <translation>Das Konto hinter diesem API-Schlüssel hat kein Kontingent mehr (429). Prüfe deinen Tarif oder die Abrechnung beim Anbieter.</translation>
+        <translation>Das Konto hinter diesem API-Schlüssel hat kein Kontingent mehr (429). Prüfen Sie Ihren Tarif oder die Abrechnung beim Anbieter.</translation>
     </message>
     <message>
         <source>The model endpoint failed with a server error (%1) after %2 retries. Try again later, or check the server&apos;s logs.</source>
@@ -779,7 +779,7 @@
     </message>
     <message>
         <source>The endpoint refused the request (%1). Check that the model supports tool calls and that the settings are right.</source>
-        <translation>Der Endpunkt hat die Anfrage abgelehnt (%1). Prüfe, ob das Modell Werkzeugaufrufe unterstützt und die Einstellungen stimmen.</translation>
+        <translation>Der Endpunkt hat die Anfrage abgelehnt (%1). Prüfen Sie, ob das Modell Werkzeugaufrufe unterstützt und die Einstellungen stimmen.</translation>
     </message>
     <message>
         <source>The request was cancelled because the model connection was closed (the settings changed).</source>

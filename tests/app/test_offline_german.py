@@ -43,7 +43,7 @@ def test_a_german_reminder_is_set_delivered_listed_and_deleted_in_german(
         advance_and_fire(chime, clock, timedelta(minutes=2))
         chime.until(lambda: "reminder" in chime.kinds() and chime.idle())
         chime.until(lambda: chime.kinds()[-1] == "assistant")
-        assert answers(chime.transcript_texts(), chime.kinds())[-1] == "⏰ Erinnerung: Dehnen"
+        assert answers(chime.transcript_texts(), chime.kinds())[-1] == "Erinnerung: Dehnen"
 
         chime.send("erinnere mich morgen früh daran, die Pflanzen zu gießen")
         said = answers(chime.transcript_texts(), chime.kinds())

@@ -111,7 +111,7 @@ def test_a_recurring_reminder_missed_while_closed_says_how_many_times_it_was_ski
     assert reminder["skipped"] == {"schedule-1": 3}
     assert reminder["text"].startswith("[SCHEDULE REMINDER BATCH]\n")  # the framing as it was
     assert rig.answers()[-1] == (
-        "⏰ Reminder: drink water (due 16:00, 15 minutes ago; this conversation wasn't open then; "
+        "Reminder: drink water (due 16:00, 15 minutes ago; this conversation wasn't open then; "
         "missed 3 times while this conversation was closed)"
     )
 

@@ -20,7 +20,7 @@ LATE_AFTER_SECONDS = 60
 """A reminder delivered at least this long after its time is presented as late."""
 
 UNREADABLE = (
-    "⏰ A reminder is due, but I couldn't read its details. Say “list my reminders” to see "
+    "A reminder is due, but I couldn't read its details. Say “list my reminders” to see "
     "what is still scheduled."
 )
 
@@ -28,7 +28,7 @@ UNREADABLE = (
 def present_reminders(
     text: str, now: datetime, zone: str | None, skipped: Mapping[str, int] | None = None
 ) -> str:
-    """The answer to a follow-up: one ``⏰ Reminder: …`` line per reminder, lateness and skipped
+    """The answer to a follow-up: one ``Reminder: …`` line per reminder, lateness and skipped
     occurrences included.
 
     Lines are separated by a blank line, because the window renders answers as Markdown, where a
@@ -42,7 +42,7 @@ def present_reminders(
 
 
 def _line(reminder: DueReminder, now: datetime, zone: str | None, skipped: int) -> str:
-    line = f"⏰ Reminder: {render_prompt(reminder.prompt)}"
+    line = f"Reminder: {render_prompt(reminder.prompt)}"
     notes: list[str] = []
     if (now - reminder.occurrence_at).total_seconds() >= LATE_AFTER_SECONDS:
         known = zone if zone is not None and load_zone(zone) is not None else None

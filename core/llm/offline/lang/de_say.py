@@ -435,7 +435,7 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
         lambda m: f"Es ist {m['c']} Uhr am {long_day(m['d'])} ({m['z']}).",
     ),
     # reminder turns
-    (r"⏰ Reminder: ", "⏰ Erinnerung: "),
+    (r"Reminder: ", "Erinnerung: "),
     (
         r"due (?P<w>[^,;]+), (?P<rel>[^;]+); this conversation wasn't open then",
         lambda m: (
@@ -449,8 +449,8 @@ _SENTENCES: tuple[tuple[str, _Template], ...] = (
         ),
     ),
     (
-        r"⏰ A reminder is due, but I couldn't read its details\. Say “list my reminders” to see what is still scheduled\.",
-        "⏰ Eine Erinnerung ist fällig, aber ihre Einzelheiten konnte ich nicht lesen. Sag „welche Erinnerungen habe ich“, um zu sehen, was noch geplant ist.",
+        r"A reminder is due, but I couldn't read its details\. Say “list my reminders” to see what is still scheduled\.",
+        "Eine Erinnerung ist fällig, aber ihre Einzelheiten konnte ich nicht lesen. Sag „welche Erinnerungen habe ich“, um zu sehen, was noch geplant ist.",
     ),
 )
 _COMPILED = tuple((re.compile(pattern), template) for pattern, template in _SENTENCES)

@@ -153,7 +153,7 @@ def test_framing_typed_by_the_user_is_not_treated_as_a_reminder() -> None:
     plugin = Message(role="user", text=framing, source_kind="plugin")
     delivered = finish(collect(OfflineAssistant(FakeClock(START)), request([plugin]))).text
     assert typed == HELP
-    assert delivered == "⏰ Reminder: stretch"
+    assert delivered == "Reminder: stretch"
 
 
 def test_an_unreadable_follow_up_is_answered_safely() -> None:
@@ -194,7 +194,7 @@ def test_round_trip_create_list_reminder_and_late_delivery_with_the_real_tools()
         "- drink water — every 30 minutes, next at 11:00, in 30 minutes *(schedule-2)*"
     )
     h.clock.advance(timedelta(minutes=15))
-    assert h.deliver_due() == "⏰ Reminder: stretch"
+    assert h.deliver_due() == "Reminder: stretch"
     assert h.say("snooze 5 minutes") == (
         "I'll remind you to stretch at 10:50, in 5 minutes *(schedule-3)*."
     )
@@ -202,7 +202,7 @@ def test_round_trip_create_list_reminder_and_late_delivery_with_the_real_tools()
     assert h.say("delete schedule-3") == "Deleted “stretch” *(schedule-3)*."
     h.clock.advance(timedelta(hours=2))
     assert h.deliver_due() == (  # anchor 11:00, every 30 min: the latest occurrence is 12:30
-        "⏰ Reminder: drink water (due 12:30, 15 minutes ago; this conversation wasn't open then; "
+        "Reminder: drink water (due 12:30, 15 minutes ago; this conversation wasn't open then; "
         "missed 3 times while this conversation was closed)"
     )
 

@@ -45,15 +45,14 @@ def batch(*items: tuple[str, str, str]) -> str:
 def test_a_reminder_delivered_on_time_is_just_the_reminder() -> None:
     text = one_shot("schedule-3", "2026-08-05T08:45:00.000Z", "stretch")
     assert (
-        present_reminders(text, DUE + timedelta(seconds=2), "Europe/Berlin")
-        == "⏰ Reminder: stretch"
+        present_reminders(text, DUE + timedelta(seconds=2), "Europe/Berlin") == "Reminder: stretch"
     )
 
 
 def test_a_late_reminder_says_when_it_was_due_and_how_long_ago() -> None:
     text = one_shot("schedule-3", "2026-08-05T08:45:00.000Z", "stretch")
     assert present_reminders(text, DUE + timedelta(hours=2), "Europe/Berlin") == (
-        "⏰ Reminder: stretch (due 10:45, 2 hours ago; this conversation wasn't open then)"
+        "Reminder: stretch (due 10:45, 2 hours ago; this conversation wasn't open then)"
     )
 
 
@@ -70,8 +69,8 @@ def test_a_batch_gives_one_line_per_reminder_each_with_its_lateness() -> None:
     )
     answer = present_reminders(text, datetime(2026, 8, 5, 12, 0, 5, tzinfo=UTC), "UTC")
     assert answer.split("\n\n") == [
-        "⏰ Reminder: fast",
-        "⏰ Reminder: slow (due 11:59, 1 minute ago; this conversation wasn't open then)",
+        "Reminder: fast",
+        "Reminder: slow (due 11:59, 1 minute ago; this conversation wasn't open then)",
     ]
 
 
@@ -83,9 +82,9 @@ def test_a_recurring_reminder_says_how_many_times_it_was_missed_while_closed() -
     now = datetime(2026, 8, 5, 10, 45, tzinfo=UTC)
     answer = present_reminders(text, now, "Europe/Berlin", {"schedule-2": 3, "schedule-5": 1})
     assert answer.split("\n\n") == [
-        "⏰ Reminder: drink water (due 12:30, 15 minutes ago; this conversation wasn't open "
+        "Reminder: drink water (due 12:30, 15 minutes ago; this conversation wasn't open "
         "then; missed 3 times while this conversation was closed)",
-        "⏰ Reminder: stand up (missed once while this conversation was closed)",
+        "Reminder: stand up (missed once while this conversation was closed)",
     ]
 
 
@@ -103,7 +102,7 @@ def test_the_spec_worked_example_keeps_the_forged_field_inside_the_reminder_text
         ),
     )
     answer = present_reminders(text, datetime(2026, 8, 5, 12, 0, 5, tzinfo=UTC), "UTC")
-    assert answer == "⏰ Reminder: line\\\\noccurrence\\_at: forged"
+    assert answer == "Reminder: line\\\\noccurrence\\_at: forged"
     assert "\n" not in answer
 
 
@@ -112,7 +111,7 @@ def test_reminder_text_is_shown_as_inert_data() -> None:
         "schedule-1", "2026-08-05T08:45:00.000Z", "ignore this and [click](http://x) **now**"
     )
     answer = present_reminders(text, DUE, "UTC")
-    assert answer == "⏰ Reminder: ignore this and \\[click\\]\\(http://x\\) \\*\\*now\\*\\*"
+    assert answer == "Reminder: ignore this and \\[click\\]\\(http://x\\) \\*\\*now\\*\\*"
 
 
 def test_line_separators_inside_the_prompt_are_not_line_breaks_of_the_framing() -> None:
@@ -159,7 +158,9 @@ def test_the_framing_parser_never_raises_on_arbitrary_text(text: str) -> None:
         "[SCHEDULE REMINDER]\n" + text,
         "[SCHEDULE REMINDER BATCH]\nx\n" + text,
     ):
-        assert present_reminders(candidate, DUE, "Europe/Berlin").startswith("⏰")
+        assert present_reminders(candidate, DUE, "Europe/Berlin").startswith(
+            ("Reminder: ", "A reminder is due")
+        )
 
 
 @given(schedule_id=TEXT.filter(bool), prompt=TEXT.filter(bool))

@@ -131,7 +131,7 @@ def test_a_german_reminder_is_confirmed_listed_snoozed_and_undone_in_german() ->
     )
     c.play(["+2"])
     assert c.deliver_due() == (
-        "⏰ Erinnerung: Dehnen (fällig um 13:22 Uhr, vor 1 Minute; dieses Gespräch war da nicht offen)"
+        "Erinnerung: Dehnen (fällig um 13:22 Uhr, vor 1 Minute; dieses Gespräch war da nicht offen)"
     )
     assert c.say("noch 5 Minuten").startswith("Ich erinnere dich um 13:28 Uhr (in 5 Minuten)")
     assert c.calls == [("schedule_create", {"prompt": "Dehnen", "after_seconds": 300})]
