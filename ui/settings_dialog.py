@@ -99,6 +99,9 @@ class SettingsDraft:
     default_prompt: str = ""
 
 
+FIT_HEIGHT = 560
+"""The tallest the dialog is (an 800×600 screen keeps room for its title bar and a panel)."""
+TITLE_BAR = 40
 PAGE_HEIGHT = 440
 """The most a tab's page asks for before it scrolls (the dialog then measures about 520 px)."""
 
@@ -118,6 +121,8 @@ def _page(parent: QWidget, *parts: QWidget) -> QScrollArea:
     column.addStretch(1)
     page.setWidget(inner)
     page.setMinimumHeight(min(inner.sizeHint().height(), PAGE_HEIGHT))
+    bar = page.verticalScrollBar().sizeHint().width()
+    page.setMinimumWidth(inner.minimumSizeHint().width() + bar)  # never cut at the side
     return page
 
 
@@ -423,12 +428,27 @@ class SettingsDialog(QDialog):
 
     def showEvent(self, event: QShowEvent) -> None:
         """Once laid out, the key note asks for its whole wrapped height (a German note of three
-        lines overlapped the row below) and the dialog grows to it."""
+        lines overlapped the row below) and the dialog grows to it, up to ``FIT_HEIGHT``."""
         super().showEvent(event)
         if self.key_note.isVisibleTo(self):
             width = max(1, self.key_note.width())
             self.key_note.setMinimumHeight(self.key_note.heightForWidth(width))
             self.resize(self.width(), max(self.height(), self.sizeHint().height()))
+        self._fit()
+
+    def _fit(self) -> None:
+        """No taller than ``FIT_HEIGHT`` nor the screen (a larger text size, a long key note):
+        the pages give up the difference, and scroll."""
+        screen = self.screen()
+        limit = FIT_HEIGHT
+        if screen is not None:
+            limit = min(limit, screen.availableGeometry().height() - TITLE_BAR)
+        over = max(self.height(), self.sizeHint().height()) - limit
+        if over <= 0:
+            return
+        for page in self.tabs.findChildren(QScrollArea):
+            page.setMinimumHeight(max(0, page.minimumHeight() - over))
+        self.resize(self.width(), limit)
 
     def _update_enabled(self) -> None:
         self.endpoint_box.setEnabled(self.remote_radio.isChecked())
