@@ -570,6 +570,12 @@ def _wrong(key: str, kind: str) -> EventShapeError:
     return EventShapeError(f"{key} is not {kind}")
 
 
+def _one_of(value: object, allowed: frozenset[str]) -> bool:
+    """Whether a decoded JSON value is one of ``allowed`` (``None`` may be one): a list or object
+    is not, rather than unhashable."""
+    return (value is None or type(value) is str) and value in allowed
+
+
 @lru_cache(maxsize=256)
 def _user_source(time_zone: str | None) -> UserSource:
     """Sources repeat on every message: one value per zone name."""
@@ -707,7 +713,7 @@ def _assistant_message(data: Any) -> AssistantMessage:
     provider, name = model.get("provider"), model.get("name")
     if type(provider) is not str or type(name) is not str:
         raise EventShapeError("model needs a string provider and name")
-    if finish not in FINISH_REASONS:
+    if not _one_of(finish, FINISH_REASONS):
         raise _wrong("finish", "a known reason")
     duration, first_text = data.get("durationMs"), data.get("firstTextMs")
     if duration is not None and type(duration) is not int:
@@ -774,7 +780,7 @@ def _result_extras(
         server if type(server) is str else None,
         images,
         links,
-        outcome if outcome in TOOL_OUTCOMES else None,
+        outcome if _one_of(outcome, TOOL_OUTCOMES) else None,
     )
 
 
@@ -801,7 +807,7 @@ def _turn_end(data: Any) -> TurnEnd:
     turn, status, error = data.get("turn"), data.get("status"), data.get("error")
     if type(turn) is not int:
         raise _wrong("turn", "a whole number")
-    if status not in TURN_STATUSES:
+    if not _one_of(status, TURN_STATUSES):
         raise _wrong("status", "a known turn status")
     if error is None:
         return TurnEnd(turn, status)

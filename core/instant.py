@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
+from itertools import repeat
 
 MIN_MS = -62135596800000
 """``0001-01-01T00:00:00.000Z`` in ms."""
@@ -66,6 +67,15 @@ def has_instant_shape(text: str) -> bool:
     """True when ``text`` has the canonical layout (digits where digits go); the field ranges and
     the calendar are the parser's. The session scanner checks every line's ``at`` this cheaply."""
     return text.isascii() and text.encode().translate(_ZERO_DIGITS) == _SHAPE
+
+
+def have_instant_shape(texts: list[str]) -> bool:
+    """``all(map(has_instant_shape, texts))`` in one pass over their join (a block of log lines'
+    ``at``): the join has the shape's layout with a ``\n`` between copies only when every text
+    has it (a text holding a ``\n`` would add one more than the layout has)."""
+    joined = "\n".join(texts)
+    pattern = b"\n".join(repeat(_SHAPE, len(texts)))
+    return joined.isascii() and joined.encode().translate(_ZERO_DIGITS) == pattern
 
 
 def parse_instant_ms(text: object) -> int:

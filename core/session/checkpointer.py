@@ -15,7 +15,8 @@ import logging
 from pathlib import Path
 
 from core.session.checkpoint import Checkpoint
-from core.session.jsonl_store import LogFile, digest, write_checkpoint
+from core.session.event_list import Offsets
+from core.session.jsonl_store import LogFile, digest_chunks, write_checkpoint
 
 logger = logging.getLogger(__name__)
 
@@ -42,16 +43,15 @@ class Checkpointer:
         """True when some durable events are not covered (a close writes one then)."""
         return self.covered < durable_count
 
-    def start(self, state: Checkpoint, offsets: bytes) -> asyncio.Future[None]:
-        """Write ``state`` (its ``digest`` is computed here) in the background."""
+    def start(self, state: Checkpoint, offsets: Offsets) -> asyncio.Future[None]:
+        """Write ``state`` (its digests are computed here) in the background."""
         self._running = asyncio.ensure_future(self.write(state, offsets))
         return self._running
 
-    async def write(self, state: Checkpoint, offsets: bytes) -> None:
+    async def write(self, state: Checkpoint, offsets: Offsets) -> None:
         self.covered = state.count
-        stamped = dataclasses.replace(state, offsets_digest=digest(offsets))
         try:
-            await asyncio.to_thread(_store, self._folder, self._log_path, stamped, offsets)
+            await asyncio.to_thread(_store, self._folder, self._log_path, state, offsets)
         except OSError as error:
             logger.warning("%s: checkpoint not written: %s", self._folder.name, error)
 
@@ -60,11 +60,14 @@ class Checkpointer:
         self.covered = 0
 
 
-def _store(folder: Path, log_path: Path, state: Checkpoint, offsets: bytes) -> None:
-    """Worker-thread half: hash the covered bytes, then replace the files."""
+def _store(folder: Path, log_path: Path, state: Checkpoint, offsets: Offsets) -> None:
+    """Worker-thread half: hash the covered bytes and the offsets, then replace the files."""
     reader = LogFile(log_path, writable=False)
     try:
         found = reader.start_digest(state.length).result()
     finally:
         reader.close()
-    write_checkpoint(folder, dataclasses.replace(state, digest=found).encode(), offsets)
+    stamped = dataclasses.replace(
+        state, digest=found, offsets_digest=digest_chunks(offsets.chunks())
+    )
+    write_checkpoint(folder, stamped.encode(), offsets.chunks())

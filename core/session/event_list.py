@@ -13,6 +13,7 @@ import contextlib
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, overload
 
 from core.events import Entry, TurnStart
@@ -26,6 +27,8 @@ what is new."""
 CACHE_BYTES = 16 << 20
 """...and at most entries whose lines hold this many bytes (a few large tool results do not
 keep thousands of entries' worth of memory)."""
+_CHUNK = 1 << 16
+"""Offsets copied at a time when a checkpoint writes them (512 KiB)."""
 RELEASE_BYTES = 16 << 20
 """Log bytes read through the map after which its pages are let go (``LogFile.release``): the
 page cache keeps them, so a reader of the whole history (find, a long scroll) keeps this
@@ -149,21 +152,24 @@ class EventList(Sequence[Entry]):
         while len(cache) > CACHE_SIZE or (self._cached_bytes > CACHE_BYTES and len(cache) > 1):
             self._cached_bytes -= cache.popitem(last=False)[1][1]
 
-    def tail_turns(self, turns: int) -> list[Entry]:
+    def tail_turns(self, turns: int, within: int | None = None) -> list[Entry]:
         """The entries of the last ``turns`` turns, each from its input message, oldest first.
 
-        Walks back from the end and decodes only what it returns.
+        Walks back from the end and decodes only what it returns; with ``within``, it walks back
+        at most that many entries and returns from where it stopped (a log of 10^5 reminder
+        changes and no turn is not decoded whole to find none).
         """
         index = first = len(self)
+        floor = 0 if within is None else max(0, len(self) - within)
         seen = 0
-        while index > 0 and seen < turns:
+        while index > floor and seen < turns:
             index -= 1
             event = self._get(index).event
             if isinstance(event, TurnStart):
                 seen += 1
                 first = event.input if 0 <= event.input < index else index
         if seen < turns:
-            first = 0
+            first = min(first, floor)
         return self[first:]
 
     def start(self, index: int) -> int:
@@ -208,10 +214,11 @@ class EventList(Sequence[Entry]):
         self._cache.clear()
         self._cached_bytes = 0
 
-    def offsets_bytes(self) -> bytes:
-        """Every durable line offset as little-endian uint64 (the checkpoint's ``offsets.bin``)."""
+    def offsets(self) -> Offsets:
+        """Every durable line offset as it is now (the checkpoint's ``offsets.bin``), without a
+        copy of the offsets found or written since the checkpoint's (``Offsets``)."""
         head = self._mapped.view.tobytes() if self._mapped is not None else b""
-        return head + self._tail.tobytes()
+        return Offsets(head, self._tail, len(self._tail))
 
     def close(self) -> None:
         """Unmap the checkpoint's offsets (their values were copied where still needed)."""
@@ -219,6 +226,25 @@ class EventList(Sequence[Entry]):
         if mapped is not None:
             with contextlib.suppress(BufferError):  # a slice of the view is still referenced
                 mapped.close()
+
+
+@dataclass(frozen=True)
+class Offsets:
+    """The durable line offsets at one moment: ``head`` (copied out of the mapped checkpoint's
+    offsets, which a re-scan may close) and the first ``count`` of ``tail``, which never change
+    after (the tail is only appended to, or replaced whole by a re-scan), so a worker thread
+    reads them while the loop appends: an open of 10^6 events holds no second copy of them."""
+
+    head: bytes
+    tail: array[int]
+    count: int
+
+    def chunks(self) -> Iterator[bytes]:
+        """The offsets as little-endian uint64, in chunks of at most ``_CHUNK`` of them."""
+        if self.head:
+            yield self.head
+        for at in range(0, self.count, _CHUNK):
+            yield self.tail[at : min(self.count, at + _CHUNK)].tobytes()
 
 
 class JsonEvents(Sequence[dict[str, Any]]):

@@ -42,10 +42,12 @@ from __future__ import annotations
 import bisect
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any, TypeAlias, assert_never
 
 from core.errors import ScheduleLogError
 from core.events import (
+    TURN_STATUSES,
     AssistantMessage,
     ContextTime,
     Entry,
@@ -71,6 +73,15 @@ from core.events import (
 )
 from core.schedule.fold import ScheduleFolder
 from core.session.conversation import Conversation, ConversationFolder
+
+_TURN_START, _TURN_END = EventType.TURN_START.value, EventType.TURN_END.value
+_CALLS = frozenset(
+    kind.value
+    for kind in (EventType.ASSISTANT_MESSAGE, EventType.TOOL_RESULT, EventType.TOOL_START)
+)
+_FOLDED = frozenset(kind.value for kind in EventType) - {EventType.CONTEXT_TIME.value}
+"""The types whose events may change a fold (``read_block``): all but ``context/time`` and the
+unknown ones (``_fold`` passes over them)."""
 
 TITLE_FROM_MESSAGE_CHARS = 1000
 """A title taken from the first user message is its whole first line, up to this many characters
@@ -169,6 +180,39 @@ class SessionFolds:
         self._fold(at, event)
         if type(event) is ScheduleChanged:
             self._fold_schedule(seq, event)
+
+    def read_block(
+        self, first_seq: int, kinds: list[str], ats: list[str], datas: list[Any]
+    ) -> None:
+        """``read`` of each event of a block of checked lines (``core.session.block_scan``), from
+        its parts: only the events that change a fold are decoded. A ``context/time`` or an unknown
+        type changes none; a turn's calls and results matter only after the block's last
+        ``turn/start`` (one that decodes), which forgets the open calls before it."""
+        last_start = _last_turn_start(kinds, datas)
+        for index in compress(range(len(kinds)), map(_FOLDED.__contains__, kinds)):
+            kind, data, seq = kinds[index], datas[index], first_seq + index
+            if index >= last_start or kind not in _CALLS:
+                self.count = seq
+                if not self._turn_edge(seq, kind, data):
+                    self.read(seq, ats[index], decode_event(kind, data))
+        self.count = first_seq + len(kinds)
+        self.last_at = ats[-1]  # a block has a line at least
+
+    def _turn_edge(self, seq: int, kind: str, data: Any) -> bool:
+        """Fold the usual ``turn/start`` or ``turn/end`` (the shape its decoder makes a
+        ``TurnStart`` or an error-free ``TurnEnd`` of) without the value: True when it was one."""
+        if type(data) is not dict or type(turn := data.get("turn")) is not int:
+            return False
+        if kind == _TURN_START and type(consumed := data.get("input")) is int:
+            self.count = seq + 1
+            self._turn_start(seq, turn, consumed)
+            return True
+        status, error = data.get("status"), data.get("error")
+        if kind == _TURN_END and type(status) is str and status in TURN_STATUSES and error is None:
+            self.count = seq + 1
+            self._turn_end(turn, status)
+            return True
+        return False
 
     def _fold(self, at: str, event: Event) -> None:
         seq = self.count
@@ -392,6 +436,17 @@ class SessionFolds:
         except (KeyError, TypeError) as error:
             raise ValueError(f"not a fold state: {error}") from None
         return folds
+
+
+def _last_turn_start(kinds: list[str], datas: list[Any]) -> int:
+    """The index of the block's last ``turn/start`` that is one (not malformed), else 0."""
+    for index in range(len(kinds) - 1, -1, -1):  # a turn is a few events: a short walk back
+        if (
+            kinds[index] == _TURN_START
+            and type(decode_event(_TURN_START, datas[index])) is TurnStart
+        ):
+            return index
+    return 0
 
 
 def _whole(value: object) -> int:

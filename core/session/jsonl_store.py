@@ -82,6 +82,14 @@ def digest(buffer: bytes | mmap.mmap | memoryview) -> str:
     return str(xxhash.xxh3_128_hexdigest(buffer))
 
 
+def digest_chunks(chunks: Iterable[bytes]) -> str:
+    """``digest`` of the bytes of ``chunks`` joined, without joining them."""
+    hasher = xxhash.xxh3_128()
+    for chunk in chunks:
+        hasher.update(chunk)
+    return str(hasher.hexdigest())
+
+
 SEGMENT = 32 << 20
 """The log digest hashes 32 MiB segments in parallel (xxhash releases the GIL)."""
 
@@ -469,13 +477,14 @@ def save_torn(log: LogFile, committed: int, stamp: str) -> Path:
     return target
 
 
-def write_checkpoint(folder: Path, checkpoint: bytes, offsets: bytes) -> None:
-    """Replace the derived checkpoint files (no fsync: a torn one fails its digest and is rebuilt)."""
+def write_checkpoint(folder: Path, checkpoint: bytes, offsets: Iterable[bytes]) -> None:
+    """Replace the derived checkpoint files (no fsync: a torn one fails its digest and is rebuilt);
+    ``offsets`` may come in chunks."""
     (folder / CHECKPOINT_NAME).unlink(missing_ok=True)
-    for name, data in ((OFFSETS_NAME, offsets), (CHECKPOINT_NAME, checkpoint)):
+    for name, data in ((OFFSETS_NAME, offsets), (CHECKPOINT_NAME, [checkpoint])):
         temp = folder / f".{name}.new"
         temp.unlink(missing_ok=True)
-        _write_new(temp, iter([data]), sync=False)
+        _write_new(temp, iter(data), sync=False)
         os.replace(temp, folder / name)
 
 

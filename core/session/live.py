@@ -254,10 +254,11 @@ class LiveSession:
         first, as the tools and the owner do)."""
         return self._memory.schedule_fold()
 
-    def tail_turns(self, turns: int) -> list[Entry]:
+    def tail_turns(self, turns: int, within: int | None = None) -> list[Entry]:
         """The entries of the last ``turns`` turns, each from its input message, oldest first.
-        Walks back from the end decoding only what it returns (the window's first screen)."""
-        return self._memory.entries.tail_turns(turns)
+        Walks back from the end (at most ``within`` entries) decoding only what it returns (the
+        window's first screen)."""
+        return self._memory.entries.tail_turns(turns, within)
 
     def byte_span(self, count: int) -> tuple[int, int]:
         """Where the lines of durable events ``[0, count)`` lie in the log (for a verbatim fork)."""
@@ -382,7 +383,7 @@ class LiveSession:
             return None
         if entries.queued_count or not self.verified or self._closed or self.read_only:
             return None
-        task = checkpointer.start(self._checkpoint_state(), entries.offsets_bytes())
+        task = checkpointer.start(self._checkpoint_state(), entries.offsets())
         writer.track(task)
         return task
 
@@ -405,7 +406,7 @@ class LiveSession:
         behind = checkpointer is not None and checkpointer.behind(entries.durable_count)
         if ok and not self.read_only and behind and not entries.queued_count:
             assert checkpointer is not None  # behind() said so
-            await checkpointer.write(self._checkpoint_state(), entries.offsets_bytes())
+            await checkpointer.write(self._checkpoint_state(), entries.offsets())
         self._release()
         return ok
 

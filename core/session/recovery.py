@@ -30,6 +30,7 @@ from pathlib import Path
 
 from core.errors import SessionFormatError
 from core.jsonread import CHECKPOINT, LOG_HEADER
+from core.session.block_scan import scan_blocks
 from core.session.checkpoint import Checkpoint, Claims, claims_hold, decode_checkpoint
 from core.session.event_list import EventList
 from core.session.folds import SessionFolds
@@ -56,10 +57,13 @@ from core.session.loaded import (
     Writable,
 )
 from core.session.reconcile import Rescan
-from core.session.scan import ScanResult, scan
+from core.session.scan import ScanResult
 
 WARM_TURNS = 50
 """Turns decoded at open (and checked to sit where the offsets say): the window's first screen."""
+WARM_ENTRIES = 4096
+"""At most this many entries are walked back for them: a log of reminder changes with few turns
+is not decoded whole at open (the owner's first decisions waited for it)."""
 
 
 @dataclass
@@ -73,11 +77,11 @@ class _Fold:
     def scan(self, log: LogFile, start: int) -> ScanResult:
         """Scan ``log`` from ``start``; the mapped pages read are let go as it goes and at its
         end (the peak memory of a cold open is not the log's size)."""
-        result = scan(
+        result = scan_blocks(
             log.buffer(),
             start=start,
             first_seq=self.folds.count,
-            sink=self.folds.read,
+            sink=self.folds,
             offsets=self.tail,
             release=log.release,
         )
@@ -160,10 +164,11 @@ def _scan_into(
 
 
 def _shown(entries: EventList) -> bool:
-    """Decode the last ``WARM_TURNS`` turns now (served from the cache later). False when a line
-    is not where the offsets say (bytes a checkpoint covered have changed)."""
+    """Decode the last ``WARM_TURNS`` turns (within ``WARM_ENTRIES``) now, served from the cache
+    later. False when a line is not where the offsets say (bytes a checkpoint covered have
+    changed)."""
     try:
-        shown = entries.tail_turns(WARM_TURNS)
+        shown = entries.tail_turns(WARM_TURNS, WARM_ENTRIES)
     except ValueError:  # not an event line
         return False
     first = len(entries) - len(shown)

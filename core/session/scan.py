@@ -24,7 +24,7 @@ from core.jsonread import LOG_LINE
 from core.session.lines import parse_line
 
 _LONGEST = LOG_LINE.max_size
-RELEASE_EVERY = 16 << 20
+RELEASE_EVERY = 4 << 20
 """Bytes scanned between two calls of a scan's ``release`` (a mapped log lets go of the pages
 read so far: the peak memory of opening a long log stays near the steady one)."""
 
@@ -38,6 +38,8 @@ class ByteSource(Protocol):
     def __len__(self) -> int: ...
 
     def find(self, sub: bytes, start: int = ..., end: int = ...) -> int: ...
+
+    def rfind(self, sub: bytes, start: int = ..., end: int = ...) -> int: ...
 
     def __getitem__(self, index: slice, /) -> bytes: ...
 
@@ -84,16 +86,18 @@ def scan(
     sink: Sink | None = None,
     offsets: array[int] | None = None,
     release: Callable[[int], None] | None = None,
+    stop: int | None = None,
 ) -> ScanResult:
     """Scan ``buffer[start:]`` whose first event has index ``first_seq`` (see the module verdict).
 
     ``start`` must be the offset of a line start outside any group (after the header, or a
     checkpoint's covered length). Each committed event goes to ``sink`` and the offset of its
     line to ``offsets``, in order. ``release(end)`` is told, every ``RELEASE_EVERY`` bytes, that
-    the bytes before ``end`` will not be read again.
+    the bytes before ``end`` will not be read again. With ``stop``, the scan ends at the first
+    line start at or past it outside any group, with ``end`` there too (nothing is torn there).
     """
     size, longest = len(buffer), _LONGEST
-    mark = start + RELEASE_EVERY if release is not None else size
+    mark, stop = _marks(start, size, release, stop)
     pos, seq, committed = start, first_seq, start
     group: _Group | None = None
     while pos < size:
@@ -111,21 +115,28 @@ def scan(
                 break
             return ScanResult(_count(group, seq), _start_of(group, pos), size, _at(seq, error))
         if group is None:
-            if offsets is not None:
-                offsets.append(pos)
-            if sink is not None:
-                sink(seq, at, event)
+            _commit(sink, offsets, (seq, pos, at, event))
         else:
             group.events.append((seq, pos, at, event))
             group = _finish(group, sink, offsets)
         pos, seq = newline + 1, seq + 1
         if group is None:
             committed = pos
+            if pos >= stop:
+                return ScanResult(seq, pos, pos)
         if pos > mark:
             assert release is not None  # the mark is past the end without one
             release(pos)
             mark = pos + RELEASE_EVERY
     return ScanResult(_count(group, seq), committed, size)
+
+
+def _marks(
+    start: int, size: int, release: Callable[[int], None] | None, stop: int | None
+) -> tuple[int, int]:
+    """Where the first release falls (never without ``release``) and where the scan stops."""
+    mark = start + RELEASE_EVERY if release is not None else size
+    return mark, size if stop is None else stop
 
 
 def _grouped(group: _Group | None, size: int | None, pos: int, seq: int) -> _Group | None:
@@ -142,12 +153,19 @@ def _finish(group: _Group, sink: Sink | None, offsets: array[int] | None) -> _Gr
     group.left -= 1
     if group.left > 0:
         return group
-    for seq, pos, at, event in group.events:
-        if offsets is not None:
-            offsets.append(pos)
-        if sink is not None:
-            sink(seq, at, event)
+    for line in group.events:
+        _commit(sink, offsets, line)
     return None
+
+
+def _commit(
+    sink: Sink | None, offsets: array[int] | None, line: tuple[int, int, str, Event]
+) -> None:
+    seq, pos, at, event = line
+    if offsets is not None:
+        offsets.append(pos)
+    if sink is not None:
+        sink(seq, at, event)
 
 
 def _count(group: _Group | None, seq: int) -> int:

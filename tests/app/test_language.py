@@ -18,8 +18,8 @@ import pytest
 from PySide6.QtCore import QLocale, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox, QWidget
 
-from app.controller import due_words
-from app.main import restart_command
+from app.launch import restart_command
+from app.leave_words import due_words
 from app.settings import SETTINGS_FILE, Settings, load_settings
 from app.settings_flow import settings_draft
 from app.state import STATE_FILE, read_state

@@ -210,6 +210,26 @@ def test_a_known_type_of_the_wrong_shape_is_kept_as_given(kind: EventType) -> No
     assert (event.type, event.to_data()) == (kind, [1])
 
 
+@ROUND_TRIPS
+@given(EVENTS, st.data())
+def test_a_field_of_the_wrong_json_kind_decodes_or_is_kept_as_given(
+    event: Event, data: st.DataObject
+) -> None:
+    """Any one field replaced by a list or an object gives an event or a ``MalformedEvent``, never
+    an exception (a ``turn/end`` status that was a list once raised ``TypeError``)."""
+    shaped = event.to_data()
+    if not isinstance(shaped, dict) or not shaped:
+        return
+    key = data.draw(st.sampled_from(sorted(shaped)))
+    broken = {**shaped, key: data.draw(st.sampled_from([[1], {"a": 1}, ["x"]]))}
+
+    decoded = decode_event(event.type, broken)
+
+    assert decoded.type == event.type
+    if isinstance(decoded, MalformedEvent):
+        assert decoded.to_data() == broken
+
+
 def test_a_message_without_a_source_keeps_its_other_fields() -> None:
     """Three keys are not always id, text and source: a log line without a source (a user's,
     with the zone unknown) keeps the parent it names."""

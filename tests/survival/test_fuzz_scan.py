@@ -9,11 +9,14 @@ from __future__ import annotations
 import json
 from array import array
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core.session import block_scan
+from core.session.folds import SessionFolds
 from core.session.scan import scan
 from tests.survival.scan_oracle import verdict
 from tests.survival.strategies import JSON
@@ -123,3 +126,21 @@ def test_a_valid_log_is_committed_whole_and_a_cut_group_is_torn() -> None:
     assert (whole.count, whole.committed, whole.torn) == (3, len(log), False)
     cut = scan(log[: -len(_line(2, {"t": "\u2028"}))], start=0, first_seq=0)
     assert (cut.count, cut.committed, cut.torn) == (1, len(_line(0, {})), True)
+
+
+@FUZZ
+@given(buffer=st.one_of(valid_log(), edited_log(), st.binary(max_size=200)))
+def test_the_block_scan_gives_the_model_s_verdict_and_the_line_scan_s_folds(buffer: bytes) -> None:
+    folds, offsets = SessionFolds(), array("Q")
+    with mock.patch.object(block_scan, "BLOCK", 256):  # a few lines a block
+        result = block_scan.scan_blocks(buffer, start=0, first_seq=0, sink=folds, offsets=offsets)
+    expected = verdict(buffer)
+    assert (result.count, result.committed, result.end) == (
+        expected.count,
+        expected.committed,
+        expected.end,
+    ), buffer
+    assert (result.corruption.line if result.corruption else None) == expected.corrupt_line
+    line_folds, line_offsets = SessionFolds(), array("Q")
+    assert scan(buffer, start=0, first_seq=0, sink=line_folds.read, offsets=line_offsets) == result
+    assert (list(offsets), folds.to_json()) == (list(line_offsets), line_folds.to_json())

@@ -1,0 +1,219 @@
+"""The block scan against the line scan: the same verdict, offsets and folds on every log, damaged
+or not (a differential hypothesis test), and the block path actually taken on plain lines."""
+
+from __future__ import annotations
+
+from array import array
+from typing import Any
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.events import (
+    AssistantMessage,
+    Entry,
+    Event,
+    EventType,
+    ModelRef,
+    ToolCall,
+    ToolResult,
+    TurnStart,
+)
+from core.instant import has_instant_shape, have_instant_shape
+from core.schedule.fold import ScheduleFolder
+from core.session import block_scan
+from core.session.block_scan import scan_blocks
+from core.session.folds import SessionFolds
+from core.session.lines import encode_entry, encode_line, make_envelope
+from core.session.scan import ScanResult, scan
+from tests.core.session.test_fold_properties import OPS, simulate
+from tests.core.test_events import STRATEGIES
+
+AT = "2026-08-05T12:00:00.000Z"
+any_event = st.one_of(*STRATEGIES.values())
+_HEAD = b'{"seq":%d,"at":"' + AT.encode() + b'"'
+ODD_LINES = [
+    b"",
+    b"[1]",
+    b"{",
+    b'{"seq":%d,"at":"x","type":"t","data":1}',
+    b'{"seq":true,"at":"' + AT.encode() + b'","type":"t","data":1}',
+    b'{"seq":%d.0,"at":"' + AT.encode() + b'","type":"t","data":1}',
+    b'{"seq":%d,"at":1,"type":"t","data":1}',
+    _HEAD + b',"type":"","data":1}',
+    _HEAD + b',"type":2,"data":1}',
+    _HEAD + b',"type":"t"}',
+    _HEAD + b',"type":"user/message","data":{"text":"\\ud800"}}',
+    _HEAD + b',"type":"t","data":1,"group":2}',
+    _HEAD + b',"type":"t","data":' + b"[" * 300 + b"]" * 300 + b"}",
+    _HEAD + b',"type":"t","data":"\xff"}',
+    _HEAD + b',"type":"t","data":1}',
+]
+odd_lines = st.sampled_from(ODD_LINES)
+
+
+def fold_both(log: bytes, start: int = 0, block: int = 300) -> tuple[Any, Any]:
+    """What the line scan and the block scan (in blocks of ``block`` bytes: many in a short log)
+    make of ``log``: verdict, offsets and fold state."""
+    found = []
+    for blocks in (False, True):
+        folds, offsets = SessionFolds(), array("Q")
+        if blocks:
+            with mock.patch.object(block_scan, "BLOCK", block):
+                result = scan_blocks(log, start=start, first_seq=0, sink=folds, offsets=offsets)
+        else:
+            result = scan(log, start=start, first_seq=0, sink=folds.read, offsets=offsets)
+        schedule = folds.schedule
+        state = schedule.fold().to_json() if isinstance(schedule, ScheduleFolder) else schedule
+        found.append((result, list(offsets), folds.to_json(), state, folds.schedule_sources))
+    return found[0], found[1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    events=st.lists(any_event, max_size=30),
+    groups=st.lists(st.integers(0, 30), max_size=3),
+    damage=st.lists(st.tuples(st.integers(0, 10**6), odd_lines | st.binary(max_size=3))),
+    cut=st.integers(0, 10**6),
+)
+def test_the_block_scan_agrees_with_the_line_scan_on_any_log(
+    events: list[Event], groups: list[int], damage: list[tuple[int, bytes]], cut: int
+) -> None:
+    lines = [
+        encode_line(
+            make_envelope(i, AT, e.type, e.to_data(), group=2 if i in groups else None)
+        ).rstrip(b"\n")
+        for i, e in enumerate(events)
+    ]
+    for where, bad in damage:
+        if lines:
+            index = where % len(lines)
+            line = lines[index]
+            spot = where % (len(line) + 1)
+            whole = bad.replace(b"%d", b"%d" % index)  # a line of its own, at its index
+            lines[index] = whole if where % 2 else line[:spot] + bad + line[spot:]
+    log = b"".join(line + b"\n" for line in lines)
+    if cut % 3 == 0:
+        log = log[: cut % (len(log) + 1)]
+    strict, fast = fold_both(log)
+    assert fast == strict
+
+
+@pytest.mark.parametrize("odd", ODD_LINES)
+@pytest.mark.parametrize("where", [0, 2, 4])
+def test_each_odd_line_gets_the_line_scan_s_verdict(odd: bytes, where: int) -> None:
+    lines = [encode_entry(Entry(i, AT, TurnStart(i, 0))).rstrip(b"\n") for i in range(5)]
+    lines[where] = odd.replace(b"%d", b"%d" % where)
+    strict, fast = fold_both(b"".join(line + b"\n" for line in lines), block=1 << 16)
+    assert fast == strict
+
+
+@settings(max_examples=40, deadline=None)
+@given(OPS, st.integers(0, 6))
+def test_the_block_scan_folds_the_agent_s_logs_as_the_line_scan_does(
+    ops: list[Any], calls: int
+) -> None:
+    log = simulate(ops, [])
+    for _ in range(calls):  # a turn left open with calls answered or not
+        log.append(Entry(len(log), AT, ToolResult(f"call{len(log)}", "t", "r", is_error=False)))
+    data = b"".join(map(encode_entry, log))
+    strict, fast = fold_both(data)
+    assert fast == strict
+    assert fast[0] == ScanResult(len(log), len(data), len(data))
+
+
+def test_plain_lines_are_folded_by_blocks_without_the_line_scan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    log = b"".join(
+        encode_entry(
+            Entry(
+                i, AT, TurnStart(i, 0) if i % 3 == 0 else ToolResult("c", "t", "", is_error=False)
+            )
+        )
+        for i in range(600)
+    )
+    lines_read: list[int] = []
+    real = scan
+
+    def spy(*args: Any, **kwargs: Any) -> ScanResult:
+        lines_read.append(kwargs["start"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(block_scan, "scan", spy)
+    strict, fast = fold_both(log, block=1 << 16)
+    assert fast == strict
+    assert lines_read == []  # no block needed the line scan
+    assert fast[2]["lastTurn"] == 597
+
+
+def test_a_malformed_turn_start_does_not_forget_the_calls_before_it() -> None:
+    call = ToolCall("c1", "schedule_list", "{}")
+    calls = encode_entry(
+        Entry(1, AT, AssistantMessage("a", "", (call,), ModelRef("p", "m"), "tool_calls"))
+    )
+    log = (
+        encode_entry(Entry(0, AT, TurnStart(1, 0)))
+        + calls
+        + encode_line(make_envelope(2, AT, EventType.TURN_START, {"turn": "two"}))
+    )
+    strict, fast = fold_both(log, block=1 << 16)
+    assert fast == strict
+    assert fast[2]["openCalls"] == [["c1", "schedule_list"]]
+
+
+@given(st.lists(st.text(max_size=30) | st.just(AT), max_size=5))
+def test_the_shape_of_many_instants_is_the_shape_of_each(texts: list[str]) -> None:
+    assert have_instant_shape(texts) == all(map(has_instant_shape, texts))
+    assert have_instant_shape([AT, AT])
+    assert not have_instant_shape([AT + "\n" + AT, ""])
+
+
+def test_the_block_scan_lets_go_of_what_it_read_as_it_goes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(block_scan, "RELEASE_EVERY", 1000)
+    monkeypatch.setattr(block_scan, "BLOCK", 300)
+    log = b"".join(encode_entry(Entry(i, AT, TurnStart(i, 0))) for i in range(200))
+    told: list[int] = []
+    folds = SessionFolds()
+    result = scan_blocks(
+        log, start=0, first_seq=0, sink=folds, offsets=array("Q"), release=told.append
+    )
+    assert result == ScanResult(200, len(log), len(log))
+    assert told == sorted(told)
+    assert len(told) > 3
+    assert all(0 < end <= len(log) for end in told)
+
+
+@pytest.mark.parametrize(
+    ("data", "closes"),
+    [
+        ({"turn": 1, "status": "failed", "error": 5}, False),  # malformed: no turn/end at all
+        ({"turn": 1, "status": "failed", "error": {"kind": "http", "message": "down"}}, True),
+        ({"turn": 1, "status": "completed"}, True),
+        ({"turn": 1, "status": "over"}, False),
+        ({"turn": "1", "status": "failed"}, False),
+        ([1], False),
+    ],
+)
+def test_a_turn_end_of_any_shape_folds_as_the_line_scan_folds_it(data: Any, closes: bool) -> None:
+    log = encode_entry(Entry(0, AT, TurnStart(1, 0))) + encode_line(
+        make_envelope(1, AT, EventType.TURN_END, data)
+    )
+    strict, fast = fold_both(log, block=1 << 16)
+    assert fast == strict
+    assert (fast[2]["openTurn"] is None) == closes
+
+
+@pytest.mark.parametrize(
+    ("data", "starts"),
+    [({"turn": 2, "input": 0}, True), ({"turn": 2, "input": "0"}, False), ({"turn": 2}, False)],
+)
+def test_a_turn_start_of_any_shape_folds_as_the_line_scan_folds_it(data: Any, starts: bool) -> None:
+    log = encode_entry(Entry(0, AT, TurnStart(1, 0))) + encode_line(
+        make_envelope(1, AT, EventType.TURN_START, data)
+    )
+    strict, fast = fold_both(log, block=1 << 16)
+    assert fast == strict
+    assert fast[2]["lastTurn"] == (2 if starts else 1)
