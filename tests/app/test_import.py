@@ -298,7 +298,7 @@ def test_a_chime_export_imported_twice_is_one_conversation(
         chime.send("hello")
         target = tmp_path / "in" / "mine.jsonl"
         target.parent.mkdir()
-        chime.run(chime.controller.export_current("jsonl", target))
+        chime.run(chime.controller.actions.export_current("jsonl", target))
         import_file(chime, target)
         count = len(stored(chime))
         import_file(chime, target)
