@@ -200,10 +200,13 @@ class SessionFolds:
 
     def _turn_edge(self, seq: int, kind: str, data: Any) -> bool:
         """Fold the usual ``turn/start`` or ``turn/end`` (the shape its decoder makes a
-        ``TurnStart`` or an error-free ``TurnEnd`` of) without the value: True when it was one."""
+        ``TurnStart`` or an error-free ``TurnEnd`` of) without the value: True when it was one.
+        A Continue's ``turn/start`` (``continues``) is decoded, as its decoder checks it."""
         if type(data) is not dict or type(turn := data.get("turn")) is not int:
             return False
         if kind == _TURN_START and type(consumed := data.get("input")) is int:
+            if "continues" in data:
+                return False
             self.count = seq + 1
             self._turn_start(seq, turn, consumed)
             return True
