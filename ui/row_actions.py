@@ -42,6 +42,15 @@ ROW_ACTIONS: tuple[RowAction, ...] = (
         ),
     ),
     RowAction(
+        Verb.CONTINUE,
+        QT_TRANSLATE_NOOP("RowActions", "Continue"),
+        QT_TRANSLATE_NOOP(
+            "RowActions",
+            "This answer was cut off (stopped, or at the model's length limit): ask the model "
+            "to go on from where it stopped (Enter)",
+        ),
+    ),
+    RowAction(
         Verb.REGENERATE,
         QT_TRANSLATE_NOOP("RowActions", "Regenerate"),
         QT_TRANSLATE_NOOP(

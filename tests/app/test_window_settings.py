@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QPalette
-from PySide6.QtWidgets import QLineEdit, QMessageBox
+from PySide6.QtWidgets import QLineEdit, QMessageBox, QScrollArea
 
 from app.launch import parse_args
 from app.run_log import LOG_FILE, setup_logging
@@ -207,6 +207,33 @@ def test_a_closed_settings_dialog_goes_away_instead_of_piling_up(open_app: Opene
             dialog = open_settings(chime)
             chime.inside(getattr(dialog, close))
             chime.until(lambda: chime.window.findChildren(SettingsDialog) == [])
+
+
+def test_the_settings_dialog_fits_an_800_by_600_screen_and_its_pages_scroll(
+    open_app: Opener,
+) -> None:
+    """It measured 844 px with every box on one page: now three tabs, each page scrolling when
+    it is taller than the room (the MCP page alone asks for about 800 px)."""
+    with open_app() as chime:
+        dialog = open_settings(chime)
+        chime.until(lambda: dialog.height() > 0)
+        assert dialog.height() <= 560
+        assert dialog.frameGeometry().height() <= 600
+        assert [dialog.tabs.tabText(i) for i in range(dialog.tabs.count())] == [
+            "&General",
+            "&Window",
+            "T&ools (MCP)",
+        ]
+        for index in range(dialog.tabs.count()):
+            dialog.tabs.setCurrentIndex(index)
+            page = dialog.tabs.currentWidget()
+            assert isinstance(page, QScrollArea)
+            assert page.widget().height() >= page.viewport().height() - 1  # all of it reachable
+        mcp = dialog.tabs.widget(2)
+        assert isinstance(mcp, QScrollArea)
+        assert mcp.verticalScrollBar().maximum() > 0  # taller than the room: it scrolls
+        assert mcp.widget().isAncestorOf(dialog.mcp_page)
+        chime.inside(dialog.reject)
 
 
 def test_the_dark_and_light_themes_apply_a_palette_and_the_text_size_the_font(
