@@ -63,7 +63,12 @@ def make_application(argv: Sequence[str]) -> QApplication:
     existing = QApplication.instance()
     if isinstance(existing, QApplication):
         return existing
-    app = QApplication(list(argv))
+    return configured(QApplication(list(argv)))
+
+
+def configured(app: QApplication) -> QApplication:
+    """``app`` named Chime (for the desktop, settings and the tray), with the window's icons
+    found and the Fusion style."""
     register_icons()
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName(APP_NAME)
