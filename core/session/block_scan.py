@@ -29,6 +29,7 @@ from orjson import loads
 from core.events import Event
 from core.instant import have_instant_shape
 from core.jsonread import LOG_LINE, bounded_reader
+from core.session.envelopes import read_envelopes
 from core.session.scan import RELEASE_EVERY, ByteSource, ScanResult, scan
 
 BLOCK = 64 << 10
@@ -49,7 +50,13 @@ class BlockSink(Protocol):
     def read(self, seq: int, at: str, event: Event) -> None: ...
 
     def read_block(
-        self, first_seq: int, kinds: list[str], ats: list[str], datas: list[Any]
+        self,
+        first_seq: int,
+        kinds: list[str],
+        ats: list[str],
+        datas: list[Any],
+        *,
+        raw: bool = False,
     ) -> None: ...
 
 
@@ -68,8 +75,9 @@ def scan_blocks(
     mark = start + RELEASE_EVERY
     while pos < size:
         end = buffer.rfind(b"\n", pos, min(size, pos + BLOCK)) + 1
-        lines = buffer[pos:end].split(b"\n")[:-1] if end > pos else []
-        if lines and _checked(lines, seq, sink):
+        block = buffer[pos:end]
+        lines = block.split(b"\n")[:-1]
+        if lines and _checked(block, lines, seq, sink):
             offsets.append(pos)  # each next line starts past the lengths and newlines before it
             offsets.extend(map(add, accumulate(map(len, lines[:-1])), range(pos + 1, end)))
             pos, seq = end, seq + len(lines)
@@ -91,9 +99,16 @@ def scan_blocks(
     return ScanResult(seq, pos, size)
 
 
-def _checked(lines: list[bytes], first_seq: int, sink: BlockSink) -> bool:
+def _checked(block: bytes, lines: list[bytes], first_seq: int, sink: BlockSink) -> bool:
     """Fold a block of plain lines through ``sink.read_block`` and say True, or say False (and
     fold nothing) when one of them needs ``scan``'s line-by-line reading."""
+    parts = read_envelopes(block, lines)
+    if parts is not None:  # the usual block: no line's data built here
+        seqs, ats, kinds, raws = parts
+        if not _envelopes(seqs, first_seq, kinds, ats):
+            return False
+        sink.read_block(first_seq, kinds, ats, raws, raw=True)
+        return True
     try:  # a line past the shallow bound is read with the depth and size checks; none usually is
         values = list(map(_read_line if max(map(len, lines)) > _SHALLOW else loads, lines))
     except ValueError:  # orjson's refusal included: the line scan reads the line again

@@ -50,6 +50,44 @@ ODD_LINES = [
     _HEAD + b',"type":"t","data":' + b"[" * 300 + b"]" * 300 + b"}",
     _HEAD + b',"type":"t","data":"\xff"}',
     _HEAD + b',"type":"t","data":1}',
+    # where msgspec (core.session.envelopes) and the bounded decode may read a line differently:
+    _HEAD + b',"type":"t","data":1,"z":"\xff"}',  # not UTF-8 where nothing is built
+    _HEAD + b',"type":"t","data":"\xc0\xaf"}',  # an overlong encoding
+    _HEAD + b',"type":"t","data":"\xed\xa0\x80"}',  # a surrogate's bytes
+    _HEAD + b',"type":"t","data":1,"z":"\\udc00"}',  # a lone surrogate escaped, skipped
+    _HEAD + b',"type":"\\ud800","data":1}',
+    _HEAD + b',"type":"t","data":1e400}',  # out of a double's range
+    _HEAD + b',"type":"t","data":1,"z":-1E400}',
+    _HEAD + b',"type":"t","data":[1e-400]}',
+    _HEAD + b',"type":"t","data":' + b"1" * 401 + b"}",  # an integer of 401 digits
+    _HEAD + b',"type":"t","data":{"z":' + b"9" * 320 + b".5}}",
+    _HEAD + b',"type":"t","data":' + b"1" * 40 + b"}",  # beyond 64 bits: a float
+    _HEAD + b',"type":"t","data":"call_3e4"}',  # text that looks like an exponent
+    _HEAD + b',"type":"t","data":NaN}',
+    _HEAD + b',"type":"t","data":Infinity}',
+    _HEAD + b',"type":"t","data":1}x',  # trailing garbage
+    _HEAD + b',"type":"t","data":1} ',
+    b"\xef\xbb\xbf" + _HEAD + b',"type":"t","data":1}',  # a byte order mark
+    _HEAD + b',"type":"t","data":' + b"[" * 255 + b"]" * 255 + b"}",  # 256 levels: the most
+    _HEAD + b',"type":"t","data":' + b"[" * 256 + b"]" * 256 + b"}",
+    _HEAD + b',"type":"t","data":"' + b"[" * 600 + b'"}',  # brackets in a string
+    b'{"seq":-1,"seq":%d,"at":"' + AT.encode() + b'","type":"t","data":1}',  # duplicate keys
+    _HEAD + b',"type":"x","type":"t","data":1,"data":2}',
+    b'{"seq":%d,"seq":"1","at":"' + AT.encode() + b'","type":"t","data":1}',
+    b'{"s\\u0065q":%d,"at":"' + AT.encode() + b'","type":"t","data":1}',  # an escaped key
+    _HEAD + b',"type":"t","data":1,"gr\\u006fup":2}',
+    _HEAD + b',"type":"t","data":1,"group":null}',
+    b'{"seq":%de0,"at":"' + AT.encode() + b'","type":"t","data":1}',
+    b'{"seq":1844674407370955161%d,"at":"' + AT.encode() + b'","type":"t","data":1}',
+    _HEAD + b',"type":"turn/start","data":{"turn":9223372036854775808,"input":0}}',
+    _HEAD + b',"type":"turn/start","data":{"turn":18446744073709551616,"input":0}}',
+    _HEAD + b',"type":"turn/start","data":{"turn":-9223372036854775808,"input":0}}',
+    _HEAD + b',"type":"turn/start","data":{"turn":true,"input":0}}',
+    _HEAD + b',"type":"turn/end","data":{"turn":0,"status":"completed","error":null}}',
+    _HEAD + b',"type":"turn/end","data":{"turn":0,"status":"failed","error":"x"}}',
+    _HEAD + b',"type":"turn/end","data":{"turn":0,"status":"completed","status":"over"}}',
+    _HEAD
+    + b',"type":"user/message","data":{"id":"u","text":"\\ud800 hi","source":{"kind":"user"}}}',
 ]
 odd_lines = st.sampled_from(ODD_LINES)
 
