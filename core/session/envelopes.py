@@ -26,7 +26,7 @@ line scan reads groups). Duplicate keys: both keep the last.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from msgspec import UNSET, Meta, MsgspecError, Raw, Struct
 from msgspec.json import Decoder
@@ -63,7 +63,21 @@ class TurnEndData(Struct, gc=False):
     error: None = None
 
 
+class _TypedSource(Struct, gc=False, forbid_unknown_fields=True):
+    kind: Literal["user"]
+    timeZone: str | None = None  # noqa: N815 -- the log's key
+
+
+class UserMessageData(Struct, gc=False, forbid_unknown_fields=True):
+    """The data of the usual ``user/message``: typed, with exactly an id, a text and a source."""
+
+    id: str
+    text: str
+    source: _TypedSource
+
+
 _decode = Decoder(_Envelope).decode
+_read_message = Decoder(UserMessageData).decode
 _read_start = Decoder(TurnStartData).decode
 _read_end = Decoder(TurnEndData).decode
 _read_line = bounded_reader(LOG_LINE)
@@ -136,5 +150,14 @@ def read_turn_end(data: Raw) -> TurnEndData | None:
     string ``status``, no ``error`` or a null one), else None (decode it)."""
     try:
         return _read_end(data)
+    except MsgspecError:
+        return None
+
+
+def read_user_message(data: Raw) -> UserMessageData | None:
+    """The usual ``user/message``'s data (the shape its decoder makes a typed ``UserMessage`` of
+    without looking further), else None (decode it)."""
+    try:
+        return _read_message(data)
     except MsgspecError:
         return None

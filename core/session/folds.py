@@ -72,9 +72,17 @@ from core.events import (
 )
 from core.schedule.fold import ScheduleFolder
 from core.session.conversation import Conversation, ConversationFolder
-from core.session.envelopes import read_data, read_turn_end, read_turn_start
+from core.session.envelopes import (
+    read_data,
+    read_turn_end,
+    read_turn_start,
+    read_user_message,
+)
 
 _TURN_START, _TURN_END = EventType.TURN_START.value, EventType.TURN_END.value
+_USER_MESSAGE = EventType.USER_MESSAGE.value
+_TYPED = UserSource(None)
+"""A typed message's source where the fold needs only to know it was typed (not its zone)."""
 _CALLS = frozenset(
     kind.value
     for kind in (EventType.ASSISTANT_MESSAGE, EventType.TOOL_RESULT, EventType.TOOL_START)
@@ -237,6 +245,12 @@ class SessionFolds:
             self.count = seq + 1
             self._turn_end(end.turn, end.status)
             return True
+        if kind == _USER_MESSAGE:
+            if (message := read_user_message(data)) is None:
+                return False
+            self.count = seq + 1
+            self._message(seq, message.text, _TYPED)
+            return True
         return False
 
     def _fold(self, at: str, event: Event) -> None:
@@ -349,14 +363,24 @@ class SessionFolds:
         return self.conversation.snapshot(frozenset(self.failed), self.count)
 
     def _user_message(self, seq: int, message: UserMessage) -> None:
+        self._message(seq, message.text, message.source, message.parent, message.revises)
+
+    def _message(
+        self,
+        seq: int,
+        text: str,
+        source: UserSource | PluginSource,
+        parent: int | None = None,
+        revises: int | None = None,
+    ) -> None:
         self.conversation.queue.add(seq)
         if seq >= self.seed_length:
             self._give_back(seq)
-            if isinstance(message.source, PluginSource):
+            if isinstance(source, PluginSource):
                 self.reminders.add(seq)
-        self.conversation.user_message(seq, message.parent, message.revises)
-        text = message.text.strip()
-        if self.first_message is None and text and isinstance(message.source, UserSource):
+        self.conversation.user_message(seq, parent, revises)
+        text = text.strip()
+        if self.first_message is None and text and isinstance(source, UserSource):
             self.first_message = text.split("\n", 1)[0][:TITLE_FROM_MESSAGE_CHARS]
 
     def _turn_start(self, seq: int, turn: int, consumed: int) -> None:

@@ -88,6 +88,18 @@ ODD_LINES = [
     _HEAD + b',"type":"turn/end","data":{"turn":0,"status":"completed","status":"over"}}',
     _HEAD
     + b',"type":"user/message","data":{"id":"u","text":"\\ud800 hi","source":{"kind":"user"}}}',
+    _HEAD + b',"type":"user/message","data":{"id":"u","text":" hi\\n","source":{"kind":"user"}}}',
+    _HEAD + b',"type":"user/message","data":{"id":"u","text":"hi","source":{"kind":"plugin"}}}',
+    _HEAD + b',"type":"user/message","data":{"id":"u","text":"hi","source":null}}',
+    _HEAD + b',"type":"user/message","data":{"id":"u","text":"hi","source":{"kind":"user","x":1}}}',
+    _HEAD + b',"type":"user/message","data":{"id":"u","text":"hi","source":{"kind":"us\\u0065r"}}}',
+    _HEAD
+    + b',"type":"user/message","data":{"id":"u","text":"a","text":2,"source":{"kind":"user"}}}',
+    _HEAD
+    + b',"type":"user/message","data":{"id":"u","text":"a","source":{"kind":"user"},"parent":0}}',
+    _HEAD + b',"type":"user/message","data":{"id":1,"text":"a","source":{"kind":"user"}}}',
+    _HEAD
+    + b',"type":"user/message","data":{"id":"u","text":"a","source":{"kind":"user","timeZone":5}}}',
 ]
 odd_lines = st.sampled_from(ODD_LINES)
 
