@@ -39,7 +39,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from itertools import compress
+from itertools import chain, compress
 from typing import Any, TypeAlias, assert_never
 
 from msgspec import Raw
@@ -90,6 +90,7 @@ _CALLS = frozenset(
 _FOLDED = frozenset(kind.value for kind in EventType) - {EventType.CONTEXT_TIME.value}
 """The types whose events may change a fold (``read_block``): all but ``context/time`` and the
 unknown ones (``_fold`` passes over them)."""
+_NOT_CALLS = _FOLDED - _CALLS
 
 TITLE_FROM_MESSAGE_CHARS = 1000
 """A title taken from the first user message is its whole first line, up to this many characters
@@ -206,12 +207,15 @@ class SessionFolds:
         value = read_data if raw else _itself
         edge = self._raw_edge if raw else self._turn_edge
         last_start = _last_turn_start(kinds, datas, value)
-        for index in compress(range(len(kinds)), map(_FOLDED.__contains__, kinds)):
+        needed = chain(  # picked in C: the Python loop sees only the events it folds
+            compress(range(last_start), map(_NOT_CALLS.__contains__, kinds[:last_start])),
+            compress(range(last_start, len(kinds)), map(_FOLDED.__contains__, kinds[last_start:])),
+        )
+        for index in needed:
             kind, data, seq = kinds[index], datas[index], first_seq + index
-            if index >= last_start or kind not in _CALLS:
-                self.count = seq
-                if not edge(seq, kind, data):
-                    self.read(seq, ats[index], decode_event(kind, value(data)))
+            self.count = seq
+            if not edge(seq, kind, data):
+                self.read(seq, ats[index], decode_event(kind, value(data)))
         self.count = first_seq + len(kinds)
         self.last_at = ats[-1]  # a block has a line at least
 
