@@ -104,8 +104,12 @@ def _checked(block: bytes, lines: list[bytes], first_seq: int, sink: BlockSink) 
     fold nothing) when one of them needs ``scan``'s line-by-line reading."""
     parts = read_envelopes(block, lines)
     if parts is not None:  # the usual block: no line's data built here
-        seqs, ats, kinds, raws = parts
-        if not _envelopes(seqs, first_seq, kinds, ats):
+        seqs, ats, kinds, raws = parts  # of the types the envelope needs: msgspec checked them
+        if not (
+            seqs == list(range(first_seq, first_seq + len(seqs)))
+            and "" not in kinds
+            and have_instant_shape(ats)
+        ):
             return False
         sink.read_block(first_seq, kinds, ats, raws, raw=True)
         return True

@@ -19,8 +19,8 @@ the usual way, which gives the usual verdict):
   opening brackets (as ``core.jsonread`` counts before it looks closer).
 
 What msgspec refuses that the decode accepts (a lone surrogate escaped, ``seq`` written ``0.0``,
-an envelope that is not an object) is a ``None`` too; a ``group`` key sends the block back (the
-line scan reads groups). Duplicate keys: both keep the last.
+an envelope that is not an object, a ``group`` key, which the line scan reads) is a ``None`` too.
+Duplicate keys: both keep the last.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Annotated, Any, Literal
 
-from msgspec import UNSET, Meta, MsgspecError, Raw, Struct
+from msgspec import UNSET, Meta, MsgspecError, Raw, Struct, UnsetType
 from msgspec.json import Decoder
 
 from core.jsonread import LOG_LINE, bounded_reader
@@ -41,7 +41,8 @@ class _Envelope(Struct, gc=False):
     at: str
     type: str
     data: Raw
-    group: Any = UNSET
+    group: UnsetType = UNSET
+    """A line with a ``group`` (even ``null``) is refused here: the line scan reads groups."""
 
 
 _Whole = Annotated[int, Meta(ge=-(2**63), le=2**63 - 1)]
@@ -86,7 +87,7 @@ _NUMBERS = bytes.maketrans(b"0123456789E", b"0000000000e")
 """Every digit a ``0`` and the exponent's ``E`` an ``e``: a number out of range leaves a ``0e``
 (an exponent) or a run of 300 zeros (a double ends at 309 digits, the decode's integers at 400)."""
 _LONG_RUN = b"0" * 300
-_SEQ, _AT, _TYPE, _DATA, _GROUP = map(attrgetter, ("seq", "at", "type", "data", "group"))
+_SEQ, _AT, _TYPE, _DATA = map(attrgetter, ("seq", "at", "type", "data"))
 
 Parts = tuple[list[int], list[str], list[str], list[Raw]]
 """Each line's ``seq``, ``at``, ``type`` and the bytes of its ``data``."""
@@ -101,8 +102,6 @@ def read_envelopes(block: bytes, lines: list[bytes]) -> Parts | None:
     try:
         found = list(map(_decode, lines))
     except MsgspecError:  # not JSON, a lone surrogate, a part of another kind: the usual way
-        return None
-    if list(map(_GROUP, found)).count(UNSET) != len(found):
         return None
     return (
         list(map(_SEQ, found)),
