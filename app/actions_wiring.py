@@ -15,7 +15,9 @@ from PySide6.QtCore import QCoreApplication, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QWidget
 
+from app.attachment_open import open_with_system
 from app.controller import AppController
+from app.leave_words import leave_warning
 from app.qtasync import TaskRunner
 from app.settings_flow import SettingsFlow
 from app.tool_images import ToolImages
@@ -68,6 +70,8 @@ class Questions:
     """The file to import conversations from (None: cancelled)."""
     set_reminder: Callable[[QWidget, str, str], bool] = ask_set_reminder
     """Whether to set the reminder a model answered in words (its text, when it would come)."""
+    open_file: Callable[[Path], bool] = open_with_system
+    """Hands a temporary copy of an attachment to the system's program for it (tests record it)."""
 
 
 def wire_controller(
@@ -88,22 +92,27 @@ def wire_controller(
     act("retry").triggered.connect(controller.retry)
     act("new_session").triggered.connect(tasks.slot(controller.new_session))
     act("close_session").triggered.connect(
-        lambda: confirm("close") and tasks.spawn(controller.close_session())
+        lambda: confirm("close") and tasks.spawn(controller.actions.close_session())
     )
-    act("fork_session").triggered.connect(tasks.slot(controller.fork_current))
-    window.fork_requested.connect(tasks.slot(controller.fork_current))
+    act("fork_session").triggered.connect(tasks.slot(controller.actions.fork_current))
+    window.fork_requested.connect(tasks.slot(controller.actions.fork_current))
     act("delete_session").triggered.connect(
-        lambda: confirm("delete") and tasks.spawn(controller.delete_current())
+        lambda: confirm("delete") and tasks.spawn(controller.actions.delete_current())
     )
-    act("undo_delete").triggered.connect(tasks.slot(controller.undo_delete))
-    act("next_session").triggered.connect(lambda: _step(controller, tasks, 1))
-    act("previous_session").triggered.connect(lambda: _step(controller, tasks, -1))
+    act("undo_delete").triggered.connect(tasks.slot(controller.actions.undo_delete))
+    act("next_session").triggered.connect(lambda: _step(window, controller, tasks, 1))
+    act("previous_session").triggered.connect(lambda: _step(window, controller, tasks, -1))
     window.sessions.session_chosen.connect(lambda sid: tasks.spawn(controller.open_session(sid)))
     wire_verbs(window, controller)  # the conversation verbs and find (agent.md §7)
     transcript = window.transcript
-    transcript.set_thumbnails(
-        ToolImages(tasks, lambda: _shown(controller), transcript.pictures_arrived)
-    )
+    chips = window.composer.attachments
+
+    def arrived() -> None:
+        transcript.pictures_arrived()
+        chips.pictures_arrived()
+
+    chips.thumbnails = images = ToolImages(tasks, lambda: _shown(controller), arrived)
+    transcript.set_thumbnails(images)
 
 
 def _shown(controller: AppController) -> LiveSession | None:
@@ -132,7 +141,7 @@ def wire_actions(
     wire_controller(window, controller, tasks, confirm)
     act("rename_session").triggered.connect(lambda: _rename(window, controller, questions))
     window.sessions.rename_wanted.connect(
-        lambda sid, title: tasks.spawn(controller.rename_session(sid, title))
+        lambda sid, title: tasks.spawn(controller.actions.rename_session(sid, title))
     )
     act("export_markdown").triggered.connect(
         lambda: _export(window, controller, tasks, questions, "markdown")
@@ -167,7 +176,7 @@ def _confirm_leaving(
     asked not to be asked again; True to go ahead."""
     if not settings.settings.warn_waiting_reminders:
         return True
-    warning = controller.leave_warning(kind)
+    warning = leave_warning(controller, kind)
     if warning is None:
         return True
     answer = questions.leave(window, warning)
@@ -229,8 +238,9 @@ async def _quit_asking(
     QTimer.singleShot(0, window, ask)
 
 
-def _step(controller: AppController, tasks: TaskRunner, step: int) -> None:
-    target = controller.step_session(step)
+def _step(window: MainWindow, controller: AppController, tasks: TaskRunner, step: int) -> None:
+    """Show the session ``step`` rows away in the sidebar's order as shown (wrapping)."""
+    target = controller.listing.step_session(step, window.sessions.model.session_ids())
     if target is not None and target != controller.current:
         tasks.spawn(controller.open_session(target))
 
@@ -261,4 +271,4 @@ def _export(
     name = (opened.session.title or "chime-session")[:40].replace("/", "-") + suffix
     target = questions.export_path(window, Path.home() / name, kind)
     if target is not None:
-        tasks.spawn(controller.export_current(kind, target))
+        tasks.spawn(controller.actions.export_current(kind, target))

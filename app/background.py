@@ -68,7 +68,9 @@ def wire_presence(
     controller.entry_observers.append(presence.observe)
 
     def unread_changed() -> None:
-        items = [UnreadItem(sid, title, n) for sid, title, n in controller.unread_sessions()]
+        items = [
+            UnreadItem(sid, title, n) for sid, title, n in controller.listing.unread_sessions()
+        ]
         presence.set_unread(items)
 
     controller.unread_changed.connect(unread_changed)
@@ -112,7 +114,9 @@ class AllReminders(QObject):
         if self.dialog is None:
             self.dialog = AllRemindersDialog(self._window)
             self.dialog.open_requested.connect(self.open_requested.emit)
-        self.dialog.set_lines(self._controller.reminder_lines(), self._clock(), self._zone())
+        self.dialog.set_lines(
+            self._controller.listing.reminder_lines(), self._clock(), self._zone()
+        )
         self.dialog.show()
         self.dialog.raise_()
         self.dialog.activateWindow()

@@ -1,10 +1,11 @@
-"""The composition root: arguments, QApplication, the qasync loop, logging, and the wiring.
+"""The composition root: one run of the app, from the window's first paint to the end of quit.
 
 ``run()`` is the ``chime`` entry point and ``python -m app``. It builds every object once and
 passes it down: the system clock and zone (app.system), the window, and after its first paint the
-task runner (app.qtasync), the session store, the provider from the settings, the controller and
-the settings flow, which ``app.actions_wiring`` connects to the window. Nothing imports this
-module but ``app/__main__.py`` (an import-linter contract).
+engine (``app.composition``: the task runner, the session store, the provider from the settings,
+the controller and the settings flow, which ``app.actions_wiring`` connects to the window). Its
+arguments, signals and restart are ``app.launch``; its log and crash sentence ``app.run_log``.
+Nothing imports this module but ``app/__main__.py`` (an import-linter contract).
 
 Unexpected exceptions are logged to a rotating file in the data directory and shown as one short
 sentence, never a traceback. A data directory that cannot be written (read-only, no permission, a
@@ -14,35 +15,31 @@ closing the window all flush every session before exiting. A second start on the
 folder hands its ``--session`` to the running instance, which raises its window
 (``app.single_instance``), and exits. Choosing another language in the settings offers to start
 again in it: Chime quits as it always does (everything flushed, the open sessions recorded) and
-replaces its process with a new start on the same data folder (``restart_command``).
+replaces its process with a new start on the same data folder (``app.launch.restart_command``).
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
 import logging.handlers
-import os
-import signal
-import socket
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QLocale, QSocketNotifier, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QLocale, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from app import __version__, qt_feature  # first: its import keeps PySide6 from reading sources
 from app.appearance import apply_appearance, load_style, make_application
 from app.language import install_language, language_for
+from app.launch import install_signal_quit, parse_args, restart, trace_start
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
+from app.run_log import install_excepthook, setup_logging
 from app.settings import KeyStore, ReadSettings, effective_provider, read_settings
 from app.single_instance import InstanceGuard, hand_over
 from app.start_view import TailEntries, read_start_view, write_start_view
@@ -58,14 +55,8 @@ from ui.window_parts import bring_forward
 if TYPE_CHECKING:  # built after the first paint (``Application.start``); imported there
     from app.actions_wiring import Questions
     from app.background import NotifierFactory, TrayFactory
-    from app.controller import AppController
-    from app.mcp.service import McpService
-    from app.presence import Presence
-    from app.qtasync import TaskRunner
-    from app.settings_flow import SettingsFlow
-    from app.verbs_wiring import VerbFlows
+    from app.composition import Started
 
-LOG_FILE = "chime.log"
 NO_TRAY = QT_TRANSLATE_NOOP(
     "MainWindow", "This desktop shows no tray icons, so Chime shows its window instead."
 )
@@ -84,168 +75,6 @@ def _uuid_hex() -> str:
     import uuid
 
     return uuid.uuid4().hex
-
-
-def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="chime", description="Chime: chat with reminders.")
-    parser.add_argument("--data-dir", help="data directory (default: CHIME_DATA_DIR or per-user)")
-    parser.add_argument("--session", help="open this session id")
-    parser.add_argument("--version", action="version", version=f"Chime {__version__}")
-    parser.add_argument(
-        "--background",
-        action="store_true",
-        help="start in the tray without showing the window (what start at login runs)",
-    )
-    parser.add_argument(
-        "--install-desktop-entry",
-        action="store_true",
-        help="put Chime in the desktop's app launcher (a .desktop file and the icon), then exit",
-    )
-    parser.add_argument(
-        "--uninstall-desktop-entry", action="store_true", help="remove that entry, then exit"
-    )
-    return parser.parse_args(list(argv))
-
-
-class QuietFileHandler(logging.handlers.RotatingFileHandler):
-    """``chime.log`` that degrades quietly when it cannot be written (a full disk): the record
-    is dropped and counted, one line on stderr says so (not a traceback per record), and the
-    first record written again is followed by how many were lost."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(path, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
-        self.lost = 0
-
-    def emit(self, record: logging.LogRecord) -> None:
-        lost = self.lost
-        super().emit(record)
-        if lost and self.lost == lost:  # written: say what is missing before it
-            self.lost = 0
-            note = f"{lost} log messages were lost while {LOG_FILE} could not be written"
-            super().emit(
-                logging.makeLogRecord(
-                    {
-                        "name": __name__,
-                        "levelname": "WARNING",
-                        "levelno": logging.WARNING,
-                        "msg": note,
-                    }
-                )
-            )
-
-    def handleError(self, record: logging.LogRecord) -> None:
-        if not self.lost:
-            error = sys.exc_info()[1]
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-            sys.stderr.write(f"chime: cannot write {LOG_FILE} ({reason}); dropping log messages\n")
-        self.lost += 1
-
-
-def setup_logging(folder: Path) -> bool:
-    """Log to ``chime.log`` in the data directory (rotating: 3 × 1 MB). When that file cannot be
-    opened (a read-only or missing folder), log to stderr instead and return False."""
-    path = folder / LOG_FILE
-    handler: logging.Handler
-    problem: OSError | None = None
-    try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))  # created private
-        handler = QuietFileHandler(path)
-    except OSError as error:
-        problem = error
-        handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger()
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
-    if problem is not None:
-        _log.warning("cannot open %s (%s); logging to stderr", path, problem)
-    return problem is None
-
-
-def trace_start(window: MainWindow, milestone: str) -> None:
-    """For ``bench/start_bench.py``: with ``CHIME_START_TRACE`` set to a file, append the
-    milestone, the monotonic time and what the window shows (sessions listed, transcript rows)."""
-    path = os.environ.get("CHIME_START_TRACE")
-    if not path:
-        return
-    shown = f"{window.sessions.model.rowCount()} {window.transcript_model.rowCount()}"
-    with open(path, "a", encoding="utf-8") as trace:
-        trace.write(f"{milestone} {monotonic_seconds()} {shown}\n")
-
-
-def install_excepthook(window_ref: list[MainWindow], *, logged_to_file: bool = True) -> None:
-    """Unexpected exceptions: full details to the log (file, else stderr), one sentence to the
-    user. It promises nothing about saving: a disk error may be what went wrong."""
-    where = f"{LOG_FILE} in the data folder" if logged_to_file else "the error output (stderr)"
-
-    def hook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
-        logging.getLogger("app.crash").error("unexpected error", exc_info=(kind, error, tb))
-        if window_ref and issubclass(kind, Exception):
-            from PySide6.QtWidgets import QMessageBox  # on the first error, not at every start
-
-            box = QMessageBox(
-                QMessageBox.Icon.Warning,
-                "Chime",
-                _crash_sentence(error, where),
-                QMessageBox.StandardButton.Ok,
-                window_ref[0],
-            )
-            box.open()
-
-    sys.excepthook = hook
-
-
-def _crash_sentence(error: BaseException, where: str) -> str:
-    if isinstance(error, OSError):
-        reason = error.strerror or str(error)
-        return (
-            QCoreApplication.translate(
-                "Crash",
-                "Chime could not use the disk: %1. Recent changes may not be saved; details are "
-                "in %2.",
-            )
-            .replace("%2", where)
-            .replace("%1", reason)
-        )
-    return QCoreApplication.translate(
-        "Crash", "Something unexpected went wrong; details are in %1."
-    ).replace("%1", where)
-
-
-def install_signal_quit(app: QApplication, quit_now: Callable[[], object]) -> QSocketNotifier:
-    """SIGTERM/SIGINT wake the Qt loop through a socket, then ``quit_now()`` runs on it."""
-    reader, writer = socket.socketpair()
-    reader.setblocking(False)
-    writer.setblocking(False)
-    signal.set_wakeup_fd(writer.fileno())
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: None)
-    notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read, app)
-
-    def on_ready() -> None:
-        try:
-            reader.recv(64)
-        except OSError:
-            return
-        quit_now()
-
-    notifier.activated.connect(on_ready)
-    notifier.setProperty("sockets", (reader, writer))  # keeps both ends alive
-    return notifier
-
-
-@dataclass(frozen=True, slots=True)
-class Started:
-    """What ``Application.start`` composes once the window is painted."""
-
-    tasks: TaskRunner
-    controller: AppController
-    settings_flow: SettingsFlow
-    verbs: VerbFlows | None = None
-    presence: Presence | None = None
-    mcp: McpService | None = None
-    """The MCP servers (``app.mcp.service``): the window's Settings page, approval dialog and
-    tool picker reach them here."""
 
 
 class Application:
@@ -319,94 +148,28 @@ class Application:
         """The ``language`` setting last saved: a restart is offered when it changes."""
 
     def _compose(self) -> Started:
-        """Build the task runner, the controller over the session store, the settings flow, and
-        wire the window to them."""
-        from app.actions_wiring import Questions, wire_actions
-        from app.background import explain_once
-        from app.qtasync import TaskRunner
-        from app.settings_flow import SettingsFlow
-        from app.title_flow import wire_titles
-        from app.verbs_wiring import wire_verbs
+        """The engine and the wiring (``app.composition``), imported and built after the first
+        paint."""
+        from app.composition import Composition, compose
 
-        tasks = TaskRunner()
-        flows: list[SettingsFlow] = []
-        mcp = self._compose_mcp(flows)
-        controller = self._compose_controller(tasks, mcp)
-        flow = SettingsFlow(
-            self.first_settings,
-            app=self.app,
-            window=self.window,
-            folder=self.folder,
-            keys=self.keys,
-            clock=self.clock,
-            tasks=tasks,
-            use_provider=controller.set_provider,
-            zone_source=self.zone_source,
-        )
-        flows.append(flow)
-        mcp.problem.connect(lambda sentence: self.window.notify(sentence, 15000))
-        questions = self.questions if self.questions is not None else Questions()
-        wire_titles(controller, lambda: flow.settings, tasks)
-        flow.applied.append(lambda settings: self._offer_restart(settings.language, questions))
-        presence = self._compose_presence(controller, flow, tasks)
-        wire_actions(
-            self.window,
-            controller,
-            flow,
-            tasks,
-            quit_app=self.quit,
-            questions=questions,
-            hide_window=lambda: explain_once(presence, controller, self.window),
-        )
-        verbs = wire_verbs(
-            self.window,
-            controller,
-            flow,
-            tasks,
-            questions,
-            api_key=self.keys.get,
-            data_dir=self.folder,
-        )
-        from app.mcp.secrets import McpSecrets
-        from app.mcp_approval import wire_mcp_window
-
-        wire_mcp_window(self.window, controller, mcp, flow, verbs.choices, McpSecrets(self.keys))
-        return Started(tasks, controller, flow, verbs, presence, mcp)
-
-    def _compose_mcp(self, flows: list[SettingsFlow]) -> McpService:
-        """The MCP servers: settings through the flow once it exists (``flows``), secrets beside
-        the API key's. Nothing starts here: a server starts when a conversation first uses it."""
-        from app.mcp.secrets import McpSecrets
-        from app.mcp.service import McpService
-
-        return McpService(
-            lambda: flows[0].settings if flows else self.first_settings,
-            lambda settings: flows[0].store(settings),
-            McpSecrets(self.keys),
-            self.folder,
-            parent=self.window,
-        )
-
-    def _compose_presence(
-        self, controller: AppController, flow: SettingsFlow, tasks: TaskRunner
-    ) -> Presence:
-        from app.background import system_tray, wire_presence
-        from app.notifications import DesktopNotifier
-
-        make_tray = self._early_tray or self._tray_factory or system_tray
-        make_notifier = self._notifier_factory or DesktopNotifier
-        controller.tray_explained = self._state.tray_explained
-        return wire_presence(
-            self.window,
-            controller,
-            flow,
-            tasks,
-            self.clock,
-            self.zone_source,
-            tray=make_tray(QIcon(str(resource("icons", "chime.svg")))),
-            notifier=make_notifier(),
-            quit_app=self.quit,
-            is_active=self._is_active,
+        return compose(
+            Composition(
+                self.app,
+                self.window,
+                self.folder,
+                self.first_settings,
+                self.keys,
+                self.clock,
+                self.zone_source,
+                self.new_id,
+                self._state,
+                quit_app=self.quit,
+                is_active=self._is_active,
+                settings_saved=lambda saved, asks: self._offer_restart(saved.language, asks),
+                questions=self.questions,
+                make_tray=self._early_tray or self._tray_factory,
+                make_notifier=self._notifier_factory,
+            )
         )
 
     def _is_active(self) -> bool:
@@ -424,36 +187,6 @@ class Application:
             self.restart_wanted = True
             assert self.started is not None  # settings are saved only once the engine runs
             self.started.tasks.spawn(self.quit())
-
-    def _compose_controller(
-        self, tasks: TaskRunner, mcp: McpService | None = None
-    ) -> AppController:
-        from app.controller import AppController
-        from app.engine import EngineParts
-        from app.providers import choice_factory, provider_factory
-        from core.host import load_system_prompt
-        from core.session.store import SessionStore
-
-        parts = EngineParts(
-            self.clock,
-            self.zone_source,
-            self.new_id,
-            load_system_prompt(resource("prompts", "system.md")),  # as Test connection sends it
-            provider_factory(self.first_settings, self.keys.get, self.clock),
-            choice_factory(self.first_settings, self.keys.get, self.clock),
-            None if mcp is None else mcp.toolset,
-        )
-        return AppController(
-            self.window,
-            SessionStore(self.folder, self.clock),
-            parts,
-            self.folder,
-            tasks,
-            is_active=self._is_active,
-            recent_models=self._state.recent_models,
-            read_upto=dict(self._state.read_upto),
-            drafts=dict(self._state.drafts),
-        )
 
     def show_window(self, *, background: bool = False) -> None:
         """Show the (still empty) window at once, its saved geometry fitted into the screen; the
@@ -559,7 +292,7 @@ class Application:
                 await self.started.verbs.search.stop()
             if self.started.presence is not None:
                 await self.started.presence.stop()
-            view = self.started.controller.start_view()
+            view = self.started.controller.listing.start_view()
             await self.started.controller.shutdown(self.window.saved_geometry())
             if self.started.mcp is not None:
                 await self.started.mcp.stop()
@@ -649,27 +382,3 @@ def run(argv: Sequence[str] | None = None) -> int:
         return restart(folder)
     _log.info("Chime exited cleanly")
     return 0
-
-
-def restart_command(folder: Path) -> list[str]:
-    """How this Chime starts again on ``folder``: the same interpreter and package (or the
-    bundle's own executable), without ``--session`` so that the sessions open at quit reopen."""
-    if getattr(sys, "frozen", False):  # a PyInstaller bundle: the executable is Chime
-        return [sys.executable, "--data-dir", str(folder)]
-    return [sys.executable, "-m", "app", "--data-dir", str(folder)]
-
-
-def restart(folder: Path) -> int:
-    """Replace this process with a new start (everything is flushed and every lock released
-    by now). Returns 1 only when that cannot be done; the user is told to start Chime."""
-    command = restart_command(folder)
-    _log.info("Chime starts again: %s", command)
-    for handler in logging.getLogger().handlers:
-        handler.flush()  # exec runs no exit handlers
-    try:
-        os.execv(command[0], command)
-    except OSError as error:
-        _log.error("cannot start again: %s", error)
-        reason = error.strerror or str(error)
-        sys.stderr.write(f"chime: could not start again ({reason}); start Chime yourself.\n")
-    return 1

@@ -73,7 +73,7 @@ class SessionSearch(QObject):
         try:
             while self._wanted is not None:
                 query, self._wanted = self._wanted, None
-                ids = self._controller.session_ids()
+                ids = self._controller.listing.session_ids()
                 found = await asyncio.to_thread(self._search, ids, query)
                 self.searches += 1
                 self._window.set_search_matches(query, {m.session_id: m.snippet for m in found})

@@ -1,6 +1,6 @@
-"""Connects the window's per-session choices, attachments, search across sessions, import, saved
+"""Connects the window's per-session choices, attachments (adding and opening), search across sessions, import, saved
 prompts and the safety net's "Set it" to their flows (``app.session_choices``,
-``app.attach_flow``, ``app.session_search``, ``app.import_flow``, ``app.prompts_flow``,
+``app.attach_flow``, ``app.attachment_open``, ``app.session_search``, ``app.import_flow``, ``app.prompts_flow``,
 ``app.reminder_offer``). Wiring only."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.attach_flow import AttachFlow
+from app.attachment_open import AttachmentOpener
 from app.controller import AppController
 from app.import_flow import ImportFlow
 from app.prompts_flow import PromptsFlow
@@ -31,6 +32,7 @@ class VerbFlows:
 
     choices: ChoicesFlow
     attach: AttachFlow
+    opener: AttachmentOpener
     search: SessionSearch
     imports: ImportFlow
     prompts: PromptsFlow
@@ -61,9 +63,10 @@ def wire_verbs(
     )
     settings.applied.append(choices.settings_applied)
     attach = AttachFlow(window, controller, tasks, questions.attachment_paths)
+    opener = AttachmentOpener(window, controller, tasks, questions.open_file)
     search = SessionSearch(window, controller, tasks, data_dir)
     imports = ImportFlow(window, controller, tasks, questions.import_path, data_dir)
     offer = ReminderOffer(controller, window, tasks, questions.set_reminder)
     window.row_action.connect(offer.row_action)
     choices.refresh()
-    return VerbFlows(choices, attach, search, imports, prompts, offer)
+    return VerbFlows(choices, attach, opener, search, imports, prompts, offer)

@@ -70,7 +70,9 @@ async def scene(chime: Any, clock: Clock, name: str) -> None:
     clock.now = base
     await controller.refresh_sessions()
     panel = chime.window.sessions
-    ids = {item.title: item.id for item in map(panel.model.item_of, controller.session_ids())}
+    ids = {
+        item.title: item.id for item in map(panel.model.item_of, controller.listing.session_ids())
+    }
     org = panel.organisation.add_folder("f1", "House")
     org = org.move(ids[CONVERSATIONS[1][1]], "f1").move(ids[CONVERSATIONS[4][1]], "f1")
     org = org.pin(ids[CONVERSATIONS[2][1]], True).archive(ids[CONVERSATIONS[0][1]], True)

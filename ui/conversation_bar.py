@@ -10,12 +10,13 @@ the top shows the first message, to the bottom the newest one (following again).
 dragging are taken one per turn of the event loop (the latest wins). The wheel, the keys and
 lazy loading still move the view's own (hidden) bar, and this one follows it.
 
-``to_start`` / ``to_end`` are Ctrl+Home / Ctrl+End (``ui.transcript_view``).
+``to_start`` / ``to_end`` are Ctrl+Home / Ctrl+End (``key``, from the view's key presses).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QListView, QScrollBar
 
 from core.transcript.patch import Anchor
@@ -109,6 +110,18 @@ class ConversationBar(QObject):
         content = inner.maximum() + inner.pageStep()
         inner.setValue(round((seq - first) * content / max(1, stop - first)))
         self.sync()
+
+    def key(self, event: QKeyEvent) -> bool:
+        """Ctrl+Home and Ctrl+End: the first and the newest message (True: the key was one)."""
+        if event.modifiers() != Qt.KeyboardModifier.ControlModifier:
+            return False
+        if event.key() == Qt.Key.Key_Home:
+            self.to_start()
+            return True
+        if event.key() == Qt.Key.Key_End:
+            self.to_end()
+            return True
+        return False
 
     def to_start(self) -> None:
         """Show the first message (Ctrl+Home): the window is rebuilt at the start if need be."""

@@ -74,7 +74,7 @@ class FollowOutput(QObject):
         """Jump to the newest row and follow again (reloading the tail when the newest rows
         were unloaded)."""
         if self._model.has_newer():
-            self._model.load_tail()
+            self._model.reload_tail()
         self._set(True)
         self._view.scrollToBottom()
 

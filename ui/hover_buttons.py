@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QListView, QToolTip
 
+from ui.row_files import link_tip
 from ui.row_hits import Hit, RowHits
 from ui.row_layout import RowLayout
 from ui.transcript_model import TranscriptModel
@@ -131,13 +132,16 @@ class HoverButtons(QObject):
         self.changed.emit()
 
     def tooltip(self, event: QHelpEvent) -> None:
-        """Show the tip of the button under the mouse, else the hovered link's target."""
+        """Show the tip of the button under the mouse, else the hovered link's target (for an
+        attached file, "Open photo.png")."""
         hit = self._hits.hit(event.pos())
         button = hit.layout.button_at(hit.x, hit.y) if hit.layout is not None else None
         if button is not None and button.tip:
             QToolTip.showText(event.globalPos(), button.tip, self._view)
         elif self._link:
-            QToolTip.showText(event.globalPos(), literal(self._link), self._view)  # as written
+            row = self._model.row_at(hit.row)
+            tip = link_tip(self._link, row.files if row is not None else ())
+            QToolTip.showText(event.globalPos(), literal(tip), self._view)  # as written
         else:
             QToolTip.hideText()
 

@@ -33,6 +33,8 @@ Signals:
     fork_requested(): the banner's "Fork from last good turn".
     close_requested(): the user closed the window (the app flushes and quits).
     open_url_requested(str): the user confirmed opening this link (the app opens the browser).
+    attachment_open_requested(object): open this ``Attachment`` (a click on a file of a message
+        or on a chip, or the row's menu; ``app.attachment_open``).
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ from ui.answer_wait import AnswerWait
 from ui.composer import Composer, local_files
 from ui.late_qt import alert
 from ui.message_bar import MessageBar
+from ui.row_files import attachment_sha, find_file
 from ui.screen import DeliveredView, ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionListItem, SessionListPanel
 from ui.shown_path import ShownConversation
@@ -130,6 +133,7 @@ class MainWindow(QMainWindow):
     fork_requested = Signal()
     close_requested = Signal()
     open_url_requested = Signal(str)
+    attachment_open_requested = Signal(object)
     session_shown = Signal()
     row_action = Signal(str, int)
     edit_submitted = Signal(int, str)
@@ -263,6 +267,7 @@ class MainWindow(QMainWindow):
         self.banner.button.clicked.connect(self.fork_requested)
         self.transcript.settings_requested.connect(act("settings").trigger)
         self.transcript.link_activated.connect(self.ask_open_link)
+        self.composer.attachments.open_requested.connect(self._open_attachment)
         self.transcript.link_hovered.connect(self._on_link_hovered)
         self.transcript.row_action.connect(self.row_action)
         self.composer.edit_submitted.connect(self.edit_submitted)
@@ -710,7 +715,11 @@ class MainWindow(QMainWindow):
         self.panels.apply_width(width)
 
     def ask_open_link(self, url: str) -> None:
-        """Show a link's whole target and open it in the browser only if the user says so."""
+        """Show a link's whole target and open it in the browser only if the user says so (an
+        attached file's link opens the file)."""
+        if attachment_sha(url):
+            self._open_attachment(attachment_sha(url))
+            return
         if QUrl(url).scheme().lower() not in OPENABLE_SCHEMES:
             self.notify(
                 self.tr("Chime opens only web and e-mail links; not: {url}").format(url=url)
@@ -718,8 +727,18 @@ class MainWindow(QMainWindow):
             return
         ask_open_link(self, url, self.open_url_requested.emit)
 
+    def _open_attachment(self, sha256: str) -> None:
+        model = self.transcript_model
+        rows = (model.row_at(number) for number in range(model.rowCount()))
+        sent = [file for row in rows if row is not None for file in row.files]
+        found = find_file([*self.composer.attachments.files, *sent], sha256)
+        if found is not None:
+            self.attachment_open_requested.emit(found)
+
     def _on_link_hovered(self, url: str) -> None:
-        if url:
+        if attachment_sha(url):
+            self.statusBar().showMessage(self.tr("Click to open this file"))
+        elif url:
             self.statusBar().showMessage(url)
         else:
             self.statusBar().clearMessage()

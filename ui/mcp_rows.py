@@ -27,8 +27,8 @@ from core.events import Attachment, ToolLink
 from core.visible_text import visible_name
 
 Thumbnails = Callable[[Attachment], QImage | None]
-"""A picture no larger than ``THUMBNAIL`` for an image file of the shown session (None: it
-cannot be read, or it is not there)."""
+"""A picture no larger than ``THUMBNAIL`` for an image file of the shown session (None: not
+read yet, or no pictures at all; a null ``QImage``: missing, or no picture)."""
 
 THUMBNAIL = 240
 """A thumbnail's largest side in pixels."""

@@ -51,6 +51,7 @@ def _slice(doc: QTextDocument, block: QTextBlock, low: int, high: int, sources: 
     if end <= start:
         return ""
     text = block.text()[start - block.position() : end - block.position()]
+    text = text.replace("\u00a0", " ")  # as Qt's own plain text gives no-break spaces
     return sourced(text, object_texts(doc, start, end, sources))
 
 

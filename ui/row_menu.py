@@ -1,7 +1,8 @@
 """RowMenu: a transcript row's verbs, from its context menu, its painted buttons and the keyboard.
 
 The context menu (right click, the Menu key, Shift+F10) copies the selection or the message, a
-code box's code or a link, and holds the row's actions (``ui.row_actions``) and its buttons'
+code box's code or a link, opens each file attached to a message ("Open “photo.png”", as a
+click on it does: ``link_activated`` with its ``ui.row_files`` link), and holds the row's actions (``ui.row_actions``) and its buttons'
 verbs (Retry, Edit, Discard on an error row; Show on a hidden one; the version switcher's ‹ ›).
 Enter on an error row retries it, on a hidden row shows it, on the safety net's line sets the
 reminder (after asking), on a tool call or a time reading expands it, on an answer that thought
@@ -18,14 +19,16 @@ from __future__ import annotations
 
 from functools import partial
 
-from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPoint, Signal
-from PySide6.QtGui import QAction, QGuiApplication
+from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPoint, Qt, Signal
+from PySide6.QtGui import QAction, QContextMenuEvent, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import QListView, QMenu
 
 from core.transcript.verbs import Verb, offered, on_enter
+from core.visible_text import visible_name
 from ui.hover_buttons import COPY_CODE
 from ui.row_actions import ROW_ACTIONS, label
 from ui.row_copy import RowCopy
+from ui.row_files import attachment_sha, attachment_url
 from ui.row_hits import RowHits
 from ui.row_layout import MARGIN
 from ui.row_parts import THINKING
@@ -80,6 +83,28 @@ class RowMenu(QObject):
         else:
             self.row_action.emit(name, value.input if value.input >= 0 else value.seq)
 
+    def key(self, event: QKeyEvent) -> bool:
+        """Enter or Space on the current row, the Menu key or Shift+F10 (True: the key did
+        something)."""
+        keys = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space)
+        if event.key() in keys and self.activate(self._view.currentIndex()):
+            return True
+        if event.key() == Qt.Key.Key_Menu or (
+            event.key() == Qt.Key.Key_F10 and event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        ):
+            self.popup_for_current()
+            return True
+        return False
+
+    def context_menu(self, event: QContextMenuEvent) -> None:
+        """The view's context menu event: the row under the mouse's menu, or the current row's
+        (from the keyboard, or below the last row)."""
+        hit = self._hits.hit(event.pos())
+        if event.reason() == QContextMenuEvent.Reason.Keyboard or hit.row < 0:
+            self.popup_for_current()
+            return
+        self.build(hit.row, self._hits.link_at(hit)).popup(event.globalPos())
+
     def activate(self, index: QModelIndex) -> bool:
         """Enter (or Space) on a row: True when the row did something with it."""
         row = self._model.row_at(index.row()) if index.isValid() else None
@@ -125,7 +150,8 @@ class RowMenu(QObject):
                 language=box.label
             )
             menu.addAction(text, partial(self._copying.copy_code, row, number))
-        if link:
+        self._add_files(menu, row)
+        if link and not attachment_sha(link):
             menu.addSeparator()
             menu.addAction(
                 QCoreApplication.translate("TranscriptView", "&Open link…"),
@@ -141,6 +167,18 @@ class RowMenu(QObject):
         menu.addSeparator()
         menu.addAction(self.select_all_action)
         return menu
+
+    def _add_files(self, menu: QMenu, row: int) -> None:
+        """ "Open “photo.png”" for each file of a message (its click, for the keyboard)."""
+        value = self._model.row_at(row)
+        if value is None or not value.files:
+            return
+        menu.addSeparator()
+        for file in value.files:
+            text = QCoreApplication.translate("TranscriptView", "&Open “{name}”").format(
+                name=visible_name(file.name).replace("&", "&&")  # a name's & is no shortcut
+            )
+            menu.addAction(text, partial(self.link_activated.emit, attachment_url(file)))
 
     def _add_thinking(self, menu: QMenu, row: int) -> None:
         """An answer's "Show thinking" / "Hide thinking" (its header's click, for the keyboard)."""

@@ -6,12 +6,11 @@ with patches; this model applies them as Qt's begin/end calls (``_apply``) and k
 concerns: the roles, the words of the window's language (``ui.transcript_rows.words``, applied as
 a row arrives), row ids that stay the same while the rows around them load, unload or move (so a
 text selection, an expanded tool call or a scrolled code box stays with its row), the gate on
-Qt's ``fetchMore`` and the streamed answer's frame timer.
+Qt's ``fetchMore``; the streamed answer's pieces wait for their frame in ``ui.stream_frames``.
 
 Qt's views call ``fetchMore`` whenever the *last* row is visible (always true in a chat that
 follows the bottom), so fetching is gated: the view calls ``want_older()`` when the user reaches
-the top, and only then does ``canFetchMore`` answer True. Streamed pieces are joined and shown at
-most once per ``STREAM_FRAME_MS`` however fast they arrive.
+the top, and only then does ``canFetchMore`` answer True.
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     Qt,
-    QTimer,
 )
 
 from core.events import AssistantMessage, Entry, TurnEnd
@@ -40,6 +38,7 @@ from core.transcript.projection import (
 )
 from core.transcript.rows import TranscriptRow, message_seq
 from core.transcript.window import MESSAGE_ROWS
+from ui.stream_frames import StreamFrames
 from ui.transcript_rows import reminder_caption, reminder_text, words
 
 __all__ = [
@@ -54,9 +53,6 @@ __all__ = [
 ]
 
 Index = QModelIndex | QPersistentModelIndex
-
-STREAM_FRAME_MS = 30
-"""The streamed answer's row is updated at most this often (pieces arriving faster are joined)."""
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 TITLE_ROLE = Qt.ItemDataRole.UserRole + 3
@@ -86,16 +82,7 @@ class TranscriptModel(QAbstractListModel):
         self.last_anchor: Anchor | None = None
         """The anchor of the rebuild under way or last done (where the reader's eye stays;
         None: the view follows the end)."""
-        self._pieces: list[str] = []
-        """Streamed pieces not shown yet."""
-        self._thoughts: list[str] = []
-        """Pieces of the streamed answer's thinking not shown yet."""
-        self._thinking_ms: int | None = None
-        """How long it has been thinking, not shown yet (None: no news)."""
-        self._stream_timer = QTimer(self)
-        self._stream_timer.setSingleShot(True)
-        self._stream_timer.setInterval(STREAM_FRAME_MS)
-        self._stream_timer.timeout.connect(self._flush_stream)
+        self._frames = StreamFrames(self._projection, self._apply, self)
 
     # -- Qt model interface ------------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 -- Qt's own default
@@ -173,10 +160,6 @@ class TranscriptModel(QAbstractListModel):
         """Load the next turns below the last row (and unload the oldest rows past the cap)."""
         self._apply(self._projection.newer())
 
-    def load_tail(self) -> None:
-        """Show the newest turns again (after the user had scrolled far up)."""
-        self.reload_tail()
-
     # -- feeding -----------------------------------------------------------------------------
     def reset(
         self,
@@ -191,7 +174,7 @@ class TranscriptModel(QAbstractListModel):
         one shows every event). ``keep_stream``: the same session again, whose answer may still
         be streaming."""
         if not keep_stream:
-            self._stop_stream()
+            self._frames.drop()
         self._older_wanted = False
         projection = self._projection
         self._apply(
@@ -199,7 +182,8 @@ class TranscriptModel(QAbstractListModel):
         )
 
     def reload_tail(self) -> None:
-        """Rebuild the rows of the tail (the shown path changed at its end: a new version)."""
+        """Rebuild the rows of the tail: the newest turns again after the user had scrolled far
+        up, or the shown path changed at its end (a new version)."""
         self._older_wanted = False
         self._apply(self._projection.rebuild_tail())
 
@@ -245,61 +229,36 @@ class TranscriptModel(QAbstractListModel):
         projection = self._projection
         ends = isinstance(entry.event, AssistantMessage | TurnEnd)
         if ends and entry.seq == projection.loaded_to:
-            self._stop_stream()  # the recorded answer takes the streamed text's place
+            self._frames.drop()  # the recorded answer takes the streamed text's place
         self._apply(projection.append(entry))
 
-    # -- the streamed answer -----------------------------------------------------------------
+    # -- the streamed answer (``ui.stream_frames``) ----------------------------------------
     def append_stream(self, piece: str) -> None:
-        """More of the answer being streamed (shown within ``STREAM_FRAME_MS``)."""
-        if not piece:
-            return
-        self._pieces.append(piece)
-        if not self._stream_timer.isActive():
-            self._stream_timer.start()
+        """More of the answer being streamed (shown within a frame: ``ui.stream_frames``)."""
+        self._frames.add_text(piece)
 
     def append_thinking(self, piece: str, thinking_ms: int | None) -> None:
         """More of the streamed answer's thinking, and how long it has been thinking (shown
-        within ``STREAM_FRAME_MS``, folded at the top of the streaming row)."""
-        if piece:
-            self._thoughts.append(piece)
-        self._thinking_ms = thinking_ms
-        if not self._stream_timer.isActive():
-            self._stream_timer.start()
+        within a frame, folded at the top of the streaming row)."""
+        self._frames.add_thinking(piece, thinking_ms)
 
     def set_thinking_ms(self, thinking_ms: int) -> None:
         """How long the streamed answer has been thinking (its "Thinking… 12 s" ticks)."""
-        if self._projection.stream_thinking or self._thoughts:
-            self.append_thinking("", thinking_ms)
+        self._frames.tick(thinking_ms)
 
     @property
     def is_streaming(self) -> bool:
         """Some of an answer has arrived and is shown or about to be."""
-        return bool(self._pieces) or bool(self._projection.stream_text)
+        return self._frames.streaming
 
     def end_stream(self) -> None:
         """The stream ended without a recorded answer taking its place: drop its row."""
-        self._stop_stream()
+        self._frames.drop()
         self._apply(self._projection.end_stream())
 
     def flush_stream(self) -> None:
         """Show the pieces received so far at once (tests, and the end of a frame)."""
-        self._stream_timer.stop()
-        self._flush_stream()
-
-    def _flush_stream(self) -> None:
-        projection = self._projection
-        if self._thoughts or self._thinking_ms is not None:
-            thought = projection.stream_thinking + "".join(self._thoughts)
-            took, self._thoughts, self._thinking_ms = self._thinking_ms, [], None
-            self._apply(projection.think(thought, took))
-        if self._pieces:
-            text = projection.stream_text + "".join(self._pieces)
-            self._pieces = []
-            self._apply(projection.stream(text))
-
-    def _stop_stream(self) -> None:
-        self._stream_timer.stop()
-        self._pieces, self._thoughts, self._thinking_ms = [], [], None
+        self._frames.flush()
 
     # -- rows by id --------------------------------------------------------------------------
     def toggle_expanded(self, row: int) -> None:

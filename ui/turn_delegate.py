@@ -2,7 +2,8 @@
 
 Colours come from the view's palette through ``ui.theme.surfaces`` (one palette source), so a
 theme switch repaints every row in the new colours; the text selection, hovered buttons and code
-boxes' sideways scroll come from the view (``RowState``). Layouts are cached per row id and
+boxes' sideways scroll come from the view's parts (``RowState``, set by the view once its parts
+exist: ``watch``). Layouts are cached per row id and
 column width; row values are read from the model directly, never through QVariant (PySide6 6.12
 lost references to Python objects returned by ``data()``).
 """
@@ -32,7 +33,8 @@ from core.readable import format_clock
 from core.transcript.mcp import CallState
 from ui.find_marks import Mark
 from ui.quotes import quote_bars
-from ui.row_layout import Button, CodeBox, Piece, RowLayout, RowLayouts
+from ui.row_layout import Button, CodeBox, Piece, RowLayout
+from ui.row_layouts import RowLayouts
 from ui.theme import Surfaces, is_dark, surfaces
 from ui.transcript_model import TranscriptModel
 from ui.transcript_rows import TranscriptRow
@@ -79,13 +81,11 @@ class RowState(Protocol):
 class TurnDelegate(QStyledItemDelegate):
     """Paints one transcript row: bubble, Markdown blocks, code boxes, cards, footer buttons."""
 
-    def __init__(
-        self, model: TranscriptModel, bell: QIcon, state: RowState, parent: Any = None
-    ) -> None:
+    def __init__(self, model: TranscriptModel, bell: QIcon, parent: Any = None) -> None:
         super().__init__(parent)
         self._model = model
         self._bell = bell
-        self._state = state
+        self._state: RowState | None = None
         self.layouts = RowLayouts()
         self._viewport_width = 600
         self._column = 560
@@ -94,6 +94,10 @@ class TurnDelegate(QStyledItemDelegate):
         self._surfaces: Surfaces | None = None
         self.pending_highlight = False
         """A painted code box is still plain (the frame's budget was spent): paint again."""
+
+    def watch(self, state: RowState) -> None:
+        """Paint rows with what ``state`` says (selection, hover, scroll, copied, find)."""
+        self._state = state
 
     def configure(self, font: QFont, palette: QPalette) -> None:
         """New fonts or colours: every layout is built again."""
@@ -179,7 +183,8 @@ class TurnDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         layout = self.layout_at(index.row())
         row = self._model.row_at(index.row())
-        if layout is None or row is None or self._surfaces is None:
+        state = self._state
+        if layout is None or row is None or self._surfaces is None or state is None:
             return
         uid = self._model.uid_at(index.row())
         painter.save()
@@ -188,14 +193,14 @@ class TurnDelegate(QStyledItemDelegate):
         colors = self._surfaces
         self._paint_card(painter, colors, row, layout)
         self._paint_caption(painter, colors, layout)
-        offsets = self._state.code_offsets(uid)
+        offsets = state.code_offsets(uid)
         for number, box in enumerate(layout.boxes):
             if not self.layouts.highlight(layout, number):
                 self.pending_highlight = True
-            self._paint_box(painter, colors, box, self._state.copied_box(uid) == number)
-        selection = self._state.selection_in(index.row())
+            self._paint_box(painter, colors, box, state.copied_box(uid) == number)
+        selection = state.selection_in(index.row())
         palette = option.palette
-        marks, current = self._state.find_marks(index.row())
+        marks, current = state.find_marks(index.row())
         for number, piece in enumerate(layout.pieces):
             found = [
                 (mark.start, mark.end, at == current)
@@ -205,10 +210,10 @@ class TurnDelegate(QStyledItemDelegate):
             self._paint_piece(painter, colors, palette, layout, piece, selection, offsets, found)
         for number, box in enumerate(layout.boxes):
             self._paint_scrollbar(painter, colors, box, offsets.get(number, 0))
-        hovered = self._state.hovered_button(uid)
+        hovered = state.hovered_button(uid)
         self._paint_buttons(painter, colors, layout.buttons, hovered)
-        copied = self._state.copied_box(uid) == COPIED_MESSAGE
-        footer = self._state.shows_actions(uid)
+        copied = state.copied_box(uid) == COPIED_MESSAGE
+        footer = state.shows_actions(uid)
         self._paint_footer(painter, colors, layout, footer, hovered, copied=copied)
         if option.state & QStyle.StateFlag.State_HasFocus:
             self._paint_focus(painter, colors, layout, option.rect.height())

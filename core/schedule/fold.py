@@ -125,7 +125,8 @@ class ScheduleFolder:
         self._active: dict[str, Record] = {}
         self._seen: dict[str, int] = {}  # id -> creation ordinal: creation order and lookup
         self._snapshot: ScheduleFold | None = ScheduleFold()
-        self._due: DueIndex | None = None  # built on first use (an owner), then kept up to date
+        # the next-due index: built by from_json or on first use (an owner), then kept
+        self._due: DueIndex | None = None
 
     def feed(self, data: object) -> None:
         """Decode and apply one payload. On ScheduleLogError the state is unchanged, so an
@@ -165,7 +166,8 @@ class ScheduleFolder:
         try:
             for data in payloads:
                 sid = data.get("id") if isinstance(data, Mapping) else None
-                if type(sid) is str and sid in self._active:
+                # isinstance: the strict decoder accepts an id of a str subclass too
+                if isinstance(sid, str) and sid in self._active:
                     replaced.append((sid, self._active[sid]))
                 self.feed(data)
         except ScheduleLogError:
@@ -181,7 +183,7 @@ class ScheduleFolder:
             if sid not in seen:
                 continue  # created in this group, and undone above
             moved = moved or sid not in active
-            active[sid] = record
+            active[record.id] = record  # the record's own id: a plain str key
         if moved:
             self._active = dict(sorted(active.items(), key=lambda item: seen[item[0]]))
         self._due, self._snapshot = None, None  # rebuilt on demand
@@ -240,6 +242,7 @@ class ScheduleFolder:
         folder._active = {record.id: record for record in map(decode_record, active)}
         _check_creation_order(list(folder._seen), list(folder._active), len(active))
         folder._snapshot = None
+        folder.due_index()  # here, in the open's worker thread: not in the owner's first drive
         return folder
 
     # -- transitions (§8.3): each checks first, then changes the state --------------------------

@@ -152,21 +152,24 @@ class EventList(Sequence[Entry]):
         while len(cache) > CACHE_SIZE or (self._cached_bytes > CACHE_BYTES and len(cache) > 1):
             self._cached_bytes -= cache.popitem(last=False)[1][1]
 
-    def tail_turns(self, turns: int) -> list[Entry]:
+    def tail_turns(self, turns: int, within: int | None = None) -> list[Entry]:
         """The entries of the last ``turns`` turns, each from its input message, oldest first.
 
-        Walks back from the end and decodes only what it returns.
+        Walks back from the end and decodes only what it returns; with ``within``, it walks back
+        at most that many entries and returns from where it stopped (a log of 10^5 reminder
+        changes and no turn is not decoded whole to find none).
         """
         index = first = len(self)
+        floor = 0 if within is None else max(0, len(self) - within)
         seen = 0
-        while index > 0 and seen < turns:
+        while index > floor and seen < turns:
             index -= 1
             event = self._get(index).event
             if isinstance(event, TurnStart):
                 seen += 1
                 first = event.input if 0 <= event.input < index else index
         if seen < turns:
-            first = 0
+            first = min(first, floor)
         return self[first:]
 
     def start(self, index: int) -> int:

@@ -254,10 +254,11 @@ class LiveSession:
         first, as the tools and the owner do)."""
         return self._memory.schedule_fold()
 
-    def tail_turns(self, turns: int) -> list[Entry]:
+    def tail_turns(self, turns: int, within: int | None = None) -> list[Entry]:
         """The entries of the last ``turns`` turns, each from its input message, oldest first.
-        Walks back from the end decoding only what it returns (the window's first screen)."""
-        return self._memory.entries.tail_turns(turns)
+        Walks back from the end (at most ``within`` entries) decoding only what it returns (the
+        window's first screen)."""
+        return self._memory.entries.tail_turns(turns, within)
 
     def byte_span(self, count: int) -> tuple[int, int]:
         """Where the lines of durable events ``[0, count)`` lie in the log (for a verbatim fork)."""

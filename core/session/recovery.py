@@ -61,6 +61,9 @@ from core.session.scan import ScanResult
 
 WARM_TURNS = 50
 """Turns decoded at open (and checked to sit where the offsets say): the window's first screen."""
+WARM_ENTRIES = 4096
+"""At most this many entries are walked back for them: a log of reminder changes with few turns
+is not decoded whole at open (the owner's first decisions waited for it)."""
 
 
 @dataclass
@@ -161,10 +164,11 @@ def _scan_into(
 
 
 def _shown(entries: EventList) -> bool:
-    """Decode the last ``WARM_TURNS`` turns now (served from the cache later). False when a line
-    is not where the offsets say (bytes a checkpoint covered have changed)."""
+    """Decode the last ``WARM_TURNS`` turns (within ``WARM_ENTRIES``) now, served from the cache
+    later. False when a line is not where the offsets say (bytes a checkpoint covered have
+    changed)."""
     try:
-        shown = entries.tail_turns(WARM_TURNS)
+        shown = entries.tail_turns(WARM_TURNS, WARM_ENTRIES)
     except ValueError:  # not an event line
         return False
     first = len(entries) - len(shown)

@@ -367,10 +367,33 @@
     </message>
 </context>
 <context>
+    <name>AttachmentOpener</name>
+    <message>
+        <source>“{name}” cannot be opened: its stored copy is missing or damaged.</source>
+        <translation>„{name}“ kann nicht geöffnet werden: Die gespeicherte Kopie fehlt oder ist beschädigt.</translation>
+    </message>
+    <message>
+        <source>“{name}” could not be opened ({reason}).</source>
+        <translation>„{name}“ konnte nicht geöffnet werden ({reason}).</translation>
+    </message>
+    <message>
+        <source>“{name}” could not be opened: no program on this computer opens it.</source>
+        <translation>„{name}“ konnte nicht geöffnet werden: Kein Programm auf diesem Computer öffnet diese Datei.</translation>
+    </message>
+</context>
+<context>
     <name>AttachmentStrip</name>
+    <message>
+        <source>Open {name}</source>
+        <translation>{name} öffnen</translation>
+    </message>
     <message>
         <source>Remove {name}</source>
         <translation>{name} entfernen</translation>
+    </message>
+    <message>
+        <source>The picture cannot be shown: its file is missing or damaged.</source>
+        <translation>Das Bild kann nicht angezeigt werden: Die Datei fehlt oder ist beschädigt.</translation>
     </message>
 </context>
 <context>
@@ -1051,6 +1074,10 @@
         <translation>⚠ Speichern auf die Festplatte fehlgeschlagen – die letzten Nachrichten gehen verloren, wenn die Anwendung jetzt beendet wird.</translation>
     </message>
     <message>
+        <source>Click to open this file</source>
+        <translation>Klicken, um diese Datei zu öffnen</translation>
+    </message>
+    <message>
         <source>Keyboard shortcuts — Chime</source>
         <translation>Tastenkürzel – Chime</translation>
     </message>
@@ -1690,6 +1717,17 @@ Kürzlich zugestellt:
     <message>
         <source>Leave this message and its answer out of the view and of what the model is sent (Undo in the message bar; a thin row keeps its place, with Show)</source>
         <translation>Diese Nachricht und ihre Antwort aus der Ansicht und aus dem, was das Modell erhält, herausnehmen („Rückgängig“ in der Meldungsleiste; eine schmale Zeile mit „Zeigen“ hält ihren Platz)</translation>
+    </message>
+</context>
+<context>
+    <name>RowFiles</name>
+    <message>
+        <source>(missing or damaged)</source>
+        <translation>(fehlt oder beschädigt)</translation>
+    </message>
+    <message>
+        <source>Open {name}</source>
+        <translation>{name} öffnen</translation>
     </message>
 </context>
 <context>
@@ -2557,6 +2595,10 @@ Probieren Sie „erinnere mich in 10 Minuten ans Dehnen“ – die Erinnerung ko
     <message>
         <source>Copy &amp;link address</source>
         <translation>&amp;Linkadresse kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Open “{name}”</source>
+        <translation>„{name}“ &amp;öffnen</translation>
     </message>
     <message>
         <source>Hide &amp;thinking</source>

@@ -224,7 +224,7 @@ def test_an_unexpected_error_is_logged_with_its_traceback_and_shown_in_one_sente
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QMessageBox
 
-    from app.main import LOG_FILE, install_excepthook, setup_logging
+    from app.run_log import LOG_FILE, install_excepthook, setup_logging
     from ui.main_window import MainWindow
 
     root = logging.getLogger()
@@ -260,7 +260,7 @@ def test_an_interrupt_reaching_the_hook_is_logged_and_shows_no_message(
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QMessageBox
 
-    from app.main import install_excepthook
+    from app.run_log import install_excepthook
     from ui.main_window import MainWindow
 
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)

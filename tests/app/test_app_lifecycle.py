@@ -25,7 +25,9 @@ from PySide6.QtWidgets import QMessageBox
 
 import app.__main__ as entry_point
 from app import settings as settings_module
-from app.main import LOG_FILE, Application, restart_command, run
+from app.launch import restart_command
+from app.main import Application, run
+from app.run_log import LOG_FILE
 from app.settings import KeyStore, Settings
 from app.single_instance import socket_path
 from app.state import read_state

@@ -86,7 +86,7 @@ def test_quitting_then_restarting_catches_up_the_overdue_reminder(
     row = again.window.transcript_model.row_at(again.kinds().index("reminder"))
     assert row is not None
     assert row.late
-    assert again.window.transcript.is_following()  # the caught-up answer is on screen
+    assert again.window.transcript.follow.is_following()  # the caught-up answer is on screen
     again.quit()
 
 
@@ -169,7 +169,7 @@ def test_a_corrupt_log_opens_read_only_and_can_be_forked(qtbot, loop, tmp_path, 
     assert again.window.banner.button.isVisibleTo(again.window)
     with qtbot.waitSignal(again.window.fork_requested):
         qtbot.mouseClick(again.window.banner.button, Qt.MouseButton.LeftButton)
-    again.run(again.controller.fork_current())
+    again.run(again.controller.actions.fork_current())
     child = again.controller.current_session()
     assert child is not None
     assert child.id != session_id
@@ -260,9 +260,9 @@ def test_a_reminder_in_a_session_not_on_screen_marks_it_unread_and_asks_for_atte
     qtbot, loop, tmp_path, clock, monkeypatch
 ) -> None:
     alerts: list[object] = []
-    monkeypatch.setattr("app.controller.request_attention", alerts.append)
+    monkeypatch.setattr("app.session_relay.request_attention", alerts.append)
     chime = start(qtbot, loop, tmp_path, clock)
-    chime.controller._is_active = lambda: False  # the window is in the background
+    chime.controller.is_active = lambda: False  # the window is in the background
     type_and_send(qtbot, chime, "remind me in 2 minutes to stretch")
     chime.until(lambda: chime.idle() and chime.window.reminders.model.rowCount() == 1)
     first = chime.controller.current
@@ -353,8 +353,8 @@ def test_export_writes_markdown_and_jsonl(qtbot, loop, tmp_path, clock) -> None:
     chime = start(qtbot, loop, tmp_path, clock)
     type_and_send(qtbot, chime, "remind me in 5 minutes to stretch")
     chime.until(chime.idle)
-    chime.run(chime.controller.export_current("markdown", tmp_path / "out.md"))
-    chime.run(chime.controller.export_current("jsonl", tmp_path / "out.jsonl"))
+    chime.run(chime.controller.actions.export_current("markdown", tmp_path / "out.md"))
+    chime.run(chime.controller.actions.export_current("jsonl", tmp_path / "out.jsonl"))
     assert "remind me in 5 minutes to stretch" in (tmp_path / "out.md").read_text()
     assert '"schedule/change"' in (tmp_path / "out.jsonl").read_text()
     chime.quit()
@@ -414,11 +414,11 @@ def test_delete_moves_the_session_to_the_trash_and_undo_brings_it_back(
     chime.until(chime.idle)
     doomed = chime.controller.current
     assert doomed is not None
-    chime.run(chime.controller.delete_current())
+    chime.run(chime.controller.actions.delete_current())
     assert (tmp_path / "trash" / doomed).is_dir()
     assert chime.controller.current != doomed
     assert chime.window.sessions.model.row_of(doomed) == -1  # gone from the sidebar
-    chime.run(chime.controller.undo_delete())
+    chime.run(chime.controller.actions.undo_delete())
     assert (tmp_path / "sessions" / doomed).is_dir()
     assert chime.controller.current == doomed
     assert chime.transcript_texts()[0] == "remember this chat"

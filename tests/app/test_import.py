@@ -88,7 +88,7 @@ def test_a_chime_export_comes_back_whole(open_app: Opener, tmp_path: Path) -> No
         source = chime.controller.current or ""
         target = tmp_path / "in" / "mine.jsonl"
         target.parent.mkdir()
-        chime.run(chime.controller.export_current("jsonl", target))
+        chime.run(chime.controller.actions.export_current("jsonl", target))
         import_file(chime, target)
         assert chime.window.message_bar.text() == "Imported 1 conversation from mine.jsonl."
         (copy,) = set(stored(chime)) - {source}

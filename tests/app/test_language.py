@@ -18,8 +18,8 @@ import pytest
 from PySide6.QtCore import QLocale, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox, QWidget
 
-from app.controller import due_words
-from app.main import restart_command
+from app.launch import restart_command
+from app.leave_words import due_words
 from app.settings import SETTINGS_FILE, Settings, load_settings
 from app.settings_flow import settings_draft
 from app.state import STATE_FILE, read_state
@@ -277,8 +277,8 @@ def test_in_german_the_tool_card_the_reminder_turn_and_a_failed_turn_are_german(
         chime.until(lambda: "error" in chime.kinds() and chime.idle())
         error = chime.transcript_texts()[chime.kinds().index("error")]
         assert error == (
-            "Keine Verbindung zum Modell-Endpunkt unter http://localhost:11434/v1. Prüfe, ob der "
-            "Server läuft und die Basis-URL in den Einstellungen stimmt."
+            "Keine Verbindung zum Modell-Endpunkt unter http://localhost:11434/v1. Prüfen Sie, ob "
+            "der Server läuft und die Basis-URL in den Einstellungen stimmt."
         )
         if SCREENSHOTS:
             chime.window.grab().save(str(Path(SCREENSHOTS) / "german-window.png"))

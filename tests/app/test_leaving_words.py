@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from app.controller import due_words
+from app.leave_words import due_words
 from app.session_bridge import DELIVERY_SCAN, recent_deliveries
 from app.settings import Settings, load_settings
 from app.settings_flow import settings_draft

@@ -70,7 +70,7 @@ def test_ctrl_home_ctrl_end_and_the_bar_reach_both_ends(open_app: Opener) -> Non
         assert on_screen(chime, 0)
         chime.inside(lambda: chime.qtbot.keyClick(view, Qt.Key.Key_End, CTRL))
         assert on_screen(chime, newest)
-        assert view.is_following()
+        assert view.follow.is_following()
         bar = view.position.bar
         assert bar.maximum() + bar.pageStep() == 4 * EXCHANGES
 

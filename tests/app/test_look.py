@@ -136,7 +136,7 @@ def text_pairs(window: MainWindow) -> dict[str, tuple[QColor, QColor]]:
 def transcript_pairs(window: MainWindow) -> dict[str, tuple[QColor, QColor]]:
     view = window.transcript
     palette = view.palette()
-    s = view.surfaces()
+    s = view.delegate.layouts.surfaces
     pairs = {
         "answer": (s.text, palette.color(Role.Base)),
         "user bubble": (s.text, s.user_bubble),
@@ -154,7 +154,7 @@ def transcript_pairs(window: MainWindow) -> dict[str, tuple[QColor, QColor]]:
         "find match": (s.text, s.find_match),
         "current find match": (s.find_current_text, s.find_current),
     }
-    formats = view.code_formats()
+    formats = view.delegate.layouts.code_formats()
     dark = palette.color(Role.Base).lightness() < 128
     for token in style_token_types(dark):
         pairs[f"code token {token}"] = (formats.color_of(token), s.code_background)
@@ -176,7 +176,7 @@ def test_every_text_keeps_aa_contrast_in_both_themes(qtbot, look) -> None:
             if contrast(*pair) < AA
         }
         assert poor == {}, theme
-        focus = window.transcript.surfaces().focus
+        focus = window.transcript.delegate.layouts.surfaces.focus
         assert contrast(focus, window.transcript.palette().color(Role.Base)) >= 3  # non-text
 
 

@@ -121,7 +121,7 @@ def test_a_state_file_that_cannot_be_written_is_logged_and_the_app_goes_on(
     with open_app() as chime:
         first = chime.controller.current
         chime.send("hello")
-        monkeypatch.setattr("app.controller.write_state", no_space)
+        monkeypatch.setattr("app.kept_state.write_state", no_space)
         trigger_and_settle(chime, "new_session")
         assert chime.controller.current not in (None, first)
         assert "cannot write state.json: [Errno 28] No space left on device" in caplog.text

@@ -265,7 +265,7 @@ def test_attached_files_reach_the_request_and_show_on_the_message_and_refused_on
         assert row is not None
         assert [f.name for f in row.files] == ["plan.md"]
         layout = chime.window.transcript.itemDelegate().layout_at(at)  # type: ignore[attr-defined]
-        assert layout.text(0, layout.length).endswith("📎 plan.md · 24 B")  # under the text
+        assert layout.text(0, layout.length).endswith("\nplan.md · 24 B")  # under the text
         # A file dropped on the window, sent alone: a message of files only.
         mime = QMimeData()
         mime.setUrls([QUrl.fromLocalFile(str(files["notes"]))])

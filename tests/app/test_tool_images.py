@@ -26,7 +26,8 @@ def png(width: int, height: int) -> bytes:
 
 
 class _Session:
-    def __init__(self, files: dict[str, bytes]) -> None:
+    def __init__(self, files: dict[str, bytes], id: str = "a") -> None:
+        self.id = id
         self.files = files
         self.reads: list[str] = []
 
@@ -35,7 +36,7 @@ class _Session:
         return self.files.get(sha256)
 
 
-def test_a_picture_is_read_once_scaled_and_a_missing_one_named(qapp, loop) -> None:
+def test_a_picture_is_read_once_scaled_and_a_missing_or_broken_one_marked(qapp, loop) -> None:
     session = _Session({"big": png(900, 300), "junk": b"not a picture"})
     arrived: list[int] = []
     images = ToolImages(TaskRunner(), lambda: session, lambda: arrived.append(1))
@@ -57,4 +58,30 @@ def test_a_picture_is_read_once_scaled_and_a_missing_one_named(qapp, loop) -> No
     picture = shown[0]
     assert picture is not None
     assert (picture.width(), picture.height()) == (THUMBNAIL, THUMBNAIL // 3)
-    assert shown[1:] == [None, None]
+    assert [image is not None and image.isNull() for image in shown[1:]] == [True, True]
+
+
+def test_a_file_one_session_lacks_is_asked_again_of_the_next_one_shown(qapp, loop) -> None:
+    """A row laid out while the window switches may ask the session it leaves: the file is
+    missing there only, so the session shown next is asked again."""
+    before, after = _Session({}, "before"), _Session({"pic": png(10, 10)}, "after")
+    shown = [before]
+    arrived: list[int] = []
+    images = ToolImages(TaskRunner(), lambda: shown[0], lambda: arrived.append(1))
+    pic = Attachment("pic.png", "image/png", "pic", 1)
+
+    async def ask_until_arrived(count: int) -> QImage | None:
+        images(pic)
+        while len(arrived) < count:  # noqa: ASYNC110 -- the read finishes in its own task
+            await asyncio.sleep(0.001)
+        return images(pic)
+
+    missing = run_loop(loop, ask_until_arrived(1))
+    assert missing is not None
+    assert missing.isNull()  # marked in that session, and not read again there
+    assert before.reads == ["pic"]
+    shown[0] = after
+    found = run_loop(loop, ask_until_arrived(2))
+    assert found is not None
+    assert (found.width(), found.height()) == (10, 10)
+    assert after.reads == ["pic"]

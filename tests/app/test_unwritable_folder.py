@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from app.main import LOG_FILE, setup_logging
+from app.run_log import LOG_FILE, setup_logging
 from tests.app.harness import Chime
 from tests.fakes import FakeClock
 
@@ -248,7 +248,7 @@ def test_closing_the_last_session_when_no_new_one_can_be_made_leaves_an_empty_wi
     chime.until(chime.idle)
     assert chime.transcript_texts()
     monkeypatch.setattr("core.session.jsonl_store.publish_session", fail_with(errno.EROFS))
-    chime.run(chime.controller.close_session())
+    chime.run(chime.controller.actions.close_session())
     assert chime.controller.current is None
     assert chime.transcript_texts() == []  # nothing left of the closed session
     assert "Read-only file system" in chime.window.banner.label.text()
@@ -261,7 +261,7 @@ def test_an_unexpected_disk_error_says_what_failed_and_never_that_everything_is_
 ) -> None:
     from PySide6.QtGui import QIcon
 
-    from app.main import install_excepthook
+    from app.run_log import install_excepthook
     from ui.main_window import MainWindow
 
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)

@@ -403,7 +403,7 @@ def test_find_counts_steps_through_highlights_and_closes(open_app: Opener) -> No
         target = flow.current_match()
         assert target is not None
         row = chime.window.transcript_model.row_of_message(target[0])
-        marks, current = view.find_marks(row)
+        marks, current = view.matches.marks(row)
         assert marks
         assert current >= 0
         chime.inside(lambda: chime.qtbot.keyClick(bar.edit, Qt.Key.Key_Return))
@@ -418,7 +418,7 @@ def test_find_counts_steps_through_highlights_and_closes(open_app: Opener) -> No
         assert bar.count_label.text() == f"{first % total + 1} of {total}"
         chime.inside(lambda: chime.qtbot.keyClick(bar.edit, Qt.Key.Key_Escape))
         assert not bar.isVisible()
-        assert view.find_marks(row) == ([], -1)
+        assert view.matches.marks(row) == ([], -1)
         assert chime.idle()  # Esc closed the bar, it did not reach Stop
 
 
@@ -445,7 +445,7 @@ def test_find_in_a_long_session_says_plus_while_it_searches_and_loads_a_far_matc
         assert bar.count_label.text() == "1 of 2"
         row = chime.window.transcript_model.row_of_message(4 * 3)
         assert row >= 0  # loaded to be shown
-        assert chime.window.transcript.find_marks(row)[1] == 0
+        assert chime.window.transcript.matches.marks(row)[1] == 0
 
 
 # -- against a real endpoint ---------------------------------------------------------------

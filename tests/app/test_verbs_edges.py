@@ -307,7 +307,7 @@ def test_an_edit_near_the_start_of_a_long_session_loads_back_to_the_messages_bef
         texts = chime.transcript_texts()
         assert texts[0] == "question 0 hay"
         assert texts[-2] == "question 2 edited"
-        assert chime.window.transcript.is_following()  # the new answer stays in view
+        assert chime.window.transcript.follow.is_following()  # the new answer stays in view
 
 
 def test_a_failed_reminder_turn_offers_retry_and_discard_but_no_edit(

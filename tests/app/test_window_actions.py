@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from app.main import LOG_FILE, install_excepthook
+from app.run_log import LOG_FILE, install_excepthook
 from app.state import read_state
 from tests.app.window import Opener, RealApp, running
 from tests.fakes import FakeClock
@@ -483,7 +483,9 @@ def test_a_closed_session_keeps_its_reminder_badge_in_the_sidebar(open_app: Open
         assert first is not None
         chime.send("remind me in 10 minutes to stretch")
         chime.send("remind me in 20 minutes to drink water")
-        chime.run(chime.controller.close_session())  # returns once the sidebar was re-listed
+        chime.run(
+            chime.controller.actions.close_session()
+        )  # returns once the sidebar was re-listed
         model = chime.window.sessions.model
         row = model.item(model.row_of(first))
         assert row is not None

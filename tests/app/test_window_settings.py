@@ -20,7 +20,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QPalette
 from PySide6.QtWidgets import QLineEdit, QMessageBox
 
-from app.main import LOG_FILE, parse_args, setup_logging
+from app.launch import parse_args
+from app.run_log import LOG_FILE, setup_logging
 from app.settings import SETTINGS_FILE
 from tests.app.window import Opener, RealApp, running
 from tests.core.llm.loopback import (
@@ -178,7 +179,7 @@ def test_settings_switch_to_an_endpoint_list_its_models_test_it_and_the_next_tur
         assert request.json()["tools"] == tool_probe["tools"]
         assert request.headers["authorization"] == f"Bearer {KEY}"
         assert server.open_connections > 0  # the endpoint's keep-alive connection
-        chime.run(chime.controller.close_session())
+        chime.run(chime.controller.actions.close_session())
         chime.until(lambda: server.open_connections == 0)  # closing the session closed it
 
 

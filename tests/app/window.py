@@ -17,9 +17,10 @@ from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.actions_wiring import Questions
+from app.composition import Started
 from app.controller import AppController
 from app.language import remove_language
-from app.main import FRAMED_AFTER_MS, Application, Started
+from app.main import FRAMED_AFTER_MS, Application
 from app.qtasync import TaskRunner
 from app.settings import KeyStore
 from app.settings_flow import SettingsFlow
@@ -68,6 +69,10 @@ class Answers:
         """What each "Set this reminder?" showed: (the reminder's text, when it comes)."""
         self.import_paths: list[Path | None] = []
         """What the import's file question answers (None: cancelled), one per visit."""
+        self.opened_files: list[tuple[Path, bytes]] = []
+        """The attachments' copies handed to the system's program, with their bytes then."""
+        self.open_results: list[bool] = []
+        """Whether each of those opened (none scripted: it opened)."""
         self.asked_inside_a_task: list[bool] = []
         """Whether each "lose them?" question was asked inside an asyncio task step: a real
         modal dialog's nested event loop would then starve every other task."""
@@ -83,6 +88,10 @@ class Answers:
         self.session_settings_shown.append(current)
         self.prompts_offered.append(prompts)
         return self.session_settings_given.pop(0)
+
+    def open_file(self, path: Path) -> bool:
+        self.opened_files.append((path, path.read_bytes()))
+        return self.open_results.pop(0) if self.open_results else True
 
     def attachment_paths(self, _parent: QWidget) -> list[Path]:
         return self.files.pop(0)
@@ -164,6 +173,7 @@ class RealApp:
                 self.answers.restart_for_language,
                 self.answers.import_path,
                 self.answers.set_reminder,
+                self.answers.open_file,
             ),
             system_locale=system_locale or QLocale(QLocale.Language.English),
             **seams,

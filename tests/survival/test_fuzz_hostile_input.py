@@ -22,7 +22,7 @@ from core.events import Attachment
 from core.session.attachments import IMAGE_LIMIT, classify
 from core.session.refusal import Refused
 from core.visible_text import has_hidden
-from ui.row_layout import RowLayouts
+from ui.row_layouts import RowLayouts
 from ui.theme import surfaces
 from ui.transcript_rows import TranscriptRow
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from app.main import LOG_FILE, setup_logging
+from app.run_log import LOG_FILE, setup_logging
 from app.settings import KeyStore, Settings, save_settings
 from app.state import AppState, write_state
 from tests import wire as v

@@ -231,12 +231,12 @@ def test_a_session_shown_read_only_is_taken_over_live_once_the_other_instance_le
 ) -> None:
     first, second, sid = shown_in_two(qtbot, loop, tmp_path, clock)
     assert second.controller.open[sid].session.read_only
-    assert second.run(second.controller.take_over_released()) == []  # still held: stays so
+    assert second.run(second.controller.opening.take_over_released()) == []  # still held: stays so
     first.run(first.controller.submit("written while the other looked"))
     first.until(first.idle)
     first.quit()  # the first instance quits: its lock goes
 
-    assert second.run(second.controller.take_over_released()) == [sid]
+    assert second.run(second.controller.opening.take_over_released()) == [sid]
     opened = second.controller.open[sid]
     assert opened.live
     assert not opened.session.read_only
@@ -267,7 +267,7 @@ def test_a_released_session_that_no_longer_opens_is_replaced_on_screen_and_said(
     first.quit()
     log, _ = session_files(tmp_path, sid)
     log.write_bytes(b"[" * 10_000 + b"\n")  # broken while nobody had it open
-    assert second.run(second.controller.take_over_released()) == []
+    assert second.run(second.controller.opening.take_over_released()) == []
     assert sid not in second.controller.open
     assert second.controller.current not in (None, sid)  # a new session to type into
     message = second.window.message_bar.text()

@@ -75,10 +75,10 @@ def test_ctrl_home_shows_the_first_message_and_ctrl_end_the_newest(
     qtbot.keyClick(view, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
     assert "question 0" in shown_texts(view)
     assert view.position.bar.value() == 0
-    assert view.is_following() is False
+    assert view.follow.is_following() is False
     qtbot.keyClick(view, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
     assert f"answer {TURNS - 1}" in shown_texts(view)
-    assert view.is_following() is True
+    assert view.follow.is_following() is True
     assert view.position.bar.value() == view.position.bar.maximum()
 
 
@@ -111,4 +111,4 @@ def test_moving_the_bar_to_the_middle_shows_the_middle(window: MainWindow) -> No
     assert max(shown) >= middle - 10
     assert abs(bar.value() - middle) <= bar.pageStep()
     bar.setValue(bar.maximum())
-    assert view.is_following() is True
+    assert view.follow.is_following() is True

@@ -50,7 +50,7 @@ def test_a_usage_line_too_long_for_the_column_is_cut_with_an_ellipsis(qapp) -> N
 
     from core.events import AssistantMessage, ModelRef, TokenUsage
     from core.transcript.usage import TurnUsage
-    from ui.row_layout import RowLayouts
+    from ui.row_layouts import RowLayouts
     from ui.theme import surfaces
 
     layouts = RowLayouts()

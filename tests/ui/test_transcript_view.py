@@ -90,7 +90,7 @@ def test_dragging_over_part_of_an_answer_selects_it_and_ctrl_c_copies_that_text(
     converse(window, ("hi", "The quick brown fox jumps over the lazy dog."))
     row = row_of(view, "The quick brown fox jumps over the lazy dog.")
     drag(qtbot, view, point(view, row, 4), point(view, row, 19))
-    assert view.selected_text() == "quick brown fox"
+    assert view.selection.selected_text() == "quick brown fox"
     qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     assert QGuiApplication.clipboard().text() == "quick brown fox"
 
@@ -103,12 +103,14 @@ def test_a_selection_can_run_across_messages_and_copies_as_plain_text_or_markdow
     first = row_of(view, "first question")
     last = row_of(view, "Last.")
     drag(qtbot, view, point(view, first, 6), point(view, last, 4))
-    assert view.selected_text() == "question\n\nAn answer with bold words.\n\nsecond\n\nLast"
-    markdown = view.selected_text(markdown=True)
+    assert (
+        view.selection.selected_text() == "question\n\nAn answer with bold words.\n\nsecond\n\nLast"
+    )
+    markdown = view.selection.selected_text(markdown=True)
     assert "An answer with **bold** words." in markdown
-    view.copy_selection()
+    view.copying.copy_selection()
     data = QGuiApplication.clipboard().mimeData()
-    assert data.text() == view.selected_text()
+    assert data.text() == view.selection.selected_text()
     assert bytes(data.data("text/markdown").data()).decode() == markdown
 
 
@@ -119,9 +121,9 @@ def test_double_click_selects_a_word_and_a_click_clears_the_selection(
     converse(window, ("hi", "Reminders come back as turns."))
     row = row_of(view, "Reminders come back as turns.")
     qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point(view, row, 12))
-    assert view.selected_text() == "come"
+    assert view.selection.selected_text() == "come"
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point(view, row, 2))
-    assert not view.has_selection()
+    assert not view.selection.has_selection()
 
 
 def test_the_code_box_copy_button_copies_exactly_the_code(qtbot, window: MainWindow) -> None:
@@ -137,7 +139,7 @@ def test_the_code_box_copy_button_copies_exactly_the_code(qtbot, window: MainWin
         view.viewport(), Qt.MouseButton.LeftButton, pos=box.copy.center() + view.row_origin(row)
     )
     assert QGuiApplication.clipboard().text() == CODE
-    assert view.copied_box(view.model().uid_at(row)) == 0  # the button says "Copied"
+    assert view.copying.copied_box(view.model().uid_at(row)) == 0  # the button says "Copied"
 
 
 def test_code_is_highlighted_in_readable_colours_and_a_user_message_renders_markdown_too(
@@ -190,7 +192,7 @@ def test_a_long_code_line_scrolls_sideways_with_shift_and_the_wheel(
         False,
     )
     QApplication.sendEvent(view.viewport(), event)
-    assert view.code_offsets(uid)[0] > 0
+    assert view.code_scroll.offsets(uid)[0] > 0
     window.window_actions.action("wrap_code").trigger()  # View > Wrap long code lines
     wrapped = view.layout_of(row)
     assert wrapped is not None
@@ -237,10 +239,10 @@ def test_hovering_a_message_shows_its_copy_button_which_copies_the_message_as_wr
     assert layout is not None
     [copy] = [b for b in layout.footer_buttons if b.name == "copy"]
     uid = view.model().uid_at(row)
-    assert not view.shows_actions(uid)
+    assert not view.hover.shows_actions(uid)
     at = copy.rect.center() + view.row_origin(row)
     hover(view, at)
-    assert view.shows_actions(uid)
+    assert view.hover.shows_actions(uid)
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=at)
     assert QGuiApplication.clipboard().text() == "Some *emphasis* here."
 
@@ -252,13 +254,13 @@ def test_the_keyboard_reaches_a_messages_actions_through_its_menu(
     converse(window, ("hi", ANSWER))
     view.setFocus()
     view.select_last()
-    menu = view.build_menu(view.currentIndex().row(), "")
+    menu = view.menu.build(view.currentIndex().row(), "")
     texts = [action.text() for action in menu.actions()]
     assert "&Copy message" in texts
     assert "Copy code (python)" in texts
-    assert view.shows_actions(view.model().uid_at(view.currentIndex().row()))
+    assert view.hover.shows_actions(view.model().uid_at(view.currentIndex().row()))
     qtbot.keyClick(view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
-    assert view.selected_text().startswith("hi")
+    assert view.selection.selected_text().startswith("hi")
 
 
 def test_a_streamed_answer_grows_in_its_own_row_and_the_view_follows_it(
@@ -280,7 +282,7 @@ def test_a_streamed_answer_grows_in_its_own_row_and_the_view_follows_it(
     QApplication.processEvents()
     assert model.rowCount() == rows  # in place: no new row
     assert model.uid_at(rows - 1) == uid
-    assert view.is_following()
+    assert view.follow.is_following()
     bar = view.verticalScrollBar()
     assert bar.value() == bar.maximum()
     layout = view.layout_of(rows - 1)
@@ -293,7 +295,7 @@ def test_a_streamed_answer_grows_in_its_own_row_and_the_view_follows_it(
     qtbot.waitUntil(lambda: bar.maximum() > reading * 2)
     QApplication.processEvents()
     assert bar.value() == reading  # not pulled down
-    assert not view.is_following()
+    assert not view.follow.is_following()
     window.add_entry(script.answer("The answer, recorded."))
     assert model.rowCount() == rows
     assert model.index(rows - 1).data() == "The answer, recorded."
@@ -351,7 +353,7 @@ def test_a_tool_call_expands_on_click_and_an_error_row_offers_retry_and_settings
             pos=buttons["settings"].rect.center() + view.row_origin(error),
         )
     view.setCurrentIndex(model.index(error))
-    menu = view.build_menu(error, "")
+    menu = view.menu.build(error, "")
     assert "&Retry" in [action.text() for action in menu.actions()]
     with qtbot.waitSignal(view.row_action) as entered:
         qtbot.keyClick(view, Qt.Key.Key_Return)
@@ -395,4 +397,4 @@ def test_a_version_switch_puts_the_other_version_where_the_reader_looked(window)
     assert model.last_anchor == Anchor(edited.seq, 25)  # the edited version gives way to the first
     row = row_of(view, "question 5")
     assert view.visualRect(model.index(row)).top() == top
-    assert not view.is_following()
+    assert not view.follow.is_following()

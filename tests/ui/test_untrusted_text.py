@@ -16,7 +16,7 @@ from PySide6.QtGui import Qt as GuiQt
 from core.events import Attachment
 from tests.ui.events import T0
 from ui.message_bar import MessageBar
-from ui.row_layout import RowLayouts
+from ui.row_layouts import RowLayouts
 from ui.session_list import SessionListItem, SessionListModel
 from ui.theme import surfaces
 from ui.transcript_rows import TranscriptRow

@@ -4,6 +4,7 @@ scanning the same records (schedule.md §10.4), at any ``now``."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any
 
@@ -122,3 +123,49 @@ def test_an_index_built_on_an_empty_fold_reports_nothing() -> None:
     assert index.first_due_one_shot(T0) is None
     assert index.due_every(T0) == []
     assert index.earliest() is None
+
+
+def linear_next_due(fold: ScheduleFold, now_ms: int) -> tuple[Any, list[str], int | None]:
+    """What the heaps answer, by a linear scan of ``active`` in creation order."""
+    one_shots = [r for r in fold.active if r.kind != "every" and r.scheduled_ms <= now_ms]
+    first = min(one_shots, key=lambda r: r.scheduled_ms, default=None)
+    due_every = sorted(
+        (r for r in fold.active if r.kind == "every" and r.scheduled_ms <= now_ms),
+        key=lambda r: r.scheduled_ms,
+    )
+    earliest = min((r.scheduled_ms for r in fold.active), default=None)
+    return first, [r.id for r in due_every], earliest
+
+
+FAR = 10**9 * STEP  # offsets that reach before 1970 and far ahead: negative targets too
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(changes(), max_size=40),
+    st.lists(st.integers(-FAR, FAR), min_size=1, max_size=8),
+    st.integers(-3, 8),
+)
+def test_the_heaps_answer_what_a_linear_scan_of_the_active_records_answers(
+    sequence: list[dict[str, Any]], shifts: list[int], now_step: int
+) -> None:
+    folder = ScheduleFolder()
+    folder.due_index()  # kept up to date change by change
+    for number, change in enumerate(sequence):
+        if change["operation"] == "create":
+            shift = shifts[number % len(shifts)] // STEP * STEP
+            target = T0 + shift + (number % 7) * STEP
+            record = change["schedule"] | {"scheduledAt": format_instant_ms(target)}
+            change = change | {"schedule": record}
+        with contextlib.suppress(ScheduleLogError):
+            folder.feed(change)
+    fold = folder.fold()
+    reopened = ScheduleFolder.from_json(fold.to_json())  # the index a warm open builds
+    rebuilt = DueIndex(dict(folder._active), dict(folder._seen))  # one built from a state
+    for now_ms in (T0 + now_step * STEP, T0 - FAR, T0 + 2 * FAR):
+        first, every, earliest = linear_next_due(fold, now_ms)
+        for index in (folder.due_index(), reopened.due_index(), rebuilt):
+            assert index.first_due_one_shot(now_ms) == first
+            assert [r.id for r in index.due_every(now_ms)] == every
+            assert index.earliest() == earliest

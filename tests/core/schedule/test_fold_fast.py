@@ -261,3 +261,14 @@ def test_a_refused_group_puts_deleted_records_back_in_creation_order() -> None:
     assert plan_delivery(folder.fold(), now).changes == [
         {"version": 1, "operation": "dispatch", "id": "a"}
     ]
+
+
+def test_a_refused_group_puts_back_a_record_deleted_by_an_id_of_a_str_subclass() -> None:
+    folder = ScheduleFolder()
+    folder.feed(_at("schedule-1"))
+    state = folder.fold()
+    delete = MappingProxyType({"version": 1, "operation": "delete", "id": Text("schedule-1")})
+    with pytest.raises(ScheduleLogError, match="version"):
+        folder.feed_all([delete, {"version": True}])
+    assert folder.fold() == state
+    assert [type(sid) for sid in folder._active] == [str]

@@ -534,6 +534,23 @@ def test_tail_turns_returns_the_last_turns_from_their_input(
     run(scenario())
 
 
+def test_tail_turns_within_a_bound_walks_back_no_further(tmp_path: Path, clock: FakeClock) -> None:
+    async def scenario() -> None:
+        store = make_store(tmp_path, clock)
+        session = await new_session(store, turns=2)  # seqs 0-13: two turns of seven events
+        for n in range(40):
+            session.append(v.USER_MESSAGE, user(f"queued {n}"))
+        await session.close()
+        reopened = await store.open(session.id)
+        assert [e.seq for e in reopened.tail_turns(50, 10)] == list(range(44, 54))
+        assert [e.seq for e in reopened.tail_turns(1, 10)] == list(range(44, 54))
+        assert reopened.tail_turns(1, 100)[0].seq == 7  # the last turn's input, past the bound
+        assert len(reopened.tail_turns(50)) == 54
+        await reopened.close()
+
+    run(scenario())
+
+
 def test_list_shows_titles_and_last_activity_newest_first(tmp_path: Path, clock: FakeClock) -> None:
     async def scenario() -> list[tuple[str, str | None, int]]:
         store = make_store(tmp_path, clock)
