@@ -25,6 +25,7 @@ from core.instant import has_instant_shape, have_instant_shape
 from core.schedule.fold import ScheduleFolder
 from core.session import block_scan
 from core.session.block_scan import scan_blocks
+from core.session.envelopes import read_envelopes
 from core.session.folds import SessionFolds
 from core.session.lines import encode_entry, encode_line, make_envelope
 from core.session.scan import ScanResult, scan
@@ -267,3 +268,20 @@ def test_a_turn_start_of_any_shape_folds_as_the_line_scan_folds_it(data: Any, st
     strict, fast = fold_both(log, block=1 << 16)
     assert fast == strict
     assert fast[2]["lastTurn"] == (2 if starts else 1)
+
+
+def test_a_block_msgspec_cannot_vouch_for_is_folded_from_orjson_s_values(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    log = (
+        encode_entry(Entry(0, AT, TurnStart(1, 0)))
+        + encode_line(make_envelope(1, AT, "note", "1e5 is an exponent's look"))
+        + encode_line(make_envelope(2, AT, EventType.TURN_END, {"turn": 1, "status": "failed"}))
+    )
+    assert read_envelopes(log, log.split(b"\n")[:-1]) is None
+    monkeypatch.setattr(block_scan, "scan", None)  # the block path alone: no line scan
+    folds = SessionFolds()
+    result = scan_blocks(log, start=0, first_seq=0, sink=folds, offsets=array("Q"))
+    assert result == ScanResult(3, len(log), len(log))
+    assert folds.open_turn is None
+    assert folds.failed == {0}
