@@ -5,9 +5,11 @@ every event for its sink; opening a long log that way is mostly Python work per 
 reads the same bytes in blocks of about ``BLOCK`` bytes of whole lines and, for a block of plain
 lines (no group), does every check ``parse_line`` makes with one C-level pass per check over the
 block's decoded lines: the bounded JSON decode of each line, a JSON object, ``seq`` its index,
-``at`` of the canonical shape, a non-empty ``type``, a ``data``. The events are not decoded here:
-the block's types, instants and data go to the sink's ``read_block``, which decodes only the
-events its folds need (``SessionFolds.read_block``).
+``at`` of the canonical shape, a non-empty ``type``, a ``data``. Where msgspec's reading is surely
+the bounded decode's (``core.session.envelopes``) it reads the lines instead, building only their
+envelopes and keeping each ``data`` as its bytes. The events are not decoded here: the block's
+types, instants and data go to the sink's ``read_block``, which decodes only the events its folds
+need (``SessionFolds.read_block``).
 
 Anything else, a line that fails a check, a group, a line longer than a block, is left to ``scan``
 itself from that block's first line (to the end of the block and out of any group it is in), so
