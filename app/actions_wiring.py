@@ -162,7 +162,7 @@ def wire_actions(
             asked()
 
     window.close_requested.connect(closed)
-    window.open_url_requested.connect(questions.open_url)
+    window.help.open_url_requested.connect(questions.open_url)
 
 
 def _confirm_leaving(

@@ -85,30 +85,33 @@ class AttachmentOpener:
             self._say(translate("AttachmentOpener", MISSING).format(name=name))
             return
         try:
-            path = await asyncio.to_thread(self._copy, file, data)
+            path = await asyncio.to_thread(write_copy, self._folder, file, data)
         except OSError as error:
             _log.warning("attachment %s not copied: %s", file.sha256, error)
             reason = error.strerror or str(error)
             self._say(translate("AttachmentOpener", UNWRITTEN).format(name=name, reason=reason))
             return
+        self._folder = path.parent.parent
         if not self._open_file(path):
             self._say(translate("AttachmentOpener", NO_PROGRAM).format(name=name))
 
     def _say(self, sentence: str) -> None:
         self._window.notify(sentence, 15000, conversation=True)
 
-    def _copy(self, file: Attachment, data: bytes) -> Path:
-        """A read-only copy of ``data`` under the file's safe name; blocking (run in a thread)."""
-        if self._folder is None or not self._folder.is_dir():
-            self._folder = Path(tempfile.mkdtemp(prefix="chime-open-"))
-        folder = self._folder / file.sha256[:32]
-        folder.mkdir(mode=0o700, exist_ok=True)
-        path = folder / safe_name(file)
-        if path.exists():
-            path.unlink()  # an earlier copy (read-only): written again from the stored bytes
-        path.write_bytes(data)
-        os.chmod(path, stat.S_IRUSR)
-        return path
+
+def write_copy(folder: Path | None, file: Attachment, data: bytes) -> Path:
+    """A read-only copy of ``data`` under the file's safe name, in a sub-folder of ``folder`` (a
+    new private temporary folder when None or gone); blocking (run it in a thread)."""
+    if folder is None or not folder.is_dir():
+        folder = Path(tempfile.mkdtemp(prefix="chime-open-"))
+    inner = folder / file.sha256[:32]
+    inner.mkdir(mode=0o700, exist_ok=True)
+    path = inner / safe_name(file)
+    if path.exists():
+        path.unlink()  # an earlier copy (read-only): written again from the stored bytes
+    path.write_bytes(data)
+    os.chmod(path, stat.S_IRUSR)
+    return path
 
 
 def safe_name(file: Attachment) -> str:

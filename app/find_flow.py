@@ -54,10 +54,10 @@ class FindFlow(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._slice)
-        window.find_changed.connect(self.search)
-        window.find_next.connect(lambda: self.step(1))
-        window.find_previous.connect(lambda: self.step(-1))
-        window.find_closed.connect(self.stop)
+        window.finder.changed.connect(self.search)
+        window.finder.next.connect(lambda: self.step(1))
+        window.finder.previous.connect(lambda: self.step(-1))
+        window.finder.closed.connect(self.stop)
         window.session_shown.connect(self._on_session_shown)
 
     # -- searching -----------------------------------------------------------------------
@@ -69,11 +69,11 @@ class FindFlow(QObject):
         opened = self.controller.current_session()
         if opened is None or not query.strip():
             self.job = None
-            self.window.show_find("", query, None)
+            self.window.finder.show("", query, None)
             return
         self._session_id = opened.id
         self.job = FindJob(opened.session.entries, opened.session.conversation(), query)
-        self._from_seq = self.window.first_visible_seq()
+        self._from_seq = self.window.finder.first_visible_seq()
         self._slice()
 
     def stop(self) -> None:
@@ -151,7 +151,7 @@ class FindFlow(QObject):
             position = f"{_position(job, current):,}"
             count = self.tr("{position} of {total}").format(position=position, total=total)
         target = (job.hits[current[0]].seq, current[1]) if current is not None else None
-        self.window.show_find(count, job.query, target, scroll=scroll)
+        self.window.finder.show(count, job.query, target, scroll=scroll)
 
     def current_match(self) -> tuple[int, int] | None:
         """(the seq of the message holding the current match, which match in it)."""
@@ -161,7 +161,7 @@ class FindFlow(QObject):
         return job.hits[current[0]].seq, current[1]
 
     def _on_session_shown(self) -> None:
-        query = self.window.find_query()
+        query = self.window.finder.query()
         if query:
             self.search(query)
         else:

@@ -4,7 +4,9 @@ worker thread (``app.import_run``) with its progress dialog and Cancel, and what
 When it ends the sidebar lists the new conversations (nothing is opened: an export may hold
 hundreds) and the message bar says how many were imported and what of them could not be
 (pictures and files the export holds only the names of, or that Chime cannot attach). A file that cannot be
-imported, or a cancel, gets one sentence and imports nothing. One import runs at a time.
+imported, or a cancel, gets one sentence and imports nothing. One import runs at a time. A file
+imported before says so and imports nothing again; one that holds some conversations imported
+before imports the others and says how many were left out (``app.import_run``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject
 
 from app.controller import AppController
-from app.import_run import Cancelled, ImportRefused, ImportResult, run_import
+from app.import_run import AlreadyImported, Cancelled, ImportRefused, ImportResult, run_import
 from app.qtasync import TaskRunner
 from core.visible_text import visible_name
 from ui.import_progress import ImportProgress
@@ -79,6 +81,14 @@ class ImportFlow(QObject):
                 )
         except Cancelled:
             self._window.notify(self.tr("Import cancelled: nothing was imported."), NOTICE_MS)
+        except AlreadyImported as error:
+            text = self.tr(
+                "{name} was imported before: its %n conversation(s) are in the list already. "
+                "Nothing was imported.",
+                "",
+                error.count,
+            )
+            self._window.notify(text.format(name=name), NOTICE_MS)
         except ImportRefused as error:
             self._refused(name, str(error))
         except OSError as error:
@@ -109,6 +119,10 @@ class ImportFlow(QObject):
                     "",
                     lost,
                 )
+            )
+        if result.already:
+            words.append(
+                self.tr("%n conversation(s) imported before were left out.", "", result.already)
             )
         if result.skipped:
             words.append(

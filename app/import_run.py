@@ -11,10 +11,16 @@ read are they made durable and moved into ``sessions/`` (``publish_staged``: eac
 out bad half-way, a cancel, or a full disk imports nothing; a crash leaves the staging folder,
 which the next import removes. ``Cancelled`` is raised between chunks and conversations once
 ``cancelled`` is set; ``ImportRefused`` carries the reason a file cannot be imported.
+
+A conversation imported before (``core.importing.sources``: the data folder's ``imported.json``
+names the source of each imported session) is not imported again while its session is in the
+list: it is counted (``ImportResult.already``), and a file whose every conversation came in
+before raises ``AlreadyImported``. The index is written once the sessions are in.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import threading
@@ -30,6 +36,13 @@ from core.importing.chatgpt import Attach, Imported, read_conversation
 from core.importing.chime_log import ChimeLog, file_kind
 from core.importing.json_array import ArraySplitter
 from core.importing.session_lines import event_lines, header_line
+from core.importing.sources import (
+    INDEX_NAME,
+    chatgpt_source,
+    chime_source,
+    read_sources,
+    sources_json,
+)
 from core.instant import datetime_to_ms
 from core.jsonread import MIB, JsonLimits, parse_json
 from core.session import jsonl_store as disk
@@ -37,6 +50,7 @@ from core.session.attachments import IMAGE_LIMIT, AttachmentStore, classify
 from core.session.lines import session_id
 
 T = TypeVar("T")
+_log = logging.getLogger(__name__)
 CHUNK = MIB
 MAX_CONVERSATION = 64 * MIB
 """The largest single conversation of a ChatGPT export that is read (the whole file has no
@@ -54,6 +68,14 @@ class ImportRefused(Exception):  # noqa: N818 -- named for what the window says
     """The file cannot be imported; the message is the reason (a short English clause)."""
 
 
+class AlreadyImported(Exception):  # noqa: N818 -- named for what the window says
+    """Every conversation of the file was imported before (``count`` of them): nothing is."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(f"{count} conversation(s) imported before")
+        self.count = count
+
+
 @dataclass(frozen=True, slots=True)
 class ImportResult:
     """What was imported: the new sessions' ids, and what of them could not be."""
@@ -63,6 +85,10 @@ class ImportResult:
     images: int = 0
     files: int = 0
     skipped: int = 0
+    already: int = 0
+    """Conversations left out because they were imported before."""
+    sources: tuple[tuple[str, str], ...] = ()
+    """(source, session id) of the new sessions (``core.importing.sources``)."""
 
 
 def run_import(
@@ -71,11 +97,12 @@ def run_import(
     """Import every conversation of ``path`` (see the module docstring)."""
     _remove_leftovers(data_dir)
     staging = data_dir / f"{STAGING}{session_id(now, os.urandom(10))}"
+    known = _known_sources(data_dir)
     try:
         with path.open("rb") as handle:
             if zipfile.is_zipfile(handle):
                 handle.seek(0)
-                result = _from_zip(handle, staging, now, progress, cancelled)
+                result = _from_zip(handle, staging, now, progress, cancelled, known)
             else:
                 handle.seek(0)
                 size = os.fstat(handle.fileno()).st_size
@@ -83,24 +110,58 @@ def run_import(
                 handle.seek(0)
                 if kind is None:
                     raise ImportRefused("it is neither a ChatGPT export nor a Chime JSONL export")
-                job = _Job(handle, size, staging, now, progress, cancelled)
+                job = _Job(handle, size, staging, now, progress, cancelled, known)
                 result = job.chatgpt() if kind == "chatgpt" else job.chime()
         if cancelled.is_set():  # the last moment a cancel leaves nothing: moving in has begun
             raise Cancelled
         disk.publish_staged(
             (staging / sid, disk.session_dir(data_dir, sid)) for sid in result.session_ids
         )
+        _remember(data_dir, {**known, **dict(result.sources)})
         return result
     finally:
         if staging.exists():
             disk.remove_tree(staging)
 
 
+INDEX_LIMIT = 64 * MIB
+
+
+def _known_sources(data_dir: Path) -> dict[str, str]:
+    """The sources imported before whose sessions are still in the list."""
+    try:
+        data = disk.read_file(data_dir / INDEX_NAME, INDEX_LIMIT)
+    except OSError:  # unreadable: nothing is known, the import goes on
+        data = None
+    found = read_sources(data)
+    return {source: sid for source, sid in found.items() if _listed(data_dir, sid)}
+
+
+def _listed(data_dir: Path, sid: str) -> bool:
+    try:
+        return disk.session_dir(data_dir, sid).is_dir()
+    except ValueError:  # not a session id: a hand-edited index
+        return False
+
+
+def _remember(data_dir: Path, sources: dict[str, str]) -> None:
+    """Write the index (the sessions are in already: a failure only forgets their sources)."""
+    try:
+        disk.replace_derived(data_dir / INDEX_NAME, sources_json(sources))
+    except OSError as error:
+        _log.warning("could not write %s: %s", INDEX_NAME, error)
+
+
 _FILE_ID = re.compile(r"(file[-_][A-Za-z0-9]+)")
 
 
 def _from_zip(
-    handle: IO[bytes], staging: Path, now: datetime, progress: Progress, cancelled: threading.Event
+    handle: IO[bytes],
+    staging: Path,
+    now: datetime,
+    progress: Progress,
+    cancelled: threading.Event,
+    known: dict[str, str],
 ) -> ImportResult:
     """ChatGPT's export zip: its ``conversations.json``, with the pictures and files it holds
     beside it (named ``file-<id>-<name>``) attached to the messages that sent them."""
@@ -115,7 +176,7 @@ def _from_zip(
             raise ImportRefused("the zip holds no conversations.json")
         files = _ZipFiles(archive, members)
         with archive.open(found[0]) as inner:
-            job = _Job(inner, found[0].file_size, staging, now, progress, cancelled, files)
+            job = _Job(inner, found[0].file_size, staging, now, progress, cancelled, known, files)
             return job.chatgpt()
 
 
@@ -163,9 +224,13 @@ class _Job:
         now: datetime,
         progress: Progress,
         cancelled: threading.Event,
+        known: dict[str, str],
         files: _ZipFiles | None = None,
     ) -> None:
         self._files = files
+        self._known = known
+        self._sources: dict[str, str] = {}
+        self._already = 0
         self._handle, self._size, self._staging = handle, size, staging
         self._now, self._progress, self._cancelled = now, progress, cancelled
         self._read = 0
@@ -175,21 +240,31 @@ class _Job:
         splitter = ArraySplitter(MAX_CONVERSATION)
         limits = JsonLimits(MAX_CONVERSATION)
         images = files = skipped = 0
+        number = 0
         for chunk in self._chunks():
             for element in _split(splitter, chunk):
-                number = len(self._ids) + 1
+                number += 1
                 value = _refused_at(number, parse_json, element, limits)
+                source = chatgpt_source(value, element)
+                if self._seen(source):
+                    continue
                 sid = self._new_id()
                 attach = self._attach(sid)
                 imported = _refused_at(number, read_conversation, value, self._now_ms(), attach)
                 self._write(sid, imported)
+                self._sources[source] = sid
                 images, files = images + imported.images, files + imported.files
                 skipped += imported.skipped
                 self._tell()
         _split(splitter, b"", end=True)
+        if not self._ids and self._already:
+            raise AlreadyImported(self._already)
         if not self._ids:
             raise ImportRefused("it holds no conversations")
-        return ImportResult("chatgpt", tuple(self._ids), images, files, skipped)
+        sources = tuple(self._sources.items())
+        return ImportResult(
+            "chatgpt", tuple(self._ids), images, files, skipped, self._already, sources
+        )
 
     def chime(self) -> ImportResult:
         sid = self._new_id()
@@ -201,9 +276,19 @@ class _Job:
             disk.stage_session(self._staging / sid, header, _checked(body, log))
         except ValueError as error:
             raise ImportRefused(str(error)) from None
+        source = chime_source(log.source_id, log.count, log.last_at)
+        if self._seen(source):
+            raise AlreadyImported(1)
         self._ids.append(sid)
         self._tell()
-        return ImportResult("chime", (sid,))
+        return ImportResult("chime", (sid,), sources=((source, sid),))
+
+    def _seen(self, source: str) -> bool:
+        """True (and counted) when ``source`` was imported before, or earlier in this file."""
+        if source in self._known or source in self._sources:
+            self._already += 1
+            return True
+        return False
 
     def _attach(self, sid: str) -> Attach:
         files = self._files

@@ -10,15 +10,14 @@ dialog buttons ("Cancel", "Save") follow Chime's language.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from app.paths import resource
+from core.frozen import frozen
 from ui.i18n import chosen_language
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Installed:
     """What ``install_language`` changed: the language in effect (``en``, ``de``), its
     translators and the default locale before (``remove_language`` restores it)."""

@@ -9,8 +9,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
-import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -59,6 +57,9 @@ def trace_start(window: MainWindow, milestone: str) -> None:
 
 def install_signal_quit(app: QApplication, quit_now: Callable[[], object]) -> QSocketNotifier:
     """SIGTERM/SIGINT wake the Qt loop through a socket, then ``quit_now()`` runs on it."""
+    import signal  # both after the first paint
+    import socket
+
     reader, writer = socket.socketpair()
     reader.setblocking(False)
     writer.setblocking(False)

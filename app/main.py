@@ -20,9 +20,7 @@ replaces its process with a new start on the same data folder (``app.launch.rest
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import logging.handlers
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -39,7 +37,7 @@ from app.language import install_language, language_for
 from app.launch import install_signal_quit, parse_args, restart, trace_start
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
-from app.run_log import install_excepthook, setup_logging
+from app.run_log import EarlyRecords, install_excepthook, setup_logging
 from app.settings import KeyStore, ReadSettings, effective_provider, read_settings
 from app.single_instance import InstanceGuard, hand_over
 from app.start_view import TailEntries, read_start_view, write_start_view
@@ -111,7 +109,7 @@ class Application:
         self.first_settings = read.settings
         """The settings read at start: the first paint's look and status bar. From ``start`` on,
         ``started.settings_flow`` holds the settings in effect."""
-        self.keys = keys if keys is not None else KeyStore(config_dir())
+        self._keys = keys
         self.clock = clock
         self.zone_source = zone_source
         self.new_id = new_id
@@ -128,7 +126,7 @@ class Application:
         """The translators in effect, installed before the first widget is built (a language
         applies when Chime starts; ``system_locale`` stands in for the desktop's in tests)."""
         self.window = MainWindow(clock, QIcon(str(resource("icons", "bell.svg"))))
-        self.window.version_of = lambda: __version__  # app/__init__.py: the one source
+        self.window.help.version_of = lambda: __version__  # app/__init__.py: the one source
         self.started: Started | None = None
         self.jumps = ClockJumpWatch(clock, monotonic_seconds, parent=self.window)
         self.zones = ZoneWatch(zone_source, parent=self.window)
@@ -188,12 +186,20 @@ class Application:
             assert self.started is not None  # settings are saved only once the engine runs
             self.started.tasks.spawn(self.quit())
 
+    @property
+    def keys(self) -> KeyStore:
+        """Where the API key lives (its folder is looked up when first needed: platformdirs
+        loads after the first paint)."""
+        if self._keys is None:
+            self._keys = KeyStore(config_dir())
+        return self._keys
+
     def show_window(self, *, background: bool = False) -> None:
         """Show the (still empty) window at once, its saved geometry fitted into the screen; the
         engine is composed by ``start``. ``background`` (``--background``, start at login):
         prepared but not shown; ``start`` shows it only where the desktop has no tray."""
-        self.window.restore_geometry(self._state.geometry)
-        self.window.set_provider(effective_provider(self.first_settings).label())
+        self.window.placement.restore(self._state.geometry)
+        self.window.status.set_provider(effective_provider(self.first_settings).label())
         self.window.composer.hold_sends()  # typed before the engine runs: sent once it does
         self._show_start_view()
         self.background = background
@@ -201,13 +207,15 @@ class Application:
             return
         self.window.show()
         self.window.focus_composer()  # typing goes to the message box from the first paint
-        self.window.fit_to_screen()  # once shown; again when the window manager has framed it
-        QTimer.singleShot(FRAMED_AFTER_MS, self.window.fit_to_screen)
+        self.window.placement.fit()  # once shown; again when the window manager has framed it
+        QTimer.singleShot(FRAMED_AFTER_MS, self.window.placement.fit)
 
     async def _wait_for_tray(self) -> None:
         """A background start where the desktop's tray is not there yet asks again every
         ``TRAY_POLL_S`` for up to ``TRAY_WAIT_S`` (the sessions open after); past that the window is
         shown instead (``start``)."""
+        import asyncio  # loaded after the first paint (see ``run``)
+
         from app.background import system_tray
 
         make_tray = self._tray_factory or system_tray
@@ -347,7 +355,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     folder = chosen_data_dir(args.data_dir)
     writable_problem(folder)  # creates it when it can; AppController.start shows a failure
-    logged_to_file = setup_logging(folder)
+    early = EarlyRecords()  # the log file opens once the window is painted
+    logging.getLogger().addHandler(early)
+    logging.getLogger().setLevel(logging.INFO)
     app = make_application(sys.argv[:1])
     app.setApplicationVersion(__version__)  # the About box shows it
     if hand_over(folder, args.session):  # the running Chime of this data folder raised its window
@@ -357,10 +367,12 @@ def run(argv: Sequence[str] | None = None) -> int:
     settings = read_settings(folder)
     apply_appearance(app, settings.settings)  # before the window is built: it is polished once
     chime = Application(app, folder, args.session, settings=settings)
-    install_excepthook([chime.window], logged_to_file=logged_to_file)
+    install_excepthook([chime.window])
     chime.show_window(background=args.background)
     app.processEvents()  # first paint before asyncio, qasync and the engine are imported
     trace_start(chime.window, "first_paint")
+    if not setup_logging(folder, early):
+        install_excepthook([chime.window], logged_to_file=False)
     guard = InstanceGuard(folder)  # later starts hand over from now on (QtNetwork loads here)
     guard.requested.connect(chime.bring_forward)
     import asyncio

@@ -12,6 +12,8 @@ from pathlib import Path
 from types import ModuleType
 
 APP_NAME = "Chime"
+LOG_FILE = "chime.log"
+"""The log file in the data folder (``app.log_file``)."""
 DATA_DIR_ENV = "CHIME_DATA_DIR"
 RESOURCES = Path(__file__).resolve().parent.parent / "resources"
 

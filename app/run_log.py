@@ -8,7 +8,6 @@ traceback. Used by ``app.main.run`` before the window is built; imports no engin
 from __future__ import annotations
 
 import logging
-import logging.handlers
 import os
 import sys
 from pathlib import Path
@@ -16,49 +15,31 @@ from types import TracebackType
 
 from PySide6.QtCore import QCoreApplication
 
+from app.paths import LOG_FILE
 from ui.main_window import MainWindow
 
-LOG_FILE = "chime.log"
 _log = logging.getLogger("app")
 
 
-class QuietFileHandler(logging.handlers.RotatingFileHandler):
-    """``chime.log`` that degrades quietly when it cannot be written (a full disk): the record
-    is dropped and counted, one line on stderr says so (not a traceback per record), and the
-    first record written again is followed by how many were lost."""
+class EarlyRecords(logging.Handler):
+    """The records logged before the first paint, kept until ``setup_logging`` opens the log
+    file (its rotating handler loads ``logging.handlers``, which pulls in socket, pickle and
+    queue: a start's first paint does not wait for them)."""
 
-    def __init__(self, path: Path) -> None:
-        super().__init__(path, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
-        self.lost = 0
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        lost = self.lost
-        super().emit(record)
-        if lost and self.lost == lost:  # written: say what is missing before it
-            self.lost = 0
-            note = f"{lost} log messages were lost while {LOG_FILE} could not be written"
-            super().emit(
-                logging.makeLogRecord(
-                    {
-                        "name": __name__,
-                        "levelname": "WARNING",
-                        "levelno": logging.WARNING,
-                        "msg": note,
-                    }
-                )
-            )
-
-    def handleError(self, record: logging.LogRecord) -> None:
-        if not self.lost:
-            error = sys.exc_info()[1]
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-            sys.stderr.write(f"chime: cannot write {LOG_FILE} ({reason}); dropping log messages\n")
-        self.lost += 1
+        self.records.append(record)
 
 
-def setup_logging(folder: Path) -> bool:
-    """Log to ``chime.log`` in the data directory (rotating: 3 × 1 MB). When that file cannot be
-    opened (a read-only or missing folder), log to stderr instead and return False."""
+def setup_logging(folder: Path, early: EarlyRecords | None = None) -> bool:
+    """Log to ``chime.log`` in the data directory (rotating: 3 × 1 MB), after the ``early``
+    records. When that file cannot be opened (a read-only or missing folder), log to stderr
+    instead and return False."""
+    from app.log_file import QuietFileHandler  # after the first paint (see ``EarlyRecords``)
+
     path = folder / LOG_FILE
     handler: logging.Handler
     problem: OSError | None = None
@@ -72,6 +53,10 @@ def setup_logging(folder: Path) -> bool:
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(logging.INFO)
+    if early is not None:
+        root.removeHandler(early)
+        for record in early.records:
+            handler.handle(record)
     if problem is not None:
         _log.warning("cannot open %s (%s); logging to stderr", path, problem)
     return problem is None

@@ -97,12 +97,14 @@ class ChoicesFlow(QObject):
         opened = self._controller.current_session()
         choices = opened.session.choices() if opened is not None else None
         choice = choices.model if choices is not None else None
-        self._window.set_model_menu(self.menu(choice))
+        self._window.composer.tools.set_model_menu(self.menu(choice))
         temperature = choice.temperature if choice is not None else None
-        self._window.set_instructions(choices.instructions if choices else "", temperature)
+        self._window.composer.tools.set_instructions(
+            choices.instructions if choices else "", temperature
+        )
         settings = self._settings()
         answerer = chosen_provider(choice, settings) or effective_provider(settings)
-        self._window.set_provider(answerer.label())
+        self._window.status.set_provider(answerer.label())
 
     def menu(self, choice: SessionModel | None) -> ModelMenu:
         """What the picker shows for a session with this choice."""

@@ -63,7 +63,7 @@ class SessionSearch(QObject):
             return
         if not query.strip():
             self._wanted = None
-            self._window.set_search_matches("", {})
+            self._window.sessions.set_matches("", {})
             return
         self._wanted = query
         if self._running is None:
@@ -76,7 +76,7 @@ class SessionSearch(QObject):
                 ids = self._controller.listing.session_ids()
                 found = await asyncio.to_thread(self._search, ids, query)
                 self.searches += 1
-                self._window.set_search_matches(query, {m.session_id: m.snippet for m in found})
+                self._window.sessions.set_matches(query, {m.session_id: m.snippet for m in found})
         finally:
             self._running = None
 
@@ -97,7 +97,7 @@ class SessionSearch(QObject):
         refresh is a short incremental write; a search's answer has nowhere to go)."""
         self._stopped = True
         self._wanted = None
-        self._window.stop_search()
+        self._window.sessions.stop_search()
         if self._running is not None:
             self._running.cancel()
         running = [t for t in (self._running, *self._refreshing) if t is not None]

@@ -27,6 +27,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
+from core.frozen import frozen
 from core.jsonread import SETTINGS, parse_json
 from core.prompts import SavedPrompt, read_prompts
 from ui.i18n import QT_TRANSLATE_NOOP, Sentence
@@ -164,7 +165,7 @@ def _check_flags(settings: Settings) -> None:
             raise ValueError(f"{flag} must be true or false")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Offline:
     """The built-in offline assistant answers."""
 
@@ -173,7 +174,7 @@ class Offline:
         return QCoreApplication.translate("Offline", "Offline assistant")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Endpoint:
     """An OpenAI-compatible endpoint answers (the API key is kept apart, in the ``KeyStore``).
     ``preset`` names the server family first guessed; ``context_tokens`` 0 asks the server."""
@@ -196,7 +197,7 @@ def effective_provider(settings: Settings) -> Offline | Endpoint:
     return Endpoint(settings.base_url, settings.model, settings.preset, settings.context_tokens)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ReadSettings:
     """The settings in effect at start, and the sentence saying why they are the defaults
     (None when the file was read, or there was none)."""

@@ -149,7 +149,7 @@ class SettingsFlow:
             provider_factory(settings, draft.api_key, self._clock),
             choice_factory(settings, draft.api_key, self._clock),
         )
-        self._window.set_provider(effective_provider(settings).label())
+        self._window.status.set_provider(effective_provider(settings).label())
         for tell in self.applied:
             tell(settings)
 

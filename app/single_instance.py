@@ -32,7 +32,6 @@ import hashlib
 import json
 import logging
 import os
-import socket as pysocket
 import stat
 import struct
 import tempfile
@@ -113,6 +112,8 @@ def door_name(folder: Path) -> str:
 def peer_uid(connection: QLocalSocket) -> int | None:
     """The user id of the process at the other end of ``connection`` (``SO_PEERCRED``); None
     where the system cannot tell (then the private directory is the only guard)."""
+    import socket as pysocket  # once a second start knocks (not before the first paint)
+
     option = getattr(pysocket, "SO_PEERCRED", None)
     descriptor = int(connection.socketDescriptor())
     if option is None or descriptor < 0:

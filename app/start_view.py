@@ -15,12 +15,12 @@ import json
 import logging
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
 from core.events import Entry
+from core.frozen import frozen
 from core.instant import format_instant, read_instant
 from core.jsonread import MIB, JsonLimits, parse_json
 from ui.screen import ReminderView
@@ -37,7 +37,7 @@ TAIL_ENTRIES = 60
 """How many of the current conversation's last entries are kept (a screen or two of rows)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class StartView:
     """The first paint's content."""
 

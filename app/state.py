@@ -17,10 +17,10 @@ import json
 import logging
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core.frozen import frozen
 from core.jsonread import SETTINGS, parse_json
 from ui.i18n import QT_TRANSLATE_NOOP, Sentence
 
@@ -32,7 +32,7 @@ RecentModel = tuple[str, str | None]
 """(provider, model name or None) of a recent choice in the model picker."""
 
 
-@dataclass(frozen=True)
+@frozen
 class AppState:
     """``open``: session ids in the order they were opened; ``geometry``: Qt's saved geometry
     and window state, base64."""

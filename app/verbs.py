@@ -2,7 +2,8 @@
 
 The transcript's row actions (``ui.row_actions``), the message box's edit mode and the Edit menu's
 verbs arrive here and become one agent call each: ``retry(input)``, ``edit(input, text, zone)``
-(the composer's edit mode sends it), ``regenerate(input)``, ``hide(input, hidden)``, and
+(the composer's edit mode sends it), ``regenerate(input)``, ``continue_answer(input)`` (Continue
+of a cut answer), ``hide(input, hidden)``, and
 ``select(leaf)`` for a version switch. The window shows the result through the session's events
 (the transcript follows the shown path); what could not be done is said in the message bar, and
 nothing raises into Qt.
@@ -60,6 +61,7 @@ class ConversationVerbs(QObject):
             Verb.SHOW: self.show,
             Verb.HIDE: self.hide,
             Verb.REGENERATE: self.regenerate,
+            Verb.CONTINUE: self.continue_answer,
             Verb.PREVIOUS_VERSION: lambda s: self.switch_version(s, -1),
             Verb.NEXT_VERSION: lambda s: self.switch_version(s, 1),
         }
@@ -86,7 +88,7 @@ class ConversationVerbs(QObject):
         if message is None:
             return
         if isinstance(message.source, UserSource):
-            self.window.begin_edit(seq, message.text)
+            self.window.composer.begin_edit(seq, message.text)
         else:  # a reminder's turn: its text is the reminder, not words anyone typed
             text = self.tr("A reminder cannot be edited: retry it, or discard it.")
             self.window.notify(text, 5000, conversation=True)
@@ -117,6 +119,20 @@ class ConversationVerbs(QObject):
             self.tr("regenerate the answer"), lambda: live[1].regenerate(seq)
         ):
             self.window.scroll_to_end()
+
+    def continue_answer(self, seq: int) -> None:
+        """Go on from the cut answer of input ``seq`` (a new turn that continues it)."""
+        live = self._live()
+        if live is None:
+            return
+        if live[1].continue_answer(seq):
+            self.window.scroll_to_end()
+        else:  # its answer is whole, or its Continue is queued already
+            self.window.notify(
+                self.tr("This answer was not cut off: there is nothing to continue."),
+                5000,
+                conversation=True,
+            )
 
     def regenerate_last(self) -> None:
         """Edit → Regenerate last answer (Ctrl+Alt+R)."""

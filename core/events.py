@@ -9,7 +9,7 @@ value and ``to_data()`` renders its ``data`` with the keys in write order.
 | type               | value            | data                                                      |
 |--------------------|------------------|-----------------------------------------------------------|
 | user/message       | UserMessage      | id, text, source ({kind:user,timeZone} or {kind:plugin,plugin}), parent?, revises?, attachments?, skipped? |
-| turn/start         | TurnStart        | turn (1, 2, ...), input (seq of the consumed user/message) |
+| turn/start         | TurnStart        | turn (1, 2, ...), input (seq of the consumed user/message), continues? (seq of the cut assistant/message it goes on from) |
 | context/time       | ContextTime      | timeZone (name or null), text (the reading sent to the model) |
 | assistant/message  | AssistantMessage | id, text, toolCalls [{id,name,arguments}], model {provider,name}, finish, usage?, durationMs?, firstTextMs?, reasoning?, reasoningMs?, callsFromText?, reminderNotSet? |
 | tool/result        | ToolResult       | callId, name, content, isError, server?, images?, links?, outcome? |
@@ -175,14 +175,20 @@ class UserMessage:
 
 @frozen
 class TurnStart:
-    """Turn ``turn`` consumes the ``user/message`` at seq ``input``."""
+    """Turn ``turn`` consumes the ``user/message`` at seq ``input``; ``continues`` (Continue,
+    agent.md §7) is the seq of the cut ``assistant/message`` of the input's previous turn that
+    this turn goes on from (None: an ordinary turn)."""
 
     turn: int
     input: int
+    continues: int | None = None
     type: ClassVar[EventType] = EventType.TURN_START
 
     def to_data(self) -> dict[str, Any]:
-        return {"turn": self.turn, "input": self.input}
+        data: dict[str, Any] = {"turn": self.turn, "input": self.input}
+        if self.continues is not None:
+            data["continues"] = self.continues
+        return data
 
 
 @frozen
@@ -663,7 +669,7 @@ def _turn_start(data: Any) -> TurnStart:
         raise _wrong("turn", "a whole number")
     if type(consumed) is not int:
         raise _wrong("input", "a whole number")
-    return TurnStart(turn, consumed)
+    return TurnStart(turn, consumed, _optional_seq(data, "continues"))
 
 
 def _context_time(data: Any) -> ContextTime:

@@ -13,9 +13,9 @@ instruction line is not compared, so a rewording on the writing side keeps old r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
+from core.frozen import frozen
 from core.instant import read_instant
 from core.jsonread import TOOL_TEXT, parse_json
 from core.jsonvalue import compact_json
@@ -33,7 +33,7 @@ BATCH_INSTRUCTION = (
 _BATCH_KEYS = frozenset({"schedule_id", "occurrence_at", "reminder_prompt"})
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DueReminder:
     """One reminder of a follow-up: its id, the occurrence it delivers and its text."""
 

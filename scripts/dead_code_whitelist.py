@@ -88,4 +88,5 @@ used_by(
     _.load_mode,
     _.use_jinja,
     _.warmup,
+    _.n_predict,
 )

@@ -27,6 +27,9 @@ def main() -> None:
     parser.add_argument(
         "--temperature", type=float, help="the server's default sampling temperature"
     )
+    parser.add_argument(
+        "--predict", type=int, help="the most tokens one answer may have (then finish 'length')"
+    )
     args = parser.parse_args()
     import xllamacpp  # the cache venv's; Chime's own has none
 
@@ -44,6 +47,8 @@ def main() -> None:
     params.warmup = False
     if args.temperature is not None:
         params.sampling.temp = args.temperature
+    if args.predict is not None:  # a short cap cuts answers: how Continue is tried for real
+        params.n_predict = args.predict
     stopped = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopped.set())
     server = xllamacpp.Server(params)

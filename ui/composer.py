@@ -24,15 +24,19 @@ Signals:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QMimeData, Qt, Signal
-from PySide6.QtGui import QImage, QKeyEvent
+from PySide6.QtCore import QByteArray, QEvent, QMimeData, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from core.events import Attachment
 from ui.attachment_strip import AttachmentStrip
 from ui.composer_tools import ComposerTools
 from ui.edit_bar import EditBar
+
+if TYPE_CHECKING:  # with the first pasted picture (its enums are built when first imported)
+    from PySide6.QtGui import QImage
 
 PASTED_IMAGE_NAME = "Pasted image.png"
 
@@ -46,6 +50,8 @@ def local_files(mime: QMimeData) -> list[str]:
 
 def png_bytes(image: QImage) -> bytes:
     """``image`` encoded as PNG, in memory."""
+    from PySide6.QtCore import QBuffer, QIODevice  # with the first pasted picture
+
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -80,6 +86,8 @@ class ComposerEdit(QPlainTextEdit):
             self.files_offered.emit(paths)
             return
         if source.hasImage() and not source.hasText():
+            from PySide6.QtGui import QImage  # with the first pasted picture
+
             image = source.imageData()
             if isinstance(image, QImage) and not image.isNull():
                 self.image_pasted.emit(PASTED_IMAGE_NAME, png_bytes(image))
@@ -213,6 +221,14 @@ class Composer(QWidget):
         cursor.movePosition(cursor.MoveOperation.End)
         self.editor.setTextCursor(cursor)
         self.editor.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def replace_text(self, text: str) -> None:
+        """Another conversation's unsent message into the editor, its cursor at the end, where
+        the focus is left as it is."""
+        self.editor.setPlainText(text)
+        cursor = self.editor.textCursor()
+        cursor.movePosition(cursor.MoveOperation.End)
+        self.editor.setTextCursor(cursor)
 
     def hold_sends(self) -> None:
         """Until ``release_sends``, a send keeps its words in the editor and waits (the window is

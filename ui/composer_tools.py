@@ -19,7 +19,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QToolButton, QWidget
 
 from ui.icons import tinted
-from ui.model_picker import ModelPicker
+from ui.model_picker import ModelMenu, ModelPicker
 from ui.untrusted import literal
 
 GLYPH_SCALE = 1.4
@@ -76,6 +76,10 @@ class ComposerTools(QWidget):
         color = self.palette().color(QPalette.ColorRole.WindowText)
         self.attach_button.setIcon(tinted("paperclip", color, size, self.devicePixelRatioF()))
         self.attach_button.setIconSize(QSize(size, size))
+
+    def set_model_menu(self, menu: ModelMenu) -> None:
+        """What the model picker shows for the session on screen."""
+        self.picker.set_menu(menu)
 
     def set_instructions(self, text: str, temperature: float | None) -> None:
         """Say whether the session has instructions or a temperature of its own."""

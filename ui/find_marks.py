@@ -8,12 +8,11 @@ rendered text may hold fewer matches, and the current match is then the row's la
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from core.frozen import frozen
 from ui.row_layout import RowLayout
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Mark:
     """One match: the piece it is in (an index into ``RowLayout.pieces``) and its positions in
     that piece's document ``[start, end)``."""

@@ -11,9 +11,10 @@ not where they come from.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, QLocale
+
+from core.frozen import frozen
 
 TRANSLATED = ("de",)
 """The languages Chime ships a translation for besides English (resources/i18n/chime_<lang>.qm)."""
@@ -33,7 +34,7 @@ def QT_TR_NOOP(text: str) -> str:
 _PLACE = re.compile(r"%([1-9])")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Sentence:
     """Words made before the translators are installed, translated when they are shown: the
     settings file is read before its ``language`` is known. ``source`` is marked with

@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Literal
+
+from core.frozen import frozen
 
 PROSE_CUT_CHARS = 1200
 """A prose block this long is cut at its next paragraph."""
@@ -43,7 +44,7 @@ MAX_PROSE_CHARS = 6000
 _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Block:
     """One block: ``prose`` (its Markdown ``text``) or ``code`` (the code as ``text``, its
     ``language``, and whether its closing fence has arrived).

@@ -13,11 +13,10 @@ source (``math_sources``) in place of the image.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from PySide6.QtCore import QUrl
 from PySide6.QtGui import Qt, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument
 
+from core.frozen import frozen
 from ui.math_render import MathImage, render
 from ui.math_spans import split_math
 
@@ -27,7 +26,7 @@ OBJECT = "\ufffc"
 _REFERENCE = re.compile(r"!\[[^\]]*\]\(<?math:(\d+)>?\)")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MathStyle:
     """How math is drawn: the text's pixel size and x-height, its colour, the pixel ratio."""
 
@@ -78,6 +77,8 @@ def code_span(source: str) -> str:
 
 def install(doc: QTextDocument, images: dict[str, MathImage], display: set[str]) -> None:
     """Give ``doc`` its math images (see the module docstring)."""
+    from PySide6.QtCore import QUrl  # with the first math (its enums cost a start)
+
     for name, image in images.items():
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(name), image.image)
     cursor = QTextCursor(doc)

@@ -19,11 +19,16 @@ from __future__ import annotations
 
 import re
 import warnings
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtGui import QColor, QPainter
+
+from core.frozen import frozen
+
+if TYPE_CHECKING:  # imported where a formula is drawn
+    from PySide6.QtGui import QImage
 
 RENDERED = 512
 """Images kept (by source, size, colour and pixel ratio)."""
@@ -37,7 +42,7 @@ _UNKNOWN = re.compile(r">\\[A-Za-z]+<")
 _VIEWBOX = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"')
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MathImage:
     """Rendered math: ``image`` (at ``ratio`` device pixels per pixel) and its size in pixels."""
 
@@ -95,6 +100,8 @@ def _draw(
     renderer = QSvgRenderer(QByteArray(svg.encode("utf-8")))
     if not renderer.isValid():
         return None
+    from PySide6.QtGui import QImage  # with the first formula drawn (its enums cost a start)
+
     image = QImage(
         max(1, round(width * ratio)), max(1, round(total * ratio)), QImage.Format.Format_ARGB32
     )

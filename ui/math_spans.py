@@ -18,8 +18,9 @@ Choices (Pandoc's ``tex_math_dollars`` rules for ``$``, where dollars are most o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from core.frozen import frozen
 
 SpanKind = Literal["text", "inline", "display"]
 _PAIRS: dict[str, tuple[str, SpanKind]] = {
@@ -29,7 +30,7 @@ _PAIRS: dict[str, tuple[str, SpanKind]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Span:
     """A piece of prose: text, or math with its ``tex`` (the source without its delimiters)."""
 

@@ -11,12 +11,11 @@ link in the transcript (``ui.window_parts.ask_open_link``), and only web and e-m
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QUrl
 from PySide6.QtGui import (
     QColor,
     QFont,
-    QImage,
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
@@ -26,7 +25,10 @@ from PySide6.QtGui import (
 from core.events import Attachment, ToolLink
 from core.visible_text import visible_name
 
-Thumbnails = Callable[[Attachment], QImage | None]
+if TYPE_CHECKING:  # a picture is made and named only where a row shows one
+    from PySide6.QtGui import QImage
+
+Thumbnails = Callable[[Attachment], "QImage | None"]
 """A picture no larger than ``THUMBNAIL`` for an image file of the shown session (None: not
 read yet, or no pictures at all; a null ``QImage``: missing, or no picture)."""
 
@@ -60,6 +62,8 @@ def images_doc(
         if picture is None or picture.isNull():
             cursor.insertText(f"[{name}]")
             continue
+        from PySide6.QtCore import QUrl  # with the first picture (its enums cost a start)
+
         url = QUrl(f"{IMAGE_URL}{image.sha256}")
         doc.addResource(QTextDocument.ResourceType.ImageResource, url, picture)
         shown = QTextImageFormat()

@@ -10,15 +10,14 @@ belongs to.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from PySide6.QtCore import QCoreApplication
 
+from core.frozen import frozen
 from core.transcript.verbs import FOOTER, Verb, offered
 from ui.i18n import QT_TRANSLATE_NOOP
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RowAction:
     """A footer verb's words: ``label`` and ``tip`` (untranslated; see ``label``/``tip``)."""
 
@@ -40,6 +39,15 @@ ROW_ACTIONS: tuple[RowAction, ...] = (
             "RowActions",
             "Edit this message and send it again; the earlier version stays (Up in an empty "
             "message box edits the last one)",
+        ),
+    ),
+    RowAction(
+        Verb.CONTINUE,
+        QT_TRANSLATE_NOOP("RowActions", "Continue"),
+        QT_TRANSLATE_NOOP(
+            "RowActions",
+            "This answer was cut off (stopped, or at the model's length limit): ask the model "
+            "to go on from where it stopped (Enter)",
         ),
     ),
     RowAction(

@@ -17,8 +17,7 @@ net's line. No I/O.
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
-from zoneinfo import ZoneInfo
+from datetime import date, datetime, time, timedelta, tzinfo
 
 from PySide6.QtCore import QCoreApplication, QRect
 from PySide6.QtGui import QFontMetrics
@@ -112,8 +111,15 @@ def _instant(at: object) -> datetime | None:
             day = date.fromisoformat(str(at.get("date")))
             clock = time.fromisoformat(str(at.get("time")))
             zone = at.get("time_zone")
-            tz = ZoneInfo(zone) if isinstance(zone, str) else zone_or_utc(None)
+            tz = _zone(zone) if isinstance(zone, str) else zone_or_utc(None)
             return datetime.combine(day, clock, tz)
     except (ValueError, KeyError):  # a value the offline assistant never writes: no time shown
         return None
     return None
+
+
+def _zone(name: str) -> tzinfo:
+    """The zone named ``name`` (``zoneinfo`` is imported here: a start paints no tool row)."""
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo(name)

@@ -14,7 +14,6 @@ it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Any, assert_never
 
@@ -31,6 +30,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
+from core.frozen import frozen
 from core.organise import Group, Heading, Listed, Organisation, Row, View, arrange
 from core.visible_text import visible_name
 from ui.i18n import QT_TRANSLATE_NOOP
@@ -86,7 +86,7 @@ def snippet_from_match(snippet: str, query: str) -> str:
     return "…" + snippet[space + 1 if space >= 0 else start :]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SessionListItem:
     """What the sidebar shows for one session (the app builds it from an open session or a
     stored one's ``core.session.summary.SessionFileSummary``)."""
@@ -329,7 +329,8 @@ class SessionListModel(QAbstractListModel):
         if self.flat:
             newest = sorted(pairs, key=lambda s: (s[1], s[0]), reverse=True)
             return [Listed(sid) for sid, _at in newest]
-        return list(arrange(pairs, self.organisation, self._clock(), self.zone(), self.view))
+        zone = self.zone() if pairs else UTC  # no day to group: the zone is not looked up
+        return list(arrange(pairs, self.organisation, self._clock(), zone, self.view))
 
     def in_order(self) -> bool:
         """Whether the rows are in their own order (not held)."""

@@ -1,5 +1,9 @@
 """SettingsDialog: edits a copy of the settings (provider, endpoint, model, key, appearance). No I/O.
 
+Three tabs (General: the assistant, its endpoint and the saved prompts; Window: appearance and
+the reminders in the background; Tools (MCP)), each page scrolling when it is taller than the
+room: the dialog stays within an 800×600 screen (at most 560 px tall at the default font).
+
 Network work (listing models, testing the connection) is the app's: the dialog emits a request
 with the current draft and shows the answer it is handed back (``set_models``, ``set_test_result``).
 While a test runs it shows where the test is (``set_test_stage``, worded by ``ui.probe_wait``)
@@ -25,12 +29,14 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
     QRadioButton,
+    QScrollArea,
     QSizePolicy,
     QSpinBox,
     QTabWidget,
@@ -93,6 +99,33 @@ class SettingsDraft:
     default_prompt: str = ""
 
 
+FIT_HEIGHT = 560
+"""The tallest the dialog is (an 800×600 screen keeps room for its title bar and a panel)."""
+TITLE_BAR = 40
+PAGE_HEIGHT = 440
+"""The most a tab's page asks for before it scrolls (the dialog then measures about 520 px)."""
+
+
+def _page(parent: QWidget, *parts: QWidget) -> QScrollArea:
+    """A tab's page: ``parts`` in a column that scrolls when the screen is too short for it
+    (the dialog fits an 800×600 screen: a scroll area asks for at most 24 lines of height)."""
+    page = QScrollArea(parent)
+    page.setWidgetResizable(True)
+    page.setFrameShape(QFrame.Shape.NoFrame)
+    page.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    inner = QWidget(page)
+    column = QVBoxLayout(inner)
+    column.setSpacing(12)
+    for part in parts:
+        column.addWidget(part)
+    column.addStretch(1)
+    page.setWidget(inner)
+    page.setMinimumHeight(min(inner.sizeHint().height(), PAGE_HEIGHT))
+    bar = page.verticalScrollBar().sizeHint().width()
+    page.setMinimumWidth(inner.minimumSizeHint().width() + bar)  # never cut at the side
+    return page
+
+
 class SettingsDialog(QDialog):
     """Provider, endpoint, model list, API key, Test connection; theme and text size.
 
@@ -124,18 +157,13 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("settings-tabs")
-        general = QWidget(self.tabs)
-        column = QVBoxLayout(general)
-        column.setSpacing(12)
-        column.addWidget(self._build_provider())
-        column.addWidget(self._build_endpoint(presets))
-        column.addWidget(self._build_appearance())
-        column.addWidget(self._build_background())
         self.prompts_box = SavedPromptsBox(self)
-        column.addWidget(self.prompts_box)
-        self.tabs.addTab(general, self.tr("&General"))
+        general = (self._build_provider(), self._build_endpoint(presets), self.prompts_box)
+        self.tabs.addTab(_page(self.tabs, *general), self.tr("&General"))
+        look = (self._build_appearance(), self._build_background())
+        self.tabs.addTab(_page(self.tabs, *look), self.tr("&Window"))
         self.mcp_page = McpPage(self._original.mcp, self.tabs)
-        self.tabs.addTab(self.mcp_page, self.tr("T&ools (MCP)"))
+        self.tabs.addTab(_page(self.tabs, self.mcp_page), self.tr("T&ools (MCP)"))
         layout.addWidget(self.tabs)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
@@ -400,12 +428,27 @@ class SettingsDialog(QDialog):
 
     def showEvent(self, event: QShowEvent) -> None:
         """Once laid out, the key note asks for its whole wrapped height (a German note of three
-        lines overlapped the row below) and the dialog grows to it."""
+        lines overlapped the row below) and the dialog grows to it, up to ``FIT_HEIGHT``."""
         super().showEvent(event)
         if self.key_note.isVisibleTo(self):
             width = max(1, self.key_note.width())
             self.key_note.setMinimumHeight(self.key_note.heightForWidth(width))
             self.resize(self.width(), max(self.height(), self.sizeHint().height()))
+        self._fit()
+
+    def _fit(self) -> None:
+        """No taller than ``FIT_HEIGHT`` nor the screen (a larger text size, a long key note):
+        the pages give up the difference, and scroll."""
+        screen = self.screen()
+        limit = FIT_HEIGHT
+        if screen is not None:
+            limit = min(limit, screen.availableGeometry().height() - TITLE_BAR)
+        over = max(self.height(), self.sizeHint().height()) - limit
+        if over <= 0:
+            return
+        for page in self.tabs.findChildren(QScrollArea):
+            page.setMinimumHeight(max(0, page.minimumHeight() - over))
+        self.resize(self.width(), limit)
 
     def _update_enabled(self) -> None:
         self.endpoint_box.setEnabled(self.remote_radio.isChecked())

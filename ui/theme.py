@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Literal
 
 from PySide6.QtGui import QColor, QPalette
+
+from core.frozen import frozen
 
 Scheme = Literal["light", "dark"]
 AA = 4.5
@@ -151,7 +152,7 @@ def readable(
 # -- what the rows paint ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Surfaces:
     """The colours of painted rows, derived from one palette.
 
@@ -223,7 +224,7 @@ def surfaces(palette: QPalette) -> Surfaces:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CardColors:
     """A list card (a session in the sidebar, a reminder in the panel): its fill (None: the
     list's own background), its texts, and its badge."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QCoreApplication, QRect, Qt, QUrl
+from PySide6.QtCore import QCoreApplication, QRect, Qt
 from PySide6.QtGui import QAction, QActionEvent, QTextDocument
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -217,7 +217,8 @@ def show_shortcuts(parent: QWidget, lines: Sequence[tuple[str, str]]) -> None:
 
 def ask_open_link(parent: QWidget, url: str, open_url: Callable[[str], object]) -> None:
     """Ask whether to open ``url`` (its whole target shown); ``open_url`` it if the user says so."""
-    from PySide6.QtWidgets import QMessageBox  # when asked for, not at every start
+    from PySide6.QtCore import QUrl  # when asked for, not at every start
+    from PySide6.QtWidgets import QMessageBox
 
     box = QMessageBox(parent)
     box.setObjectName("open-link-question")

@@ -21,6 +21,9 @@ Choices the spec leaves open (written down here):
   again when the session next runs, by a turn that continues from the calls and results the
   interrupted one recorded (``core.agent.history``): none of its calls is made again.
 - A partial answer is kept (``finish: "interrupted"``) only when some text had streamed.
+- ``continue_answer(seq)`` queues a Continue of a cut answer (agent.md §7), run after the
+  retries asked for and before pending input: a turn whose ``turn/start`` names the answer it
+  goes on from (``continues``) and whose answer is the whole text (``core.agent.continuation``).
 - A barrier (``flush``) that fails before a model request or a tool does not stop the turn: the
   events stay queued in the live log and the session reports the warning to its observers.
 - The provider is read once per turn: a provider swapped meanwhile answers from the next turn.
@@ -40,7 +43,8 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
-from core.agent.history import fold_history
+from core.agent.continuation import cut_answer
+from core.agent.history import assistant_message, fold_history
 from core.agent.tool_registry import ToolRegistry
 from core.agent.turn import (
     TurnContext,
@@ -48,12 +52,14 @@ from core.agent.turn import (
     TurnState,
     close_cancelled,
     close_open,
+    onward_state,
     run_steps,
 )
 from core.clock import Clock, NewId, ZoneSource
 from core.errors import ErrorKind, SessionReadOnlyError
 from core.events import (
     SCHEDULE_SOURCE,
+    AssistantMessage,
     Attachment,
     ContextTime,
     Event,
@@ -143,6 +149,8 @@ class Agent:
         self._turn_task: asyncio.Task[TurnOutcome] | None = None
         self._end_status: TurnStatus = "cancelled"
         self._retries: list[int] = []
+        self._onward: list[int] = []
+        """Inputs whose cut answer a Continue was asked for, oldest first."""
         self._closed = False
         self._running_turn: int | None = None
         self.stopped: str | None = None
@@ -221,6 +229,18 @@ class Agent:
         if seq is None or self._closed or not self.can_retry(seq):
             return False
         self._retries.append(seq)
+        self._kick()
+        return True
+
+    def continue_answer(self, input_seq: int) -> bool:
+        """Queues a Continue of input ``input_seq``'s cut answer (agent.md §7: a new turn that
+        goes on from it); False when its answer is not cut, a Continue of it is queued already,
+        or the agent is disposed."""
+        if self._closed or input_seq in self._onward:
+            return False
+        if cut_answer(self._log.entries, input_seq) is None:
+            return False
+        self._onward.append(input_seq)
         self._kick()
         return True
 
@@ -371,11 +391,15 @@ class Agent:
 
     async def _run_turn(self, input_seq: int) -> None:
         turn = self._log.inputs().last_turn + 1
-        self._append(TurnStart(turn, input_seq))
+        onward = self._onward[0] if self._onward else None
+        continues = cut_answer(self._log.entries, input_seq) if onward == input_seq else None
+        self._append(TurnStart(turn, input_seq, continues))
         if self._retries and self._retries[0] == input_seq:
             self._retries.pop(0)
+        elif onward == input_seq:
+            self._onward.pop(0)
         self._running_turn = turn
-        state = TurnState(turn)
+        state = self._turn_state(turn, continues)
         ctx = self._context(input_seq)
         self._turn_task = asyncio.get_running_loop().create_task(self._turn(ctx, state, input_seq))
         try:
@@ -406,6 +430,14 @@ class Agent:
             close_open(ctx, state)
             failure = Failure(FailureCode.INTERNAL, (str(error),))
             return TurnOutcome("failed", TurnError(ErrorKind.INTERNAL, english(failure), failure))
+
+    def _turn_state(self, turn: int, continues: int | None) -> TurnState:
+        """A new turn's state; a Continue's starts from the text of the answer it goes on from
+        (as the model is shown it: ``core.agent.history.assistant_message``)."""
+        cut = None if continues is None else self._log.entries[continues].event
+        if not isinstance(cut, AssistantMessage):
+            return TurnState(turn)
+        return onward_state(turn, assistant_message(cut).text)
 
     def _turn_zones(self, input_seq: int) -> list[str | None]:
         zones = [sample_zone(self._zone_source)]
@@ -446,6 +478,10 @@ class Agent:
             if self._retries[0] in failed:
                 return self._retries[0]
             self._retries.pop(0)
+        while self._onward:
+            if cut_answer(self._log.entries, self._onward[0]) is not None:
+                return self._onward[0]
+            self._onward.pop(0)
         return self._log.inputs().next_input()
 
     def _newest_failed(self) -> int | None:

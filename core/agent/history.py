@@ -16,6 +16,11 @@ already created instead of creating it again. Their text-only partial answers (`
 "interrupted"``) are left out: cut-off prose holds no fact the model needs, and two assistant
 texts in a row are not what endpoints expect.
 
+A Continue (``turn/start`` with ``continues``, agent.md §7) lends its answer every step of the
+turn it goes on from, the cut text included: while it runs, that text is the request's last
+message (an assistant message the model goes on from); once it recorded its own answer, which
+begins with that text, the cut one is left out, so the model reads the answer once.
+
 Given a token budget (``max_tokens``: what the model's context leaves for the history once the
 system prompt, tools, reading and answer are counted; ``core.llm.budget``), whole older
 exchanges are dropped, oldest first, until the estimate fits. The running turn is never dropped, even when it
@@ -91,15 +96,35 @@ class _Exchange:
     answer: list[Step] = field(default_factory=list)
     left_out: bool = False
     resuming: bool = True
-    """True while the turns met so far (walking back) ended ``RESUMED``: an earlier one's steps
-    still belong to the answer."""
+    """True while the turns met so far (walking back) ended ``RESUMED`` or went on from the one
+    before them: an earlier one's steps still belong to the answer."""
+    continuing: bool = False
+    """The turn met last (walking back) is a Continue: the one before it lends all its steps."""
 
-    def carry(self, status: str | None, steps: Sequence[Step]) -> None:
-        """An earlier turn of the same input (ended ``status``) with its ``steps`` in log order."""
-        if not self.resuming or status not in RESUMED:
+    def carry(self, status: str | None, steps: Sequence[Step], continues: bool) -> None:
+        """An earlier turn of the same input (ended ``status``, itself a Continue when
+        ``continues``) with its ``steps`` in log order."""
+        if not self.resuming:
+            return
+        if self.continuing:
+            lent = list(steps)
+            if (
+                lent
+                and _cut(lent[-1])
+                and any(isinstance(s, AssistantMessage) for s in self.answer)
+            ):
+                lent.pop()  # the Continue's own answer holds the cut text and goes on from it
+        elif status in RESUMED:
+            lent = [step for step in steps if not _partial(step)]
+        else:
             self.resuming = False
             return
-        self.answer[:0] = [step for step in steps if not _partial(step)]
+        self.answer[:0] = lent
+        self.continuing = continues
+
+
+def _cut(event: Step) -> bool:
+    return isinstance(event, AssistantMessage) and not event.tool_calls
 
 
 def _partial(event: Step) -> bool:
@@ -135,18 +160,19 @@ def fold_history(
             case TurnEnd(turn=turn, status=ended):
                 statuses[turn] = ended
                 steps = []
-            case TurnStart(turn=turn, input=seq):
+            case TurnStart(turn=turn, input=seq, continues=continues):
                 if input_seq is None:
                     input_seq = seq
                 if path is None:
                     path = conversation.path_of(input_seq)
                 if seq in path and seq not in conversation.hidden:
                     earlier = statuses.get(turn)
+                    onward = continues is not None
                     if seq in exchanges:  # an earlier turn of the same input (agent.md §7)
-                        exchanges[seq].carry(earlier, steps[::-1])
+                        exchanges[seq].carry(earlier, steps[::-1], onward)
                     else:
                         failed = earlier == "failed" and seq != input_seq
-                        exchanges[seq] = _Exchange(steps[::-1], left_out=failed)
+                        exchanges[seq] = _Exchange(steps[::-1], failed, continuing=onward)
                 steps = []
             case UserMessage():
                 pass  # an input is read where its turn names it (``_input_message``)

@@ -13,6 +13,9 @@ most ``MAX_TOOL_CALLS`` of its calls; each call beyond gets an error result sayi
 model reads at its next step (agent.md §3: a model cannot make one turn run for hours). The loop
 yields to the event loop before every call, so Stop (a cancellation) lands between any two calls
 even when no tool awaits anything. ``TurnState`` is what the pump needs to close a cancelled turn.
+A Continue's first step (``TurnState.onward``) shows the cut text at once and records it with
+what the model added (``core.agent.continuation``); stopped or failed before the model said
+anything, it records the cut text as its answer, so the answer is never lost from view.
 
 A provider with a bounded context (``BudgetedProvider``: an endpoint) is asked its token budget
 at every step; the history is then fitted to what the budget leaves once the system prompt, the
@@ -29,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from core.agent.continuation import Onward
 from core.agent.files import needed, with_files
 from core.agent.safety_net import CREATE, missed_reminder
 from core.agent.tool_registry import OnStart, ToolOutcome, ToolRegistry
@@ -86,11 +90,19 @@ class TurnState:
     """When the current step's first piece of reasoning arrived (None: none yet)."""
     thought_until: datetime | None = None
     """When its reasoning ended: the first piece of answer after it (None: not yet)."""
+    onward: Onward | None = None
+    """A Continue's first step: the cut text it goes on from (``core.agent.continuation``)."""
 
     @property
     def partial(self) -> str:
         """The text streamed so far in the current step."""
         return "".join(self.pieces)
+
+
+def onward_state(turn: int, prefix: str) -> TurnState:
+    """The state of a Continue's turn: the cut text is its streamed text from the start, so a
+    Stop or failure before the model says anything keeps it as the answer."""
+    return TurnState(turn, [prefix], streaming=True, onward=Onward(prefix))
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +136,8 @@ async def run_steps(ctx: TurnContext, state: TurnState, reading: TimeReading) ->
     info = ctx.provider.info
     state.model = ModelRef(info.provider, info.name)
     created = False
+    if state.onward is not None:  # the cut text is shown at once
+        ctx.on_delta(state.onward.prefix)
     try:
         for step in range(MAX_STEPS):
             await ctx.barrier()
@@ -179,7 +193,9 @@ class StepTiming:
 
 
 async def _stream(ctx: TurnContext, state: TurnState, request: ModelRequest) -> Finish:
-    state.pieces, state.streaming, state.first_text_at = [], True, None
+    onward = state.onward
+    state.pieces = [] if onward is None else [onward.prefix]
+    state.streaming, state.first_text_at = True, None
     state.thinking, state.thought_from, state.thought_until = [], None, None
     stream = ctx.provider.stream(request)
     try:
@@ -189,8 +205,10 @@ async def _stream(ctx: TurnContext, state: TurnState, request: ModelRequest) -> 
                     state.first_text_at = ctx.clock()
                 if state.thought_from is not None and state.thought_until is None:
                     state.thought_until = ctx.clock()
-                state.pieces.append(chunk.text)
-                ctx.on_delta(chunk.text)
+                shown = chunk.text if onward is None else onward.shown(chunk.text)
+                if shown:
+                    state.pieces.append(shown)
+                    ctx.on_delta(shown)
             elif isinstance(chunk, ReasoningDelta):
                 state.thought_from = state.thought_from or ctx.clock()
                 state.thinking.append(chunk.text)
@@ -222,9 +240,11 @@ def _record_answer(
     else:
         reason = "length" if finish.reason == "length" else "stop"
     model = ModelRef(state.model.provider, finish.model or state.model.name)
+    text = finish.text if state.onward is None else state.onward.text(finish.text)
+    state.onward = None
     answer = AssistantMessage(
         ctx.new_id(),
-        finish.text,
+        text,
         calls,
         model,
         reason,

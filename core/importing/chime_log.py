@@ -36,6 +36,8 @@ class ChimeLog:
     def __init__(self, session_id: str) -> None:
         self._id = session_id
         self.header: SessionHeader | None = None
+        self.source_id = ""
+        """The export's own session id (``core.importing.sources.chime_source``)."""
         self.count = 0
         self.last_at = ""
         self._group_left = 0
@@ -47,6 +49,7 @@ class ChimeLog:
             except SessionFormatError as error:
                 raise ValueError(str(error)) from None
             self.header = SessionHeader(self._id, found.created_at, None, found.seed_length)
+            self.source_id = found.id
             return self.header.line()
         try:
             at, _event, group = parse_line(raw, self.count)

@@ -18,6 +18,9 @@ decides what becomes of it:
 - ``interrupted`` (the app closed or crashed mid-turn; session-log.md §4 closers): the input goes
   back to the queue, so it is answered when the session next runs (at-least-once answers).
 
+A ``turn/start`` with ``continues`` (Continue, agent.md §7) runs on an input that was consumed
+already: like a retry's turn, it becomes the input's latest turn (its answer).
+
 The conversation tree (``core.session.conversation``: leaf, versions, hidden exchanges, latest
 turns) and the session's own model and instructions (``session/model``, ``session/instructions``)
 are folded here too.
@@ -221,10 +224,13 @@ class SessionFolds:
 
     def _turn_edge(self, seq: int, kind: str, data: Any) -> bool:
         """Fold the usual ``turn/start`` or ``turn/end`` (the shape its decoder makes a
-        ``TurnStart`` or an error-free ``TurnEnd`` of) without the value: True when it was one."""
+        ``TurnStart`` or an error-free ``TurnEnd`` of) without the value: True when it was one.
+        A Continue's ``turn/start`` (``continues``) is decoded, as its decoder checks it."""
         if type(data) is not dict or type(turn := data.get("turn")) is not int:
             return False
         if kind == _TURN_START and type(consumed := data.get("input")) is int:
+            if "continues" in data:
+                return False
             self.count = seq + 1
             self._turn_start(seq, turn, consumed)
             return True
@@ -269,8 +275,8 @@ class SessionFolds:
                 self._call(event)
             case UserMessage() as message:
                 self._user_message(seq, message)
-            case TurnStart(turn=turn, input=consumed):
-                self._turn_start(seq, turn, consumed)
+            case TurnStart(turn=turn, input=consumed, continues=continues):
+                self._turn_start(seq, turn, consumed, continued=continues is not None)
             case TurnEnd(turn=turn, status=status):
                 self._turn_end(turn, status)
             case SessionTitle(title=title, by_model=by_model):
@@ -387,12 +393,12 @@ class SessionFolds:
         if self.first_message is None and text and isinstance(source, UserSource):
             self.first_message = text.split("\n", 1)[0][:TITLE_FROM_MESSAGE_CHARS]
 
-    def _turn_start(self, seq: int, turn: int, consumed: int) -> None:
+    def _turn_start(self, seq: int, turn: int, consumed: int, *, continued: bool = False) -> None:
         self.conversation.queue.take(consumed, seq)
         self.last_turn = max(self.last_turn, turn)
         if consumed in self.pending:
             self.pending.remove(consumed)
-        if consumed in self.failed or consumed in self.returned:
+        if continued or consumed in self.failed or consumed in self.returned:
             self.failed.discard(consumed)
             self.returned.discard(consumed)
             self.conversation.rerun(consumed, seq)

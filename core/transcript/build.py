@@ -48,7 +48,7 @@ from core.transcript.rows import (
     start_tool,
 )
 from core.transcript.usage import TurnUsage
-from core.transcript.verbs import verbs_of
+from core.transcript.verbs import is_cut, verbs_of
 
 MAX_TURN_SCAN = 4000
 """How far a batch edge may move to reach a turn's start or end."""
@@ -184,6 +184,10 @@ class Reading:
         ends_turn = usage.reported and answer.finish != "tool_calls"
         if ends_turn and rows and rows[0].kind == "assistant":
             rows[0] = replace(rows[0], usage=usage)
+        first = rows[0] if rows else None
+        calls = len(answer.tool_calls)
+        if first and first.kind == "assistant" and is_cut(answer.finish, first.text, calls):
+            rows[0] = replace(first, verbs=verbs_of("assistant", cut=True))
         return rows
 
     def build(self, start: int, stop: int) -> Built:

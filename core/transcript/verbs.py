@@ -18,6 +18,7 @@ class Verb(StrEnum):
     COPY = "copy"
     EDIT = "edit"
     REGENERATE = "regenerate"
+    CONTINUE = "continue"
     HIDE = "hide"
     RETRY = "retry"
     DISCARD = "discard"
@@ -32,6 +33,7 @@ WRITES = frozenset(
     {
         Verb.EDIT,
         Verb.REGENERATE,
+        Verb.CONTINUE,
         Verb.HIDE,
         Verb.RETRY,
         Verb.DISCARD,
@@ -41,18 +43,19 @@ WRITES = frozenset(
         Verb.SET_REMINDER,
     }
 )
-FOOTER = (Verb.COPY, Verb.EDIT, Verb.REGENERATE, Verb.HIDE)
+FOOTER = (Verb.COPY, Verb.EDIT, Verb.CONTINUE, Verb.REGENERATE, Verb.HIDE)
 """The verbs shown as buttons in a message's footer, in this order."""
-ENTER = (Verb.RETRY, Verb.SHOW, Verb.SET_REMINDER)
+ENTER = (Verb.RETRY, Verb.SHOW, Verb.SET_REMINDER, Verb.CONTINUE)
 """The verbs Enter (or Space) runs on the current row, the first one offered."""
 
 
 def verbs_of(
-    kind: str, *, typed: bool = True, version: tuple[int, int] = (0, 0)
+    kind: str, *, typed: bool = True, version: tuple[int, int] = (0, 0), cut: bool = False
 ) -> tuple[Verb, ...]:
     """What a row of ``kind`` offers: its version switcher's steps first (``version``: which of
     how many), then the rest in the order they are shown; an error row of a reminder's turn
-    (``typed`` False) has nothing to edit."""
+    (``typed`` False) has nothing to edit; an answer that was stopped or cut by the model's
+    length limit (``cut``, ``is_cut``) offers Continue."""
     number, count = version
     earlier = (Verb.PREVIOUS_VERSION,) if number > 1 else ()
     steps = (*earlier, *((Verb.NEXT_VERSION,) if 0 < number < count else ()))
@@ -62,7 +65,9 @@ def verbs_of(
         case "reminder":
             return (*steps, Verb.COPY, Verb.HIDE)
         case "assistant":
-            return (Verb.COPY, Verb.REGENERATE)
+            return (
+                (Verb.COPY, Verb.CONTINUE, Verb.REGENERATE) if cut else (Verb.COPY, Verb.REGENERATE)
+            )
         case "error":
             edit = (Verb.EDIT,) if typed else ()
             return (Verb.RETRY, *edit, Verb.DISCARD, Verb.SETTINGS)
@@ -72,6 +77,12 @@ def verbs_of(
             return (Verb.SET_REMINDER,)
         case _:
             return ()
+
+
+def is_cut(finish: str, text: str, calls: int) -> bool:
+    """An answer Continue can go on from: text that ended at Stop (``interrupted``) or at the
+    model's length limit, without tool calls (agent.md §7)."""
+    return finish in ("length", "interrupted") and calls == 0 and bool(text.strip())
 
 
 def offered(verbs: tuple[Verb, ...], *, writable: bool) -> tuple[Verb, ...]:

@@ -33,7 +33,7 @@
     </message>
     <message>
         <source>Im&amp;port conversations…</source>
-        <translation>Unterhaltungen im&amp;portieren…</translation>
+        <translation>Gespräche im&amp;portieren…</translation>
     </message>
     <message>
         <source>&amp;Close session</source>
@@ -541,6 +541,10 @@
         <translation>die Antwort neu erzeugen</translation>
     </message>
     <message>
+        <source>This answer was not cut off: there is nothing to continue.</source>
+        <translation>Diese Antwort wurde nicht abgeschnitten: Es gibt nichts fortzusetzen.</translation>
+    </message>
+    <message>
         <source>There is no answer to regenerate yet.</source>
         <translation>Es gibt noch keine Antwort, die neu erzeugt werden kann.</translation>
     </message>
@@ -897,6 +901,13 @@
         <source>Import cancelled: nothing was imported.</source>
         <translation>Import abgebrochen: Es wurde nichts importiert.</translation>
     </message>
+    <message numerus="yes">
+        <source>{name} was imported before: its %n conversation(s) are in the list already. Nothing was imported.</source>
+        <translation>
+            <numerusform>{name} wurde schon importiert: Das %n Gespräch daraus steht bereits in der Liste. Es wurde nichts importiert.</numerusform>
+            <numerusform>{name} wurde schon importiert: Die %n Gespräche daraus stehen bereits in der Liste. Es wurde nichts importiert.</numerusform>
+        </translation>
+    </message>
     <message>
         <source>{name} could not be imported ({reason}). Nothing was imported.</source>
         <translation>{name} konnte nicht importiert werden ({reason}). Es wurde nichts importiert.</translation>
@@ -904,8 +915,8 @@
     <message numerus="yes">
         <source>Imported %n conversation(s) from {name}.</source>
         <translation>
-            <numerusform>%n Unterhaltung aus {name} importiert.</numerusform>
-            <numerusform>%n Unterhaltungen aus {name} importiert.</numerusform>
+            <numerusform>%n Gespräch aus {name} importiert.</numerusform>
+            <numerusform>%n Gespräche aus {name} importiert.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -913,6 +924,13 @@
         <translation>
             <numerusform>%n Bild oder Datei wurde nicht importiert (der Export enthält nur die Namen).</numerusform>
             <numerusform>%n Bilder oder Dateien wurden nicht importiert (der Export enthält nur ihre Namen).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n conversation(s) imported before were left out.</source>
+        <translation>
+            <numerusform>%n schon früher importiertes Gespräch wurde ausgelassen.</numerusform>
+            <numerusform>%n schon früher importierte Gespräche wurden ausgelassen.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -927,7 +945,7 @@
     <name>ImportProgress</name>
     <message>
         <source>Import conversations</source>
-        <translation>Unterhaltungen importieren</translation>
+        <translation>Gespräche importieren</translation>
     </message>
     <message>
         <source>ChatGPT export or Chime export (*.zip *.json *.jsonl)</source>
@@ -939,7 +957,7 @@
     </message>
     <message>
         <source>Importing conversations</source>
-        <translation>Unterhaltungen werden importiert</translation>
+        <translation>Gespräche werden importiert</translation>
     </message>
     <message>
         <source>Reading {name}…</source>
@@ -952,8 +970,8 @@
     <message numerus="yes">
         <source>%n conversation(s) read</source>
         <translation>
-            <numerusform>%n Unterhaltung gelesen</numerusform>
-            <numerusform>%n Unterhaltungen gelesen</numerusform>
+            <numerusform>%n Gespräch gelesen</numerusform>
+            <numerusform>%n Gespräche gelesen</numerusform>
         </translation>
     </message>
     <message>
@@ -1425,15 +1443,15 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
     </message>
     <message>
         <source>Instructions you reuse. Choose one in a conversation&apos;s Instructions, or type “/” in an empty message box to insert one.</source>
-        <translation>Anweisungen, die Sie wiederverwenden. Wählen Sie eine in den Anweisungen einer Unterhaltung, oder tippen Sie „/“ in ein leeres Nachrichtenfeld, um eine einzufügen.</translation>
+        <translation>Anweisungen, die Sie wiederverwenden. Wählen Sie eine in den Anweisungen eines Gesprächs, oder tippen Sie „/“ in ein leeres Nachrichtenfeld, um eine einzufügen.</translation>
     </message>
     <message>
         <source>Default for new conversations</source>
-        <translation>Standard für neue Unterhaltungen</translation>
+        <translation>Standard für neue Gespräche</translation>
     </message>
     <message>
         <source>New conversations start with:</source>
-        <translation>Neue Unterhaltungen beginnen mit:</translation>
+        <translation>Neue Gespräche beginnen mit:</translation>
     </message>
     <message>
         <source>&amp;Add</source>
@@ -1465,7 +1483,7 @@ Qt {qt} (PySide6 {pyside}), Python {python}</translation>
     </message>
     <message>
         <source>the conversation&apos;s own</source>
-        <translation>das der Unterhaltung</translation>
+        <translation>das des Gesprächs</translation>
     </message>
     <message>
         <source>&amp;Model:</source>
@@ -1703,6 +1721,14 @@ Kürzlich zugestellt:
         <translation>Diese Nachricht bearbeiten und erneut senden; die frühere Version bleibt erhalten (Pfeil nach oben in einem leeren Nachrichtenfeld bearbeitet die letzte)</translation>
     </message>
     <message>
+        <source>Continue</source>
+        <translation>Fortsetzen</translation>
+    </message>
+    <message>
+        <source>This answer was cut off (stopped, or at the model&apos;s length limit): ask the model to go on from where it stopped (Enter)</source>
+        <translation>Diese Antwort wurde abgeschnitten (angehalten oder an der Längengrenze des Modells): das Modell dort weiterschreiben lassen, wo es aufgehört hat (Eingabetaste)</translation>
+    </message>
+    <message>
         <source>Regenerate</source>
         <translation>Neu erzeugen</translation>
     </message>
@@ -1926,7 +1952,7 @@ Kürzlich zugestellt:
     </message>
     <message>
         <source>New conversations start with “{name}”.</source>
-        <translation>Neue Unterhaltungen beginnen mit „{name}“.</translation>
+        <translation>Neue Gespräche beginnen mit „{name}“.</translation>
     </message>
 </context>
 <context>
@@ -2183,6 +2209,10 @@ Durchsucht werden Titel und Nachrichtentexte.</translation>
     <message>
         <source>&amp;General</source>
         <translation>&amp;Allgemein</translation>
+    </message>
+    <message>
+        <source>&amp;Window</source>
+        <translation>F&amp;enster</translation>
     </message>
     <message>
         <source>T&amp;ools (MCP)</source>

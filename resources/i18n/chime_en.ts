@@ -4,6 +4,13 @@
 <context>
     <name>ImportFlow</name>
     <message numerus="yes">
+        <source>{name} was imported before: its %n conversation(s) are in the list already. Nothing was imported.</source>
+        <translation>
+            <numerusform>{name} was imported before: its %n conversation is in the list already. Nothing was imported.</numerusform>
+            <numerusform>{name} was imported before: its %n conversations are in the list already. Nothing was imported.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Imported %n conversation(s) from {name}.</source>
         <translation>
             <numerusform>Imported %n conversation from {name}.</numerusform>
@@ -15,6 +22,13 @@
         <translation>
             <numerusform>%n picture or file was not imported (the export holds only its name).</numerusform>
             <numerusform>%n pictures or files were not imported (the export holds only their names).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n conversation(s) imported before were left out.</source>
+        <translation>
+            <numerusform>%n conversation imported before was left out.</numerusform>
+            <numerusform>%n conversations imported before were left out.</numerusform>
         </translation>
     </message>
     <message numerus="yes">

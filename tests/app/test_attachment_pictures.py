@@ -23,7 +23,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QToolButton, QToolTip
 
-from app.attachment_open import AttachmentOpener, open_with_system, safe_name
+from app.attachment_open import AttachmentOpener, open_with_system, safe_name, write_copy
 from app.qtasync import TaskRunner
 from app.tool_images import ToolImages, decoded
 from core.events import Attachment
@@ -224,6 +224,29 @@ def test_a_copys_name_is_one_safe_file_name(name: str, media_type: str) -> None:
     assert "\x00" not in safe
     assert not safe.startswith(".")
     assert Path(safe).name == safe
+
+
+def test_a_copy_is_read_only_private_and_written_again_from_the_stored_bytes(
+    tmp_path: Path,
+) -> None:
+    file = Attachment("../notes:draft", "text/plain", "ab" * 32, 5)
+    first = write_copy(None, file, b"first")
+    assert first.name == "_notes_draft.txt"  # no folder parts, no leading dot
+    assert first.read_bytes() == b"first"
+    assert stat.S_IMODE(first.stat().st_mode) == stat.S_IRUSR
+    assert stat.S_IMODE(first.parent.parent.stat().st_mode) == 0o700  # mkdtemp: the user only
+
+    again = write_copy(first.parent.parent, file, b"second")  # the read-only copy is replaced
+    assert (again, again.read_bytes()) == (first, b"second")
+    moved = write_copy(tmp_path / "gone", file, b"third")  # a folder the system cleared
+    assert moved.parent.parent != tmp_path / "gone"
+    assert moved.read_bytes() == b"third"
+
+
+def test_a_long_name_keeps_its_suffix() -> None:
+    name = safe_name(Attachment("x" * 300 + ".tar", "application/x-tar", "sha", 1))
+    assert (len(name), name[-4:]) == (120, ".tar")
+    assert safe_name(Attachment("y" * 300, "application/x-y", "sha", 1)) == "y" * 120
 
 
 class _Window:

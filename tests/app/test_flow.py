@@ -119,7 +119,7 @@ def test_a_session_open_in_another_instance_is_read_only_with_a_banner(
     assert not opened.live
     assert second.window.banner.isVisibleTo(second.window)
     assert "another window" in second.window.banner.label.text()
-    assert second.window.state_label.text() == "Session: read-only: open elsewhere"
+    assert second.window.status.state_label.text() == "Session: read-only: open elsewhere"
     assert not second.window.composer.editor.isEnabled()
     assert second.transcript_texts()[0] == "remind me in 5 minutes to stretch"
     second.quit()
@@ -164,7 +164,7 @@ def test_a_corrupt_log_opens_read_only_and_can_be_forked(qtbot, loop, tmp_path, 
     opened = again.controller.current_session()
     assert opened is not None
     assert opened.session.read_only
-    assert again.window.state_label.text() == "Session: corrupt"
+    assert again.window.status.state_label.text() == "Session: corrupt"
     assert "corrupt" in again.window.banner.label.text()
     assert again.window.banner.button.isVisibleTo(again.window)
     with qtbot.waitSignal(again.window.fork_requested):

@@ -30,10 +30,10 @@ def test_a_session_argument_that_looks_like_html_is_quoted_as_written(
         window = chime.window
         for label in (
             window.banner.label,
-            window.zone_label,
-            window.provider_label,
-            window.state_label,
-            window.persistence_label,
+            window.status.zone_label,
+            window.status.provider_label,
+            window.status.state_label,
+            window.status.persistence_label,
         ):
             assert label.textFormat() == Qt.TextFormat.PlainText, label.objectName()
     finally:

@@ -259,3 +259,51 @@ def test_a_zip_without_a_good_export_says_why(
             f"odd.zip could not be imported ({reason}"
         )
         assert stored(chime) == before
+
+
+def test_the_same_file_imported_again_says_so_and_makes_no_duplicates(
+    open_app: Opener, tmp_path: Path
+) -> None:
+    first = export(branched(), with_code_and_image())
+    path = write(tmp_path, "conversations.json", first)
+    later = Conversation("Shopping list")
+    later.say("u1", "root", "user", "Milk, eggs")
+    later.say("a1", "u1", "assistant", "Noted.")
+    newer = write(tmp_path, "newer.json", export(branched(), with_code_and_image(), later))
+    with open_app() as chime:
+        before = set(stored(chime))
+        import_file(chime, path)
+        imported = set(stored(chime)) - before
+        assert len(imported) == 2
+        import_file(chime, path)
+        assert chime.window.message_bar.text() == (
+            "conversations.json was imported before: its 2 conversations are in the list "
+            "already. Nothing was imported."
+        )
+        assert set(stored(chime)) - before == imported
+        import_file(chime, newer)  # a later export: only what is new comes in
+        assert chime.window.message_bar.text() == (
+            "Imported 1 conversation from newer.json. 2 conversations imported before were "
+            "left out."
+        )
+        assert len(set(stored(chime)) - before) == 3
+        titles = [title for _sid, title in chime.sidebar()]
+        assert titles.count("Trip to Lisbon") == 1
+
+
+def test_a_chime_export_imported_twice_is_one_conversation(
+    open_app: Opener, tmp_path: Path
+) -> None:
+    with open_app() as chime:
+        chime.send("hello")
+        target = tmp_path / "in" / "mine.jsonl"
+        target.parent.mkdir()
+        chime.run(chime.controller.actions.export_current("jsonl", target))
+        import_file(chime, target)
+        count = len(stored(chime))
+        import_file(chime, target)
+        assert chime.window.message_bar.text() == (
+            "mine.jsonl was imported before: its 1 conversation is in the list already. "
+            "Nothing was imported."
+        )
+        assert len(stored(chime)) == count

@@ -3,6 +3,8 @@ not follow): what it writes, what it refuses, a cancel, and the staging a crash 
 
 from __future__ import annotations
 
+import json
+import shutil
 import threading
 import tracemalloc
 from datetime import UTC, datetime
@@ -10,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from app.import_run import Cancelled, ImportRefused, run_import
+from app.import_run import AlreadyImported, Cancelled, ImportRefused, run_import
 from core.session import jsonl_store as disk
 from core.session.lines import SessionHeader
 from tests.core.importing.chatgpt_export import Conversation, branched, export, with_code_and_image
@@ -125,3 +127,23 @@ def test_a_cancel_after_the_last_line_still_leaves_nothing(tmp_path: Path) -> No
     with pytest.raises(Cancelled):
         run_import(source, tmp_path / "data", NOW, lambda *_: cancelled.set(), cancelled)
     assert disk.session_ids(tmp_path / "data") == []
+
+
+def test_a_deleted_import_comes_in_again_and_a_bad_index_forgets_nothing_else(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    (data / "sessions").mkdir(parents=True)
+    path = tmp_path / "conversations.json"
+    path.write_bytes(export(branched()))
+    first = run_import(path, data, NOW, lambda *_: None, threading.Event())
+    with pytest.raises(AlreadyImported):
+        run_import(path, data, NOW, lambda *_: None, threading.Event())
+    (sid,) = first.session_ids
+    shutil.rmtree(data / "sessions" / sid)  # deleted (the trash is not the list)
+    again = run_import(path, data, NOW, lambda *_: None, threading.Event())
+    assert len(again.session_ids) == 1
+    (data / "imported.json").write_bytes(b"{torn")  # unreadable: nothing is known
+    third = run_import(path, data, NOW, lambda *_: None, threading.Event())
+    assert third.already == 0
+    assert json.loads((data / "imported.json").read_bytes())["version"] == 1

@@ -314,3 +314,18 @@ def test_every_label_kept_in_a_table_is_marked_for_translation() -> None:
     expected += [("RowActions", text, "") for a in ROW_ACTIONS for text in (a.label, a.tip) if text]
     expected += [("SettingsDialog", label, "") for _value, label in THEMES]
     assert [message for message in expected if message not in messages] == []
+
+
+def test_german_calls_a_conversation_gespraech_everywhere() -> None:
+    """One word for "conversation": "Gespräch", which most of the window (44 strings) and the
+    offline assistant already said; "Unterhaltung" (12 later strings, import and saved prompts)
+    also means entertainment."""
+    catalogue = (ROOT / "resources/i18n/chime_de.ts").read_text(encoding="utf-8")
+    offline = "".join(
+        path.read_text(encoding="utf-8")
+        for path in (ROOT / "core/llm/offline/lang").glob("de_*.py")
+    )
+    for text in (catalogue, offline):
+        assert "Unterhaltung" not in text
+    assert catalogue.count("Gespräch") > 40
+    assert "Gespräch" in offline

@@ -91,7 +91,7 @@ def test_find_reaches_a_word_only_in_the_first_message(open_app: Opener) -> None
         chime.inside(lambda: chime.qtbot.keyClick(chime.window, Qt.Key.Key_F, CTRL))
         flow = chime.controller.findChild(FindFlow)
         assert flow is not None
-        find_bar = chime.window.find_bar
+        find_bar = chime.window.finder.bar
         chime.inside(lambda: find_bar.edit.setText("AARDVARK"))
         chime.until(lambda: flow.job is not None and flow.job.done)
         assert find_bar.count_label.text() == "1 of 1"

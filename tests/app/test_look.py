@@ -17,10 +17,11 @@ from app.appearance import apply_appearance
 from app.settings import Settings
 from tests.ui.events import EventScript
 from ui.highlight import style_token_types
-from ui.main_window import MainWindow, fit_rect
+from ui.main_window import MainWindow
 from ui.screen import ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionDelegate, SessionListItem
 from ui.theme import AA, card_colors, contrast
+from ui.window_parts import fit_rect
 
 Role = QPalette.ColorRole
 NOW = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
@@ -59,11 +60,11 @@ def full_window(qtbot) -> MainWindow:
         ],
         "a",
     )
-    window.show_banner("Opened read-only elsewhere.", offer_fork=True)
+    window.banner.show_message("Opened read-only elsewhere.", offer_fork=True)
     window.notify("Exported to plants.md")
     window.set_persistence_warning(True)
-    window.set_state("live")
-    window.set_provider("Offline assistant")
+    window.status.set_state("live")
+    window.status.set_provider("Offline assistant")
     window.set_zone("UTC")
     window.resize(1300, 800)
     window.show()
@@ -118,10 +119,10 @@ def text_pairs(window: MainWindow) -> dict[str, tuple[QColor, QColor]]:
     )
     status = window.statusBar().palette().color(window.statusBar().backgroundRole())
     for label in (
-        window.state_label,
-        window.provider_label,
-        window.zone_label,
-        window.persistence_label,
+        window.status.state_label,
+        window.status.provider_label,
+        window.status.zone_label,
+        window.status.persistence_label,
     ):
         pairs[f"status {label.objectName()}"] = (roles(label)[0], status)
     pairs["banner"] = (roles(window.banner.label)[0], roles(window.banner)[1])
@@ -360,11 +361,11 @@ def test_a_saved_geometry_larger_than_the_screen_is_fitted_into_it(qtbot) -> Non
     qtbot.addWidget(window)
     window.resize(5000, 4000)
     saved = window.saved_geometry()
-    window.restore_geometry(saved)  # as app.main shows it
+    window.placement.restore(saved)  # as app.main shows it
     available = window.screen().availableGeometry()
     assert window.height() <= available.height() - 36  # room left for a title bar not yet known
     window.show()
-    window.fit_to_screen()
+    window.placement.fit()
     available = window.screen().availableGeometry()
     assert available.contains(window.frameGeometry())
 

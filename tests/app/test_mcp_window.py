@@ -105,7 +105,7 @@ def mcp_rows(chime: RealApp) -> list[TranscriptRow]:
 def test_settings_has_a_tools_page_where_two_pasted_servers_are_listed(open_app: Opener) -> None:
     with open_app() as chime:
         dialog = open_settings(chime)
-        dialog.tabs.setCurrentWidget(dialog.mcp_page)
+        dialog.tabs.setCurrentIndex(2)  # the Tools (MCP) page
         page = dialog.mcp_page
         page.paste.setPlainText(json.dumps(SERVERS))
         chime.inside(lambda: chime.qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton))

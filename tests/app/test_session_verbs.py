@@ -136,7 +136,7 @@ def test_a_model_picked_answers_the_next_turn_and_stays_chosen_when_the_session_
             pick(chime, "big")
             close_menu(chime)
             assert picker.text() == f"big · {host}"
-            assert chime.window.provider_label.text() == f"big @ {server.base_url}"
+            assert chime.window.status.provider_label.text() == f"big @ {server.base_url}"
             chime.send("hello")
             assert chats(server)[-1]["model"] == "big"
             assert chime.transcript_texts()[-1] == "From big."
@@ -146,11 +146,11 @@ def test_a_model_picked_answers_the_next_turn_and_stays_chosen_when_the_session_
         with running(qtbot, qapp, loop, tmp_path, clock) as again:  # the log is the truth
             assert again.controller.current == session
             assert again.window.composer.tools.picker.text() == f"big · {host}"
-            assert again.window.provider_label.text() == f"big @ {server.base_url}"
+            assert again.window.status.provider_label.text() == f"big @ {server.base_url}"
             again.run(again.controller.new_session())  # on the app's setting
-            assert again.window.provider_label.text() == f"small @ {server.base_url}"
+            assert again.window.status.provider_label.text() == f"small @ {server.base_url}"
             again.inside(lambda: again.controller.show_session(session))
-            assert again.window.provider_label.text() == f"big @ {server.base_url}"
+            assert again.window.status.provider_label.text() == f"big @ {server.base_url}"
             again.send("and now?")
             assert chats(server)[-1]["model"] == "big"
             recent = [
@@ -174,7 +174,7 @@ def test_a_session_on_the_offline_assistant_sends_nothing_and_new_settings_keep_
         pick(chime, "Offline assistant")
         close_menu(chime)
         assert chime.window.composer.tools.picker.text() == "Offline assistant"
-        assert chime.window.provider_label.text() == "Offline assistant"
+        assert chime.window.status.provider_label.text() == "Offline assistant"
         chime.send("hello")
         assert chats(server) == []  # the offline assistant answered
         pick(chime, "big")
@@ -394,7 +394,7 @@ def test_a_session_found_by_its_messages_opens_at_its_match_in_the_find_bar(
         listed = chime.window.sessions.list
         chime.inside(lambda: listed.activated.emit(listed.model().index(0, 0)))
         chime.until(lambda: chime.controller.current == found and chime.idle())
-        bar = chime.window.find_bar
+        bar = chime.window.finder.bar
         chime.until(lambda: bar.count_label.text() == "2 of 2")  # the message and its answer
         assert bar.isVisible()
         assert bar.query() == "zanzibar"

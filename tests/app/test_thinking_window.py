@@ -154,7 +154,7 @@ def test_copy_and_find_leave_the_thinking_out(open_app: Opener) -> None:
         assert QGuiApplication.clipboard().text() == "Bake it at 180 °C."
         chime.activate()
         key(chime, Qt.Key.Key_F)
-        bar = chime.window.find_bar
+        bar = chime.window.finder.bar
         chime.inside(lambda: bar.edit.setText("oven"))
         # "oven" is in the question and the (open) thinking: only the question counts
         chime.until(lambda: bar.count_label.text() == "1 of 1")

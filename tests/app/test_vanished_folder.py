@@ -39,7 +39,7 @@ def test_a_deleted_data_folder_is_said_at_once_and_the_conversation_can_be_saved
         assert str(tmp_path / "data") in bar.text()
         assert bar.action_button.isVisibleTo(chime.window)
         assert bar.action_button.text() == "Export as JSONL"
-        assert chime.window.persistence_label.isVisibleTo(chime.window)
+        assert chime.window.status.persistence_label.isVisibleTo(chime.window)
         assert any("written after" in text for text in chime.transcript_texts())  # kept
         chime.answers.paths.append(copy)
         chime.inside(bar.action_button.click)
@@ -75,4 +75,4 @@ def test_a_session_not_on_screen_whose_folder_vanished_is_named_without_an_expor
         bar = chime.window.message_bar
         assert bar.text().startswith("“first conversation” can no longer be saved")
         assert not bar.action_button.isVisibleTo(chime.window)
-        assert not chime.window.persistence_label.isVisibleTo(chime.window)
+        assert not chime.window.status.persistence_label.isVisibleTo(chime.window)

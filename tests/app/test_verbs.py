@@ -389,7 +389,7 @@ def test_find_counts_steps_through_highlights_and_closes(open_app: Opener) -> No
         texts = [r.text for r in rows(chime) if r.kind in ("user", "assistant")]
         total = sum(text.lower().count("stretch") for text in texts)
         key(chime, Qt.Key.Key_F)
-        bar = chime.window.find_bar
+        bar = chime.window.finder.bar
         assert bar.isVisible()
         assert bar.edit.hasFocus()
         chime.inside(lambda: chime.qtbot.keyClicks(bar.edit, "stretch"))
@@ -433,7 +433,7 @@ def test_find_in_a_long_session_says_plus_while_it_searches_and_loads_a_far_matc
         assert chime.window.transcript_model.row_of_message(4 * 3) < 0  # not loaded
         chime.activate()
         key(chime, Qt.Key.Key_F)
-        bar = chime.window.find_bar
+        bar = chime.window.finder.bar
         flow = chime.controller.findChild(FindFlow)
         assert flow is not None
         chime.inside(lambda: bar.edit.setText("needle"))

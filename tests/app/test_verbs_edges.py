@@ -181,7 +181,7 @@ def test_find_takes_in_new_messages_searches_again_when_the_path_changes_and_cle
         chime.activate()
         send(chime, "remind me in 10 minutes to stretch")
         key(chime, Qt.Key.Key_F)
-        bar = chime.window.find_bar
+        bar = chime.window.finder.bar
         flow = the_find(chime)
         chime.inside(lambda: bar.edit.setText("zebra"))
         chime.until(lambda: flow.job is not None and flow.job.done)
@@ -212,7 +212,7 @@ def test_find_steps_while_it_still_searches_and_closes_when_another_session_show
         session_id = long_session(chime, 300, lambda n: "needle" if n in (2, 290) else "hay")
         chime.activate()
         key(chime, Qt.Key.Key_F)
-        bar = chime.window.find_bar
+        bar = chime.window.finder.bar
         flow = the_find(chime)
         chime.inside(lambda: bar.edit.setText("needle"))
         assert bar.count_label.text() == "1+"  # found above the view: none current yet
@@ -243,7 +243,7 @@ def test_a_search_of_a_few_hundred_entries_runs_in_one_slice(
         long_session(chime, 100, lambda _n: "stretch")  # 400 entries: more than one STEP
         chime.activate()
         key(chime, Qt.Key.Key_F)
-        bar = chime.window.find_bar
+        bar = chime.window.finder.bar
         flow = the_find(chime)
         chime.inside(lambda: bar.edit.setText("stretch"))
         assert flow.job is not None

@@ -145,7 +145,7 @@ def test_a_log_found_corrupt_after_a_warm_open_turns_read_only_and_its_running_t
     )  # the unanswered input's turn waits at its barrier
     gate.set()
     again.until(lambda: again.window.banner.isVisible() and agent.status == "idle")
-    assert again.window.state_label.text() == "Session: corrupt"
+    assert again.window.status.state_label.text() == "Session: corrupt"
     assert "corrupt at line 2" in again.window.banner.label.text()
     assert not again.window.composer.editor.isEnabled()
     assert not opened.live  # owner and agent stopped

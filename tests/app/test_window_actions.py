@@ -210,9 +210,9 @@ def test_about_names_the_version_and_a_confirmed_link_opens_in_the_browser(
     from app import __version__
 
     with open_app() as chime:
-        assert chime.window.about_text().startswith(f"Chime {__version__}\n")
-        assert "Qt 6." in chime.window.about_text()
-        chime.inside(lambda: chime.window.open_url_requested.emit("https://example.com"))
+        assert chime.window.help.about_text().startswith(f"Chime {__version__}\n")
+        assert "Qt 6." in chime.window.help.about_text()
+        chime.inside(lambda: chime.window.help.open_url_requested.emit("https://example.com"))
         assert chime.answers.opened == ["https://example.com"]
 
 
@@ -441,7 +441,7 @@ def test_choosing_a_session_while_it_is_closing_reopens_it_live_with_its_whole_h
         opened = chime.controller.open[first]
         assert not opened.session.read_only  # not "open in another window": this one closed it
         assert opened.live
-        assert chime.window.state_label.text() == "Session: live"
+        assert chime.window.status.state_label.text() == "Session: live"
         assert not chime.window.banner.isVisibleTo(chime.window)
         assert chime.transcript_texts() == history
 

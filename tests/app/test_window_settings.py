@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QPalette
-from PySide6.QtWidgets import QLineEdit, QMessageBox
+from PySide6.QtWidgets import QLineEdit, QMessageBox, QScrollArea
 
 from app.launch import parse_args
 from app.run_log import LOG_FILE, setup_logging
@@ -165,7 +165,7 @@ def test_settings_switch_to_an_endpoint_list_its_models_test_it_and_the_next_tur
         )
         assert KEY not in (tmp_path / SETTINGS_FILE).read_text(encoding="utf-8")
         assert chime.chime.keys.get() == KEY
-        assert chime.window.provider_label.text() == f"qwen3:8b @ {server.base_url}"
+        assert chime.window.status.provider_label.text() == f"qwen3:8b @ {server.base_url}"
         chime.window.composer.editor.setPlainText("hello")
         chime.inside(chime.window.composer.send_button.click)
         chime.until(lambda: chime.idle() and chime.kinds()[-1:] == ["assistant"])
@@ -207,6 +207,33 @@ def test_a_closed_settings_dialog_goes_away_instead_of_piling_up(open_app: Opene
             dialog = open_settings(chime)
             chime.inside(getattr(dialog, close))
             chime.until(lambda: chime.window.findChildren(SettingsDialog) == [])
+
+
+def test_the_settings_dialog_fits_an_800_by_600_screen_and_its_pages_scroll(
+    open_app: Opener,
+) -> None:
+    """It measured 844 px with every box on one page: now three tabs, each page scrolling when
+    it is taller than the room (the MCP page alone asks for about 800 px)."""
+    with open_app() as chime:
+        dialog = open_settings(chime)
+        chime.until(lambda: dialog.height() > 0)
+        assert dialog.height() <= 560
+        assert dialog.frameGeometry().height() <= 600
+        assert [dialog.tabs.tabText(i) for i in range(dialog.tabs.count())] == [
+            "&General",
+            "&Window",
+            "T&ools (MCP)",
+        ]
+        for index in range(dialog.tabs.count()):
+            dialog.tabs.setCurrentIndex(index)
+            page = dialog.tabs.currentWidget()
+            assert isinstance(page, QScrollArea)
+            assert page.widget().height() >= page.viewport().height() - 1  # all of it reachable
+        mcp = dialog.tabs.widget(2)
+        assert isinstance(mcp, QScrollArea)
+        assert mcp.verticalScrollBar().maximum() > 0  # taller than the room: it scrolls
+        assert mcp.widget().isAncestorOf(dialog.mcp_page)
+        chime.inside(dialog.reject)
 
 
 def test_the_dark_and_light_themes_apply_a_palette_and_the_text_size_the_font(
@@ -319,7 +346,7 @@ def test_an_endpoint_without_a_base_url_is_labelled_as_the_offline_assistant_tha
         dialog.base_url_edit.clear()
         dialog.model_combo.setEditText("some-model")
         chime.inside(dialog.accept)
-        assert chime.window.provider_label.text() == "Offline assistant"
+        assert chime.window.status.provider_label.text() == "Offline assistant"
         chime.send("hello")  # answered offline, as the status bar says
         assert chime.transcript_texts()[-1]
 
@@ -330,13 +357,13 @@ def test_switching_back_to_the_offline_assistant_answers_offline_again(open_app:
         choose_openai_compatible(dialog, "custom")
         dialog.base_url_edit.setText(server.base_url)
         chime.inside(dialog.accept)
-        assert chime.window.provider_label.text() == f"? @ {server.base_url}"
+        assert chime.window.status.provider_label.text() == f"? @ {server.base_url}"
         dialog = open_settings(chime)
         assert dialog.remote_radio.isChecked()
         assert dialog.base_url_edit.text() == server.base_url
         dialog.offline_radio.click()
         chime.inside(dialog.accept)
-        assert chime.window.provider_label.text() == "Offline assistant"
+        assert chime.window.status.provider_label.text() == "Offline assistant"
         chime.send("what reminders do I have")
         assert server.received == []  # the endpoint was never asked
 

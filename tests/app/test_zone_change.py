@@ -45,7 +45,7 @@ def test_a_zone_change_between_two_turns_sets_the_next_reminder_in_the_new_zone(
         assert (home.hour, home.minute) == (9, 0)
         window = chime.window
         chime.chime.zones.check()  # what the half-minute timer does
-        assert window.zone_label.text() == "Asia/Tokyo"
+        assert window.status.zone_label.text() == "Asia/Tokyo"
         assert window.reminders.model._zone_name == "Asia/Tokyo"
     finally:
         chime.close()

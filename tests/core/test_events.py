@@ -102,7 +102,7 @@ STRATEGIES: dict[EventType, st.SearchStrategy[Event]] = {
         st.lists(ATTACHMENTS, max_size=2).map(tuple),
         SKIPPED,
     ),
-    EventType.TURN_START: st.builds(TurnStart, WHOLE, WHOLE),
+    EventType.TURN_START: st.builds(TurnStart, WHOLE, WHOLE, st.none() | SEQS),
     EventType.CONTEXT_TIME: st.builds(ContextTime, ZONES, TEXT),
     EventType.ASSISTANT_MESSAGE: st.builds(
         AssistantMessage,
@@ -236,3 +236,17 @@ def test_a_message_without_a_source_keeps_its_other_fields() -> None:
     event = decode_event(EventType.USER_MESSAGE, {"id": "m", "text": "hi", "parent": 3})
 
     assert event == UserMessage("m", "hi", UserSource(None), parent=3)
+
+
+def test_a_continuation_names_the_answer_it_goes_on_from_and_an_older_turn_has_none() -> None:
+    ordinary = decode_event("turn/start", {"turn": 2, "input": 0})
+    assert ordinary == TurnStart(2, 0)
+    assert isinstance(ordinary, TurnStart)
+    assert ordinary.continues is None
+    assert TurnStart(2, 0).to_data() == {"turn": 2, "input": 0}  # older readers see the same
+    onward = TurnStart(3, 0, 5)
+    assert onward.to_data() == {"turn": 3, "input": 0, "continues": 5}
+    assert decode_event("turn/start", onward.to_data()) == onward
+    assert isinstance(
+        decode_event("turn/start", {"turn": 3, "input": 0, "continues": "5"}), MalformedEvent
+    )

@@ -32,7 +32,7 @@ def test_the_status_bar_warns_while_saving_fails_and_clears_once_it_works_again(
     chime.store = chime.controller.store = make_store(tmp_path, clock, ops)
     chime.run(chime.controller.start([], None))
     chime.window.show()
-    label = chime.window.persistence_label
+    label = chime.window.status.persistence_label
     assert not label.isVisible()
     ops.fault = fault
     send(qtbot, chime, "hello")

@@ -139,7 +139,7 @@ def test_a_session_live_in_a_real_process_is_read_only_here_and_survives_its_sig
         assert (opened.host, opened.agent, opened.waker) == (None, None, None)  # nothing runs
         assert ELSEWHERE in second.window.banner.label.text()
         assert second.window.banner.isVisible()
-        assert second.window.state_label.text() == "Session: read-only: open elsewhere"
+        assert second.window.status.state_label.text() == "Session: read-only: open elsewhere"
         assert not second.window.composer.editor.isEnabled()
         second.run(second.controller.submit("written from the second instance?"))
         assert len(opened.session.events) == 4
@@ -241,7 +241,7 @@ def test_a_session_shown_read_only_is_taken_over_live_once_the_other_instance_le
     assert opened.live
     assert not opened.session.read_only
     assert not second.window.banner.isVisible()
-    assert second.window.state_label.text() == "Session: live"
+    assert second.window.status.state_label.text() == "Session: live"
     assert "written while the other looked" in second.transcript_texts()
     second.run(second.controller.submit("and now from here"))
     second.until(second.idle)

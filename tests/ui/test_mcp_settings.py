@@ -152,6 +152,6 @@ def test_always_allowed_tools_are_listed_and_revocable(qtbot) -> None:
 def test_the_settings_dialog_carries_the_page_draft(qtbot) -> None:
     dialog = SettingsDialog(SettingsDraft(), [PresetChoice("ollama", "Ollama", "http://x/v1")])
     qtbot.addWidget(dialog)
-    assert dialog.tabs.tabText(1) == "T&ools (MCP)"
+    assert dialog.tabs.tabText(2) == "T&ools (MCP)"
     dialog.mcp_page.add_json(TWO)
     assert [s.name for s in dialog.draft().mcp.servers] == ["time", "everything"]

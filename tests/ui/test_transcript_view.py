@@ -211,7 +211,7 @@ def test_clicking_a_link_asks_before_opening_it_and_shows_its_target(
     hover(view, link)
     assert window.statusBar().currentMessage() == "https://example.com/docs"
     opened: list[str] = []
-    window.open_url_requested.connect(opened.append)
+    window.help.open_url_requested.connect(opened.append)
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=link)
     question = window.findChild(QMessageBox, "open-link-question")
     assert question is not None
@@ -224,7 +224,7 @@ def test_clicking_a_link_asks_before_opening_it_and_shows_its_target(
 
 
 def test_a_link_that_is_not_web_or_mail_is_refused_in_words(qtbot, window: MainWindow) -> None:
-    window.ask_open_link("file:///etc/passwd")
+    window.help.ask_open_link("file:///etc/passwd")
     assert "file:///etc/passwd" in window.message_bar.text()
     assert window.findChild(QMessageBox, "open-link-question") is None
 
@@ -271,13 +271,13 @@ def test_a_streamed_answer_grows_in_its_own_row_and_the_view_follows_it(
     question = script.user("tell me more")
     window.add_entry(question)
     window.add_entry(script.start(question.seq))
-    window.append_stream("The answer ")
+    window.answers.append_stream("The answer ")
     model = window.transcript_model
     qtbot.waitUntil(lambda: model.row_at(model.rowCount() - 1).kind == "streaming")  # type: ignore[union-attr]
     rows = model.rowCount()
     uid = model.uid_at(rows - 1)
     height = view.visualRect(model.index(rows - 1)).height()
-    window.append_stream("grows as it arrives,\n\n```python\nprint('and')\n```\n\n" * 4)
+    window.answers.append_stream("grows as it arrives,\n\n```python\nprint('and')\n```\n\n" * 4)
     qtbot.waitUntil(lambda: view.visualRect(model.index(rows - 1)).height() > height)
     QApplication.processEvents()
     assert model.rowCount() == rows  # in place: no new row
@@ -291,7 +291,7 @@ def test_a_streamed_answer_grows_in_its_own_row_and_the_view_follows_it(
     bar.setValue(bar.maximum() // 2)  # the user scrolls up to read
     QApplication.processEvents()
     reading = bar.value()
-    window.append_stream("and still more " * 40)
+    window.answers.append_stream("and still more " * 40)
     qtbot.waitUntil(lambda: bar.maximum() > reading * 2)
     QApplication.processEvents()
     assert bar.value() == reading  # not pulled down

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QEvent, QPoint, Qt
-from PySide6.QtGui import QGuiApplication, QHelpEvent
+from PySide6.QtGui import QContextMenuEvent, QGuiApplication, QHelpEvent
 from PySide6.QtWidgets import QApplication, QMenu, QToolTip
 
 from tests.ui.test_transcript_view import converse, drag, hover, point, row_of, window
@@ -115,6 +115,26 @@ def test_the_menu_key_opens_the_current_rows_menu(qtbot, window: MainWindow, key
     qtbot.keyClick(view, key, shift)
     menu = view.findChild(QMenu, "transcript-menu")
     assert menu is not None
+    assert "&Copy message" in [action.text() for action in menu.actions()]
+    menu.close()
+
+
+def test_a_right_click_makes_the_row_current_and_opens_its_menu_there(
+    qtbot, window: MainWindow
+) -> None:
+    view = window.transcript
+    converse(window, ("first question", "An answer."), ("second", "Another answer."))
+    row = row_of(view, "first question")
+    at = point(view, row, 2)
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.RightButton, pos=at)
+    assert view.currentIndex().row() == row
+    menu_event = QContextMenuEvent(
+        QContextMenuEvent.Reason.Mouse, at, view.viewport().mapToGlobal(at)
+    )
+    QApplication.sendEvent(view.viewport(), menu_event)
+    menu = view.findChild(QMenu, "transcript-menu")
+    assert menu is not None
+    assert menu.isVisible()
     assert "&Copy message" in [action.text() for action in menu.actions()]
     menu.close()
 

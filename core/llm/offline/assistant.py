@@ -19,6 +19,9 @@ results in a few ``TextDelta`` chunks, then ``Finish(reason="stop")``.
 - Anything it does not understand gets the full help the first time in a conversation and a
   short sentence after that.
 - Tools it needs but the request does not offer are not called; it says reminders are unavailable.
+- A Continue (the request ends with the cut text as an assistant message, agent.md §7) is
+  answered as the step before it: the same answer again, whole; the agent keeps only what goes
+  beyond the cut text (``core.agent.continuation.Onward``), so a stopped answer is finished.
 
 Tool call ids are ``offline-<history length>-<history digest>-<n>``: a new step always follows a
 different history, so ids do not repeat within a session. The clock is read once per step; a
@@ -97,6 +100,14 @@ class Step:
     calls: tuple[tuple[str, dict[str, Any]], ...] = ()
 
 
+def _without_cut_text(request: ModelRequest) -> ModelRequest:
+    """``request`` without a last assistant message of text (a Continue's cut text)."""
+    messages = request.messages
+    if messages and messages[-1].role == "assistant" and not messages[-1].tool_calls:
+        return replace(request, messages=messages[:-1])
+    return request
+
+
 class OfflineAssistant:
     """The default provider: ``OfflineAssistant(clock)``; see the module docstring."""
 
@@ -108,7 +119,7 @@ class OfflineAssistant:
         return ModelInfo(provider=PROVIDER, name=MODEL)
 
     async def stream(self, request: ModelRequest) -> AsyncGenerator[StreamChunk, None]:
-        step = self._step(request)
+        step = self._step(_without_cut_text(request))
         if step.calls:
             prefix = f"offline-{history_digest(request.messages)}"
             calls = tuple(

@@ -8,7 +8,16 @@ from collections.abc import Sequence
 from typing import overload
 from unittest import mock
 
-from core.events import Entry, ModelRef, TokenUsage, TurnStart, UserMessage
+from core.events import (
+    AssistantMessage,
+    Entry,
+    ModelRef,
+    TokenUsage,
+    TurnEnd,
+    TurnStart,
+    UserMessage,
+    UserSource,
+)
 from core.transcript import loading as loading_module
 from core.transcript.patch import Anchor, Insert, Move, Rebuild, Remove, Replace, apply_patch
 from core.transcript.path import EVERYTHING, switched
@@ -262,3 +271,27 @@ def test_a_turn_on_something_that_is_not_a_message_shows_no_input_row() -> None:
     projection.open(session.entries, "UTC")
     projection.append(session.append(TurnStart(1, 1)))  # names a time reading, not an input
     assert [row.text for row in projection.rows] == ["question 0"]
+
+
+def test_a_cut_answer_offers_continue_and_a_continue_becomes_the_one_answer_shown() -> None:
+    session = Session()
+    model = ModelRef("m", "m")
+    session.append(UserMessage("u1", "Tips?", UserSource("UTC")))
+    session.append(TurnStart(1, 0))
+    cut = session.append(AssistantMessage("a1", "1. Sleep", (), model, "length"))
+    session.append(TurnEnd(1, "completed"))
+    projection = TranscriptProjection()
+    projection.open(session.entries, "UTC", conversation=session.conversation())
+    assert [(row.kind, row.verbs) for row in projection.rows][-1] == (
+        "assistant",
+        (Verb.COPY, Verb.CONTINUE, Verb.REGENERATE),
+    )
+    assert on_enter(projection.rows[-1].verbs, writable=True) is Verb.CONTINUE
+    assert offered(projection.rows[-1].verbs, writable=False) == (Verb.COPY,)
+    session.append(TurnStart(2, 0, cut.seq))
+    session.append(AssistantMessage("a2", "1. Sleep well.", (), model, "stop"))
+    session.append(TurnEnd(2, "completed"))
+    projection.open(session.entries, "UTC", conversation=session.conversation())
+    assert texts(projection) == ["user:Tips?", "assistant:1. Sleep well."]
+    assert projection.rows[-1].verbs == (Verb.COPY, Verb.REGENERATE)
+    assert verbs_of("assistant", cut=True) == (Verb.COPY, Verb.CONTINUE, Verb.REGENERATE)

@@ -1,0 +1,94 @@
+"""What a start loads and builds before the window's first paint (``app.main.run``): what is not
+on screen then waits until it is needed. A subprocess runs Chime on an empty data folder and
+reports at the main window's first paint."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import json, os, sys
+from app.main import run
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QMainWindow
+
+class FirstPaint(QObject):
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint and isinstance(watched, QMainWindow):
+            later = ("asyncio", "socket", "logging.handlers", "platformdirs", "zoneinfo", "qasync")
+            report = {
+                "loaded": sorted(name for name in later if name in sys.modules),
+                "find_bar": watched.finder.tab_widgets() != (),
+                "reminders_panel": watched.reminder_dock.tab_widgets() != (),
+                "dock_shown": watched.reminders_dock.isVisible(),
+            }
+            sys.stdout.write(json.dumps(report) + "\\n")
+            sys.stdout.flush()
+            os._exit(0)
+        return False
+
+probe = FirstPaint()
+show = QMainWindow.show
+def watched_show(self):
+    self.installEventFilter(probe)
+    show(self)
+QMainWindow.show = watched_show
+sys.argv = ["chime", "--data-dir", sys.argv[1]]
+run()
+"""
+
+
+def test_the_first_paint_waits_for_nothing_it_does_not_show(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen")
+    env.pop("CHIME_DATA_DIR", None)
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, str(tmp_path / "data")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["loaded"] == []
+    assert not report["find_bar"]
+    # the offscreen screen is narrow: the dock is folded into a toggle, so its panel waits
+    assert not report["dock_shown"]
+    assert not report["reminders_panel"]
+
+
+def test_what_is_logged_before_the_log_file_opens_is_written_to_it_first(tmp_path: Path) -> None:
+    import logging
+
+    from app.paths import LOG_FILE
+    from app.run_log import EarlyRecords, setup_logging
+
+    root = logging.getLogger()
+    before, level = list(root.handlers), root.level
+    early = EarlyRecords()
+    root.addHandler(early)
+    root.setLevel(logging.INFO)
+    try:
+        logging.getLogger("app.test").warning("said before the first paint")
+        assert setup_logging(tmp_path, early) is True
+        assert early not in root.handlers
+        logging.getLogger("app.test").warning("said after it")
+        for handler in root.handlers:
+            handler.flush()
+        lines = (tmp_path / LOG_FILE).read_text(encoding="utf-8").splitlines()
+        assert [line.split(": ", 1)[1] for line in lines] == [
+            "said before the first paint",
+            "said after it",
+        ]
+    finally:
+        for added in root.handlers:
+            if added not in before:
+                added.close()
+                root.removeHandler(added)
+        root.setLevel(level)
