@@ -54,6 +54,8 @@ class TurnStartData(Struct, gc=False):
 
     turn: _Whole
     input: _Whole
+    continues: UnsetType = UNSET
+    """A Continue's ``turn/start`` (any ``continues``) is refused here: its decoder checks it."""
 
 
 class TurnEndData(Struct, gc=False):

@@ -84,6 +84,8 @@ ODD_LINES = [
     _HEAD + b',"type":"turn/start","data":{"turn":18446744073709551616,"input":0}}',
     _HEAD + b',"type":"turn/start","data":{"turn":-9223372036854775808,"input":0}}',
     _HEAD + b',"type":"turn/start","data":{"turn":true,"input":0}}',
+    _HEAD + b',"type":"turn/start","data":{"turn":2,"input":0,"continues":1}}',  # a Continue
+    _HEAD + b',"type":"turn/start","data":{"turn":2,"input":0,"continues":null}}',
     _HEAD + b',"type":"turn/end","data":{"turn":0,"status":"completed","error":null}}',
     _HEAD + b',"type":"turn/end","data":{"turn":0,"status":"failed","error":"x"}}',
     _HEAD + b',"type":"turn/end","data":{"turn":0,"status":"completed","status":"over"}}',
