@@ -287,3 +287,26 @@ def test_a_block_msgspec_cannot_vouch_for_is_folded_from_orjson_s_values(
     assert result == ScanResult(3, len(log), len(log))
     assert folds.open_turn is None
     assert folds.failed == {0}
+
+
+@pytest.mark.parametrize(
+    ("kind", "data"),
+    [
+        (EventType.TURN_START, {"turn": 2, "input": 0, "continues": 1}),
+        (EventType.TURN_START, {"turn": 2, "input": 0}),
+        (EventType.TURN_END, {"turn": 1, "status": "over"}),
+        (EventType.TOOL_RESULT, {"turn": 1}),
+    ],
+)
+def test_an_edge_in_a_block_msgspec_cannot_vouch_for_folds_as_the_line_scan_folds_it(
+    kind: str, data: Any
+) -> None:
+    log = (
+        encode_entry(Entry(0, AT, TurnStart(1, 0)))
+        + encode_line(make_envelope(1, AT, "note", "1e5 is an exponent's look"))
+        + encode_line(make_envelope(2, AT, kind, data))
+    )
+    assert read_envelopes(log, log.split(b"\n")[:-1]) is None
+    strict, fast = fold_both(log, block=1 << 16)
+    assert fast == strict
+    assert fast[0] == ScanResult(3, len(log), len(log))
