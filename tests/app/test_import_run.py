@@ -173,7 +173,7 @@ def test_a_hand_edited_index_naming_no_session_is_ignored(tmp_path: Path) -> Non
     first = run_import(path, data, NOW, lambda *_: None, threading.Event())
     index = json.loads((data / "imported.json").read_bytes())
     (data / "elsewhere").mkdir()  # a folder the index's path would reach
-    index["sources"] = {source: "../elsewhere" for source in index["sources"]}
+    index["sources"] = dict.fromkeys(index["sources"], "../elsewhere")
     (data / "imported.json").write_text(json.dumps(index), encoding="utf-8")
     again = run_import(path, data, NOW, lambda *_: None, threading.Event())
     assert again.session_ids != first.session_ids
