@@ -421,7 +421,9 @@ def colours(image: QImage) -> set[int]:
 
 def test_the_application_is_named_chime_and_draws_in_fusion(qapp) -> None:
     saved = (qapp.applicationName(), qapp.applicationDisplayName(), qapp.organizationName())
-    desktop, style = qapp.desktopFileName(), qapp.style().name()
+    desktop, sheet = qapp.desktopFileName(), qapp.styleSheet()
+    qapp.setStyleSheet("")  # a style sheet wraps the style in one without a name
+    style = qapp.style().name()
     try:
         assert configured(qapp) is qapp
         assert (qapp.applicationName(), qapp.applicationDisplayName()) == ("Chime", "Chime")
@@ -433,3 +435,4 @@ def test_the_application_is_named_chime_and_draws_in_fusion(qapp) -> None:
         qapp.setOrganizationName(saved[2])
         qapp.setDesktopFileName(desktop)
         qapp.setStyle(style)
+        qapp.setStyleSheet(sheet)
