@@ -65,12 +65,19 @@ def make_application(argv: Sequence[str]) -> QApplication:
         return existing
     # Fusion from the command line: ``app.setStyle("Fusion")`` returns the style, and wrapping
     # it makes PySide6 build QStyle's enum classes before the first paint (~49 M instructions).
-    app = QApplication([*argv, "-style", "Fusion"])
+    return configured(QApplication([*argv, "-style", "Fusion"]), fusion_chosen=True)
+
+
+def configured(app: QApplication, *, fusion_chosen: bool = False) -> QApplication:
+    """``app`` named Chime (for the desktop, settings and the tray), with the window's icons
+    found and the Fusion style (``fusion_chosen``: on its command line already)."""
     register_icons()
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName(APP_NAME)
     app.setOrganizationName(APP_NAME)
     app.setDesktopFileName("chime")
+    if not fusion_chosen:
+        app.setStyle("Fusion")
     return app
 
 

@@ -47,7 +47,7 @@ from core.instant import datetime_to_ms
 from core.jsonread import MIB, JsonLimits, parse_json
 from core.session import jsonl_store as disk
 from core.session.attachments import IMAGE_LIMIT, AttachmentStore, classify
-from core.session.lines import session_id
+from core.session.lines import is_session_id, session_id
 
 T = TypeVar("T")
 _log = logging.getLogger(__name__)
@@ -128,20 +128,16 @@ INDEX_LIMIT = 64 * MIB
 
 
 def _known_sources(data_dir: Path) -> dict[str, str]:
-    """The sources imported before whose sessions are still in the list."""
-    try:
-        data = disk.read_file(data_dir / INDEX_NAME, INDEX_LIMIT)
-    except OSError:  # unreadable: nothing is known, the import goes on
-        data = None
-    found = read_sources(data)
+    """The sources imported before whose sessions are still in the list (an unreadable index
+    knows none: the import goes on)."""
+    found = read_sources(disk.read_file(data_dir / INDEX_NAME, INDEX_LIMIT))
     return {source: sid for source, sid in found.items() if _listed(data_dir, sid)}
 
 
 def _listed(data_dir: Path, sid: str) -> bool:
-    try:
-        return disk.session_dir(data_dir, sid).is_dir()
-    except ValueError:  # not a session id: a hand-edited index
-        return False
+    """Whether ``sid`` is a session in the list (a hand-edited index may name anything, even a
+    path out of the data folder)."""
+    return is_session_id(sid) and disk.session_dir(data_dir, sid).is_dir()
 
 
 def _remember(data_dir: Path, sources: dict[str, str]) -> None:

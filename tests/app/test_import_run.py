@@ -147,3 +147,34 @@ def test_a_deleted_import_comes_in_again_and_a_bad_index_forgets_nothing_else(
     third = run_import(path, data, NOW, lambda *_: None, threading.Event())
     assert third.already == 0
     assert json.loads((data / "imported.json").read_bytes())["version"] == 1
+
+
+def test_an_index_that_cannot_be_read_or_written_only_forgets(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``imported.json`` made a folder (neither readable nor replaceable): each import goes in
+    whole, says nothing to the person and logs why the index was not kept."""
+    data = tmp_path / "data"
+    (data / "sessions").mkdir(parents=True)
+    (data / "imported.json" / "in-the-way").mkdir(parents=True)
+    path = tmp_path / "conversations.json"
+    path.write_bytes(export(branched()))
+    first = run_import(path, data, NOW, lambda *_: None, threading.Event())
+    again = run_import(path, data, NOW, lambda *_: None, threading.Event())
+    assert (len(first.session_ids), len(again.session_ids), again.already) == (1, 1, 0)
+    assert "could not write imported.json" in caplog.text
+
+
+def test_a_hand_edited_index_naming_no_session_is_ignored(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    (data / "sessions").mkdir(parents=True)
+    path = tmp_path / "conversations.json"
+    path.write_bytes(export(branched()))
+    first = run_import(path, data, NOW, lambda *_: None, threading.Event())
+    index = json.loads((data / "imported.json").read_bytes())
+    (data / "elsewhere").mkdir()  # a folder the index's path would reach
+    index["sources"] = dict.fromkeys(index["sources"], "../elsewhere")
+    (data / "imported.json").write_text(json.dumps(index), encoding="utf-8")
+    again = run_import(path, data, NOW, lambda *_: None, threading.Event())
+    assert again.session_ids != first.session_ids
+    assert again.already == 0

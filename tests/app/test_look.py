@@ -13,7 +13,7 @@ from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QImage, QPalette
 from PySide6.QtWidgets import QApplication, QRadioButton, QWidget
 
-from app.appearance import apply_appearance
+from app.appearance import apply_appearance, configured
 from app.settings import Settings
 from tests.ui.events import EventScript
 from ui.highlight import style_token_types
@@ -417,3 +417,22 @@ def test_the_message_box_tools_show_a_focus_ring(qtbot, look) -> None:
 
 def colours(image: QImage) -> set[int]:
     return {image.pixel(x, y) for x in range(image.width()) for y in range(image.height())}
+
+
+def test_the_application_is_named_chime_and_draws_in_fusion(qapp) -> None:
+    saved = (qapp.applicationName(), qapp.applicationDisplayName(), qapp.organizationName())
+    desktop, sheet = qapp.desktopFileName(), qapp.styleSheet()
+    qapp.setStyleSheet("")  # a style sheet wraps the style in one without a name
+    style = qapp.style().name()
+    try:
+        assert configured(qapp) is qapp
+        assert (qapp.applicationName(), qapp.applicationDisplayName()) == ("Chime", "Chime")
+        assert (qapp.organizationName(), qapp.desktopFileName()) == ("Chime", "chime")
+        assert qapp.style().name() == "fusion"
+    finally:
+        qapp.setApplicationName(saved[0])
+        qapp.setApplicationDisplayName(saved[1])
+        qapp.setOrganizationName(saved[2])
+        qapp.setDesktopFileName(desktop)
+        qapp.setStyle(style)
+        qapp.setStyleSheet(sheet)
