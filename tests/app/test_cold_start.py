@@ -108,3 +108,20 @@ def test_the_door_name_is_the_folder_paths_sha256_as_before(tmp_path: Path) -> N
     folder = tmp_path / "données" / "chime"
     expected = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:24]
     assert door_name(folder) == f"chime-{expected}"
+
+
+def test_a_start_draws_in_fusion_chosen_on_the_command_line_whatever_the_desktop_asks() -> None:
+    """``make_application`` picks Fusion on ``QApplication``'s command line (not ``setStyle``,
+    which hands QStyle to Python before the first paint); a desktop's style override loses."""
+    code = (
+        "from app.appearance import make_application\n"
+        "app = make_application(['chime'])\n"
+        "print(app.style().name(), app.applicationName())\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen")
+    env["QT_STYLE_OVERRIDE"] = "windows"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split() == ["fusion", "Chime"]
