@@ -28,7 +28,6 @@ Must not: touch the session store or the engine (the composition root connects `
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
@@ -39,7 +38,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCryptographicHash, QObject, Signal
 
 from core.jsonread import INSTANCE_REQUEST, parse_json
 
@@ -105,8 +104,12 @@ def socket_path(folder: Path, uid: int, env: Mapping[str, str] = os.environ) -> 
 
 
 def door_name(folder: Path) -> str:
-    """The socket's file name for data folder ``folder`` (short: a socket path is limited)."""
-    return f"chime-{hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:24]}"
+    """The socket's file name for data folder ``folder`` (short: a socket path is limited): the
+    start of its path's SHA-256, by Qt's hash (``hashlib`` loads OpenSSL, ~12 M instructions a
+    start would spend before its first paint)."""
+    path = str(folder.resolve()).encode()
+    digest = QCryptographicHash.hash(path, QCryptographicHash.Algorithm.Sha256)
+    return f"chime-{bytes(digest.toHex().data()).decode()[:24]}"
 
 
 def peer_uid(connection: QLocalSocket) -> int | None:

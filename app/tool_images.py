@@ -1,5 +1,5 @@
 """The thumbnails of the images MCP tools returned and of the images attached to messages (in
-the transcript and on the message box's chips): ``ToolImages`` is their ``ui.mcp_rows.Thumbnails``.
+the transcript and on the message box's chips): ``ToolImages`` is their ``ui.thumbnails.Thumbnails``.
 It answers from its cache at once; a picture not read yet is read from the shown session's
 stored files in the background (``LiveSession.read_attachment``, bounded by the attachment
 store), decoded and scaled in a thread (``QImageReader`` at the thumbnail's size: a large photo
@@ -22,7 +22,7 @@ from PySide6.QtGui import QImage, QImageReader
 from app.qtasync import TaskRunner
 from core.events import Attachment
 from core.session.live import LiveSession
-from ui.mcp_rows import THUMBNAIL
+from ui.thumbnails import THUMBNAIL
 
 KEPT = 64
 """Thumbnails kept in memory (each at most ``THUMBNAIL`` pixels a side)."""

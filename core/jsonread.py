@@ -33,10 +33,10 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from itertools import accumulate
+from types import ModuleType
 from typing import Any
-
-import orjson
 
 MAX_DEPTH = 256
 """Levels of nesting any entry point accepts: Chime's own JSON nests at most five deep."""
@@ -87,6 +87,7 @@ def parse_json(raw: bytes | str, limits: JsonLimits) -> Any:
     """The JSON value of ``raw`` within ``limits``; JsonRefusedError (a ValueError) says why not."""
     if len(raw) > 2 * limits.max_depth:
         _check_bounds(raw, limits)
+    orjson = _orjson()
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError:
@@ -97,6 +98,7 @@ def parse_json(raw: bytes | str, limits: JsonLimits) -> Any:
 def bounded_reader(limits: JsonLimits) -> Callable[[bytes | str], Any]:
     """``parse_json`` with ``limits`` bound in: for a caller that reads 10^6 texts (a log's lines),
     where looking the limits up per text would be a tenth of the decode's cost."""
+    orjson = _orjson()
     shallow, loads, refused = 2 * limits.max_depth, orjson.loads, orjson.JSONDecodeError
 
     def read(raw: bytes | str) -> Any:
@@ -109,6 +111,16 @@ def bounded_reader(limits: JsonLimits) -> Callable[[bytes | str], Any]:
         return _standard(raw)
 
     return read
+
+
+@cache
+def _orjson() -> ModuleType:
+    """orjson, imported when the first text is read: a start whose window paints before it reads
+    any JSON (an empty data folder) does not wait for it and what it loads (``uuid``,
+    ``platform``; about 18 M instructions)."""
+    import orjson
+
+    return orjson
 
 
 def _check_bounds(raw: bytes | str, limits: JsonLimits) -> None:

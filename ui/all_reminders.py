@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QLabel,
     QListView,
-    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QVBoxLayout,
@@ -38,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from core.readable import zone_or_utc
 from ui.i18n import QT_TRANSLATE_NOOP
+from ui.late_qt import item_state
 from ui.reminders_panel import kind_label
 from ui.screen import ReminderView
 from ui.theme import card_colors
@@ -184,7 +184,7 @@ class AllRemindersDelegate(QStyledItemDelegate):
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         lines = index.data(LINES_ROLE)
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        selected = bool(option.state & item_state().State_Selected)
         colors = card_colors(option.palette, selected=selected)
         rect = option.rect
         font = QFont(option.font)

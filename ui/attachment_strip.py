@@ -2,7 +2,7 @@
 
 Each file is a chip (a paperclip, or an image's picture, "plan.md · 2 KB", ✕); ✕ removes it
 before sending, a click on the paperclip or picture (or Space on it) opens the file.
-The pictures come from ``thumbnails`` (``ui.mcp_rows.Thumbnails``, set by the app), which may
+The pictures come from ``thumbnails`` (``ui.thumbnails.Thumbnails``, set by the app), which may
 answer later (``pictures_arrived``); an image that cannot be shown keeps its paperclip and says
 so in its tooltip. Its name is shown as
 plain text with direction controls and line breaks written out (``core.visible_text``). The app stores the
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWi
 from core.events import Attachment
 from core.visible_text import visible_name
 from ui.icons import tinted
-from ui.mcp_rows import Thumbnails, no_thumbnails
+from ui.thumbnails import Thumbnails, no_thumbnails
 from ui.untrusted import literal, plain
 from ui.wrap_layout import WrapLayout
 

@@ -2,8 +2,10 @@
 
 PySide6 makes a Python enum class of every enum of a Qt class the first time the class is
 imported, at ~1 ms a class and more for big ones: ``QAccessible`` (8 enums, ~190 members) cost
-every start although only telling a screen reader about news needs it. (``QStyle``, bigger still,
-is made anyway by the style sheet.) The widgets ask here instead. No I/O.
+every start although only telling a screen reader about news needs it. ``QStyle``, bigger still
+(~49 M instructions), is made when an item is painted (``item_state``; an item's ``state`` is one
+of its enums) or a style is handed to Python (``app.appearance`` picks Fusion on the command line
+for that reason). The widgets ask here instead. No I/O.
 
 A viewport Qt made has the same cost once: PySide6 finds the Python class of a widget C++ hands
 back by loading every lazily loaded class of QtWidgets (~60 enum classes, a tenth of a cold
@@ -20,6 +22,7 @@ from PySide6.QtWidgets import QWidget
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QObject
+    from PySide6.QtWidgets import QStyle
 
 
 def alert(widget: QObject) -> None:
@@ -27,6 +30,13 @@ def alert(widget: QObject) -> None:
     from PySide6.QtGui import QAccessible, QAccessibleEvent
 
     QAccessible.updateAccessibility(QAccessibleEvent(widget, QAccessible.Event.Alert))
+
+
+def item_state() -> type[QStyle.StateFlag]:
+    """The flags of a painted item's state (selected, focused): an empty list paints none."""
+    from PySide6.QtWidgets import QStyle
+
+    return QStyle.StateFlag
 
 
 def own_viewport() -> QWidget:

@@ -56,10 +56,10 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QVBoxLayout,
 from core.events import Attachment, Entry
 from ui.actions import MENU_TITLES, MENUS, WindowActions, translated
 from ui.answer_wait import AnswerWait
+from ui.attachment_links import attachment_sha, find_file
 from ui.composer import Composer
 from ui.late_qt import alert
 from ui.message_bar import MessageBar
-from ui.row_files import attachment_sha, find_file
 from ui.screen import DeliveredView, ReminderView, SessionAccess, SessionScreen
 from ui.session_list import SessionListItem, SessionListPanel
 from ui.shown_path import ShownConversation

@@ -10,8 +10,7 @@ link in the transcript (``ui.window_parts.ask_open_link``), and only web and e-m
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from PySide6.QtGui import (
     QColor,
@@ -24,22 +23,9 @@ from PySide6.QtGui import (
 
 from core.events import Attachment, ToolLink
 from core.visible_text import visible_name
+from ui.thumbnails import Thumbnails
 
-if TYPE_CHECKING:  # a picture is made and named only where a row shows one
-    from PySide6.QtGui import QImage
-
-Thumbnails = Callable[[Attachment], "QImage | None"]
-"""A picture no larger than ``THUMBNAIL`` for an image file of the shown session (None: not
-read yet, or no pictures at all; a null ``QImage``: missing, or no picture)."""
-
-THUMBNAIL = 240
-"""A thumbnail's largest side in pixels."""
 IMAGE_URL = "chime-tool-image:"
-
-
-def no_thumbnails(_image: Attachment) -> QImage | None:
-    """Before the app supplies the pictures: none (the images are named instead)."""
-    return None
 
 
 def images_doc(

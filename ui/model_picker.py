@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QMenu, QStyle, QToolButton, QWidget
+from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 from core.frozen import frozen
 from ui.untrusted import literal
@@ -70,13 +70,30 @@ class ModelPicker(QToolButton):
         self.setMenu(self._menu)
         self._state = ModelMenu(None, "")
         self._group = QActionGroup(self)
+        self._arrow = (
+            self._probe(QToolButton.ToolButtonPopupMode.InstantPopup),
+            self._probe(QToolButton.ToolButtonPopupMode.MenuButtonPopup),
+        )
         self._rebuild()
+
+    def _probe(self, mode: QToolButton.ToolButtonPopupMode) -> QToolButton:
+        """A hidden button styled as this one, whose size measures the menu's arrow."""
+        probe = QToolButton(self)
+        probe.setPopupMode(mode)
+        probe.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        probe.setText("M")
+        probe.hide()
+        return probe
 
     def sizeHint(self) -> QSize:
         """Room for the whole label beside the menu's arrow (the style takes the arrow's width
-        from the label's, which would otherwise be elided)."""
+        from the label's, which would otherwise be elided). The arrow's width is what the style
+        adds to a button whose arrow has a place of its own: asking the style itself
+        (``self.style()``) would make PySide6 build ``QStyle``'s enum classes before the first
+        paint (~49 M instructions)."""
         hint = super().sizeHint()
-        arrow = self.style().pixelMetric(QStyle.PixelMetric.PM_MenuButtonIndicator, None, self)
+        plain, with_arrow = self._arrow
+        arrow = with_arrow.sizeHint().width() - plain.sizeHint().width()
         return QSize(hint.width() + arrow + 4, hint.height())
 
     @property

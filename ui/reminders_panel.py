@@ -48,7 +48,6 @@ from PySide6.QtWidgets import (
     QListView,
     QPushButton,
     QStackedWidget,
-    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QVBoxLayout,
@@ -56,6 +55,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.instant import format_instant
+from ui.late_qt import item_state
 from ui.screen import DeliveredView, ReminderView
 from ui.theme import CardColors, card_colors
 from ui.timefmt import day_time, every_label, relative
@@ -181,12 +181,12 @@ class ReminderDelegate(QStyledItemDelegate):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         palette = option.palette
         rect = option.rect.adjusted(2, 2, -2, -2)
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        selected = bool(option.state & item_state().State_Selected)
         colors = card_colors(palette, selected=selected)
         painter.setPen(colors.border)
         painter.setBrush(colors.fill)
         painter.drawRoundedRect(rect, 6, 6)
-        if option.state & QStyle.StateFlag.State_HasFocus:
+        if option.state & item_state().State_HasFocus:
             painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight), 2))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(rect.adjusted(1, 1, -1, -1), 6, 6)

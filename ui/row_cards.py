@@ -15,11 +15,12 @@ from PySide6.QtGui import QFont
 
 from core.transcript.rows import TranscriptRow, reminder_text
 from core.transcript.verbs import Verb, offered
-from ui.mcp_rows import Thumbnails, images_doc, links_doc
+from ui.mcp_rows import images_doc, links_doc
 from ui.row_docs import RowDocs, set_width
 from ui.row_footer import with_footer
 from ui.row_layout import BELL, GAP, PAD, Button, Piece, RowLayout
 from ui.row_parts import set_it_label, set_it_tip, unset_line
+from ui.thumbnails import Thumbnails
 
 # pyside6-lupdate reads translate("RowLayouts", …): the context of these words before the split
 translate = QCoreApplication.translate

@@ -32,11 +32,11 @@ from ui.markdown_blocks import Block
 from ui.math_docs import MathStyle, install, with_math
 from ui.math_render import MathImage
 from ui.math_spans import may_hold_math
-from ui.mcp_rows import Thumbnails, no_thumbnails
 from ui.quotes import style_quotes
 from ui.row_layout import CODE_PIECE_LINES, HAS_MATH, HIGHLIGHTS_PER_FRAME, RowLayout
 from ui.tables import tidy_tables
 from ui.theme import Surfaces
+from ui.thumbnails import Thumbnails, no_thumbnails
 from ui.untrusted import set_markdown
 
 DOC_CACHE = 400

@@ -35,14 +35,13 @@ from PySide6.QtGui import (
 from core.events import Attachment
 from core.transcript.rows import TranscriptRow
 from core.visible_text import visible_name
+from ui.attachment_links import attachment_sha, attachment_url, find_file
 from ui.attachment_strip import size_text
 from ui.icons import tinted
-from ui.mcp_rows import Thumbnails
 from ui.row_docs import RowDocs, set_width
 from ui.row_layout import BUBBLE_SHARE, Piece, RowLayout
+from ui.thumbnails import Thumbnails
 
-ATTACHMENT_URL = "chime-attachment:"
-"""The link scheme of an attached file in the transcript (its sha256 follows)."""
 SHOWN = 160
 """A message picture's largest side on screen, in pixels."""
 CLIP_URL = "chime-paperclip:"
@@ -50,19 +49,6 @@ GAP = "   "
 """Between two files on a line."""
 
 translate = QCoreApplication.translate
-
-
-def attachment_url(file: Attachment) -> str:
-    return f"{ATTACHMENT_URL}{file.sha256}"
-
-
-def attachment_sha(url: str) -> str:
-    """The sha256 an attachment link names ("" when ``url`` is no attachment link)."""
-    return url.removeprefix(ATTACHMENT_URL) if url.startswith(ATTACHMENT_URL) else ""
-
-
-def find_file(files: Sequence[Attachment], sha256: str) -> Attachment | None:
-    return next((file for file in files if file.sha256 == sha256), None)
 
 
 def files_line(docs: RowDocs, layout: RowLayout, row: TranscriptRow, width: int, top: int) -> int:

@@ -15,12 +15,12 @@ from PySide6.QtGui import QFont
 from core.transcript.rows import TranscriptRow
 from ui import row_cards
 from ui.highlight import CodeFormats
-from ui.mcp_rows import Thumbnails
 from ui.row_docs import Fonts, RowDocs
 from ui.row_footer import with_footer
 from ui.row_layout import MARGIN, READING_CHARS, RowLayout
 from ui.row_message import MessageLayouts
 from ui.theme import Surfaces
+from ui.thumbnails import Thumbnails
 
 
 class RowLayouts:

@@ -25,10 +25,10 @@ from PySide6.QtWidgets import QListView, QMenu
 
 from core.transcript.verbs import Verb, offered, on_enter
 from core.visible_text import visible_name
+from ui.attachment_links import attachment_sha, attachment_url
 from ui.hover_buttons import COPY_CODE
 from ui.row_actions import ROW_ACTIONS, label
 from ui.row_copy import RowCopy
-from ui.row_files import attachment_sha, attachment_url
 from ui.row_hits import RowHits
 from ui.row_layout import MARGIN
 from ui.row_parts import THINKING

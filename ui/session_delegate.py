@@ -15,10 +15,11 @@ from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QLineEdit, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtWidgets import QLineEdit, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from core.organise import Heading
 from core.visible_text import visible_name
+from ui.late_qt import item_state
 from ui.session_rows import SessionListItem, fork_parts
 from ui.theme import CardColors, card_colors
 from ui.timefmt import since
@@ -87,7 +88,7 @@ class SessionDelegate(QStyledItemDelegate):
         painter.drawText(
             rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text
         )
-        if option.state & QStyle.StateFlag.State_HasFocus:
+        if option.state & item_state().State_HasFocus:
             painter.setPen(QPen(option.palette.color(QPalette.ColorRole.Highlight), 2))
             painter.drawRoundedRect(option.rect.adjusted(7, 3, -7, -1), 4, 4)
 
@@ -97,13 +98,13 @@ class SessionDelegate(QStyledItemDelegate):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         palette = option.palette
         rect = option.rect.adjusted(6, 2, -6, -2)
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        selected = bool(option.state & item_state().State_Selected)
         colors = self.colors(palette, selected=selected)
         if selected:
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(colors.fill)
             painter.drawRoundedRect(rect, 6, 6)
-        if option.state & QStyle.StateFlag.State_HasFocus:
+        if option.state & item_state().State_HasFocus:
             ring = palette.color(
                 QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Highlight
             )

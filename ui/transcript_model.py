@@ -24,6 +24,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     Qt,
+    Signal,
 )
 
 from core.events import AssistantMessage, Entry, TurnEnd
@@ -69,7 +70,12 @@ class TranscriptModel(QAbstractListModel):
     Feed it with ``reset(entries, zone_name)`` (the session's entry sequence, possibly lazy), then
     ``append_event(entry)`` for every new entry and ``append_stream(piece)`` / ``end_stream()``
     for the answer being streamed.
+
+    Signal ``rows_coming()``: rows are about to be inserted or to replace the rows shown (the
+    view builds its painting parts on the first, ``ui.transcript_view``).
     """
+
+    rows_coming = Signal()
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -302,6 +308,8 @@ class TranscriptModel(QAbstractListModel):
 
     # -- applying patches --------------------------------------------------------------------
     def _apply(self, patches: list[Patch]) -> None:
+        if any(isinstance(patch, Insert | Rebuild) and patch.rows for patch in patches):
+            self.rows_coming.emit()
         for patch in patches:
             self._apply_one(patch)
 

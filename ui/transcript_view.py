@@ -42,12 +42,13 @@ Signals:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
     QIcon,
     QKeyEvent,
-    QKeySequence,
     QPainter,
     QPaintEvent,
     QResizeEvent,
@@ -55,25 +56,28 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
 from core.events import Entry
-from ui.code_scroll import CodeScroll
 from ui.conversation_bar import ConversationBar
-from ui.find_highlights import FindMarks
 from ui.follow_output import FollowOutput
-from ui.hover_buttons import HoverButtons
 from ui.late_qt import own_viewport
-from ui.lazy_rows import LazyRows
-from ui.mcp_rows import Thumbnails
-from ui.pointer_input import PointerInput
-from ui.reading_place import ReadingPlace
-from ui.row_copy import RowCopy
-from ui.row_hits import RowHits
-from ui.row_layout import HIGHLIGHTS_PER_FRAME, RowLayout
-from ui.row_menu import RowMenu
-from ui.row_state import PartsState
 from ui.shown_path import ShownConversation
-from ui.text_selection import TextSelection
+from ui.theme import surfaces
 from ui.transcript_model import TranscriptModel
-from ui.turn_delegate import TurnDelegate
+
+if TYPE_CHECKING:  # the painting parts are imported with the first row (``parts``)
+    from ui.code_scroll import CodeScroll
+    from ui.find_highlights import FindMarks
+    from ui.hover_buttons import HoverButtons
+    from ui.lazy_rows import LazyRows
+    from ui.pointer_input import PointerInput
+    from ui.reading_place import ReadingPlace
+    from ui.row_copy import RowCopy
+    from ui.row_hits import RowHits
+    from ui.row_layout import RowLayout
+    from ui.row_menu import RowMenu
+    from ui.text_selection import TextSelection
+    from ui.thumbnails import Thumbnails
+    from ui.transcript_parts import TranscriptParts
+    from ui.turn_delegate import TurnDelegate
 
 
 class TranscriptView(QListView):
@@ -93,31 +97,20 @@ class TranscriptView(QListView):
         self.setObjectName("transcript")
         self.setAccessibleName(self.tr("Transcript"))
         self._model = model
-        self.delegate = TurnDelegate(model, bell, self)
-        self.code_scroll = CodeScroll(self.delegate, self)
-        self.hits = RowHits(self, model, self.delegate, self.code_scroll.offsets)
-        self.code_scroll.attach(self.hits)
-        self.selection = TextSelection(self, model, self.delegate, self.hits)
-        self.copying = RowCopy(model, self.delegate, self.selection, self.hits, self)
-        self.hover = HoverButtons(self, model, self.hits)
-        self.menu = RowMenu(self, model, self.delegate, self.hits, self.copying, self.selection)
+        self._bell = bell
+        self._parts: TranscriptParts | None = None
+        self._wrap_code: bool | None = None
+        self._writable: bool | None = None
+        self._thumbnails: Thumbnails | None = None
+        """What ``set_wrap_code``, ``set_writable`` and ``set_thumbnails`` said (None: nothing
+        yet), handed to the delegate when the parts are built."""
         self.follow = FollowOutput(self, model)
-        self.lazy = LazyRows(self, model, self.follow, self.hits)
         self.position = ConversationBar(self, model, self.follow)
-        self.matches = FindMarks(self, model, self.delegate, self.follow)
-        self.delegate.watch(
-            PartsState(self.selection, self.code_scroll, self.hover, self.copying, self.matches)
-        )
         self.setViewport(own_viewport())
-        self.pointer = PointerInput(
-            self, model, self.hits, self.selection, self.hover, self.code_scroll
-        )
         self.setModel(model)
-        self.setItemDelegate(self.delegate)
-        self.place = ReadingPlace(self, model, self.follow, self.lazy, self.hits)
-        self.delegate.configure(self.font(), self.palette())
+        model.rows_coming.connect(self._rows_coming)
         self._configure()
-        self._connect()
+        self.follow.following_changed.connect(self.following_changed)
 
     def _configure(self) -> None:
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
@@ -135,33 +128,74 @@ class TranscriptView(QListView):
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
         self.verticalScrollBar().setSingleStep(24)
         self.setViewportMargins(0, 0, self.position.width(), 0)
-        for action, keys in (
-            (self.menu.copy_action, QKeySequence.StandardKey.Copy),
-            (self.menu.select_all_action, QKeySequence.StandardKey.SelectAll),
-        ):
-            action.setShortcut(keys)
-            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-            self.addAction(action)
 
-    def _connect(self) -> None:
-        repaint = self.viewport().update
-        for part in (self.selection, self.copying, self.hover, self.code_scroll, self.matches):
-            part.changed.connect(repaint)
-        self.menu.copy_action.triggered.connect(self.copying.copy_selection)
-        self.menu.select_all_action.triggered.connect(self.selection.select_all)
-        self.menu.row_action.connect(self.row_action)
-        self.menu.settings_requested.connect(self.settings_requested)
-        self.menu.link_activated.connect(self.link_activated)
-        self.pointer.link_activated.connect(self.link_activated)
-        self.hover.link_hovered.connect(self.link_hovered)
-        self.hover.clicked.connect(self.menu.run)
-        self.follow.following_changed.connect(self.following_changed)
-        reset = self._model.modelReset  # in this order: what showed the old rows, then the place
-        reset.connect(self.delegate.forget)
-        reset.connect(self.matches.forget)
-        reset.connect(self.selection.forget)
-        reset.connect(self.code_scroll.clear)
-        reset.connect(self.place.after_reset)
+    # -- the painting parts, built when the first row comes (``ui.transcript_parts``) --------
+    @property
+    def parts(self) -> TranscriptParts:
+        """The delegate and the parts that read its rows, built on first use: the one place
+        that imports the row painting modules, which an empty transcript never needs."""
+        if self._parts is None:
+            from ui.transcript_parts import TranscriptParts
+
+            self._parts = TranscriptParts(self, self._model, self._bell)
+            self._apply_options(self._parts.delegate)
+        return self._parts
+
+    def _rows_coming(self) -> None:
+        self._model.rows_coming.disconnect(self._rows_coming)
+        _ = self.parts
+
+    def _apply_options(self, delegate: TurnDelegate) -> None:
+        if self._wrap_code is not None:
+            delegate.set_wrap_code(self._wrap_code)
+        if self._writable is not None:
+            delegate.set_writable(self._writable)
+        if self._thumbnails is not None:
+            delegate.layouts.thumbnails = self._thumbnails
+
+    @property
+    def delegate(self) -> TurnDelegate:
+        return self.parts.delegate
+
+    @property
+    def code_scroll(self) -> CodeScroll:
+        return self.parts.code_scroll
+
+    @property
+    def hits(self) -> RowHits:
+        return self.parts.hits
+
+    @property
+    def selection(self) -> TextSelection:
+        return self.parts.selection
+
+    @property
+    def copying(self) -> RowCopy:
+        return self.parts.copying
+
+    @property
+    def hover(self) -> HoverButtons:
+        return self.parts.hover
+
+    @property
+    def menu(self) -> RowMenu:
+        return self.parts.menu
+
+    @property
+    def lazy(self) -> LazyRows:
+        return self.parts.lazy
+
+    @property
+    def matches(self) -> FindMarks:
+        return self.parts.matches
+
+    @property
+    def pointer(self) -> PointerInput:
+        return self.parts.pointer
+
+    @property
+    def place(self) -> ReadingPlace:
+        return self.parts.place
 
     # -- public slots and values ---------------------------------------------------------
     def apply_entry(self, entry: Entry, conversation: ShownConversation | None) -> None:
@@ -185,24 +219,32 @@ class TranscriptView(QListView):
 
     def set_wrap_code(self, wrap: bool) -> None:
         """Wrap long code lines instead of scrolling them sideways."""
+        self._wrap_code = wrap
+        if self._parts is None:
+            return
         self.code_scroll.clear()
         self.delegate.set_wrap_code(wrap)
         self.scheduleDelayedItemsLayout()
 
     def set_thumbnails(self, thumbnails: Thumbnails) -> None:
         """Where an MCP row's images come from (``ui.mcp_rows``)."""
-        self.delegate.layouts.thumbnails = thumbnails
-        self.pictures_arrived()
+        self._thumbnails = thumbnails
+        if self._parts is not None:
+            self.delegate.layouts.thumbnails = thumbnails
+            self.pictures_arrived()
 
     def pictures_arrived(self) -> None:
         """New thumbnails are at hand: rows with images are laid out again."""
+        if self._parts is None:
+            return
         self.delegate.forget()
         self.scheduleDelayedItemsLayout()
         self.viewport().update()
 
     def set_writable(self, writable: bool) -> None:
         """A read-only session's rows offer no buttons that would write."""
-        if self.delegate.set_writable(writable):
+        self._writable = writable
+        if self._parts is not None and self.delegate.set_writable(writable):
             self.scheduleDelayedItemsLayout()
             self.viewport().update()
 
@@ -238,26 +280,25 @@ class TranscriptView(QListView):
 
     # -- Qt's events on the view itself, routed to the parts ---------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:
-        self.delegate.layouts.highlight_budget = HIGHLIGHTS_PER_FRAME
-        self.delegate.pending_highlight = False
-        self.selection.begin_frame()
-        try:
+        parts = self._parts
+        if parts is None:  # no row has come yet
             super().paintEvent(event)
-        finally:
-            self.selection.end_frame()
+        else:
+            parts.paint_frame(lambda: super(TranscriptView, self).paintEvent(event))
         if self._model.rowCount() == 0:  # the empty state: the first move
             painter = QPainter(self.viewport())
-            painter.setPen(self.delegate.layouts.surfaces.muted_text)
+            painter.setPen(surfaces(self.palette()).muted_text)
             area = self.viewport().rect().adjusted(40, 0, -40, 0)
             flags = Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap
             painter.drawText(area, int(flags), self.empty_text())
             painter.end()
-        if self.delegate.pending_highlight:  # colour the rest in the next frame
+        if parts is not None and parts.delegate.pending_highlight:  # the rest in the next frame
             QTimer.singleShot(0, self.viewport().update)
 
     def leaveEvent(self, event: QEvent) -> None:
         super().leaveEvent(event)
-        self.hover.leave()
+        if self._parts is not None:
+            self.hover.leave()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if not (self.position.key(event) or self.menu.key(event)):
@@ -267,14 +308,15 @@ class TranscriptView(QListView):
         self.menu.context_menu(event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
-        if self.delegate.set_width(self.viewport().width()):
+        if self._parts is not None and self.delegate.set_width(self.viewport().width()):
             self.scheduleDelayedItemsLayout()
         super().resizeEvent(event)
         self.position.place()
         self.follow.keep_at_end()
 
     def event(self, event: QEvent) -> bool:
-        if event.type() in (QEvent.Type.FontChange, QEvent.Type.PaletteChange):
+        changed = event.type() in (QEvent.Type.FontChange, QEvent.Type.PaletteChange)
+        if changed and self._parts is not None:
             self.delegate.configure(self.font(), self.palette())
             self.scheduleDelayedItemsLayout()
         return super().event(event)

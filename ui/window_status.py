@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QLabel, QStatusBar
 
-from ui.row_files import attachment_sha
+from ui.attachment_links import attachment_sha
 from ui.untrusted import literal, plain
 
 

@@ -34,8 +34,8 @@ from tests.app.window import RealApp, running
 from tests.fakes import FakeClock
 from tests.ui.test_transcript_view import hover
 from ui.attachment_strip import size_text
-from ui.mcp_rows import THUMBNAIL
 from ui.row_files import SHOWN
+from ui.thumbnails import THUMBNAIL
 
 BROKEN = b"\x89PNG\r\n\x1a\n" + b"no picture after the signature" * 8
 

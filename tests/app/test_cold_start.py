@@ -21,9 +21,12 @@ from PySide6.QtWidgets import QMainWindow
 class FirstPaint(QObject):
     def eventFilter(self, watched, event):
         if event.type() == QEvent.Type.Paint and isinstance(watched, QMainWindow):
-            later = ("asyncio", "socket", "logging.handlers", "platformdirs", "zoneinfo", "qasync")
+            later = ("asyncio", "socket", "logging.handlers", "platformdirs", "zoneinfo", "qasync",
+                     "orjson", "hashlib", "ui.turn_delegate", "ui.row_layout", "ui.row_hits",
+                     "ui.row_files", "ui.mcp_rows", "ui.transcript_parts")
             report = {
                 "loaded": sorted(name for name in later if name in sys.modules),
+                "transcript_parts": watched.transcript._parts is not None,
                 "find_bar": watched.finder.tab_widgets() != (),
                 "reminders_panel": watched.reminder_dock.tab_widgets() != (),
                 "dock_shown": watched.reminders_dock.isVisible(),
@@ -57,6 +60,7 @@ def test_the_first_paint_waits_for_nothing_it_does_not_show(tmp_path: Path) -> N
     assert result.returncode == 0, result.stderr[-2000:]
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert report["loaded"] == []
+    assert not report["transcript_parts"]  # no row yet: the painting parts wait for the first
     assert not report["find_bar"]
     # the offscreen screen is narrow: the dock is folded into a toggle, so its panel waits
     assert not report["dock_shown"]
@@ -92,3 +96,32 @@ def test_what_is_logged_before_the_log_file_opens_is_written_to_it_first(tmp_pat
                 added.close()
                 root.removeHandler(added)
         root.setLevel(level)
+
+
+def test_the_door_name_is_the_folder_paths_sha256_as_before(tmp_path: Path) -> None:
+    """Qt's hash names the door (no OpenSSL before the first paint); a running Chime of an
+    earlier version named it with hashlib's, and a second start must still find it."""
+    import hashlib
+
+    from app.single_instance import door_name
+
+    folder = tmp_path / "données" / "chime"
+    expected = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:24]
+    assert door_name(folder) == f"chime-{expected}"
+
+
+def test_a_start_draws_in_fusion_chosen_on_the_command_line_whatever_the_desktop_asks() -> None:
+    """``make_application`` picks Fusion on ``QApplication``'s command line (not ``setStyle``,
+    which hands QStyle to Python before the first paint); a desktop's style override loses."""
+    code = (
+        "from app.appearance import make_application\n"
+        "app = make_application(['chime'])\n"
+        "print(app.style().name(), app.applicationName())\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen")
+    env["QT_STYLE_OVERRIDE"] = "windows"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split() == ["fusion", "Chime"]

@@ -12,7 +12,7 @@ from app.qtasync import TaskRunner
 from app.tool_images import ToolImages
 from core.events import Attachment
 from tests.app.harness import run_loop
-from ui.mcp_rows import THUMBNAIL
+from ui.thumbnails import THUMBNAIL
 
 
 def png(width: int, height: int) -> bytes:
