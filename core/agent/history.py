@@ -29,7 +29,9 @@ alone is over the budget: the endpoint then says so, and the window shows its se
 Only a recent window is read so a session of 10^6 events stays cheap and a request stays within
 what endpoints accept: turns starting within ``max_events`` events of the end, the last
 ``max_turns`` exchanges, and older exchanges only while their text fits ``max_chars`` (exchanges are
-whole: a turn cut by the event bound is left out; the running exchange is always in). In
+whole: a turn cut by the event bound is left out; the running exchange is always in, with the
+earlier turns it carries on from, however far back: a retry of an input that failed long ago
+reads on to that input, so its reminder is not created twice). In
 exchanges before the running one, a message longer than ``MAX_OLD_MESSAGE_CHARS`` is shortened to
 its head and tail with a note saying how much was left out: one multi-megabyte answer must not
 make every later request too large for the endpoint. History reads the whole log, including a
@@ -72,7 +74,7 @@ from core.events import (
 from core.llm.budget import messages_tokens
 from core.llm.messages import Message
 from core.reasoning import split_think
-from core.session.conversation import Conversation
+from core.session.conversation import Conversation, Path
 
 MAX_TURNS = 40
 MAX_EVENTS = 4000
@@ -135,45 +137,30 @@ def _partial(event: Step) -> bool:
     )
 
 
-def fold_history(
-    entries: Sequence[Entry],
-    conversation: Conversation = _NO_CONVERSATION,
-    input_seq: int | None = None,
-    *,
-    max_turns: int = MAX_TURNS,
-    max_events: int = MAX_EVENTS,
-    max_chars: int = MAX_CHARS,
-    max_tokens: int | None = None,
-) -> tuple[Message, ...]:
-    """The messages of the history of the turn on ``input_seq`` (default: the input of the last
-    ``turn/start``, the running turn), ready for a ``ModelRequest``."""
-    floor = max(0, len(entries) - max_events)
-    exchanges: dict[int, _Exchange] = {}
-    statuses: dict[int, str] = {}
-    steps: list[Step] = []
-    path = None
-    for index in range(len(entries) - 1, floor - 1, -1):
-        event = entries[index].event
+class _Walk:
+    """The backward walk over a log's events that gathers the exchanges of a history."""
+
+    def __init__(self, conversation: Conversation, input_seq: int | None) -> None:
+        self.conversation = conversation
+        self.input_seq = input_seq
+        self.exchanges: dict[int, _Exchange] = {}
+        self.statuses: dict[int, str] = {}
+        self.steps: list[Step] = []
+        self.path: Path | None = None
+
+    def visit(self, event: Event, *, only_running: bool = False) -> None:
+        """The next event, walking back; ``only_running``: turns of other inputs are passed over
+        (the walk beyond the window only completes the running answer)."""
         match event:
             case AssistantMessage() | ToolResult():
-                steps.append(event)
+                self.steps.append(event)
             case TurnEnd(turn=turn, status=ended):
-                statuses[turn] = ended
-                steps = []
+                self.statuses[turn] = ended
+                self.steps = []
             case TurnStart(turn=turn, input=seq, continues=continues):
-                if input_seq is None:
-                    input_seq = seq
-                if path is None:
-                    path = conversation.path_of(input_seq)
-                if seq in path and seq not in conversation.hidden:
-                    earlier = statuses.get(turn)
-                    onward = continues is not None
-                    if seq in exchanges:  # an earlier turn of the same input (agent.md §7)
-                        exchanges[seq].carry(earlier, steps[::-1], onward)
-                    else:
-                        failed = earlier == "failed" and seq != input_seq
-                        exchanges[seq] = _Exchange(steps[::-1], failed, continuing=onward)
-                steps = []
+                if not only_running or seq == self.input_seq:
+                    self._turn_start(turn, seq, continues is not None)
+                self.steps = []
             case UserMessage():
                 pass  # an input is read where its turn names it (``_input_message``)
             case (
@@ -192,6 +179,48 @@ def fold_history(
                 pass  # not history: the tree's and the session's choices are read elsewhere
             case unexpected:
                 assert_never(unexpected)
+
+    def _turn_start(self, turn: int, seq: int, onward: bool) -> None:
+        if self.input_seq is None:
+            self.input_seq = seq
+        if self.path is None:
+            self.path = self.conversation.path_of(self.input_seq)
+        if seq not in self.path or seq in self.conversation.hidden:
+            return
+        earlier = self.statuses.get(turn)
+        steps = self.steps[::-1]
+        if seq in self.exchanges:  # an earlier turn of the same input (agent.md §7)
+            self.exchanges[seq].carry(earlier, steps, onward)
+        else:
+            failed = earlier == "failed" and seq != self.input_seq
+            self.exchanges[seq] = _Exchange(steps, failed, continuing=onward)
+
+
+def fold_history(
+    entries: Sequence[Entry],
+    conversation: Conversation = _NO_CONVERSATION,
+    input_seq: int | None = None,
+    *,
+    max_turns: int = MAX_TURNS,
+    max_events: int = MAX_EVENTS,
+    max_chars: int = MAX_CHARS,
+    max_tokens: int | None = None,
+) -> tuple[Message, ...]:
+    """The messages of the history of the turn on ``input_seq`` (default: the input of the last
+    ``turn/start``, the running turn), ready for a ``ModelRequest``."""
+    walk = _Walk(conversation, input_seq)
+    floor = max(0, len(entries) - max_events)
+    for index in range(len(entries) - 1, floor - 1, -1):
+        walk.visit(entries[index].event)
+    input_seq, exchanges = walk.input_seq, walk.exchanges
+    running = exchanges.get(input_seq) if input_seq is not None else None
+    if input_seq is not None and running is not None:
+        # The running answer is whole whatever the bounds (module docstring): its earlier turns
+        # may lie before the window (a retry of an input failed long ago), read on to its input.
+        index = floor - 1
+        while index > input_seq and (running.resuming or running.continuing):
+            walk.visit(entries[index].event, only_running=True)
+            index -= 1
     kept = _within_bounds(entries, exchanges, input_seq, max_turns, max_chars)
     messages: list[Message] = []
     for seq in kept:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from core.agent.history import MAX_EVENTS
 from core.agent.turn import MAX_TOOL_CALLS
 from core.errors import ProviderError
 from core.events import Entry, ToolResult
@@ -134,6 +135,53 @@ def test_a_retry_after_a_failed_step_does_not_make_the_calls_of_the_failed_turn_
         ("user", "go"),
         ("assistant", ""),
         ("tool", '{"echo":{"n":1}}'),
+    ]
+
+
+def test_a_retry_of_an_input_that_failed_beyond_the_history_window_makes_no_call_again() -> None:
+    """The long crash matrix found this: a retry of an input whose failed turn (which had created
+    a reminder) lay more than ``MAX_EVENTS`` events back did not see that call and made it again.
+    The running answer's earlier turns are read however far back they lie."""
+    failed = [
+        {"type": v.USER_MESSAGE, "data": v.user_message("m", "go", v.user_source(None))},
+        {"type": v.TURN_START, "data": v.turn_start(1, 0)},
+        {
+            "type": v.ASSISTANT_MESSAGE,
+            "data": v.assistant_message(
+                "a", "", [{"id": "c1", "name": "echo", "arguments": "{}"}], MODEL, "tool_calls"
+            ),
+        },
+        {"type": v.TOOL_RESULT, "data": v.tool_result("c1", "echo", '{"echo":{}}', is_error=False)},
+        {"type": v.TURN_END, "data": v.turn_end(1, "failed", {"kind": "timeout", "message": "x"})},
+    ]
+    later: list[dict[str, Any]] = []
+    for number in range(2, 2 + MAX_EVENTS // 4 + 10):  # four events a turn, past the window
+        seq = len(failed) + len(later)
+        later += [
+            {
+                "type": v.USER_MESSAGE,
+                "data": v.user_message(f"m{number}", "hi", v.user_source(None)),
+            },
+            {"type": v.TURN_START, "data": v.turn_start(number, seq)},
+            {
+                "type": v.ASSISTANT_MESSAGE,
+                "data": v.assistant_message(f"a{number}", "hello", [], MODEL, "stop"),
+            },
+            {"type": v.TURN_END, "data": v.turn_end(number, "completed")},
+        ]
+
+    async def main() -> tuple[list[Message], Any]:
+        agent, _, model, tools = make_agent([Reply("ok")], log=MemoryLog(failed + later))
+        assert agent.retry(0)
+        await agent.when_idle()
+        return list(model.requests[-1].messages), tools
+
+    messages, tools = asyncio.run(main())
+    assert tools.calls == []
+    assert [(m.role, m.text) for m in messages[-3:]] == [
+        ("user", "go"),
+        ("assistant", ""),
+        ("tool", '{"echo":{}}'),
     ]
 
 

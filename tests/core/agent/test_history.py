@@ -13,6 +13,8 @@ from core.events import (
     Entry,
     Event,
     ModelRef,
+    ToolCall,
+    ToolResult,
     TurnEnd,
     TurnStart,
     UserMessage,
@@ -170,3 +172,42 @@ def test_a_budget_keeps_a_quarter_for_the_answer_within_bounds() -> None:
     )
     assert budget_for(1_000_000, "server").answer_tokens == 4096
     assert budget_for(300, "settings").answer_tokens == 150  # never more than half
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["failed", "interrupted"]), st.integers(0, 30)),
+        min_size=1,
+        max_size=4,
+    ),
+    st.data(),
+)
+def test_a_retried_input_carries_its_earlier_turns_whatever_the_event_window(
+    earlier: list[tuple[str, int]], data: st.DataObject
+) -> None:
+    """Each earlier turn of input 0 made a call and ended ``failed`` or ``interrupted``; other
+    inputs' turns follow it; then input 0 runs again. However small the event window, the
+    request is the one an unbounded window gives: every earlier call and result, once."""
+    events: list[Event] = [UserMessage("u0", "go", UserSource(None))]
+    number = 0
+    for index, (ended, others) in enumerate(earlier):
+        number += 1
+        call = ToolCall(f"c{index}", "schedule_create", "{}")
+        events += [
+            TurnStart(number, 0),
+            AssistantMessage(f"a{index}", "", (call,), MODEL, "tool_calls"),
+            ToolResult(call.id, call.name, f"made {index}", False),
+            TurnEnd(number, ended),  # type: ignore[arg-type]  # sampled from the statuses
+        ]
+        for _ in range(others):
+            number += 1
+            events += turn(number, len(events), "other")
+    number += 1
+    events.append(TurnStart(number, 0))
+    log = entries(events)
+    window = data.draw(st.integers(1, len(log)))
+    unbounded = fold_history(log, input_seq=0, max_events=len(log) + 1)
+    assert fold_history(log, input_seq=0, max_events=window) == unbounded
+    assert [m.text for m in unbounded if m.role == "tool"] == [
+        f"made {index}" for index in range(len(earlier))
+    ]
