@@ -53,6 +53,11 @@ used_by("datetime: tzinfo methods of a test's zone", _.tzname, _.fromutc)
 used_by("Python: core/frozen.py sets the frozen guard on each class", _.__setattr__, _.__delattr__)
 used_by("pydantic: a model's configuration", _.model_config)
 used_by(
+    "msgspec: a Struct field it checks the type of while decoding a line, which no fold reads"
+    " (core/session/envelopes.py)",
+    _.timeZone,
+)
+used_by(
     "the openai SDK: client attributes it reads at each request (core/llm/openai_compat.py)",
     _.organization,
     _.admin_api_key,

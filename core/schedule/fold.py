@@ -125,7 +125,7 @@ class ScheduleFolder:
         self._active: dict[str, Record] = {}
         self._seen: dict[str, int] = {}  # id -> creation ordinal: creation order and lookup
         self._snapshot: ScheduleFold | None = ScheduleFold()
-        # the next-due index: built on first use (an owner), then kept up to date
+        # the next-due index: built by from_json or on first use (an owner), then kept
         self._due: DueIndex | None = None
 
     def feed(self, data: object) -> None:
@@ -242,6 +242,7 @@ class ScheduleFolder:
         folder._active = {record.id: record for record in map(decode_record, active)}
         _check_creation_order(list(folder._seen), list(folder._active), len(active))
         folder._snapshot = None
+        folder.due_index()  # here, in the open's worker thread: not in the owner's first drive
         return folder
 
     # -- transitions (§8.3): each checks first, then changes the state --------------------------

@@ -5,9 +5,11 @@ every event for its sink; opening a long log that way is mostly Python work per 
 reads the same bytes in blocks of about ``BLOCK`` bytes of whole lines and, for a block of plain
 lines (no group), does every check ``parse_line`` makes with one C-level pass per check over the
 block's decoded lines: the bounded JSON decode of each line, a JSON object, ``seq`` its index,
-``at`` of the canonical shape, a non-empty ``type``, a ``data``. The events are not decoded here:
-the block's types, instants and data go to the sink's ``read_block``, which decodes only the
-events its folds need (``SessionFolds.read_block``).
+``at`` of the canonical shape, a non-empty ``type``, a ``data``. Where msgspec's reading is surely
+the bounded decode's (``core.session.envelopes``) it reads the lines instead, building only their
+envelopes and keeping each ``data`` as its bytes. The events are not decoded here: the block's
+types, instants and data go to the sink's ``read_block``, which decodes only the events its folds
+need (``SessionFolds.read_block``).
 
 Anything else, a line that fails a check, a group, a line longer than a block, is left to ``scan``
 itself from that block's first line (to the end of the block and out of any group it is in), so
@@ -29,6 +31,7 @@ from orjson import loads
 from core.events import Event
 from core.instant import have_instant_shape
 from core.jsonread import LOG_LINE, bounded_reader
+from core.session.envelopes import read_envelopes
 from core.session.scan import RELEASE_EVERY, ByteSource, ScanResult, scan
 
 BLOCK = 64 << 10
@@ -49,7 +52,13 @@ class BlockSink(Protocol):
     def read(self, seq: int, at: str, event: Event) -> None: ...
 
     def read_block(
-        self, first_seq: int, kinds: list[str], ats: list[str], datas: list[Any]
+        self,
+        first_seq: int,
+        kinds: list[str],
+        ats: list[str],
+        datas: list[Any],
+        *,
+        raw: bool = False,
     ) -> None: ...
 
 
@@ -68,8 +77,9 @@ def scan_blocks(
     mark = start + RELEASE_EVERY
     while pos < size:
         end = buffer.rfind(b"\n", pos, min(size, pos + BLOCK)) + 1
-        lines = buffer[pos:end].split(b"\n")[:-1] if end > pos else []
-        if lines and _checked(lines, seq, sink):
+        block = buffer[pos:end]
+        lines = block.split(b"\n")[:-1]
+        if lines and _checked(block, lines, seq, sink):
             offsets.append(pos)  # each next line starts past the lengths and newlines before it
             offsets.extend(map(add, accumulate(map(len, lines[:-1])), range(pos + 1, end)))
             pos, seq = end, seq + len(lines)
@@ -91,9 +101,20 @@ def scan_blocks(
     return ScanResult(seq, pos, size)
 
 
-def _checked(lines: list[bytes], first_seq: int, sink: BlockSink) -> bool:
+def _checked(block: bytes, lines: list[bytes], first_seq: int, sink: BlockSink) -> bool:
     """Fold a block of plain lines through ``sink.read_block`` and say True, or say False (and
     fold nothing) when one of them needs ``scan``'s line-by-line reading."""
+    parts = read_envelopes(block, lines)
+    if parts is not None:  # the usual block: no line's data built here
+        seqs, ats, kinds, raws = parts  # of the types the envelope needs: msgspec checked them
+        if not (
+            seqs == list(range(first_seq, first_seq + len(seqs)))
+            and "" not in kinds
+            and have_instant_shape(ats)
+        ):
+            return False
+        sink.read_block(first_seq, kinds, ats, raws, raw=True)
+        return True
     try:  # a line past the shallow bound is read with the depth and size checks; none usually is
         values = list(map(_read_line if max(map(len, lines)) > _SHALLOW else loads, lines))
     except ValueError:  # orjson's refusal included: the line scan reads the line again

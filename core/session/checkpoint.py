@@ -41,6 +41,7 @@ from core.jsonvalue import compact_json
 from core.schedule.every import next_target
 from core.schedule.fold import ScheduleFolder, decode_change
 from core.schedule.records import CreateChange, DispatchChange, EveryRecord, Record
+from core.session.created_lines import written_create
 from core.session.folds import ScheduleFailed, ScheduleState, SessionFolds, Source
 from core.session.lines import parse_entry
 
@@ -213,16 +214,35 @@ def claims_hold(checkpoint: Checkpoint, claims: Claims | None, line_of: LineOf) 
 def _records_hold(
     active: Sequence[Record], checkpoint: Checkpoint, seed: int, line_of: LineOf
 ) -> bool:
-    if checkpoint.sources.keys() != {record.id for record in active}:
+    sources = checkpoint.sources
+    if sources.keys() != {record.id for record in active}:
         return False
-    for record in active:
-        create, dispatch = checkpoint.sources[record.id]
+    written = _written_forms(checkpoint, len(active))
+    for record, form in zip(active, written, strict=True):
+        create, dispatch = sources[record.id]
         last = create if dispatch is None else dispatch
         if not seed <= create <= last < checkpoint.count:
             return False
+        if _as_written(record, create, dispatch, form, line_of):
+            continue  # the very line Chime writes for this record: no decoding needed
         if record != _derived(create, dispatch, line_of):
             return False
     return True
+
+
+def _as_written(
+    record: Record, create: int, dispatch: int | None, form: object, line_of: LineOf
+) -> bool:
+    if dispatch is not None or type(form) is not dict or form.get("id") != record.id:
+        return False
+    return written_create(line_of(create), create, form)
+
+
+def _written_forms(checkpoint: Checkpoint, count: int) -> Sequence[object]:
+    """The checkpoint's own JSON of each active record, which the claimed records were decoded
+    from in the same order (``Claims.of`` a checkpoint's folds); Nones when it has no such list."""
+    forms = checkpoint.schedule.get("active") if checkpoint.schedule is not None else None
+    return forms if type(forms) is list and len(forms) == count else [None] * count
 
 
 def _derived(create: int, dispatch: int | None, line_of: LineOf) -> Record | None:

@@ -40,10 +40,12 @@ unknown events are ignored (core.events); so is a reminder follow-up as a title.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from itertools import compress
+from itertools import chain, compress
 from typing import Any, TypeAlias, assert_never
+
+from msgspec import Raw
 
 from core.errors import ScheduleLogError
 from core.events import (
@@ -73,8 +75,17 @@ from core.events import (
 )
 from core.schedule.fold import ScheduleFolder
 from core.session.conversation import Conversation, ConversationFolder
+from core.session.envelopes import (
+    read_data,
+    read_turn_end,
+    read_turn_start,
+    read_user_message,
+)
 
 _TURN_START, _TURN_END = EventType.TURN_START.value, EventType.TURN_END.value
+_USER_MESSAGE = EventType.USER_MESSAGE.value
+_TYPED = UserSource(None)
+"""A typed message's source where the fold needs only to know it was typed (not its zone)."""
 _CALLS = frozenset(
     kind.value
     for kind in (EventType.ASSISTANT_MESSAGE, EventType.TOOL_RESULT, EventType.TOOL_START)
@@ -82,6 +93,7 @@ _CALLS = frozenset(
 _FOLDED = frozenset(kind.value for kind in EventType) - {EventType.CONTEXT_TIME.value}
 """The types whose events may change a fold (``read_block``): all but ``context/time`` and the
 unknown ones (``_fold`` passes over them)."""
+_NOT_CALLS = _FOLDED - _CALLS
 
 TITLE_FROM_MESSAGE_CHARS = 1000
 """A title taken from the first user message is its whole first line, up to this many characters
@@ -182,19 +194,31 @@ class SessionFolds:
             self._fold_schedule(seq, event)
 
     def read_block(
-        self, first_seq: int, kinds: list[str], ats: list[str], datas: list[Any]
+        self,
+        first_seq: int,
+        kinds: list[str],
+        ats: list[str],
+        datas: list[Any],
+        *,
+        raw: bool = False,
     ) -> None:
         """``read`` of each event of a block of checked lines (``core.session.block_scan``), from
-        its parts: only the events that change a fold are decoded. A ``context/time`` or an unknown
-        type changes none; a turn's calls and results matter only after the block's last
+        its parts (``raw``: each data the bytes ``core.session.envelopes`` kept, else its value):
+        only the events that change a fold are decoded. A ``context/time`` or an unknown type
+        changes none; a turn's calls and results matter only after the block's last
         ``turn/start`` (one that decodes), which forgets the open calls before it."""
-        last_start = _last_turn_start(kinds, datas)
-        for index in compress(range(len(kinds)), map(_FOLDED.__contains__, kinds)):
+        value = read_data if raw else _itself
+        edge = self._raw_edge if raw else self._turn_edge
+        last_start = _last_turn_start(kinds, datas, value)
+        needed = chain(  # picked in C: the Python loop sees only the events it folds
+            compress(range(last_start), map(_NOT_CALLS.__contains__, kinds[:last_start])),
+            compress(range(last_start, len(kinds)), map(_FOLDED.__contains__, kinds[last_start:])),
+        )
+        for index in needed:
             kind, data, seq = kinds[index], datas[index], first_seq + index
-            if index >= last_start or kind not in _CALLS:
-                self.count = seq
-                if not self._turn_edge(seq, kind, data):
-                    self.read(seq, ats[index], decode_event(kind, data))
+            self.count = seq
+            if not edge(seq, kind, data):
+                self.read(seq, ats[index], decode_event(kind, value(data)))
         self.count = first_seq + len(kinds)
         self.last_at = ats[-1]  # a block has a line at least
 
@@ -214,6 +238,28 @@ class SessionFolds:
         if kind == _TURN_END and type(status) is str and status in TURN_STATUSES and error is None:
             self.count = seq + 1
             self._turn_end(turn, status)
+            return True
+        return False
+
+    def _raw_edge(self, seq: int, kind: str, data: Raw) -> bool:
+        """``_turn_edge`` of a data kept as its bytes, read by msgspec into the usual shape."""
+        if kind == _TURN_START:
+            if (start := read_turn_start(data)) is None:
+                return False
+            self.count = seq + 1
+            self._turn_start(seq, start.turn, start.input)
+            return True
+        if kind == _TURN_END:
+            if (end := read_turn_end(data)) is None or end.status not in TURN_STATUSES:
+                return False
+            self.count = seq + 1
+            self._turn_end(end.turn, end.status)
+            return True
+        if kind == _USER_MESSAGE:
+            if (message := read_user_message(data)) is None:
+                return False
+            self.count = seq + 1
+            self._message(seq, message.text, _TYPED)
             return True
         return False
 
@@ -327,14 +373,24 @@ class SessionFolds:
         return self.conversation.snapshot(frozenset(self.failed), self.count)
 
     def _user_message(self, seq: int, message: UserMessage) -> None:
+        self._message(seq, message.text, message.source, message.parent, message.revises)
+
+    def _message(
+        self,
+        seq: int,
+        text: str,
+        source: UserSource | PluginSource,
+        parent: int | None = None,
+        revises: int | None = None,
+    ) -> None:
         self.conversation.queue.add(seq)
         if seq >= self.seed_length:
             self._give_back(seq)
-            if isinstance(message.source, PluginSource):
+            if isinstance(source, PluginSource):
                 self.reminders.add(seq)
-        self.conversation.user_message(seq, message.parent, message.revises)
-        text = message.text.strip()
-        if self.first_message is None and text and isinstance(message.source, UserSource):
+        self.conversation.user_message(seq, parent, revises)
+        text = text.strip()
+        if self.first_message is None and text and isinstance(source, UserSource):
             self.first_message = text.split("\n", 1)[0][:TITLE_FROM_MESSAGE_CHARS]
 
     def _turn_start(self, seq: int, turn: int, consumed: int, *, continued: bool = False) -> None:
@@ -441,15 +497,19 @@ class SessionFolds:
         return folds
 
 
-def _last_turn_start(kinds: list[str], datas: list[Any]) -> int:
+def _last_turn_start(kinds: list[str], datas: list[Any], value: Callable[[Any], Any]) -> int:
     """The index of the block's last ``turn/start`` that is one (not malformed), else 0."""
     for index in range(len(kinds) - 1, -1, -1):  # a turn is a few events: a short walk back
         if (
             kinds[index] == _TURN_START
-            and type(decode_event(_TURN_START, datas[index])) is TurnStart
+            and type(decode_event(_TURN_START, value(datas[index]))) is TurnStart
         ):
             return index
     return 0
+
+
+def _itself(data: Any) -> Any:
+    return data
 
 
 def _whole(value: object) -> int:

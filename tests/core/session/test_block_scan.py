@@ -25,6 +25,7 @@ from core.instant import has_instant_shape, have_instant_shape
 from core.schedule.fold import ScheduleFolder
 from core.session import block_scan
 from core.session.block_scan import scan_blocks
+from core.session.envelopes import read_envelopes
 from core.session.folds import SessionFolds
 from core.session.lines import encode_entry, encode_line, make_envelope
 from core.session.scan import ScanResult, scan
@@ -50,6 +51,58 @@ ODD_LINES = [
     _HEAD + b',"type":"t","data":' + b"[" * 300 + b"]" * 300 + b"}",
     _HEAD + b',"type":"t","data":"\xff"}',
     _HEAD + b',"type":"t","data":1}',
+    # where msgspec (core.session.envelopes) and the bounded decode may read a line differently:
+    _HEAD + b',"type":"t","data":1,"z":"\xff"}',  # not UTF-8 where nothing is built
+    _HEAD + b',"type":"t","data":"\xc0\xaf"}',  # an overlong encoding
+    _HEAD + b',"type":"t","data":"\xed\xa0\x80"}',  # a surrogate's bytes
+    _HEAD + b',"type":"t","data":1,"z":"\\udc00"}',  # a lone surrogate escaped, skipped
+    _HEAD + b',"type":"\\ud800","data":1}',
+    _HEAD + b',"type":"t","data":1e400}',  # out of a double's range
+    _HEAD + b',"type":"t","data":1,"z":-1E400}',
+    _HEAD + b',"type":"t","data":[1e-400]}',
+    _HEAD + b',"type":"t","data":' + b"1" * 401 + b"}",  # an integer of 401 digits
+    _HEAD + b',"type":"t","data":{"z":' + b"9" * 320 + b".5}}",
+    _HEAD + b',"type":"t","data":' + b"1" * 40 + b"}",  # beyond 64 bits: a float
+    _HEAD + b',"type":"t","data":"call_3e4"}',  # text that looks like an exponent
+    _HEAD + b',"type":"t","data":NaN}',
+    _HEAD + b',"type":"t","data":Infinity}',
+    _HEAD + b',"type":"t","data":1}x',  # trailing garbage
+    _HEAD + b',"type":"t","data":1} ',
+    b"\xef\xbb\xbf" + _HEAD + b',"type":"t","data":1}',  # a byte order mark
+    _HEAD + b',"type":"t","data":' + b"[" * 255 + b"]" * 255 + b"}",  # 256 levels: the most
+    _HEAD + b',"type":"t","data":' + b"[" * 256 + b"]" * 256 + b"}",
+    _HEAD + b',"type":"t","data":"' + b"[" * 600 + b'"}',  # brackets in a string
+    b'{"seq":-1,"seq":%d,"at":"' + AT.encode() + b'","type":"t","data":1}',  # duplicate keys
+    _HEAD + b',"type":"x","type":"t","data":1,"data":2}',
+    b'{"seq":%d,"seq":"1","at":"' + AT.encode() + b'","type":"t","data":1}',
+    b'{"s\\u0065q":%d,"at":"' + AT.encode() + b'","type":"t","data":1}',  # an escaped key
+    _HEAD + b',"type":"t","data":1,"gr\\u006fup":2}',
+    _HEAD + b',"type":"t","data":1,"group":null}',
+    b'{"seq":%de0,"at":"' + AT.encode() + b'","type":"t","data":1}',
+    b'{"seq":1844674407370955161%d,"at":"' + AT.encode() + b'","type":"t","data":1}',
+    _HEAD + b',"type":"turn/start","data":{"turn":9223372036854775808,"input":0}}',
+    _HEAD + b',"type":"turn/start","data":{"turn":18446744073709551616,"input":0}}',
+    _HEAD + b',"type":"turn/start","data":{"turn":-9223372036854775808,"input":0}}',
+    _HEAD + b',"type":"turn/start","data":{"turn":true,"input":0}}',
+    _HEAD + b',"type":"turn/start","data":{"turn":2,"input":0,"continues":1}}',  # a Continue
+    _HEAD + b',"type":"turn/start","data":{"turn":2,"input":0,"continues":null}}',
+    _HEAD + b',"type":"turn/end","data":{"turn":0,"status":"completed","error":null}}',
+    _HEAD + b',"type":"turn/end","data":{"turn":0,"status":"failed","error":"x"}}',
+    _HEAD + b',"type":"turn/end","data":{"turn":0,"status":"completed","status":"over"}}',
+    _HEAD
+    + b',"type":"user/message","data":{"id":"u","text":"\\ud800 hi","source":{"kind":"user"}}}',
+    _HEAD + b',"type":"user/message","data":{"id":"u","text":" hi\\n","source":{"kind":"user"}}}',
+    _HEAD + b',"type":"user/message","data":{"id":"u","text":"hi","source":{"kind":"plugin"}}}',
+    _HEAD + b',"type":"user/message","data":{"id":"u","text":"hi","source":null}}',
+    _HEAD + b',"type":"user/message","data":{"id":"u","text":"hi","source":{"kind":"user","x":1}}}',
+    _HEAD + b',"type":"user/message","data":{"id":"u","text":"hi","source":{"kind":"us\\u0065r"}}}',
+    _HEAD
+    + b',"type":"user/message","data":{"id":"u","text":"a","text":2,"source":{"kind":"user"}}}',
+    _HEAD
+    + b',"type":"user/message","data":{"id":"u","text":"a","source":{"kind":"user"},"parent":0}}',
+    _HEAD + b',"type":"user/message","data":{"id":1,"text":"a","source":{"kind":"user"}}}',
+    _HEAD
+    + b',"type":"user/message","data":{"id":"u","text":"a","source":{"kind":"user","timeZone":5}}}',
 ]
 odd_lines = st.sampled_from(ODD_LINES)
 
@@ -217,3 +270,43 @@ def test_a_turn_start_of_any_shape_folds_as_the_line_scan_folds_it(data: Any, st
     strict, fast = fold_both(log, block=1 << 16)
     assert fast == strict
     assert fast[2]["lastTurn"] == (2 if starts else 1)
+
+
+def test_a_block_msgspec_cannot_vouch_for_is_folded_from_orjson_s_values(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    log = (
+        encode_entry(Entry(0, AT, TurnStart(1, 0)))
+        + encode_line(make_envelope(1, AT, "note", "1e5 is an exponent's look"))
+        + encode_line(make_envelope(2, AT, EventType.TURN_END, {"turn": 1, "status": "failed"}))
+    )
+    assert read_envelopes(log, log.split(b"\n")[:-1]) is None
+    monkeypatch.setattr(block_scan, "scan", None)  # the block path alone: no line scan
+    folds = SessionFolds()
+    result = scan_blocks(log, start=0, first_seq=0, sink=folds, offsets=array("Q"))
+    assert result == ScanResult(3, len(log), len(log))
+    assert folds.open_turn is None
+    assert folds.failed == {0}
+
+
+@pytest.mark.parametrize(
+    ("kind", "data"),
+    [
+        (EventType.TURN_START, {"turn": 2, "input": 0, "continues": 1}),
+        (EventType.TURN_START, {"turn": 2, "input": 0}),
+        (EventType.TURN_END, {"turn": 1, "status": "over"}),
+        (EventType.TOOL_RESULT, {"turn": 1}),
+    ],
+)
+def test_an_edge_in_a_block_msgspec_cannot_vouch_for_folds_as_the_line_scan_folds_it(
+    kind: str, data: Any
+) -> None:
+    log = (
+        encode_entry(Entry(0, AT, TurnStart(1, 0)))
+        + encode_line(make_envelope(1, AT, "note", "1e5 is an exponent's look"))
+        + encode_line(make_envelope(2, AT, kind, data))
+    )
+    assert read_envelopes(log, log.split(b"\n")[:-1]) is None
+    strict, fast = fold_both(log, block=1 << 16)
+    assert fast == strict
+    assert fast[0] == ScanResult(3, len(log), len(log))
