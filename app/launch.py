@@ -1,5 +1,6 @@
-"""The process around one run of Chime: its command-line arguments, SIGTERM/SIGINT waking the Qt
-loop, the start trace of ``bench/start_bench.py``, and replacing the process to start again.
+"""The process around one run of Chime: its command-line arguments, the wait for the window's first
+paint, SIGTERM/SIGINT waking the Qt loop, the start trace of ``bench/start_bench.py``, and
+replacing the process to start again.
 
 Used by ``app.main.run``; builds no window and imports no engine module.
 """
@@ -13,14 +14,18 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QSocketNotifier
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEventLoop, QSocketNotifier, QTimer
+from PySide6.QtWidgets import QApplication, QWidget
 
 from app import __version__
 from app.system import monotonic_seconds
 from ui.main_window import MainWindow
 
 _log = logging.getLogger("app")
+
+FIRST_PAINT_WAIT_MS = 2000
+"""How long a start waits for the window to be exposed before it goes on loading the engine (a
+window manager that keeps a new window unmapped, on another workspace, must not stop the start)."""
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -42,6 +47,24 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "--uninstall-desktop-entry", action="store_true", help="remove that entry, then exit"
     )
     return parser.parse_args(list(argv))
+
+
+def paint_first(app: QApplication, window: QWidget) -> None:
+    """Turn Qt's event loop until the shown window is exposed and painted, at most
+    ``FIRST_PAINT_WAIT_MS``. On X the server (and its window manager) map a new window in their
+    own time: one ``processEvents`` often ran before the expose arrived, and the window stayed
+    blank until the engine had loaded."""
+    if not window.isVisible():  # a background start: nothing to paint yet
+        app.processEvents()
+        return
+    handle = window.windowHandle()  # a shown window has its native window
+    deadline = QTimer()  # wakes the wait below when nothing else does
+    deadline.setSingleShot(True)
+    deadline.start(FIRST_PAINT_WAIT_MS)
+    while not handle.isExposed() and deadline.isActive():
+        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+    deadline.stop()
+    app.processEvents()  # the paint the expose asked for
 
 
 def trace_start(window: MainWindow, milestone: str) -> None:

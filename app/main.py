@@ -34,7 +34,7 @@ from PySide6.QtWidgets import QApplication
 from app import __version__, qt_feature  # first: its import keeps PySide6 from reading sources
 from app.appearance import apply_appearance, load_style, make_application
 from app.language import install_language, language_for
-from app.launch import install_signal_quit, parse_args, restart, trace_start
+from app.launch import install_signal_quit, paint_first, parse_args, restart, trace_start
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
 from app.run_log import EarlyRecords, install_excepthook, setup_logging
@@ -369,7 +369,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     chime = Application(app, folder, args.session, settings=settings)
     install_excepthook([chime.window])
     chime.show_window(background=args.background)
-    app.processEvents()  # first paint before asyncio, qasync and the engine are imported
+    paint_first(app, chime.window)  # before asyncio, qasync and the engine are imported
     trace_start(chime.window, "first_paint")
     if not setup_logging(folder, early):
         install_excepthook([chime.window], logged_to_file=False)

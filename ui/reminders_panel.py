@@ -55,7 +55,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.instant import format_instant
-from ui.late_qt import item_state
+from ui.late_qt import item_state, own_viewport
 from ui.screen import DeliveredView, ReminderView
 from ui.theme import CardColors, card_colors
 from ui.timefmt import day_time, every_label, relative
@@ -245,6 +245,7 @@ class RemindersPanel(QWidget):
         self.setAccessibleName(self.tr("Reminders"))
         self.model = RemindersModel(clock, self)
         self.list = QListView(self)
+        self.list.setViewport(own_viewport())  # before anything asks for it (ui.late_qt)
         self.list.setObjectName("reminders-list")
         self.list.setAccessibleName(self.tr("Active reminders"))
         self.list.setModel(self.model)

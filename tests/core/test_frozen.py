@@ -75,3 +75,41 @@ def test_a_value_survives_pickling_and_copying() -> None:
     assert pickle.loads(pickle.dumps(point)) == point
     assert copy.copy(point) == point
     assert copy.deepcopy(Point(1, [3])) == Point(1, [3])  # type: ignore[arg-type]  # any value
+
+
+def test_classes_with_as_many_fields_share_code_but_keep_their_own_names() -> None:
+    """``__init__``, ``__eq__`` and ``__hash__`` come from code shared by field count: each class
+    still takes and compares its own fields."""
+
+    @frozen
+    class Span:
+        start: int
+        end: int = 9
+
+    assert (Pair(y=5, x=1).x, Span(end=3, start=2).end, Span(1).end) == (1, 3, 9)
+    assert str(inspect.signature(Span)) == "(start: 'int', end: 'int' = 9) -> None"
+    assert Span(1, 2) == Span(1, 2)
+    assert Span(1, 2) != Span(1, 3)
+    assert hash(Span(1, 2)) == hash(Span(1, 2)) != hash(Span(2, 1))
+    assert Span.__init__.__qualname__.endswith("Span.__init__")
+    with pytest.raises(TypeError):
+        Span(end=1)  # type: ignore[call-arg]  # the missing field under test
+
+
+def test_a_required_field_after_a_defaulted_one_is_refused_as_a_dataclass_does() -> None:
+    class Late:
+        first: int = 0
+        second: int
+
+    with pytest.raises(TypeError, match="second"):
+        frozen(Late)
+
+
+def test_a_value_without_fields_is_built_compared_and_shown() -> None:
+    @frozen
+    class Nothing:
+        pass
+
+    assert Nothing() == Nothing()
+    assert hash(Nothing()) == hash(Nothing())
+    assert repr(Nothing()).endswith("Nothing()")
