@@ -14,17 +14,18 @@ compile, so they run as fast); pickling and ``repr`` read the fields through one
 first paint).
 
 A class gets, from its annotated fields in order (``ClassVar`` ones excluded, defaults allowed
-after the required ones): ``__init__``, ``__repr__`` (``Name(a=1, b='x')``), ``__eq__`` and
-``__hash__`` over the fields (equal only to an instance of the very same class), assignment and
-deletion raising ``dataclasses.FrozenInstanceError``, ``__slots__`` and ``__match_args__`` (so
-``case Name(a, b)`` works), and pickling and copying. It is not a dataclass: ``dataclasses.fields``/``replace`` do not apply.
-Subclassing a ``frozen`` class is not supported.
+after the required ones): ``__init__`` (which ends by calling the class's ``__post_init__``, when
+it has one, to validate), ``__repr__`` (``Name(a=1, b='x')``), ``__eq__`` and ``__hash__`` over
+the fields (equal only to an instance of the very same class), assignment and deletion raising
+``dataclasses.FrozenInstanceError``, ``__slots__`` and ``__match_args__`` (so ``case Name(a, b)``
+works), and pickling and copying. It is not a dataclass: ``dataclasses.fields`` and
+``dataclasses.replace`` do not apply; ``replace`` here is the latter's counterpart. Subclassing a
+``frozen`` class is not supported.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import FrozenInstanceError
 from operator import attrgetter
 from types import CodeType, FunctionType
 from typing import Any, TypeVar, dataclass_transform
@@ -48,6 +49,7 @@ def frozen(cls: type[T]) -> type[T]:
     }
     body |= {"__slots__": names, "__match_args__": names}
     made: Any = type(cls.__name__, cls.__bases__, body)
+    made.__frozen_fields__ = frozenset(names)
     for name, method in _methods(made, names, defaults).items():
         method.__qualname__ = f"{made.__qualname__}.{name}"
         method.__module__ = made.__module__
@@ -67,7 +69,9 @@ def _methods(made: Any, names: tuple[str, ...], defaults: dict[str, Any]) -> dic
     if late:  # as a dataclass says it
         raise TypeError(f"non-default field {late[0]!r} follows a field with a default")
     stores = {f"_s{n}": getattr(made, name).__set__ for n, name in enumerate(names)}
-    init = _function(made, "__init__", _template("init", len(names)), names, stores)
+    checked = "__post_init__" in made.__dict__
+    kind = "init_checked" if checked else "init"
+    init = _function(made, "__init__", _template(kind, len(names)), names, stores)
     init.__defaults__ = tuple(defaults[name] for name in names[first:]) or None
     init.__annotations__ = {
         **{name: kind for name, kind in made.__annotations__.items() if name in names},
@@ -90,6 +94,7 @@ def _template(kind: str, count: int) -> CodeType:
         stores = "".join(f"    _s{n}(self, _{n})\n" for n in range(count)) or "    pass\n"
         source = {
             "init": f"def init(self{parameters}):\n{stores}",
+            "init_checked": f"def init(self{parameters}):\n{stores}    self.__post_init__()\n",
             "eq": "def eq(self, other):\n"
             "    if other.__class__ is not self.__class__:\n"
             "        return NotImplemented\n"
@@ -144,5 +149,23 @@ def _values(names: tuple[str, ...]) -> Callable[[object], tuple[Any, ...]]:
     return lambda value: (one(value),)
 
 
+def replace(value: T, /, **changes: Any) -> T:
+    """A copy of the ``frozen`` ``value`` with ``changes`` to its fields (``dataclasses.replace``
+    for these classes)."""
+    kind: Any = value.__class__
+    if not changes.keys() <= kind.__frozen_fields__:
+        unknown = sorted(changes.keys() - kind.__frozen_fields__)
+        raise TypeError(f"{kind.__qualname__} has no field {unknown[0]!r}")
+    made: T = kind(
+        *[
+            changes[name] if name in changes else getattr(value, name)
+            for name in kind.__match_args__
+        ]
+    )
+    return made
+
+
 def _refuse(self: object, name: str, *_value: object) -> None:
+    from dataclasses import FrozenInstanceError  # with the first refusal: a start never needs it
+
     raise FrozenInstanceError(f"cannot assign to field {name!r}")

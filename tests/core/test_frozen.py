@@ -10,7 +10,7 @@ from typing import ClassVar
 
 import pytest
 
-from core.frozen import frozen
+from core.frozen import frozen, replace
 
 
 @frozen
@@ -113,3 +113,28 @@ def test_a_value_without_fields_is_built_compared_and_shown() -> None:
     assert Nothing() == Nothing()
     assert hash(Nothing()) == hash(Nothing())
     assert repr(Nothing()).endswith("Nothing()")
+
+
+def test_replace_copies_a_value_with_some_fields_changed_and_refuses_unknown_ones() -> None:
+    point = Point(1, 2)
+    assert replace(point, y=5) == Point(1, 5)
+    assert replace(point) == point
+    assert point == Point(1, 2)  # the value itself is unchanged
+    with pytest.raises(TypeError, match="z"):
+        replace(point, z=3)
+
+
+def test_a_value_is_checked_by_its_post_init_when_built_and_when_replaced() -> None:
+    @frozen
+    class Positive:
+        n: int
+
+        def __post_init__(self) -> None:
+            if self.n <= 0:
+                raise ValueError("n must be positive")
+
+    assert Positive(2).n == 2
+    with pytest.raises(ValueError, match="positive"):
+        Positive(0)
+    with pytest.raises(ValueError, match="positive"):
+        replace(Positive(1), n=-1)
