@@ -13,13 +13,17 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEventLoop, QSocketNotifier, QTimer
+from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app import __version__
 from app.system import monotonic_seconds
 from ui.main_window import MainWindow
+
+if TYPE_CHECKING:  # after the first paint (``install_signal_quit``)
+    from PySide6.QtCore import QSocketNotifier
 
 _log = logging.getLogger("app")
 
@@ -80,8 +84,10 @@ def trace_start(window: MainWindow, milestone: str) -> None:
 
 def install_signal_quit(app: QApplication, quit_now: Callable[[], object]) -> QSocketNotifier:
     """SIGTERM/SIGINT wake the Qt loop through a socket, then ``quit_now()`` runs on it."""
-    import signal  # both after the first paint
+    import signal  # all three after the first paint
     import socket
+
+    from PySide6.QtCore import QSocketNotifier
 
     reader, writer = socket.socketpair()
     reader.setblocking(False)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
@@ -49,7 +49,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QStackedWidget,
     QStyledItemDelegate,
-    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -59,6 +58,9 @@ from ui.late_qt import item_state, own_viewport
 from ui.screen import DeliveredView, ReminderView
 from ui.theme import CardColors, card_colors
 from ui.timefmt import day_time, every_label, relative
+
+if TYPE_CHECKING:  # handed in by Qt with the first painted row (its enum classes: ~6 M)
+    from PySide6.QtWidgets import QStyleOptionViewItem
 
 Index = QModelIndex | QPersistentModelIndex
 ID_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -20,7 +20,7 @@ PROBE = """
 import json, os, sys
 from app.main import run
 from PySide6.QtCore import QEvent, QObject
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 from PySide6.QtWidgets import QMainWindow
 
 class FirstPaint(QObject):
@@ -29,6 +29,10 @@ class FirstPaint(QObject):
             later = ("asyncio", "socket", "logging.handlers", "platformdirs", "zoneinfo", "qasync",
                      "orjson", "hashlib", "ui.turn_delegate", "ui.row_layout", "ui.row_hits",
                      "ui.row_files", "ui.mcp_rows", "ui.transcript_parts")
+            from PySide6 import QtGui
+            # Qt classes nothing on screen needs: each builds its enum classes when first named
+            unused_qt = ("QGradient", "QImage", "QTextDocument", "QStyleOption", "QSocketNotifier")
+            modules = (QtCore, QtGui, QtWidgets)
             report = {
                 "loaded": sorted(name for name in later if name in sys.modules),
                 "transcript_parts": watched.transcript._parts is not None,
@@ -36,6 +40,7 @@ class FirstPaint(QObject):
                 "reminders_panel": watched.reminder_dock.tab_widgets() != (),
                 "dock_shown": watched.reminders_dock.isVisible(),
                 "every_widget_class": "QWizard" in vars(QtWidgets),
+                "qt_classes": sorted(n for n in unused_qt if any(n in vars(m) for m in modules)),
             }
             sys.stdout.write(json.dumps(report) + "\\n")
             sys.stdout.flush()
@@ -73,6 +78,7 @@ def test_the_first_paint_waits_for_nothing_it_does_not_show(tmp_path: Path) -> N
     assert not report["reminders_panel"]
     # no widget C++ made was handed to Python: PySide6 would have loaded every QtWidgets class
     assert not report["every_widget_class"]
+    assert report["qt_classes"] == []
 
 
 PANEL = """
