@@ -137,30 +137,24 @@ class ConversationVerbs(QObject):
 
     def regenerate_last(self) -> None:
         """Edit → Regenerate last answer (Ctrl+Alt+R)."""
-        live = self._live()
-        if live is None:
-            return
-        seq = newest_answered(live[0])
-        if seq is None:
-            self.window.notify(
-                self.tr("There is no answer to regenerate yet."), 5000, conversation=True
-            )
-        else:
-            self.regenerate(seq)
+        self._on_newest_answer(self.regenerate, self.tr("There is no answer to regenerate yet."))
 
     def continue_last(self) -> None:
         """Edit → Continue last answer (Ctrl+Alt+C): go on from the newest answer on the shown
-        path when it was cut off; else the message bar says there is nothing to continue."""
+        path when it was cut off (``continue_answer`` says when it was not)."""
+        self._on_newest_answer(self.continue_answer, self.tr("There is no answer to continue yet."))
+
+    def _on_newest_answer(self, verb: Callable[[int], None], none_yet: str) -> None:
+        """``verb`` on the input of the newest answer on the shown path; ``none_yet`` in the
+        message bar when there is none."""
         live = self._live()
         if live is None:
             return
         seq = newest_answered(live[0])
         if seq is None:
-            self.window.notify(
-                self.tr("There is no answer to continue yet."), 5000, conversation=True
-            )
+            self.window.notify(none_yet, 5000, conversation=True)
         else:
-            self.continue_answer(seq)
+            verb(seq)
 
     def hide(self, seq: int, *, discard: bool = False) -> None:
         """Take the exchange of input ``seq`` out of the view and the model's history."""
