@@ -17,6 +17,7 @@ def loop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
     # The openai SDK's import (~520 modules: 1-5 s on a loaded machine) happens at the first
     # endpoint; taken here once, it does not count against the first such test's wait bound.
     import core.llm.openai_compat  # noqa: F401
+
     event_loop = make_event_loop(qapp)
     asyncio.set_event_loop(event_loop)
     yield event_loop
