@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtCore import QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app import __version__
@@ -57,15 +57,16 @@ def paint_first(app: QApplication, window: QWidget) -> None:
     """Turn Qt's event loop until the shown window is exposed and painted, at most
     ``FIRST_PAINT_WAIT_MS``. On X the server (and its window manager) map a new window in their
     own time: one ``processEvents`` often ran before the expose arrived, and the window stayed
-    blank until the engine had loaded."""
+    blank until the engine had loaded. Qt marks an exposed widget window ``WA_Mapped`` (asking
+    its ``windowHandle`` would build QWindow's enum classes)."""
     if not window.isVisible():  # a background start: nothing to paint yet
         app.processEvents()
         return
-    handle = window.windowHandle()  # a shown window has its native window
     deadline = QTimer()  # wakes the wait below when nothing else does
     deadline.setSingleShot(True)
     deadline.start(FIRST_PAINT_WAIT_MS)
-    while not handle.isExposed() and deadline.isActive():
+    mapped = Qt.WidgetAttribute.WA_Mapped
+    while not window.testAttribute(mapped) and deadline.isActive():
         app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
     deadline.stop()
     app.processEvents()  # the paint the expose asked for

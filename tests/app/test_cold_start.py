@@ -31,7 +31,8 @@ class FirstPaint(QObject):
                      "ui.row_files", "ui.mcp_rows", "ui.transcript_parts")
             from PySide6 import QtGui
             # Qt classes nothing on screen needs: each builds its enum classes when first named
-            unused_qt = ("QGradient", "QImage", "QTextDocument", "QStyleOption", "QSocketNotifier")
+            unused_qt = ("QGradient", "QImage", "QTextDocument", "QStyleOption", "QSocketNotifier",
+                         "QWindow")
             modules = (QtCore, QtGui, QtWidgets)
             report = {
                 "loaded": sorted(name for name in later if name in sys.modules),
@@ -195,8 +196,9 @@ def test_a_start_waits_for_the_windows_expose_and_paint_before_loading_more(
     window.close()
     monkeypatch.setattr(launch, "FIRST_PAINT_WAIT_MS", 50)
     hidden = QMainWindow()
-    hidden.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)  # shown, never exposed
     hidden.show()
+    qapp.processEvents()
+    hidden.setAttribute(Qt.WidgetAttribute.WA_Mapped, False)  # as if never mapped: no expose comes
     started = time.monotonic()
     launch.paint_first(qapp, hidden)
     assert 0.04 <= time.monotonic() - started < 5
