@@ -32,7 +32,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from app import __version__, qt_feature  # first: its import keeps PySide6 from reading sources
-from app.appearance import apply_appearance, load_style, make_application
+from app.appearance import apply_appearance, make_application, set_window_icon
 from app.language import install_language, language_for
 from app.launch import install_signal_quit, paint_first, parse_args, restart, trace_start
 from app.owner_timer import ClockJumpWatch
@@ -375,7 +375,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     if hand_over(folder, args.session):  # the running Chime of this data folder raised its window
         print(f"Chime is already running for {folder}: its window was brought forward.")
         return 0
-    load_style(app)
+    set_window_icon(app)
     settings = read_settings(folder)
     apply_appearance(app, settings.settings)  # before the window is built: it is polished once
     chime = Application(app, folder, args.session, settings=settings)
