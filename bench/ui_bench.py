@@ -371,11 +371,12 @@ def grow(window: Any, piece: str, n: int) -> None:
 
 def select_and_copy(window: object) -> None:
     view = window.transcript  # type: ignore[attr-defined]
-    if not hasattr(view, "selection"):  # a tree from before text could be selected
+    parts = getattr(view, "parts", view)  # trees before the parts had them on the view
+    if not hasattr(parts, "selection"):  # a tree from before text could be selected
         return
     before = time.perf_counter()
-    view.selection.select_all()
-    view.copying.copy_selection()
+    parts.selection.select_all()
+    parts.copying.copy_selection()
     took = (time.perf_counter() - before) * 1000
     print(f"  select all loaded rows and copy: {took:.0f} ms (informative)")
 
