@@ -291,7 +291,7 @@ def scroll_through(app: object, window: object) -> None:
         frames.append(time.perf_counter() - before)
         cpu.append(time.process_time() - before_cpu)
         steps += 1
-        if bar.value() == bar.minimum() and not model.has_older():
+        if bar.value() == bar.minimum() and not model.history.has_older():
             break
     total = time.perf_counter() - start
     first = model.index(0).data()

@@ -15,7 +15,8 @@ from PySide6.QtGui import QGuiApplication
 
 from ui.row_hits import RowHits
 from ui.text_selection import TextSelection
-from ui.transcript_model import TranscriptModel, plain_text
+from ui.transcript_model import TranscriptModel
+from ui.transcript_roles import plain_text
 from ui.turn_delegate import COPIED_MESSAGE, TurnDelegate
 
 COPIED_MS = 1500

@@ -37,6 +37,7 @@ from ui.row_layout import Button, CodeBox, Piece, RowLayout
 from ui.row_layouts import RowLayouts
 from ui.theme import Surfaces, is_dark, surfaces
 from ui.transcript_model import TranscriptModel
+from ui.transcript_roles import caption
 from ui.transcript_rows import TranscriptRow
 
 Index = QModelIndex | QPersistentModelIndex
@@ -155,7 +156,7 @@ class TurnDelegate(QStyledItemDelegate):
             row,
             self._column,
             expanded=expanded,
-            caption=self._model.caption(row),
+            caption=caption(row, self._model.zone_name()),
             time=format_clock(row.at, self._model.zone_name()),
         )
         self._layouts[uid] = (row, self._column, expanded, layout)

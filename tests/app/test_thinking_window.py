@@ -93,7 +93,7 @@ def test_thinking_streams_folded_then_reads_thought_for_and_opens_by_click_and_k
         chime.window.composer.editor.setPlainText("how hot should the oven be?")
         chime.inside(chime.window.composer.send_button.click)
         chime.until(lambda: chime.kinds()[-1:] == ["streaming"] and bool(rows(chime)[-1].reasoning))
-        chime.window.transcript_model.flush_stream()
+        chime.window.transcript_model.stream.flush()
         streaming = len(rows(chime)) - 1
         assert rows(chime)[streaming].reasoning == "weighing the oven"
         assert rows(chime)[streaming].text == ""
@@ -102,7 +102,7 @@ def test_thinking_streams_folded_then_reads_thought_for_and_opens_by_click_and_k
         assert not wait.isHidden()
         wait.elapsed_ms = lambda: 15000  # thinking for 12 s now: the next tick says so
         chime.inside(wait._tick.timeout.emit)
-        chime.inside(chime.window.transcript_model.flush_stream)
+        chime.inside(chime.window.transcript_model.stream.flush)
         assert wait.text() == "Thinking… 12 s"
         assert thinking_button(chime, streaming).endswith("Thinking… 12 s")
         chime.inside(gate.set)
