@@ -240,7 +240,9 @@ def render(out: Path, theme: str, scene: str, size: tuple[int, int]) -> Path:
         controller = AppController(window, store, parts, Path(folder), tasks)
         wire_controller(window, controller, tasks)
         window.status.set_provider("Offline assistant")
-        window.composer.tools.set_model_menu(ModelMenu(None, "Offline assistant"))  # the app's setting answers
+        window.composer.tools.set_model_menu(
+            ModelMenu(None, "Offline assistant")
+        )  # the app's setting answers
         window.resize(*size)
         window.show()
         with loop:

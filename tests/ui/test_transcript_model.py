@@ -3,12 +3,21 @@ answer in place, queued messages after the answer they wait for, lazy older hist
 
 from __future__ import annotations
 
-import pytest
-from PySide6.QtCore import QModelIndex
+from datetime import timedelta
 
-from tests.ui.events import EventScript, create_call, view
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+
+from tests.ui.events import T0, EventScript, create_call, view
 from ui.transcript_model import FETCH_EVENTS, INITIAL_EVENTS, MAX_ROWS, TranscriptModel
-from ui.transcript_roles import KIND_ROLE, QUEUED_ROLE, TITLE_ROLE
+from ui.transcript_roles import (
+    CAPTION_ROLE,
+    EXPANDED_ROLE,
+    KIND_ROLE,
+    QUEUED_ROLE,
+    SEQ_ROLE,
+    TITLE_ROLE,
+)
 
 
 def kinds(model: TranscriptModel) -> list[str]:
@@ -51,6 +60,28 @@ def test_a_tool_result_updates_its_call_row_instead_of_adding_one(qtbot) -> None
         )
     assert kinds(model) == ["user", "tool"]
     assert model.index(1).data(TITLE_ROLE) == "Create reminder — stretch, 12:02 · schedule-1"
+
+
+def test_each_role_reads_its_part_of_the_row_and_no_row_reads_nothing(qapp) -> None:
+    script = EventScript()
+    script.turn("hi", "hello")
+    reminder = script.reminder("schedule-1", "stretch", T0, T0 + timedelta(minutes=30))
+    model = TranscriptModel()
+    model.reset(script.events, "UTC")
+    assert kinds(model) == ["user", "assistant", "reminder"]
+    card, answer = model.index(2), model.index(1)
+    assert card.data(CAPTION_ROLE) == "Reminder · due 12:00 · delivered 12:30 (late)"
+    assert card.data(SEQ_ROLE) == reminder.seq
+    assert answer.data(CAPTION_ROLE) == ""  # only a reminder card has a caption
+    assert answer.data(Qt.ItemDataRole.DisplayRole) == "hello"
+    assert answer.data(Qt.ItemDataRole.ToolTipRole) is None  # a role the model has not
+    assert answer.data(EXPANDED_ROLE) is False
+    model.toggle_expanded(1)
+    assert answer.data(EXPANDED_ROLE) is True
+    assert model.roleNames()[CAPTION_ROLE].data() == b"caption"
+    assert model.data(model.index(3)) is None  # past the last row
+    model.toggle_expanded(3)  # no row there: nothing to expand
+    assert not model.is_expanded(3)
 
 
 def test_the_streamed_answer_grows_in_its_own_row_which_the_recorded_answer_takes_over(
