@@ -90,3 +90,7 @@ used_by(
     _.warmup,
     _.n_predict,
 )
+
+used_by(
+    "Python: the defaults of the __init__ core/frozen.py makes, read at each call", _.__defaults__
+)
