@@ -206,11 +206,11 @@ class SessionFolds:
         """``read`` of each event of a block of checked lines (``core.session.block_scan``), from
         its parts (``raw``: each data the bytes ``core.session.envelopes`` kept, else its value):
         only the events that change a fold are decoded. A ``context/time`` or an unknown type
-        changes none; a turn's calls and results matter only after the block's last
-        ``turn/start`` (one that decodes), which forgets the open calls before it."""
+        changes none; a turn's calls and results only from ``_calls_from`` on. Runs of plain
+        exchanges (``core.session.exchanges``) are folded at once."""
         value = read_data if raw else _itself
         edge = self._raw_edge if raw else self._turn_edge
-        last_start = _last_turn_start(kinds, datas, value)
+        last_start = _calls_from(kinds, datas, value)
         needed = list(  # picked in C: the Python loop sees only the events it folds
             chain(
                 compress(range(last_start), map(_NOT_CALLS.__contains__, kinds[:last_start])),
@@ -532,14 +532,22 @@ class SessionFolds:
         return folds
 
 
-def _last_turn_start(kinds: list[str], datas: list[Any], value: Callable[[Any], Any]) -> int:
-    """The index of the block's last ``turn/start`` that is one (not malformed), else 0."""
+def _calls_from(kinds: list[str], datas: list[Any], value: Callable[[Any], Any]) -> int:
+    """Where the block's calls start to matter: at its last ``turn/start`` (one that decodes),
+    which forgets the open calls before it; nowhere (the block's end) when a ``turn/end`` of that
+    turn follows it, which forgets them all; else at the block's start."""
     for index in range(len(kinds) - 1, -1, -1):  # a turn is a few events: a short walk back
-        if (
-            kinds[index] == _TURN_START
-            and type(decode_event(_TURN_START, value(datas[index]))) is TurnStart
-        ):
-            return index
+        if kinds[index] != _TURN_START:
+            continue
+        start = decode_event(_TURN_START, value(datas[index]))
+        if type(start) is TurnStart:
+            ends = (
+                end
+                for later in range(index + 1, len(kinds))
+                if kinds[later] == _TURN_END
+                and type(end := decode_event(_TURN_END, value(datas[later]))) is TurnEnd
+            )
+            return len(kinds) if any(end.turn == start.turn for end in ends) else index
     return 0
 
 
