@@ -330,6 +330,18 @@ def _dict_payloads(events: Sequence[object], start: int) -> Iterator[object]:
     return map(_GET_DATA, compress(islice(events, start, None), map(eq, types, repeat(_CHANGE))))
 
 
+def _exact_dict_payloads(events: Sequence[dict[str, Any]], start: int) -> Iterator[object]:
+    """``_dict_payloads`` for a list or tuple of exact dicts (checked first, in C: no ``get``
+    of a subclass to honour), with ``data`` read by the unbound ``dict.get`` too (a tenth of the
+    fold of 10^5 changes)."""
+    get = dict.get
+    found = compress(
+        islice(events, start, None),
+        map(eq, map(get, islice(events, start, None), repeat("type")), repeat(_CHANGE)),
+    )
+    return map(get, found, repeat("data"), repeat(_MISSING))
+
+
 def _payloads(events: Sequence[object], start: int) -> Iterator[object]:
     """``_dict_payloads`` for any Sequence of anything: only mappings count."""
     return (
@@ -348,6 +360,9 @@ def fold_schedule(events: Sequence[Mapping[str, Any]], seed_length: object = 0) 
     """
     start = check_seed_length(seed_length, len(events))
     folder = ScheduleFolder()
+    if (type(events) is list or type(events) is tuple) and set(map(type, events)) <= {dict}:
+        deque(map(folder.feed, _exact_dict_payloads(events, start)), 0)
+        return _plain(folder)
     if type(events) is list or type(events) is tuple:
         try:
             deque(map(folder.feed, _dict_payloads(events, start)), 0)

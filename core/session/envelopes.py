@@ -162,3 +162,13 @@ def read_user_message(data: Raw) -> UserMessageData | None:
         return _read_message(data)
     except MsgspecError:
         return None
+
+
+def read_exchange_parts(
+    messages: list[Raw], starts: list[Raw], ends: list[Raw]
+) -> tuple[list[TurnStartData], list[TurnEndData]]:
+    """The ``turn/start`` and ``turn/end`` data of a run of exchanges, each of the usual shape
+    (``read_turn_start``, ``read_turn_end``), after checking that every message is the usual
+    ``user/message`` (``read_user_message``): MsgspecError when one is not."""
+    list(map(_read_message, messages))  # only checked: the run's messages change no text fold
+    return list(map(_read_start, starts)), list(map(_read_end, ends))

@@ -81,6 +81,7 @@ from core.session.envelopes import (
     read_turn_start,
     read_user_message,
 )
+from core.session.exchanges import Exchanges, exchange_runs, read_exchanges
 
 _TURN_START, _TURN_END = EventType.TURN_START.value, EventType.TURN_END.value
 _USER_MESSAGE = EventType.USER_MESSAGE.value
@@ -205,22 +206,56 @@ class SessionFolds:
         """``read`` of each event of a block of checked lines (``core.session.block_scan``), from
         its parts (``raw``: each data the bytes ``core.session.envelopes`` kept, else its value):
         only the events that change a fold are decoded. A ``context/time`` or an unknown type
-        changes none; a turn's calls and results matter only after the block's last
-        ``turn/start`` (one that decodes), which forgets the open calls before it."""
+        changes none; a turn's calls and results only from ``_calls_from`` on. Runs of plain
+        exchanges (``core.session.exchanges``) are folded at once."""
         value = read_data if raw else _itself
         edge = self._raw_edge if raw else self._turn_edge
-        last_start = _last_turn_start(kinds, datas, value)
-        needed = chain(  # picked in C: the Python loop sees only the events it folds
-            compress(range(last_start), map(_NOT_CALLS.__contains__, kinds[:last_start])),
-            compress(range(last_start, len(kinds)), map(_FOLDED.__contains__, kinds[last_start:])),
+        last_start = _calls_from(kinds, datas, value)
+        needed = list(  # picked in C: the Python loop sees only the events it folds
+            chain(
+                compress(range(last_start), map(_NOT_CALLS.__contains__, kinds[:last_start])),
+                compress(
+                    range(last_start, len(kinds)), map(_FOLDED.__contains__, kinds[last_start:])
+                ),
+            )
         )
-        for index in needed:
-            kind, data, seq = kinds[index], datas[index], first_seq + index
-            self.count = seq
-            if not edge(seq, kind, data):
-                self.read(seq, ats[index], decode_event(kind, value(data)))
+        runs = exchange_runs(list(map(kinds.__getitem__, needed))) if raw else []
+        done = 0
+        for first, end in [*runs, (len(needed), len(needed))]:
+            for index in needed[done:first]:  # the events between two runs, one by one
+                kind, data, seq = kinds[index], datas[index], first_seq + index
+                self.count = seq
+                if not edge(seq, kind, data):
+                    self.read(seq, ats[index], decode_event(kind, value(data)))
+            done = first
+            if first < end and self._exchanges(read_exchanges(first_seq, needed[first:end], datas)):
+                done = end  # else its events are folded one by one with the next ones
         self.count = first_seq + len(kinds)
         self.last_at = ats[-1]  # a block has a line at least
+
+    def _exchanges(self, run: Exchanges | None) -> bool:
+        """Fold a run of plain exchanges as its events one by one would, and say True; or say
+        False (and fold nothing) when the run is None or ``_covers`` says no."""
+        if run is None or not self._covers(run.inputs):
+            return False
+        queue = self.conversation.queue
+        self.last_turn = max(self.last_turn, run.top_turn)
+        self.open_turn, self.open_calls, self.started_calls = None, {}, set()
+        self.conversation.last_input = self.conversation.leaf = run.inputs[-1]
+        queue.newest, queue.open = (run.inputs[-1], run.last_start), False
+        return True
+
+    def _covers(self, inputs: list[int]) -> bool:
+        """False in a state where a run's events do more than leave its last exchange behind:
+        no first message yet, a failed reminder waiting for a completion, or an input of the run
+        failed or given back (a turn named it before its message). Pending and untaken inputs
+        need no look: besides messages read before the run, they hold only inputs given back."""
+        return not (
+            self.first_message is None
+            or self.waiting
+            or not self.failed.isdisjoint(inputs)
+            or not self.returned.isdisjoint(inputs)
+        )
 
     def _turn_edge(self, seq: int, kind: str, data: Any) -> bool:
         """Fold the usual ``turn/start`` or ``turn/end`` (the shape its decoder makes a
@@ -497,14 +532,22 @@ class SessionFolds:
         return folds
 
 
-def _last_turn_start(kinds: list[str], datas: list[Any], value: Callable[[Any], Any]) -> int:
-    """The index of the block's last ``turn/start`` that is one (not malformed), else 0."""
+def _calls_from(kinds: list[str], datas: list[Any], value: Callable[[Any], Any]) -> int:
+    """Where the block's calls start to matter: at its last ``turn/start`` (one that decodes),
+    which forgets the open calls before it; nowhere (the block's end) when a ``turn/end`` of that
+    turn follows it, which forgets them all; else at the block's start."""
     for index in range(len(kinds) - 1, -1, -1):  # a turn is a few events: a short walk back
-        if (
-            kinds[index] == _TURN_START
-            and type(decode_event(_TURN_START, value(datas[index]))) is TurnStart
-        ):
-            return index
+        if kinds[index] != _TURN_START:
+            continue
+        start = decode_event(_TURN_START, value(datas[index]))
+        if type(start) is TurnStart:
+            ends = (
+                end
+                for later in range(index + 1, len(kinds))
+                if kinds[later] == _TURN_END
+                and type(end := decode_event(_TURN_END, value(datas[later]))) is TurnEnd
+            )
+            return len(kinds) if any(end.turn == start.turn for end in ends) else index
     return 0
 
 

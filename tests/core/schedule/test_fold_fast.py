@@ -272,3 +272,18 @@ def test_a_refused_group_puts_back_a_record_deleted_by_an_id_of_a_str_subclass()
         folder.feed_all([delete, {"version": True}])
     assert folder.fold() == state
     assert [type(sid) for sid in folder._active] == [str]
+
+
+class _Defaulting(dict[str, Any]):
+    """An event whose missing keys read as a default through its own ``get``."""
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return super().get(key, {"version": 1, "operation": "delete", "id": "nope"})
+
+
+def test_a_change_without_data_fails_among_plain_dicts_and_a_subclass_keeps_its_get() -> None:
+    plain: list[Any] = [{"type": "user/message", "data": {}}, {"type": "schedule/change"}]
+    with pytest.raises(ScheduleLogError, match="a schedule change must be an object"):
+        fold_schedule(plain)
+    with pytest.raises(ScheduleLogError, match="a delete names an id that is not active"):
+        fold_schedule([plain[0], _Defaulting(type="schedule/change")])

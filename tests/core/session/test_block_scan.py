@@ -17,9 +17,14 @@ from core.events import (
     Event,
     EventType,
     ModelRef,
+    PluginSource,
+    SessionTitle,
     ToolCall,
     ToolResult,
+    TurnEnd,
     TurnStart,
+    UserMessage,
+    UserSource,
 )
 from core.instant import has_instant_shape, have_instant_shape
 from core.schedule.fold import ScheduleFolder
@@ -107,12 +112,12 @@ ODD_LINES = [
 odd_lines = st.sampled_from(ODD_LINES)
 
 
-def fold_both(log: bytes, start: int = 0, block: int = 300) -> tuple[Any, Any]:
+def fold_both(log: bytes, start: int = 0, block: int = 300, seed: int = 0) -> tuple[Any, Any]:
     """What the line scan and the block scan (in blocks of ``block`` bytes: many in a short log)
     make of ``log``: verdict, offsets and fold state."""
     found = []
     for blocks in (False, True):
-        folds, offsets = SessionFolds(), array("Q")
+        folds, offsets = SessionFolds(seed), array("Q")
         if blocks:
             with mock.patch.object(block_scan, "BLOCK", block):
                 result = scan_blocks(log, start=start, first_seq=0, sink=folds, offsets=offsets)
@@ -310,3 +315,120 @@ def test_an_edge_in_a_block_msgspec_cannot_vouch_for_folds_as_the_line_scan_fold
     strict, fast = fold_both(log, block=1 << 16)
     assert fast == strict
     assert fast[0] == ScanResult(3, len(log), len(log))
+
+
+def _exchange(seq: int, turn: int, text: str, status: str, calls: int) -> list[Event]:
+    """A typed message, the turn on it (with ``calls`` answered calls) and its end."""
+    call = ToolCall(f"call{seq}", "schedule_list", "{}")
+    answered = [
+        AssistantMessage(f"a{seq}", "", (call,), ModelRef("p", "m"), "tool_calls"),
+        ToolResult(f"call{seq}", "schedule_list", "[]", is_error=False),
+    ]
+    return [
+        UserMessage(f"u{seq}", text, UserSource(None)),
+        TurnStart(turn, seq),
+        *answered * calls,
+        TurnEnd(turn, status),  # type: ignore[arg-type] -- the statuses drawn are TurnStatus
+    ]
+
+
+_STATUSES = ["completed", "failed", "interrupted", "cancelled"]
+_PLAIN = st.tuples(st.just("plain"), st.sampled_from(["completed", "cancelled"]), st.integers(0, 1))
+_STEPS = st.one_of(  # mostly plain exchanges: runs of them, between the others
+    _PLAIN,
+    _PLAIN,
+    _PLAIN,
+    st.tuples(st.just("ending"), st.sampled_from(_STATUSES), st.integers(0, 1)),
+    st.tuples(st.just("odd"), st.integers(0, 9), st.integers(0, 3)),
+)
+
+
+def _odd(how: int, seq: int, turn: int, extra: int) -> list[Event]:
+    """Events that leave the folds in a state a run of exchanges must see: a failed reminder
+    waiting, inputs failed, given back or waiting (some named before their message exists),
+    an open turn, a blank first message, a branch, a Continue."""
+    status: Any = _STATUSES[extra]
+    return [
+        [
+            UserMessage(f"r{seq}", "reminder", PluginSource("schedule")),
+            TurnStart(turn, seq),
+            TurnEnd(turn, status),
+        ],
+        [UserMessage(f"p{seq}", "branch", UserSource(None), parent=max(0, seq - 3))],
+        [TurnStart(turn, max(0, seq - 2 - extra)), TurnEnd(turn, status)],
+        [TurnStart(turn, seq + 2 + extra), TurnEnd(turn, status)],  # a later message's seq
+        [TurnEnd(turn + 1, "completed")],
+        [TurnStart(turn, max(0, seq - 1), continues=max(0, seq - 1))],
+        [UserMessage(f"b{seq}", "  ", UserSource(None))],
+        [SessionTitle("t")],
+        [UserMessage(f"w{seq}", "waits", UserSource(None))],
+        [TurnStart(turn, seq + 1 + extra)],
+    ][how]
+
+
+def _exchange_log(steps: list[tuple[str, Any, int]]) -> bytes:
+    """A log of exchanges (plain ones, and ones that end otherwise) with odd events between."""
+    events: list[Event] = []
+    turn = 0
+    for what, how, extra in steps:
+        seq, turn = len(events), turn + 1
+        if what == "odd":
+            events += _odd(how, seq, turn, extra)
+        else:
+            events += _exchange(seq, turn, " \n" if seq == extra else "hi", how, extra)
+    return b"".join(encode_entry(Entry(i, AT, e)) for i, e in enumerate(events))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_STEPS, max_size=60), st.sampled_from([300, 2000, 1 << 16]))
+def test_runs_of_exchanges_fold_as_the_line_scan_folds_their_events(
+    steps: list[tuple[str, Any, int]], block: int
+) -> None:
+    log = _exchange_log(steps)
+    strict, fast = fold_both(log, block=block)
+    assert fast == strict
+
+
+def test_a_run_of_plain_exchanges_is_folded_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    steps = [("plain", "completed", 1), ("odd", 7, 0)]  # a title between the first two
+    log = _exchange_log(steps + [("plain", "completed", i % 2) for i in range(59)])
+    folded: list[bool] = []
+    real = SessionFolds._exchanges
+
+    def spy(folds: SessionFolds, run: Any) -> bool:
+        folded.append(real(folds, run))
+        return folded[-1]
+
+    monkeypatch.setattr(SessionFolds, "_exchanges", spy)
+    strict, fast = fold_both(log, block=1 << 16)
+    assert fast == strict
+    assert folded == [False, True]  # the first run waits for the first message
+    assert fast[2]["lastTurn"] == 61
+    assert fast[2]["pending"] == []
+
+
+_PLAIN_STEP = ("plain", "completed", 0)
+
+
+@pytest.mark.parametrize(
+    ("steps", "seed"),
+    [
+        ([("plain", "completed", 1), ("odd", 0, 1), ("odd", 7, 0)], 0),  # a reminder waits
+        ([("plain", "completed", 1), ("odd", 3, 1), ("odd", 7, 0)], 0),  # the input failed
+        ([("plain", "completed", 1), ("odd", 3, 2), ("odd", 7, 0), ("odd", 7, 0)], 0),  # back
+        ([("plain", "completed", 1), ("odd", 3, 2), ("odd", 7, 0), ("odd", 7, 0)], 10),
+        ([("plain", "completed", 0), ("odd", 7, 0)], 0),  # no first message yet
+    ],
+)
+def test_a_run_of_exchanges_in_a_state_it_does_not_cover_folds_event_by_event(
+    steps: list[tuple[str, Any, int]], seed: int
+) -> None:
+    """Each case leaves the state (after its title) where the run after it must be folded one
+    event at a time: folding it at once would forget what its first exchange changes."""
+    log = _exchange_log([*steps, _PLAIN_STEP, _PLAIN_STEP])
+    strict, fast = fold_both(log, block=1 << 16, seed=seed)
+    assert fast == strict
+    folds = SessionFolds(seed)
+    with mock.patch.object(SessionFolds, "_covers", return_value=True):
+        scan_blocks(log, start=0, first_seq=0, sink=folds, offsets=array("Q"))
+    assert folds.to_json() != strict[2]  # the state mattered
