@@ -135,8 +135,9 @@ async def latency(
     store: SessionStore, far: int, due_count: int, history: int, *, reopen: bool = False
 ) -> list[float]:
     """The lateness of each of ``due_count`` reminders due 150 ms apart, in ms. With ``reopen``
-    the session was just opened again (from its checkpoint) and the first falls due 150 ms after
-    the owner starts: the first decisions after an open are timed too."""
+    the session was just opened again (from its checkpoint, whose check against the log has only
+    begun) and the first falls due 150 ms after the owner starts: the first decisions after an
+    open are timed too (no other barrier first: the app's window waits for none)."""
     if reopen:
         session, open_ms = await reopened(store, far)
         print(f"  reopened with {far:,} active in {open_ms:.0f} ms (not counted as lateness)")
@@ -147,7 +148,8 @@ async def latency(
     due = [first + timedelta(milliseconds=150 * i) for i in range(due_count)]
     creates = [ScheduleChanged(create(far + i + 1, t, f"due-{i}")) for i, t in enumerate(due)]
     session.append_events(creates)
-    assert await session.flush()
+    if not reopen:  # after an open the owner's first barrier writes them, as the app's would
+        assert await session.flush()
     delays: list[float] = []
 
     def on_event(entry: Entry) -> None:

@@ -31,7 +31,7 @@ Choices the spec leaves open (written down here):
   Only the first failure of a run is logged. This extends the activity-driven triggers of
   §10.2 (schedule.md says how), so due work resumes by itself once saving works again.
 - A log checked in stages after a warm open (``StagedLog``): the barrier is its
-  ``flush_for_delivery``, which waits only for the check of the reminders due soon; the log's
+  ``flush_staged``, which waits only for the check of the reminders due soon; the log's
   next-due index answers no other reminder until the whole check ends, and the host drives
   again then.
 - The idle-trigger condition "the log has a ``schedule/change`` event anywhere" is answered
@@ -111,7 +111,7 @@ class ScheduleOwner:
         self._log = log
         self._read_fold = fold_reader(log)
         # a staged log's own barrier: due reminders need not wait for all to be checked
-        self._flush = log.flush_for_delivery if isinstance(log, StagedLog) else log.flush
+        self._flush = log.flush_staged if isinstance(log, StagedLog) else log.flush
         self._clock = clock
         self._queue = queue
         self._agent = agent

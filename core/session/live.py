@@ -13,14 +13,15 @@ drops what is queued. It is the api.md ``SessionLog`` (``events`` as JSON envelo
 Verification (session-log.md §8): until ``verified`` the folds come from the unverified
 checkpoint and are for DISPLAY only. It runs in two stages in worker threads: first the digest,
 the pending inputs and the reminders due within ``SOON_SECONDS`` of the open; then the other
-reminders. Writes wait for the first stage; ``flush`` (the tools' and the agent's barrier) waits
-for both, and no checkpoint is written before both, so the tools and the agent never answer from
-unverified state. The owner's barrier, ``flush_for_delivery``, waits for the first stage only:
-until the second ends, the schedule's next-due index holds every reminder after the first
-stage's bound (``DueIndex.hold_after``), so the owner delivers only reminders already checked
-against their own lines, and the host drives it again when the check ends. On a mismatch, writes
-are held (and the write in flight awaited), the whole log is re-scanned in a worker thread and
-replaces the checkpoint's state in place (``entries`` stays the same object); what follows is
+reminders. Writes wait for the first stage. ``flush`` (the tools' barrier, and every barrier of
+a caller that is not the owner or a turn) waits for both, and no checkpoint is written before
+both, so the tools never answer from unverified state. ``flush_staged``, the owner's and the
+agent's barrier, waits for the first stage only (a turn reads no reminder): until the second
+ends, the schedule's next-due index holds every reminder after the first stage's bound
+(``DueIndex.hold_after``), so the owner delivers only reminders already checked against their
+own lines, and the host drives it again when the check ends. On a mismatch, writes are held
+(and the write in flight awaited), the whole log is re-scanned in a worker thread and replaces
+the checkpoint's state in place (``entries`` stays the same object); what follows is
 ``reconcile.decide``. ``await verification()`` tells the window when to refresh what it showed.
 
 Choices where the spec is silent: ``flush`` of a read-only, closed or detached (storage-less)
@@ -352,10 +353,11 @@ class LiveSession:
             await asyncio.shield(self._verifying)
         return self.verified and await self._writer.flush()
 
-    async def flush_for_delivery(self) -> bool:
-        """The owner's barrier (``core.schedule.log.StagedLog``): ``flush``, waiting only for the
-        first stage of a warm open's check; until the second ends, the next-due index holds the
-        reminders that stage did not reach, so the owner decides only on checked ones."""
+    async def flush_staged(self) -> bool:
+        """The owner's and the agent's barrier (``core.schedule.log.StagedLog``): ``flush``,
+        waiting only for the first stage of a warm open's check; until the second ends, the
+        next-due index holds the reminders that stage did not reach, so the owner decides only
+        on checked ones."""
         if self._writer is None:
             return False
         return await self._writer.flush()
