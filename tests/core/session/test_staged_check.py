@@ -31,7 +31,7 @@ from core.session.recovery import CheckpointVerifier
 from core.session.store import SessionStore, StoreOptions
 from tests import wire as v
 from tests.core.agent.fakes import FakeWaker, ScriptedModel, counter_ids, settle
-from tests.core.session.helpers import add_turn, log_path
+from tests.core.session.helpers import FailingOps, add_turn, log_path, user
 from tests.fakes import FakeClock
 
 START = datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
@@ -90,9 +90,9 @@ class HeldModel:
 class Run:
     """A store on a fake clock, and a live host on a reopened session."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, ops: FailingOps | None = None) -> None:
         self.clock = FakeClock(START)
-        options = StoreOptions(scheduler=no_write_behind)
+        options = StoreOptions(file_ops=ops, scheduler=no_write_behind)
         self.store = SessionStore(tmp_path, self.clock, counter_ids("s"), options=options)
         self.wakers: list[FakeWaker] = []
 
@@ -309,5 +309,183 @@ def test_a_reminder_after_the_first_stage_waits_for_the_second_even_once_due(
         await run.until_settled(host)  # the host drives again once the check ends
         await host.dispose()
         one_each(run.delivered(sid), "water")
+
+    asyncio.run(main())
+
+
+class HeldWrite(FailingOps):
+    """Real disk calls; the write after ``hold`` is on disk, then its fsync waits in its thread
+    until ``released`` (the session has not counted it durable yet)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hold = False
+        self.entered = threading.Event()
+        self.released = threading.Event()
+
+    def sync(self, fd: int) -> None:
+        if self.hold:
+            self.hold = False
+            self.entered.set()
+            self.released.wait(60)
+        super().sync(fd)
+
+
+def test_a_later_mismatch_waits_for_the_write_in_flight_and_holds_the_next_until_the_rescan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    second, ops = SecondStage(monkeypatch), HeldWrite()
+
+    async def main() -> None:
+        run = Run(tmp_path, ops)
+        sid = await run.closed_session((("schedule-2", "plan the day", TOMORROW),))
+        run.forge(sid, wrong_prompt_of_the_first)
+        session = await run.store.open(sid)
+        try:
+            await second.reached()
+            assert await session.flush_staged()  # the first stage passed: writes may go
+            session.append(v.USER_MESSAGE, user("one", "x1"))
+            ops.hold = True
+            first = asyncio.ensure_future(session.flush_staged())
+            assert await asyncio.to_thread(ops.entered.wait, 60)
+            session.append(v.USER_MESSAGE, user("two", "x2"))
+            after = asyncio.ensure_future(session.flush_staged())  # joins it, then asks again
+            await settle()
+            second.release()  # the second stage finds the forgery: writes are held
+            for _ in range(10_000):
+                if not session._gate or not session._gate.done():
+                    break
+                await asyncio.sleep(0)
+            assert not session._gate.done()  # type: ignore[union-attr]  # replaced, not None
+        finally:
+            second.release()
+            ops.released.set()  # the held write ends; the re-scan reads it, then "two" goes
+        assert await first
+        assert await after
+        assert not await session.verification()
+        assert not session.read_only
+        texts = [e["data"]["text"] for e in run.events(sid) if e["type"] == v.USER_MESSAGE]
+        assert texts[-2:] == ["one", "two"]
+        assert session.schedule_fold().active[0].prompt == "plan the day"
+        await session.close()
+
+    asyncio.run(main())
+
+
+class BrokenClock(FakeClock):
+    broken = False
+
+    def __call__(self) -> datetime:
+        if self.broken:
+            raise OSError("no clock")
+        return super().__call__()
+
+
+def test_a_clock_that_fails_at_the_check_makes_it_one_stage(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def main() -> None:
+        run = Run(tmp_path)
+        run.clock = clock = BrokenClock(START)
+        run.store = SessionStore(tmp_path, clock, counter_ids("s"))
+        sid = await run.closed_session(REMINDERS)
+        clock.broken = True
+        session = await run.store.open(sid)
+        try:
+            assert await session.verification()
+        finally:
+            clock.broken = False
+        assert session.schedule_fold().get("schedule-2") is not None
+        await session.close()
+
+    asyncio.run(main())
+    assert "checked in one stage" in caplog.text
+
+
+def test_a_host_disposed_during_the_check_stops_waiting_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    second = SecondStage(monkeypatch)
+
+    async def main() -> None:
+        run = Run(tmp_path)
+        sid = await run.closed_session(REMINDERS[1:])
+        session = await run.store.open(sid)
+        host = run.host(session)
+        try:
+            await second.reached()
+            disposing = asyncio.ensure_future(host.dispose())
+            await settle()
+            assert host._checked is not None
+            assert host._checked.cancelled()
+        finally:
+            second.release()
+        await disposing  # its last flush waited for the whole check
+        assert session.closed
+        assert run.delivered(sid) == []
+
+    asyncio.run(main())
+
+
+def test_a_flush_asks_again_before_each_new_write(tmp_path: Path) -> None:
+    ops = HeldWrite()
+
+    async def main() -> None:
+        run = Run(tmp_path, ops)
+        session = await run.store.create()
+        session.append(v.USER_MESSAGE, user("one", "x1"))
+        ops.hold = True
+        first = asyncio.ensure_future(session.flush())
+        try:
+            assert await asyncio.to_thread(ops.entered.wait, 60)
+            session.append(v.USER_MESSAGE, user("two", "x2"))
+            after = asyncio.ensure_future(session.flush())  # joins the write in flight
+            await settle()
+            writer = session._writer
+            assert writer is not None
+
+            async def refused() -> bool:
+                return False
+
+            writer._may_write = refused  # e.g. a re-scan holds writes, then finds it read-only
+        finally:
+            ops.released.set()
+        assert await first
+        assert not await after
+        texts = [e["data"]["text"] for e in run.events(session.id) if e["type"] == v.USER_MESSAGE]
+        assert texts == ["one"]
+        session._writer = None  # nothing more is written: let the session go without a flush
+        await session.abandon()
+
+    asyncio.run(main())
+
+
+def test_holding_writes_waits_for_the_write_in_flight(tmp_path: Path) -> None:
+    """Before a re-scan reads the log, the write on its way to disk has ended (else the re-scan
+    could see bytes the session does not count yet, and take them for another writer's)."""
+    ops = HeldWrite()
+
+    async def main() -> None:
+        run = Run(tmp_path, ops)
+        session = await run.store.create()
+        session.append(v.USER_MESSAGE, user("one", "x1"))
+        ops.hold = True
+        first = asyncio.ensure_future(session.flush())
+        try:
+            assert await asyncio.to_thread(ops.entered.wait, 60)
+            holding = asyncio.ensure_future(session._hold_writes())
+            await settle()
+            assert not holding.done()
+        finally:
+            ops.released.set()
+        await holding
+        assert await first
+        session.append(v.USER_MESSAGE, user("two", "x2"))
+        later = asyncio.ensure_future(session.flush())
+        await settle()
+        assert not later.done()  # held
+        session._let_writes(True)
+        assert await later
+        await session.close()
 
     asyncio.run(main())
