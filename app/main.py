@@ -38,7 +38,7 @@ from app.launch import install_signal_quit, parse_args, restart, trace_start
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
 from app.run_log import EarlyRecords, install_excepthook, setup_logging
-from app.settings import KeyStore, ReadSettings, effective_provider, read_settings
+from app.settings import Endpoint, KeyStore, ReadSettings, effective_provider, read_settings
 from app.single_instance import InstanceGuard, hand_over
 from app.start_view import TailEntries, read_start_view, write_start_view
 from app.state import read_state_checked
@@ -256,6 +256,8 @@ class Application:
             if self.background:
                 await self._wait_for_tray()
             started = self.started = self._compose()
+            if isinstance(effective_provider(self.first_settings), Endpoint):
+                await _load_network_door()
             qt_feature.forget_sources()  # whatever this PySide6 read while the engine loaded
             wanted = [self.session_arg] if self.session_arg else list(state.open)
             current = self.session_arg or state.current
@@ -348,6 +350,16 @@ async def _lifetime(chime: Application) -> None:
     except Exception:  # logged, one sentence shown; the window stays up and can quit
         sys.excepthook(*sys.exc_info())
     await chime.wait_done()
+
+
+async def _load_network_door() -> None:
+    """Import the openai SDK (about 500 modules: 0.5-1 s, seconds on a busy machine) in a worker
+    thread before the first session takes its provider, so the painted window keeps answering
+    meanwhile instead of freezing on the import."""
+    import asyncio
+    import importlib
+
+    await asyncio.to_thread(importlib.import_module, "core.llm.openai_compat")
 
 
 def run(argv: Sequence[str] | None = None) -> int:

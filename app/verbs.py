@@ -12,7 +12,8 @@ Choices where the spec is silent:
 - Hide and Discard say what they did in the message bar with Undo ("Undo hide", which brings the
   newest hidden exchange of this run back); the hidden exchange keeps a thin row with Show.
 - Up in an empty message box edits the newest message the user typed on the shown path (not a
-  reminder, not a hidden one); Ctrl+Alt+R regenerates the newest answer on the shown path.
+  reminder, not a hidden one); Ctrl+Alt+R regenerates the newest answer on the shown path and
+  Ctrl+Alt+C continues it when it was cut off.
 - A failed reminder turn's Edit says that a reminder cannot be edited (its text is the reminder
   the schedule framed, not words anyone typed); Retry and Discard work as for a typed message.
 - A version switch keeps the switched message where it was on screen and shows the end of that
@@ -136,16 +137,24 @@ class ConversationVerbs(QObject):
 
     def regenerate_last(self) -> None:
         """Edit → Regenerate last answer (Ctrl+Alt+R)."""
+        self._on_newest_answer(self.regenerate, self.tr("There is no answer to regenerate yet."))
+
+    def continue_last(self) -> None:
+        """Edit → Continue last answer (Ctrl+Alt+C): go on from the newest answer on the shown
+        path when it was cut off (``continue_answer`` says when it was not)."""
+        self._on_newest_answer(self.continue_answer, self.tr("There is no answer to continue yet."))
+
+    def _on_newest_answer(self, verb: Callable[[int], None], none_yet: str) -> None:
+        """``verb`` on the input of the newest answer on the shown path; ``none_yet`` in the
+        message bar when there is none."""
         live = self._live()
         if live is None:
             return
         seq = newest_answered(live[0])
         if seq is None:
-            self.window.notify(
-                self.tr("There is no answer to regenerate yet."), 5000, conversation=True
-            )
+            self.window.notify(none_yet, 5000, conversation=True)
         else:
-            self.regenerate(seq)
+            verb(seq)
 
     def hide(self, seq: int, *, discard: bool = False) -> None:
         """Take the exchange of input ``seq`` out of the view and the model's history."""
@@ -317,6 +326,7 @@ def wire_verbs(window: MainWindow, controller: AppController) -> ConversationVer
     window.edit_submitted.connect(verbs.send_edit)
     window.edit_last_requested.connect(verbs.edit_last)
     act("regenerate").triggered.connect(verbs.regenerate_last)
+    act("continue_last").triggered.connect(verbs.continue_last)
     act("undo_hide").triggered.connect(verbs.undo_hide)
     find = FindFlow(controller, window)
     controller.entry_observers.append(find.entry_appended)

@@ -10,7 +10,10 @@ result, the answer), with ``--versions`` edits spread over it, then measures:
 - history: ``fold_history`` for the last input (the path walk, hidden and failed filtering)
   against a plain backward loop over the same 4000-entry window;
 - folds: ``SessionFolds`` fed the whole log with versions, against the same log without them
-  (what the conversation tree costs the scan of every open).
+  (what the conversation tree costs the scan of every open);
+- retry far back: ``fold_history`` for a retry of the first input, whose turn failed, at the end
+  of the log (the walk on past the window to that turn, so its calls are not made again), against
+  a plain backward loop over the same entries.
 """
 
 from __future__ import annotations
@@ -65,6 +68,14 @@ def build(messages: int, versions: int) -> list[Entry]:
             AssistantMessage(f"b{n}", f"answer {n}: " + "words " * 30, (), MODEL, "stop"),
             TurnEnd(n + 1, "completed"),
         ]
+    return [Entry(seq, AT, event) for seq, event in enumerate(events)]
+
+
+def retry_of_the_first(entries: list[Entry]) -> list[Entry]:
+    """``entries`` with the first exchange's turn failed and a retry of it starting at the end."""
+    events = [entry.event for entry in entries]
+    events[5] = TurnEnd(1, "failed")
+    events.append(TurnStart(max(e.turn for e in events if isinstance(e, TurnStart)) + 1, 0))
     return [Entry(seq, AT, event) for seq, event in enumerate(events)]
 
 
@@ -131,6 +142,15 @@ def main() -> None:
     print(
         f"history: {history * 1e3:.2f} ms (plain window loop {base * 1e3:.2f} ms, "
         f"ratio {history / base:.2f})"
+    )
+
+    retried = retry_of_the_first(plain)
+    folded = fold(retried).snapshot()
+    base = best(args.runs, lambda: [entry.event for entry in reversed(retried)])
+    far = best(args.runs, lambda: fold_history(retried, folded, 0))
+    print(
+        f"retry far back: {far * 1e3:.1f} ms over {len(retried)} events (plain backward loop "
+        f"{base * 1e3:.1f} ms, ratio {far / base:.2f})"
     )
 
     with_versions = best(args.runs, lambda: fold(entries))

@@ -38,7 +38,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -116,13 +115,6 @@ def set_up(cache: Path, python: Path) -> Path:
     return model
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
-
-
 @dataclass
 class Server:
     """One llama-cpp-python server process on 127.0.0.1."""
@@ -149,7 +141,7 @@ class Server:
 
 def start_server(python: Path, model: Path, log: Path, *, context: int = CONTEXT) -> Server:
     """Starts the server and waits (at most 180 s) until ``GET /v1/models`` answers."""
-    port = free_port()
+    port = real_models.free_port()
     command = [
         str(python), "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
         "--port", str(port), "--n_ctx", str(context), "--chat_format", "chatml-function-calling",

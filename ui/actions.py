@@ -39,6 +39,7 @@ ACTION_TABLE: tuple[tuple[str, str, str, str, bool], ...] = (
     ("retry", "Edit", QT_TR_NOOP("&Retry failed turn"), "Ctrl+Shift+R", False),
     # -- the conversation verbs (agent.md §7) and find in conversation
     ("regenerate", "Edit", QT_TR_NOOP("Re&generate last answer"), "Ctrl+Alt+R", False),
+    ("continue_last", "Edit", QT_TR_NOOP("C&ontinue last answer"), "Ctrl+Alt+C", False),
     ("undo_hide", "Edit", QT_TR_NOOP("&Undo hide"), "", False),
     ("find", "Edit", QT_TR_NOOP("&Find in conversation…"), "Ctrl+F", False),
     ("find_next", "Edit", QT_TR_NOOP("Find ne&xt"), "F3", False),

@@ -76,6 +76,10 @@
         <translation>Letzte Antwort &amp;neu erzeugen</translation>
     </message>
     <message>
+        <source>C&amp;ontinue last answer</source>
+        <translation>Letzte Antwort f&amp;ortsetzen</translation>
+    </message>
+    <message>
         <source>&amp;Undo hide</source>
         <translation>Ausblenden &amp;rückgängig machen</translation>
     </message>
@@ -547,6 +551,10 @@
     <message>
         <source>There is no answer to regenerate yet.</source>
         <translation>Es gibt noch keine Antwort, die neu erzeugt werden kann.</translation>
+    </message>
+    <message>
+        <source>There is no answer to continue yet.</source>
+        <translation>Es gibt noch keine Antwort, die fortgesetzt werden kann.</translation>
     </message>
     <message>
         <source>hide the message</source>

@@ -14,6 +14,10 @@ from app.qtasync import make_event_loop
 def loop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
     """qasync's loop; closing and recreating it per test stops the next one early."""
     qapp.setQuitOnLastWindowClosed(False)  # closing a test window must not stop the next run
+    # The openai SDK's import (~520 modules: 1-5 s on a loaded machine) happens at the first
+    # endpoint; taken here once, it does not count against the first such test's wait bound.
+    import core.llm.openai_compat  # noqa: F401
+
     event_loop = make_event_loop(qapp)
     asyncio.set_event_loop(event_loop)
     yield event_loop

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from core.events import AssistantMessage, TurnStart
 from core.transcript.verbs import Verb
 from tests.app.test_session_verbs import chats, endpoint
-from tests.app.test_verbs import press, rows
+from tests.app.test_verbs import key, press, rows
 from tests.app.window import RealApp, running
 from tests.core.llm.loopback import Endless, Reply, Sse, chunk
 from tests.fakes import FakeClock
@@ -106,3 +106,30 @@ def test_an_answer_stopped_mid_stream_continues_with_enter(
         assert chime.transcript_texts() == ["How do I fry an egg?", CUT + REST]
         assert "notice" not in chime.kinds()  # the stopped turn is no longer the answer
         assert chats(server)[-1]["messages"][-1] == {"role": "assistant", "content": CUT}
+
+
+def test_edit_continue_last_answer_goes_on_from_a_cut_answer_and_says_when_there_is_none(
+    qtbot, qapp, loop, tmp_path: Path, clock: FakeClock
+) -> None:
+    script: list[Reply] = [
+        Sse([chunk(CUT), chunk(finish="length")]),
+        Sse([chunk(REST), chunk(finish="stop")]),
+    ]
+    with (
+        endpoint(loop, tmp_path, script) as server,
+        running(qtbot, qapp, loop, tmp_path, clock) as chime,
+    ):
+        chime.activate()
+        chime.trigger("continue_last")  # nothing answered yet
+        assert chime.window.message_bar.text() == "There is no answer to continue yet."
+        chime.send("How do I fry an egg?")
+        chime.until(lambda: _answer_rows(chime) and _answer_rows(chime)[-1][0] == CUT)
+        control_alt = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+        key(chime, Qt.Key.Key_C, control_alt)
+        chime.until(lambda: chime.idle() and _answer_rows(chime)[-1][0] == CUT + REST)
+        assert chats(server)[-1]["messages"][-1] == {"role": "assistant", "content": CUT}
+        chime.window.message_bar.dismiss()
+        chime.trigger("continue_last")  # whole now: said, and nothing is sent
+        whole = "This answer was not cut off: there is nothing to continue."
+        assert chime.window.message_bar.text() == whole
+        assert len(chats(server)) == 2
