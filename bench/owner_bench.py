@@ -167,7 +167,9 @@ async def latency_stored(
     """As ``latency`` after an open, but the due reminders were set before the close: they are
     checkpoint claims the open's first stage checks against their lines. The first falls due
     ``lead_ms`` after they are set (enough for the close and the open, judged from the previous
-    open); how long before it the owner started is printed."""
+    open); how long before it the owner started is printed. When the open took longer than
+    judged, a reminder whose target passed before the owner started is timed from the start
+    (the open's own time is not counted as lateness, as in ``latency``)."""
     session = await session_with(store, far, [])
     first = now() + timedelta(milliseconds=lead_ms)
     due = [first + timedelta(milliseconds=150 * i) for i in range(due_count)]
@@ -182,11 +184,14 @@ async def latency_stored(
     print(
         f"  reopened in {open_ms:.0f} ms; the owner starts {ahead:.0f} ms before the first target"
     )
-    return await delivered(session, due)
+    return await delivered(session, due, started=now())
 
 
-async def delivered(session: LiveSession, due: list[datetime]) -> list[float]:
-    """Run a host on ``session`` until ``due`` are past; each bench reminder's lateness in ms."""
+async def delivered(
+    session: LiveSession, due: list[datetime], *, started: datetime | None = None
+) -> list[float]:
+    """Run a host on ``session`` until ``due`` are past; each bench reminder's lateness in ms,
+    from its target or ``started`` when that is later."""
     delays: list[float] = []
 
     def on_event(entry: Entry) -> None:
@@ -195,7 +200,8 @@ async def delivered(session: LiveSession, due: list[datetime]) -> list[float]:
             if not event.reminders[0].schedule_id.startswith("bench-"):
                 return  # a reminder of the ``--events`` history, overdue: caught up, not timed
             target = event.reminders[0].occurrence_at
-            delays.append((now() - target).total_seconds() * 1000)
+            since = target if started is None else max(target, started)
+            delays.append((now() - since).total_seconds() * 1000)
 
     host = host_for(session)
     host.on_event(on_event)
