@@ -166,11 +166,14 @@ class SessionHost:
         self._disposed = True
         self._unsubscribe()
         self._unsubscribe_writes()
-        if self._checked is not None:
-            self._checked.cancel()  # only this wait: the check itself is shielded
-            await asyncio.gather(self._checked, return_exceptions=True)
+        checked = self._checked
+        if checked is not None:
+            checked.cancel()  # only this wait (the check itself is shielded); no await before
+            # the agent's dispose: a turn resuming meanwhile would run on
         await self.owner.dispose()
         await self.agent.dispose()
+        if checked is not None:
+            await asyncio.gather(checked, return_exceptions=True)
         try:
             await self.session.flush()
         except Exception:

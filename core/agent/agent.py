@@ -31,8 +31,9 @@ Choices the spec leaves open (written down here):
   for the check of reminders due later.
 - The provider is read once per turn: a provider swapped meanwhile answers from the next turn.
 - Unexpected exceptions inside a turn end it ``failed`` with kind ``internal`` (and are logged).
-- A log that turns read-only under a running turn (``SessionReadOnlyError`` from an append, e.g.
-  after a failed verification of a warm open) stops the agent for good: nothing more can be
+- A log that turns read-only under a running turn (``SessionReadOnlyError`` from an append, or a
+  barrier that failed because of it, e.g. after a failed verification of a warm open, whichever
+  the turn meets first) stops the agent for good: nothing more can be
   recorded, not even ``turn/end``. The pump ends without an exception, the status observers see
   ``idle``, the turn observers see ``(turn, "interrupted")`` (what recovery will record when the
   session next opens writable), ``stopped`` holds the reason, and later input is refused by the
@@ -516,6 +517,8 @@ class Agent:
         except Exception:  # a barrier failure is a warning for the window, not a turn failure
             _log.warning("persistence barrier raised", exc_info=True)
             return
+        if not ok and self._log.read_only:  # e.g. a warm open's check found the log corrupt
+            raise SessionReadOnlyError("the session log turned read-only under the turn")
         if not ok:
             _log.warning("persistence barrier failed; events stay queued in the live log")
 

@@ -133,6 +133,9 @@ class LiveSession:
         if isinstance(check, Unchecked) and self._verifying is None:
             self._gate = asyncio.get_running_loop().create_future()
             self._verifying = asyncio.ensure_future(self._verify(check.verifier))
+            # the last release once the check is done, after its own waiters: who awaits the
+            # verification (the window stopping a turn on a corrupt log) hears of it first
+            self._verifying.add_done_callback(self._checked)
 
     # -- what it is ----------------------------------------------------------------------
 
@@ -363,6 +366,7 @@ class LiveSession:
         return await self._writer.flush()
 
     async def _may_write(self) -> bool:
+        self.start()  # a warm open's check runs before anything is written, started or not
         while (gate := self._gate) is not None and not gate.done():
             await asyncio.shield(gate)
         allowed = gate is None or (not gate.cancelled() and gate.result())
@@ -372,17 +376,15 @@ class LiveSession:
 
     async def _verify(self, verifier: Verifier) -> bool:
         try:
-            stood = await self._stages(verifier)
-        except asyncio.CancelledError:
-            self._let_writes(False)
-            raise
+            return await self._stages(verifier)
         except Exception as error:  # the log vanished or cannot be read: trust nothing
             reason = UNVERIFIED.format(why=error)
             self.read_only_reason = self.read_only_reason or reason
             self._memory.folds.fail_schedule(reason)
-            stood = False
-        self._let_writes(True)
-        return stood
+            return False
+
+    def _checked(self, verifying: asyncio.Future[bool]) -> None:
+        self._let_writes(not verifying.cancelled())
 
     async def _stages(self, verifier: Verifier) -> bool:
         """The two stages; True when the checkpoint stood, False when a re-scan replaced it."""

@@ -27,7 +27,7 @@ from core.llm.provider import ModelProvider
 from core.schedule import fold_schedule
 from core.session.checkpoint import decode_checkpoint
 from core.session.live import LiveSession
-from core.session.recovery import CheckpointVerifier
+from core.session.recovery import CheckpointVerifier, load_session
 from core.session.store import SessionStore, StoreOptions
 from tests import wire as v
 from tests.core.agent.fakes import FakeWaker, ScriptedModel, counter_ids, settle
@@ -486,6 +486,24 @@ def test_holding_writes_waits_for_the_write_in_flight(tmp_path: Path) -> None:
         assert not later.done()  # held
         session._let_writes(True)
         assert await later
+        await session.close()
+
+    asyncio.run(main())
+
+
+def test_a_write_on_a_warm_open_not_started_yet_starts_its_check_first(tmp_path: Path) -> None:
+    async def main() -> None:
+        run = Run(tmp_path)
+        sid = await run.closed_session(REMINDERS)
+        run.forge(sid, wrong_prompt_of_the_first)
+        folder = log_path(run.store.data_dir, sid).parent
+        loaded = load_session(folder, lock=None, read_only_reason=None, ops=None, torn_stamp=str)
+        session = LiveSession(loaded, run.clock)  # start() not called
+        assert session.schedule_fold().active[0].prompt == "made up"  # the checkpoint's word
+        session.append(v.USER_MESSAGE, user("typed", "x1"))
+        assert await session.flush_staged()
+        assert session.schedule_fold().active[0].prompt == "stretch"  # checked, re-scanned
+        assert not await session.verification()
         await session.close()
 
     asyncio.run(main())
