@@ -517,8 +517,9 @@ class Agent:
         except Exception:  # a barrier failure is a warning for the window, not a turn failure
             _log.warning("persistence barrier raised", exc_info=True)
             return
-        if not ok and self._log.read_only:  # e.g. a warm open's check found the log corrupt
-            raise SessionReadOnlyError("the session log turned read-only under the turn")
+        reason = None if ok else self._log.read_only_reason
+        if reason is not None:  # e.g. a warm open's check found the log corrupt
+            raise SessionReadOnlyError(reason)
         if not ok:
             _log.warning("persistence barrier failed; events stay queued in the live log")
 
