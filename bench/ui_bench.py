@@ -291,7 +291,7 @@ def scroll_through(app: object, window: object) -> None:
         frames.append(time.perf_counter() - before)
         cpu.append(time.process_time() - before_cpu)
         steps += 1
-        if bar.value() == bar.minimum() and not model.has_older():
+        if bar.value() == bar.minimum() and not model.history.has_older():
             break
     total = time.perf_counter() - start
     first = model.index(0).data()
@@ -362,8 +362,9 @@ def cpu_line(cpu: list[float]) -> str:
 def grow(window: Any, piece: str, n: int) -> None:
     """Stream ``piece`` ("" ends the stream). A tree from before the answer grew in its row
     (``--before``) showed the text so far in a pane below the transcript: that is timed there."""
-    if hasattr(window, "append_stream"):
-        window.show_stream_piece(piece)
+    answers = getattr(window, "answers", window)  # the window's answer feed, since its split
+    if hasattr(answers, "append_stream"):
+        answers.show_stream_piece(piece)
         return
     text = "".join(w + " " for w in (STREAMED * 4).split(" ")[: n + 1]) if n >= 0 else ""
     window.streaming.show_text(text)
@@ -371,11 +372,12 @@ def grow(window: Any, piece: str, n: int) -> None:
 
 def select_and_copy(window: object) -> None:
     view = window.transcript  # type: ignore[attr-defined]
-    if not hasattr(view, "selection"):  # a tree from before text could be selected
+    parts = getattr(view, "parts", view)  # trees before the parts had them on the view
+    if not hasattr(parts, "selection"):  # a tree from before text could be selected
         return
     before = time.perf_counter()
-    view.selection.select_all()
-    view.copying.copy_selection()
+    parts.selection.select_all()
+    parts.copying.copy_selection()
     took = (time.perf_counter() - before) * 1000
     print(f"  select all loaded rows and copy: {took:.0f} ms (informative)")
 
@@ -390,8 +392,8 @@ def find_in_conversation(app: object, window: Any, controller: object) -> None:
     except ImportError:  # a tree from before find in conversation (``--before``)
         return
     flow = controller.findChild(FindFlow)  # type: ignore[attr-defined]
-    bar = window.find_bar
-    window.open_find()
+    bar = window.finder.bar
+    window.finder.open()
     QApplication.processEvents()
     stalls: list[float] = []
     cpu: list[float] = []
@@ -415,7 +417,7 @@ def find_in_conversation(app: object, window: Any, controller: object) -> None:
         reports.append(
             f"{query!r}: {bar.count_label.text()} in {took * 1000:.0f} ms, {turns} turns"
         )
-        timed(flow.window.find_bar.next_requested.emit)  # Enter: to the next match, loaded
+        timed(bar.next_requested.emit)  # Enter: to the next match, loaded
         timed(QApplication.processEvents)
     worst = max(stalls) * 1000
     print("find in conversation (Ctrl+F), " + "; ".join(reports) + ":")

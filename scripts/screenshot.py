@@ -239,8 +239,10 @@ def render(out: Path, theme: str, scene: str, size: tuple[int, int]) -> Path:
         store = SessionStore(Path(folder), clock)
         controller = AppController(window, store, parts, Path(folder), tasks)
         wire_controller(window, controller, tasks)
-        window.set_provider("Offline assistant")
-        window.set_model_menu(ModelMenu(None, "Offline assistant"))  # the app's setting answers
+        window.status.set_provider("Offline assistant")
+        window.composer.tools.set_model_menu(
+            ModelMenu(None, "Offline assistant")
+        )  # the app's setting answers
         window.resize(*size)
         window.show()
         with loop:

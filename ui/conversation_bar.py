@@ -5,7 +5,7 @@ scroll bar would stand for those alone and its top would be wherever the window 
 replaces it on screen: its range is the conversation's events (0 to the newest), its handle the
 part the screen shows, placed inside the loaded window's events in proportion to the pixels
 scrolled. Moving it inside the loaded window scrolls the view; moving it outside rebuilds the
-window around that point (``TranscriptModel.reload_around``) and shows it, so dragging the bar to
+window around that point (``TranscriptModel.history.reload_around``) and shows it, so dragging the bar to
 the top shows the first message, to the bottom the newest one (following again). Moves made while
 dragging are taken one per turn of the event loop (the latest wins). The wheel, the keys and
 lazy loading still move the view's own (hidden) bar, and this one follows it.
@@ -63,13 +63,13 @@ class ConversationBar(QObject):
     # -- from the view to the bar ----------------------------------------------------------
     def sync(self) -> None:
         """Show where the screen is in the whole conversation."""
-        first, stop, known = self._model.loaded_span()
+        first, stop, known = self._model.history.span()
         inner = self._view.verticalScrollBar()
         content = inner.maximum() + inner.pageStep()
         span = max(1, stop - first)
         page = max(1, round(span * inner.pageStep() / content)) if content > 0 else span
         value = first + round(span * inner.value() / content) if content > 0 else first
-        if inner.value() >= inner.maximum() and not self._model.has_newer():
+        if inner.value() >= inner.maximum() and not self._model.history.has_newer():
             value = known - page  # the bottom of the newest rows is the end
         self._syncing = True
         try:
@@ -96,16 +96,16 @@ class ConversationBar(QObject):
 
     def go(self, seq: int) -> None:
         """Show the conversation from event ``seq`` (the bar's value) on."""
-        if seq >= self.bar.maximum() > 0 or self._model.loaded_span()[2] == 0:
+        if seq >= self.bar.maximum() > 0 or self._model.history.span()[2] == 0:
             self.to_end()
             return
         if seq <= 0:
             self.to_start()
             return
-        first, stop, _known = self._model.loaded_span()
+        first, stop, _known = self._model.history.span()
         if not first <= seq <= stop - self.bar.pageStep():
-            self._model.reload_around(seq, Anchor(-1, seq))
-            first, stop, _known = self._model.loaded_span()
+            self._model.history.reload_around(seq, Anchor(-1, seq))
+            first, stop, _known = self._model.history.span()
         inner = self._view.verticalScrollBar()
         content = inner.maximum() + inner.pageStep()
         inner.setValue(round((seq - first) * content / max(1, stop - first)))
@@ -125,8 +125,8 @@ class ConversationBar(QObject):
 
     def to_start(self) -> None:
         """Show the first message (Ctrl+Home): the window is rebuilt at the start if need be."""
-        if self._model.has_older():
-            self._model.reload_around(0, Anchor(-1, 0))
+        if self._model.history.has_older():
+            self._model.history.reload_around(0, Anchor(-1, 0))
         with self._follow.hold():
             self._view.scrollToTop()
         self._follow.settle()

@@ -81,7 +81,7 @@ class FindMarks(QObject):
     def _scroll_to(self, seq: int, number: int) -> None:
         row = self._model.row_of_message(seq)
         if row < 0:  # not loaded: load the events around it
-            self._model.reload_around(seq, Anchor(-1, seq))
+            self._model.history.reload_around(seq, Anchor(-1, seq))
             row = self._model.row_of_message(seq)
             if row < 0:
                 return

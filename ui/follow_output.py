@@ -68,13 +68,13 @@ class FollowOutput(QObject):
     def settle(self) -> None:
         """Follow when the view shows the bottom of the newest rows (after a move of its own)."""
         bar = self._view.verticalScrollBar()
-        self._set(bar.value() >= bar.maximum() - SLACK and not self._model.has_newer())
+        self._set(bar.value() >= bar.maximum() - SLACK and not self._model.history.has_newer())
 
     def scroll_to_end(self) -> None:
         """Jump to the newest row and follow again (reloading the tail when the newest rows
         were unloaded)."""
-        if self._model.has_newer():
-            self._model.reload_tail()
+        if self._model.history.has_newer():
+            self._model.history.reload_tail()
         self._set(True)
         self._view.scrollToBottom()
 

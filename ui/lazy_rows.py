@@ -47,7 +47,7 @@ class LazyRows(QObject):
 
     def _fill_viewport(self) -> None:
         model = self._model
-        if model.rowCount() >= MIN_ROWS or not model.has_older():
+        if model.rowCount() >= MIN_ROWS or not model.history.has_older():
             return
         self._view.doItemsLayout()
         if self._view.verticalScrollBar().maximum() > 0:
@@ -59,13 +59,13 @@ class LazyRows(QObject):
         if self._follow.held():
             return
         bar = self._view.verticalScrollBar()
-        if value == bar.minimum() and bar.maximum() > 0 and self._model.has_older():
+        if value == bar.minimum() and bar.maximum() > 0 and self._model.history.has_older():
             self._load_keeping_position(self._fetch_older)
-        elif value == bar.maximum() and bar.maximum() > 0 and self._model.has_newer():
-            self._load_keeping_position(self._model.fetch_newer)
+        elif value == bar.maximum() and bar.maximum() > 0 and self._model.history.has_newer():
+            self._load_keeping_position(self._model.history.fetch_newer)
 
     def _fetch_older(self) -> None:
-        self._model.want_older()
+        self._model.history.want_older()
         self._model.fetchMore(QModelIndex())
 
     def _load_keeping_position(self, load: Callable[[], None]) -> None:

@@ -14,9 +14,11 @@ from PySide6.QtCore import QMimeData, QObject, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 
 from ui.row_hits import RowHits
+from ui.row_painter import COPIED_MESSAGE
 from ui.text_selection import TextSelection
-from ui.transcript_model import TranscriptModel, plain_text
-from ui.turn_delegate import COPIED_MESSAGE, TurnDelegate
+from ui.transcript_model import TranscriptModel
+from ui.transcript_roles import plain_text
+from ui.turn_delegate import TurnDelegate
 
 COPIED_MS = 1500
 

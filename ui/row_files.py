@@ -39,7 +39,7 @@ from ui.attachment_links import attachment_sha, attachment_url, find_file
 from ui.attachment_strip import size_text
 from ui.icons import tinted
 from ui.row_docs import RowDocs, set_width
-from ui.row_layout import BUBBLE_SHARE, Piece, RowLayout
+from ui.row_layout import BUBBLE_SHARE, LINE_BREAK, Piece, RowLayout
 from ui.thumbnails import Thumbnails
 
 SHOWN = 160
@@ -128,7 +128,7 @@ def _insert_names(
     (a line of its own for a file wider than that); returns their copied text.
 
     The lines are made here, not by Qt: Qt would break a line between a paperclip (an object)
-    and its name."""
+    and its name, so a name too wide for its line is broken here too (``_pieces``)."""
     doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(CLIP_URL), clip)
     icon = QTextImageFormat()
     icon.setName(CLIP_URL)
@@ -147,11 +147,27 @@ def _insert_names(
             cursor.insertText(GAP, QTextCharFormat())
             used += gap
         cursor.insertImage(icon)
-        fits = advance[number] <= width  # kept whole (a rounding never breaks it)
-        text = words[number].replace(" ", "\u00a0") if fits else words[number]
-        cursor.insertText(text, _link(file))
-        used += advance[number]
+        pieces = _pieces(words[number], width - icon.width(), width, metrics)
+        cursor.insertText(LINE_BREAK.join(pieces).replace(" ", "\u00a0"), _link(file))
+        used = used + advance[number] if len(pieces) == 1 else width  # a broken name: line ends
     return GAP.join(words)
+
+
+def _pieces(text: str, first: float, room: float, metrics: QFontMetricsF) -> list[str]:
+    """``text`` in pieces that fit: the first at most ``first`` wide, the others ``room`` (each
+    of one character at least), cut after a space where the piece has one."""
+    pieces: list[str] = []
+    start, limit = 0, first
+    while start < len(text):
+        end = start + 1
+        while end < len(text) and metrics.horizontalAdvance(text[start : end + 1]) <= limit:
+            end += 1
+        space = text.rfind(" ", start + 1, end)
+        if end < len(text) and space > start:
+            end = space + 1
+        pieces.append(text[start:end])
+        start, limit = end, room
+    return pieces
 
 
 def _link(file: Attachment) -> QTextCharFormat:

@@ -59,6 +59,9 @@ BLOCK_GAP = 6
 CODE_PAD = 10
 SCROLLBAR = 10
 READING_CHARS = 92
+LINE_BREAK = "\u2028"
+"""A line break a muted piece made itself (a file name too wide for its line): left out of
+copies, where the name is whole."""
 BUBBLE_SHARE = 0.82
 CODE_PIECE_LINES = 150
 HIGHLIGHTS_PER_FRAME = 3
@@ -264,7 +267,8 @@ class RowLayout:
         if piece.box >= 0 or not needs_own_text(piece.doc, text):
             return text
         sources = math_sources(piece.markdown) if piece.math else []
-        return plain_range(piece.doc, low - piece.base, high - piece.base, sources)
+        text = plain_range(piece.doc, low - piece.base, high - piece.base, sources)
+        return text.replace(LINE_BREAK, "") if piece.muted else text
 
 
 def _groups(pieces: Sequence[Piece]) -> Iterator[tuple[int, list[Piece]]]:

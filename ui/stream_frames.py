@@ -3,7 +3,8 @@
 Pieces of the answer and of its thinking arrive as fast as the model sends them (hundreds a
 second); each would re-lay out and repaint the streaming row. They are kept here and handed to
 the projection together at most once per ``STREAM_FRAME_MS`` (``flush`` shows them at once),
-and the patches it answers go to the model (``apply``).
+and the patches it answers go to the model (``apply``). The model's ``stream`` is this part: the
+window feeds the answer being streamed here (``ui.window_answers``).
 """
 
 from __future__ import annotations
@@ -43,11 +44,14 @@ class StreamFrames(QObject):
         self._timer.timeout.connect(self._flush)
 
     def add_text(self, piece: str) -> None:
+        """More of the answer being streamed."""
         if piece:
             self._pieces.append(piece)
             self._soon()
 
     def add_thinking(self, piece: str, thinking_ms: int | None) -> None:
+        """More of the streamed answer's thinking, and how long it has been thinking (folded at
+        the top of the streaming row)."""
         if piece:
             self._thoughts.append(piece)
         self._thinking_ms = thinking_ms
@@ -72,6 +76,11 @@ class StreamFrames(QObject):
         """Forget the pieces not shown yet (the stream ended or another session opened)."""
         self._timer.stop()
         self._pieces, self._thoughts, self._thinking_ms = [], [], None
+
+    def end(self) -> None:
+        """The stream ended without a recorded answer taking its place: its row goes."""
+        self.drop()
+        self._apply(self._projection.end_stream())
 
     def _soon(self) -> None:
         if not self._timer.isActive():

@@ -16,7 +16,8 @@ from PySide6.QtGui import QCursor, QGuiApplication, QMouseEvent, QTextCursor
 from PySide6.QtWidgets import QListView
 
 from ui.row_hits import RowHits, TextPoint
-from ui.transcript_model import TranscriptModel, plain_text
+from ui.transcript_model import TranscriptModel
+from ui.transcript_roles import plain_text
 from ui.turn_delegate import TurnDelegate
 
 AUTO_SCROLL_MS = 30

@@ -3,14 +3,16 @@
 A thin adapter over ``core.transcript.projection.TranscriptProjection``, which decides every row
 (order, queued messages, the shown path, lazy windows of a long session) and answers each feed
 with patches; this model applies them as Qt's begin/end calls (``_apply``) and keeps only Qt's
-concerns: the roles, the words of the window's language (``ui.transcript_rows.words``, applied as
-a row arrives), row ids that stay the same while the rows around them load, unload or move (so a
-text selection, an expanded tool call or a scrolled code box stays with its row), the gate on
-Qt's ``fetchMore``; the streamed answer's pieces wait for their frame in ``ui.stream_frames``.
+concerns: the rows in the words of the window's language (``ui.transcript_rows.words``, applied
+as a row arrives) and row ids that stay the same while the rows around them load, unload or move
+(so a text selection, an expanded tool call or a scrolled code box stays with its row). Its parts:
 
-Qt's views call ``fetchMore`` whenever the *last* row is visible (always true in a chat that
-follows the bottom), so fetching is gated: the view calls ``want_older()`` when the user reaches
-the top, and only then does ``canFetchMore`` answer True.
+- ``history`` (``ui.history_window.HistoryWindow``): which stretch of a long conversation is
+  loaded, loading older and newer rows, the tail again or the rows around an event, and the gate
+  on Qt's ``fetchMore``;
+- ``stream`` (``ui.stream_frames.StreamFrames``): the streamed answer's pieces and thinking,
+  shown at most once a frame;
+- what each Qt role reads of a row is ``ui.transcript_roles``.
 """
 
 from __future__ import annotations
@@ -39,8 +41,10 @@ from core.transcript.projection import (
 )
 from core.transcript.rows import TranscriptRow, message_seq
 from core.transcript.window import MESSAGE_ROWS
+from ui.history_window import HistoryWindow
 from ui.stream_frames import StreamFrames
-from ui.transcript_rows import reminder_caption, reminder_text, words
+from ui.transcript_roles import EXPANDED_ROLE, ROLE_NAMES, role_value
+from ui.transcript_rows import words
 
 __all__ = [
     "FETCH_EVENTS",
@@ -50,26 +54,17 @@ __all__ = [
     "MIN_ROWS",
     "TranscriptModel",
     "message_seq",
-    "plain_text",
 ]
 
 Index = QModelIndex | QPersistentModelIndex
-
-KIND_ROLE = Qt.ItemDataRole.UserRole + 1
-TITLE_ROLE = Qt.ItemDataRole.UserRole + 3
-DETAIL_ROLE = Qt.ItemDataRole.UserRole + 4
-EXPANDED_ROLE = Qt.ItemDataRole.UserRole + 5
-SEQ_ROLE = Qt.ItemDataRole.UserRole + 6
-CAPTION_ROLE = Qt.ItemDataRole.UserRole + 7
-QUEUED_ROLE = Qt.ItemDataRole.UserRole + 8
 
 
 class TranscriptModel(QAbstractListModel):
     """The rows of one session's transcript.
 
     Feed it with ``reset(entries, zone_name)`` (the session's entry sequence, possibly lazy), then
-    ``append_event(entry)`` for every new entry and ``append_stream(piece)`` / ``end_stream()``
-    for the answer being streamed.
+    ``apply_entry(entry, conversation)`` (or ``append_event(entry)``) for every new entry, and
+    ``stream`` with the answer being streamed.
 
     Signal ``rows_coming()``: rows are about to be inserted or to replace the rows shown (the
     view builds its painting parts on the first, ``ui.transcript_view``).
@@ -84,46 +79,26 @@ class TranscriptModel(QAbstractListModel):
         self._uids: list[int] = []
         self._next_uid = 0
         self._expanded: set[int] = set()
-        self._older_wanted = False
         self.last_anchor: Anchor | None = None
         """The anchor of the rebuild under way or last done (where the reader's eye stays;
         None: the view follows the end)."""
-        self._frames = StreamFrames(self._projection, self._apply, self)
+        self.history = HistoryWindow(self._projection, self._apply)
+        self.stream = StreamFrames(self._projection, self._apply, self)
 
     # -- Qt model interface ------------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 -- Qt's own default
         return 0 if parent.isValid() else len(self._rows)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        at = index.row()
+        if not index.isValid() or not 0 <= at < len(self._rows):
             return None
-        row = self._rows[index.row()]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return plain_text(row)
-        values = {
-            KIND_ROLE: row.kind,
-            TITLE_ROLE: row.title,
-            DETAIL_ROLE: row.detail,
-            EXPANDED_ROLE: self._uids[index.row()] in self._expanded,
-            SEQ_ROLE: row.seq,
-            QUEUED_ROLE: row.queued,
-        }
-        if role == CAPTION_ROLE:
-            return self.caption(row)
-        return values.get(role)
+        zone = self._projection.zone_name
+        return role_value(self._rows[at], role, expanded=self.is_expanded(at), zone=zone)
 
     def roleNames(self) -> dict[int, QByteArray]:
         names = dict(super().roleNames())
-        for role, name in (
-            (KIND_ROLE, b"kind"),
-            (TITLE_ROLE, b"title"),
-            (DETAIL_ROLE, b"detail"),
-            (EXPANDED_ROLE, b"expanded"),
-            (SEQ_ROLE, b"seq"),
-            (CAPTION_ROLE, b"caption"),
-            (QUEUED_ROLE, b"queued"),
-        ):
-            names[role] = QByteArray(name)
+        names.update((role, QByteArray(name)) for role, name in ROLE_NAMES.items())
         return names
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -136,35 +111,11 @@ class TranscriptModel(QAbstractListModel):
         )
 
     def canFetchMore(self, parent: Index) -> bool:
-        return not parent.isValid() and self._older_wanted and self._projection.has_older()
+        return not parent.isValid() and self.history.may_fetch_older()
 
     def fetchMore(self, parent: Index) -> None:
         if self.canFetchMore(parent):
-            self._older_wanted = False
-            self._apply(self._projection.older())
-
-    # -- the window of loaded rows -----------------------------------------------------------
-    def has_older(self) -> bool:
-        """True while history older than the first row has not been loaded."""
-        return self._projection.has_older()
-
-    def loaded_span(self) -> tuple[int, int, int]:
-        """(the first event loaded, the event after the last one loaded, the events known): where
-        the loaded rows stand in the whole conversation (``ui.conversation_bar``)."""
-        projection = self._projection
-        return projection.loaded_from, projection.loaded_to, projection.reading.known_end
-
-    def want_older(self) -> None:
-        """The user reached the top: let the next ``fetchMore`` load an older batch."""
-        self._older_wanted = self._projection.has_older()
-
-    def has_newer(self) -> bool:
-        """True while events newer than the last row are not loaded (the user scrolled far up)."""
-        return self._projection.has_newer()
-
-    def fetch_newer(self) -> None:
-        """Load the next turns below the last row (and unload the oldest rows past the cap)."""
-        self._apply(self._projection.newer())
+            self.history.fetch_older()
 
     # -- feeding -----------------------------------------------------------------------------
     def reset(
@@ -180,29 +131,11 @@ class TranscriptModel(QAbstractListModel):
         one shows every event). ``keep_stream``: the same session again, whose answer may still
         be streaming."""
         if not keep_stream:
-            self._frames.drop()
-        self._older_wanted = False
+            self.stream.drop()
         projection = self._projection
-        self._apply(
+        self.history.rebuild(
             projection.open(events, zone_name, conversation=conversation, keep_stream=keep_stream)
         )
-
-    def reload_tail(self) -> None:
-        """Rebuild the rows of the tail: the newest turns again after the user had scrolled far
-        up, or the shown path changed at its end (a new version)."""
-        self._older_wanted = False
-        self._apply(self._projection.rebuild_tail())
-
-    def reload_around(self, seq: int, anchor: Anchor | None = None) -> None:
-        """Rebuild the rows of the events around ``seq`` (the shown path changed there: a hidden
-        exchange, another version); the tail is included when it is near."""
-        self._older_wanted = False
-        self._apply(self._projection.rebuild_around(seq, anchor))
-
-    def set_conversation(self, conversation: ShownConversation) -> None:
-        """The conversation changed without changing the rows shown so far (a new input, a new
-        turn): later rows follow it."""
-        self._projection.set_conversation(conversation)
 
     def apply_entry(
         self,
@@ -221,13 +154,10 @@ class TranscriptModel(QAbstractListModel):
                 self._projection.set_conversation(conversation)
             self.append_event(entry)
             return
-        self._older_wanted = False
         projection = self._projection
-        self._apply(projection.restructure(entry, conversation, reader=reader, following=following))
-
-    def set_show_context(self, show: bool) -> None:
-        """Include the time-context readings as rows (rebuilds the loaded rows)."""
-        self._apply(self._projection.set_show_context(show))
+        self.history.rebuild(
+            projection.restructure(entry, conversation, reader=reader, following=following)
+        )
 
     def append_event(self, entry: Entry) -> None:
         """Show one new entry (tool results update their call's row instead of adding one);
@@ -235,48 +165,18 @@ class TranscriptModel(QAbstractListModel):
         projection = self._projection
         ends = isinstance(entry.event, AssistantMessage | TurnEnd)
         if ends and entry.seq == projection.loaded_to:
-            self._frames.drop()  # the recorded answer takes the streamed text's place
+            self.stream.drop()  # the recorded answer takes the streamed text's place
         self._apply(projection.append(entry))
 
-    # -- the streamed answer (``ui.stream_frames``) ----------------------------------------
-    def append_stream(self, piece: str) -> None:
-        """More of the answer being streamed (shown within a frame: ``ui.stream_frames``)."""
-        self._frames.add_text(piece)
+    def set_show_context(self, show: bool) -> None:
+        """Include the time-context readings as rows (rebuilds the loaded rows)."""
+        self._apply(self._projection.set_show_context(show))
 
-    def append_thinking(self, piece: str, thinking_ms: int | None) -> None:
-        """More of the streamed answer's thinking, and how long it has been thinking (shown
-        within a frame, folded at the top of the streaming row)."""
-        self._frames.add_thinking(piece, thinking_ms)
-
-    def set_thinking_ms(self, thinking_ms: int) -> None:
-        """How long the streamed answer has been thinking (its "Thinking… 12 s" ticks)."""
-        self._frames.tick(thinking_ms)
-
-    @property
-    def is_streaming(self) -> bool:
-        """Some of an answer has arrived and is shown or about to be."""
-        return self._frames.streaming
-
-    def end_stream(self) -> None:
-        """The stream ended without a recorded answer taking its place: drop its row."""
-        self._frames.drop()
-        self._apply(self._projection.end_stream())
-
-    def flush_stream(self) -> None:
-        """Show the pieces received so far at once (tests, and the end of a frame)."""
-        self._frames.flush()
-
-    # -- rows by id --------------------------------------------------------------------------
-    def toggle_expanded(self, row: int) -> None:
-        """Expand or collapse a tool or context row's details."""
-        if not 0 <= row < len(self._rows):
-            return
-        self._expanded ^= {self._uids[row]}
-        index = self.index(row)
-        self.dataChanged.emit(index, index, [EXPANDED_ROLE])
-
-    def is_expanded(self, row: int) -> bool:
-        return 0 <= row < len(self._uids) and self._uids[row] in self._expanded
+    # -- rows by position and by id ----------------------------------------------------------
+    def row_at(self, row: int) -> TranscriptRow | None:
+        """The row value (delegates read rows here, never through QVariant: PySide6 6.12 loses
+        references to Python objects returned from ``data()``)."""
+        return self._rows[row] if 0 <= row < len(self._rows) else None
 
     def uid_at(self, row: int) -> int:
         """The id of the row at ``row`` (-1 when there is none)."""
@@ -293,17 +193,20 @@ class TranscriptModel(QAbstractListModel):
         """The row showing the user or assistant message at ``seq`` (-1 when it is not loaded)."""
         return self._projection.row_of_message(seq)
 
-    def caption(self, row: TranscriptRow) -> str:
-        """The reminder card's caption line (due time, late delivery)."""
-        zone = self._projection.zone_name
-        return reminder_caption(row, zone) if row.kind == "reminder" else ""
+    def is_expanded(self, row: int) -> bool:
+        """Whether a tool or context row's details are shown."""
+        return 0 <= row < len(self._uids) and self._uids[row] in self._expanded
 
-    def row_at(self, row: int) -> TranscriptRow | None:
-        """The row value (delegates read rows here, never through QVariant: PySide6 6.12 loses
-        references to Python objects returned from ``data()``)."""
-        return self._rows[row] if 0 <= row < len(self._rows) else None
+    def toggle_expanded(self, row: int) -> None:
+        """Expand or collapse a tool or context row's details."""
+        if not 0 <= row < len(self._rows):
+            return
+        self._expanded ^= {self._uids[row]}
+        index = self.index(row)
+        self.dataChanged.emit(index, index, [EXPANDED_ROLE])
 
     def zone_name(self) -> str | None:
+        """The zone the rows' times are read in."""
         return self._projection.zone_name
 
     # -- applying patches --------------------------------------------------------------------
@@ -347,12 +250,3 @@ class TranscriptModel(QAbstractListModel):
     def _new_uid(self) -> int:
         self._next_uid += 1
         return self._next_uid
-
-
-def plain_text(row: TranscriptRow) -> str:
-    """A row as plain text (the display role; copying a whole row uses its Markdown source)."""
-    if row.kind in ("tool", "mcp"):
-        return row.title
-    if row.kind == "reminder":
-        return reminder_text(row)
-    return row.text

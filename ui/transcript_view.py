@@ -4,7 +4,11 @@ Rows are painted by ``ui.turn_delegate.TurnDelegate`` from their ``ui.row_layout
 What changes without the rows changing belongs to one part each, a ``QObject`` child of the view
 with its own signals; the view builds them, connects them and routes the events Qt gives the view
 itself (keys, context menu, resize, paint) to them. The delegate reads the parts through
-``ui.row_state.PartsState``. The parts, public attributes of the view:
+``ui.row_state.PartsState``. ``follow`` and ``position`` are the view's own attributes, built with
+it; the others, and the delegate, are attributes of ``view.parts``
+(``ui.transcript_parts.TranscriptParts``), built when the first row comes. Callers reach a part
+there (``view.parts.selection``); the view forwards nothing but the few values and slots the
+window uses (``apply_entry``, ``show_find``, ``first_visible_seq``, ``scroll_to_end`` …):
 
 - ``selection`` (``ui.text_selection.TextSelection``): the text selection across rows and how the
   mouse makes it (drag, double-click a word, triple-click a paragraph, Shift+click, Ctrl+A);
@@ -26,7 +30,8 @@ itself (keys, context menu, resize, paint) to them. The delegate reads the parts
   whole conversation (in place of the list's own), Ctrl+Home and Ctrl+End;
 - ``matches`` (``ui.find_highlights.FindMarks``): the find bar's matches and going to the
   current one.
-Hit testing is ``hits`` (``ui.row_hits.RowHits``). A link shows its target in the status bar on
+Hit testing is ``parts.hits`` (``ui.row_hits.RowHits``); a row's layout is
+``parts.delegate.layout_at(row)``. A link shows its target in the status bar on
 hover; clicking it asks the window (``link_activated``), which shows the target before opening.
 
 Signals:
@@ -44,7 +49,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QContextMenuEvent,
     QIcon,
@@ -64,17 +69,6 @@ from ui.theme import surfaces
 from ui.transcript_model import TranscriptModel
 
 if TYPE_CHECKING:  # the painting parts are imported with the first row (``parts``)
-    from ui.code_scroll import CodeScroll
-    from ui.find_highlights import FindMarks
-    from ui.hover_buttons import HoverButtons
-    from ui.lazy_rows import LazyRows
-    from ui.pointer_input import PointerInput
-    from ui.reading_place import ReadingPlace
-    from ui.row_copy import RowCopy
-    from ui.row_hits import RowHits
-    from ui.row_layout import RowLayout
-    from ui.row_menu import RowMenu
-    from ui.text_selection import TextSelection
     from ui.thumbnails import Thumbnails
     from ui.transcript_parts import TranscriptParts
     from ui.turn_delegate import TurnDelegate
@@ -153,65 +147,21 @@ class TranscriptView(QListView):
         if self._thumbnails is not None:
             delegate.layouts.thumbnails = self._thumbnails
 
-    @property
-    def delegate(self) -> TurnDelegate:
-        return self.parts.delegate
-
-    @property
-    def code_scroll(self) -> CodeScroll:
-        return self.parts.code_scroll
-
-    @property
-    def hits(self) -> RowHits:
-        return self.parts.hits
-
-    @property
-    def selection(self) -> TextSelection:
-        return self.parts.selection
-
-    @property
-    def copying(self) -> RowCopy:
-        return self.parts.copying
-
-    @property
-    def hover(self) -> HoverButtons:
-        return self.parts.hover
-
-    @property
-    def menu(self) -> RowMenu:
-        return self.parts.menu
-
-    @property
-    def lazy(self) -> LazyRows:
-        return self.parts.lazy
-
-    @property
-    def matches(self) -> FindMarks:
-        return self.parts.matches
-
-    @property
-    def pointer(self) -> PointerInput:
-        return self.parts.pointer
-
-    @property
-    def place(self) -> ReadingPlace:
-        return self.parts.place
-
     # -- public slots and values ---------------------------------------------------------
     def apply_entry(self, entry: Entry, conversation: ShownConversation | None) -> None:
         """A new entry of the session on screen, with the conversation after it (None: it did
         not change): rows are added, or the loaded ones rebuilt around the reader."""
-        self.place.apply_entry(entry, conversation)
+        self.parts.place.apply_entry(entry, conversation)
 
     def show_find(self, query: str, target: tuple[int, int] | None, *, scroll: bool = True) -> None:
         """Highlight every match of ``query`` in the rows shown; ``target`` (the seq of the
         message holding the current match, which match in it) is loaded if need be and
         scrolled to when ``scroll``. An empty query clears the highlights."""
-        self.matches.show(query, target, scroll=scroll)
+        self.parts.matches.show(query, target, scroll=scroll)
 
     def first_visible_seq(self) -> int:
         """The lowest seq of a message at the top of the viewport (-1: nothing is shown)."""
-        return self.place.first_visible_seq()
+        return self.parts.place.first_visible_seq()
 
     def set_show_context(self, show: bool) -> None:
         """Show or hide the time-context readings sent to the model."""
@@ -222,29 +172,29 @@ class TranscriptView(QListView):
         self._wrap_code = wrap
         if self._parts is None:
             return
-        self.code_scroll.clear()
-        self.delegate.set_wrap_code(wrap)
+        self._parts.code_scroll.clear()
+        self._parts.delegate.set_wrap_code(wrap)
         self.scheduleDelayedItemsLayout()
 
     def set_thumbnails(self, thumbnails: Thumbnails) -> None:
         """Where an MCP row's images come from (``ui.mcp_rows``)."""
         self._thumbnails = thumbnails
         if self._parts is not None:
-            self.delegate.layouts.thumbnails = thumbnails
+            self._parts.delegate.layouts.thumbnails = thumbnails
             self.pictures_arrived()
 
     def pictures_arrived(self) -> None:
         """New thumbnails are at hand: rows with images are laid out again."""
         if self._parts is None:
             return
-        self.delegate.forget()
+        self._parts.delegate.forget()
         self.scheduleDelayedItemsLayout()
         self.viewport().update()
 
     def set_writable(self, writable: bool) -> None:
         """A read-only session's rows offer no buttons that would write."""
         self._writable = writable
-        if self._parts is not None and self.delegate.set_writable(writable):
+        if self._parts is not None and self._parts.delegate.set_writable(writable):
             self.scheduleDelayedItemsLayout()
             self.viewport().update()
 
@@ -255,21 +205,13 @@ class TranscriptView(QListView):
 
     def copy_current_message(self) -> None:
         """Copy the current row's text as written (an answer's Markdown source)."""
-        self.copying.copy_current_message()
+        self.parts.copying.copy_current_message()
 
     def select_last(self) -> None:
         """Put keyboard focus on the newest row (for copying with the keyboard)."""
         last = self._model.rowCount() - 1
         if last >= 0:
             self.setCurrentIndex(self._model.index(last))
-
-    def layout_of(self, row: int) -> RowLayout | None:
-        """The row's layout (tests and the window's checks read geometry from it)."""
-        return self.delegate.layout_at(row)
-
-    def row_origin(self, row: int) -> QPoint:
-        """Where row coordinates start in the viewport (the reading column's left, the row's top)."""
-        return self.hits.row_origin(row)
 
     def empty_text(self) -> str:
         """What an empty conversation says (the first move)."""
@@ -298,17 +240,17 @@ class TranscriptView(QListView):
     def leaveEvent(self, event: QEvent) -> None:
         super().leaveEvent(event)
         if self._parts is not None:
-            self.hover.leave()
+            self._parts.hover.leave()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if not (self.position.key(event) or self.menu.key(event)):
+        if not (self.position.key(event) or self.parts.menu.key(event)):
             super().keyPressEvent(event)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        self.menu.context_menu(event)
+        self.parts.menu.context_menu(event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
-        if self._parts is not None and self.delegate.set_width(self.viewport().width()):
+        if self._parts is not None and self._parts.delegate.set_width(self.viewport().width()):
             self.scheduleDelayedItemsLayout()
         super().resizeEvent(event)
         self.position.place()
@@ -317,6 +259,6 @@ class TranscriptView(QListView):
     def event(self, event: QEvent) -> bool:
         changed = event.type() in (QEvent.Type.FontChange, QEvent.Type.PaletteChange)
         if changed and self._parts is not None:
-            self.delegate.configure(self.font(), self.palette())
+            self._parts.delegate.configure(self.font(), self.palette())
             self.scheduleDelayedItemsLayout()
         return super().event(event)

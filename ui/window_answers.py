@@ -32,7 +32,7 @@ class AnswerProgress(QObject):
         super().__init__(transcript)
         self._transcript, self._model = transcript, model
         self._wait, self._composer = wait, composer
-        wait.thinking_ticked.connect(self._model.set_thinking_ms)
+        wait.thinking_ticked.connect(self._model.stream.tick)
 
     def add_entry(self, entry: Entry, conversation: ShownConversation | None = None) -> None:
         """A new entry of the session on screen (a finished answer takes the streamed row's
@@ -48,18 +48,18 @@ class AnswerProgress(QObject):
         """More of the answer being streamed: it grows in its own row of the transcript."""
         if piece:
             self._wait.end()
-        self._model.append_stream(piece)
+        self._model.stream.add_text(piece)
 
     def show_thinking_piece(self, piece: str) -> None:
         """A piece of the streamed answer's thinking: the waiting line says "Thinking… 12 s" and
         the thinking grows, folded, at the top of the answer's row."""
         self._wait.think()
-        self._model.append_thinking(piece, self._wait.thinking_ms())
+        self._model.stream.add_thinking(piece, self._wait.thinking_ms())
 
     def end_stream(self) -> None:
         """The stream ended (without an answer, or before it was recorded). A turn still busy
         goes on asking the model (a step it retries): the wait for its answer begins again."""
-        self._model.end_stream()
+        self._model.stream.end()
         if self._composer.busy:
             self._wait.begin()
 
@@ -74,7 +74,7 @@ class AnswerProgress(QObject):
         """A turn runs (or not): the composer offers Stop and Queue, and until the answer's
         first word the line under the transcript says it is awaited."""
         self._composer.set_busy(busy)
-        if busy and not self._model.is_streaming:
+        if busy and not self._model.stream.streaming:
             self._wait.begin()
         else:
             self._wait.end()
@@ -85,11 +85,11 @@ class AnswerProgress(QObject):
         model = self._model
         model.reset(screen.entries, screen.zone_name, conversation=screen.conversation)
         if screen.thinking:
-            model.append_thinking(screen.thinking, None)
+            model.stream.add_thinking(screen.thinking, None)
         if screen.streaming:
-            model.append_stream(screen.streaming)
+            model.stream.add_text(screen.streaming)
         if screen.thinking or screen.streaming:
-            model.flush_stream()
+            model.stream.flush()
         self._transcript.scroll_to_end()
 
     def show_screen_busy(self, screen: SessionScreen) -> None:

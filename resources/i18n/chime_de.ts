@@ -1860,6 +1860,17 @@ Kürzlich zugestellt:
     </message>
 </context>
 <context>
+    <name>RowPainter</name>
+    <message>
+        <source>Copied ✓</source>
+        <translation>Kopiert ✓</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+</context>
+<context>
     <name>RowParts</name>
     <message>
         <source>Thinking…</source>
@@ -2707,17 +2718,6 @@ Probieren Sie „erinnere mich in 10 Minuten ans Dehnen“ – die Erinnerung ko
     <message>
         <source>Chime: reminders keep running</source>
         <translation>Chime: Erinnerungen laufen weiter</translation>
-    </message>
-</context>
-<context>
-    <name>TurnDelegate</name>
-    <message>
-        <source>Copied ✓</source>
-        <translation>Kopiert ✓</translation>
-    </message>
-    <message>
-        <source>Copy</source>
-        <translation>Kopieren</translation>
     </message>
 </context>
 <context>

@@ -109,8 +109,8 @@ def test_an_image_shows_on_its_chip_and_under_the_message_and_opens_as_a_copy(
         chime.send("what is this?")
         view = chime.window.transcript
         at = chime.kinds().index("user")
-        chime.until(lambda: bool(pictures_in(view.layout_of(at).pieces[-1].doc)))  # type: ignore[union-attr]
-        layout = view.layout_of(at)
+        chime.until(lambda: bool(pictures_in(view.parts.delegate.layout_at(at).pieces[-1].doc)))  # type: ignore[union-attr]
+        layout = view.parts.delegate.layout_at(at)
         assert layout is not None
         files_piece = layout.pieces[-1]
         sha = next(f.sha256 for f in chime.window.transcript_model.row_at(at).files)  # type: ignore[union-attr]
@@ -131,7 +131,7 @@ def test_an_image_shows_on_its_chip_and_under_the_message_and_opens_as_a_copy(
             files_piece.x + files_piece.doc.size().toSize().width() - 20, files_piece.y + 20
         )
         assert layout.anchor_at(local.x(), local.y(), {}) == f"chime-attachment:{sha}"
-        point = view.row_origin(at) + local
+        point = view.parts.hits.row_origin(at) + local
         chime.inside(lambda: hover(view, point))
         assert chime.window.statusBar().currentMessage() == "Click to open this file"
         help_event = QHelpEvent(QEvent.Type.ToolTip, point, view.viewport().mapToGlobal(point))
@@ -160,7 +160,7 @@ def test_the_rows_menu_opens_each_file_and_says_when_it_cannot(
         chime.until(lambda: chips(chime) == ["plan.md"])
         chime.send("my plan")
         at = chime.kinds().index("user")
-        menu = chime.window.transcript.menu.build(at, "")
+        menu = chime.window.transcript.parts.menu.build(at, "")
         entry = next(a for a in menu.actions() if a.text() == "&Open “plan.md”")
         chime.answers.open_results.append(False)  # no program for it
         chime.inside(entry.trigger)

@@ -30,7 +30,7 @@ def _menu(chime: RealApp, text: str) -> list[str]:
     at = next(
         i for i, row in enumerate(rows(chime)) if row.kind == "assistant" and row.text == text
     )
-    menu = view.menu.build(at, "")
+    menu = view.parts.menu.build(at, "")
     try:
         return [action.text() for action in menu.actions()]
     finally:

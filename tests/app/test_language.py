@@ -35,7 +35,7 @@ from ui.i18n import Sentence, chosen_language
 from ui.row_actions import ROW_ACTIONS
 from ui.settings_dialog import THEMES, SettingsDialog, SettingsDraft
 from ui.timefmt import day_time
-from ui.transcript_model import TITLE_ROLE
+from ui.transcript_roles import TITLE_ROLE
 from ui.transcript_rows import reminder_caption
 
 ROOT = Path(__file__).resolve().parents[2]

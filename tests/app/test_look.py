@@ -137,7 +137,7 @@ def text_pairs(window: MainWindow) -> dict[str, tuple[QColor, QColor]]:
 def transcript_pairs(window: MainWindow) -> dict[str, tuple[QColor, QColor]]:
     view = window.transcript
     palette = view.palette()
-    s = view.delegate.layouts.surfaces
+    s = view.parts.delegate.layouts.surfaces
     pairs = {
         "answer": (s.text, palette.color(Role.Base)),
         "user bubble": (s.text, s.user_bubble),
@@ -155,7 +155,7 @@ def transcript_pairs(window: MainWindow) -> dict[str, tuple[QColor, QColor]]:
         "find match": (s.text, s.find_match),
         "current find match": (s.find_current_text, s.find_current),
     }
-    formats = view.delegate.layouts.code_formats()
+    formats = view.parts.delegate.layouts.code_formats()
     dark = palette.color(Role.Base).lightness() < 128
     for token in style_token_types(dark):
         pairs[f"code token {token}"] = (formats.color_of(token), s.code_background)
@@ -177,7 +177,7 @@ def test_every_text_keeps_aa_contrast_in_both_themes(qtbot, look) -> None:
             if contrast(*pair) < AA
         }
         assert poor == {}, theme
-        focus = window.transcript.delegate.layouts.surfaces.focus
+        focus = window.transcript.parts.delegate.layouts.surfaces.focus
         assert contrast(focus, window.transcript.palette().color(Role.Base)) >= 3  # non-text
 
 
@@ -283,7 +283,7 @@ def test_a_small_window_collapses_the_panels_into_toggles_and_nothing_overlaps(
     assert window.composer.editor.width() >= size.width() - 160
     assert overlaps(window) == []
     error = window.transcript_model.rowCount() - 1
-    layout = window.transcript.layout_of(error)
+    layout = window.transcript.parts.delegate.layout_at(error)
     assert layout is not None
     assert layout.caption is not None
     caption = QRect(
@@ -317,11 +317,11 @@ def test_a_full_width_window_keeps_messages_to_a_reading_width(qtbot, look) -> N
     window.resize(2400, 900)
     qtbot.waitUntil(lambda: window.width() == 2400)
     QApplication.processEvents()
-    layout = window.transcript.layout_of(1)
+    layout = window.transcript.parts.delegate.layout_at(1)
     assert layout is not None
     widest = max(piece.x + int(piece.doc.size().width()) for piece in layout.pieces)
     assert widest < 1000
-    assert window.transcript.row_origin(1).x() > 400  # centred in the transcript
+    assert window.transcript.parts.hits.row_origin(1).x() > 400  # centred in the transcript
 
 
 def test_the_tab_order_follows_the_screen_left_to_right_top_to_bottom(qtbot, look) -> None:

@@ -50,7 +50,7 @@ def answered(chime: RealApp, text: str) -> tuple[int, RowLayout]:
     chime.controller.set_provider(lambda: Writer(text))
     chime.send("show me")
     row = len(rows(chime)) - 1
-    layout = chime.window.transcript.layout_of(row)
+    layout = chime.window.transcript.parts.delegate.layout_at(row)
     assert layout is not None
     return row, layout
 
@@ -58,8 +58,8 @@ def answered(chime: RealApp, text: str) -> tuple[int, RowLayout]:
 def copied(chime: RealApp, row: int, layout: RowLayout) -> tuple[str, str]:
     """Select the whole answer and Ctrl+C: (plain text, ``text/markdown``)."""
     view = chime.window.transcript
-    chime.inside(lambda: view.selection.select_text(row, 0, layout.length))
-    chime.inside(view.menu.copy_action.trigger)  # what Ctrl+C and the menu's Copy do
+    chime.inside(lambda: view.parts.selection.select_text(row, 0, layout.length))
+    chime.inside(view.parts.menu.copy_action.trigger)  # what Ctrl+C and the menu's Copy do
     data = QGuiApplication.clipboard().mimeData()
     assert data is not None
     return data.text(), bytes(data.data("text/markdown").data()).decode("utf-8")
@@ -86,9 +86,9 @@ def test_part_of_a_line_with_math_copies_the_tex_it_covers(open_app: Opener) -> 
     with open_app() as chime:
         row, _layout = answered(chime, "so $a+b$ is it")
         view = chime.window.transcript
-        chime.inside(lambda: view.selection.select_text(row, 3, 6))  # "$a+b$ i"
-        assert view.selection.selected_text() == "$a+b$ i"
-        assert view.selection.selected_text(markdown=True) == "$a+b$ i"
+        chime.inside(lambda: view.parts.selection.select_text(row, 3, 6))  # "$a+b$ i"
+        assert view.parts.selection.selected_text() == "$a+b$ i"
+        assert view.parts.selection.selected_text(markdown=True) == "$a+b$ i"
 
 
 def test_money_is_not_math_and_what_cannot_be_drawn_is_its_source_in_code(

@@ -167,7 +167,7 @@ def test_recorded_mcp_calls_are_rows_with_their_states_images_and_links(
 
         def thumbnail_shown() -> bool:
             view.scrollTo(model.index(image_row))
-            layout = view.layout_of(image_row)
+            layout = view.parts.delegate.layout_at(image_row)
             return layout is not None and any(_has_image(p.doc) for p in layout.pieces)
 
         chime.until(thumbnail_shown)
@@ -192,12 +192,12 @@ def click_link(chime: RealApp, row: int) -> None:
     """A click on the row's link asks first; Cancel opens nothing."""
     view = chime.window.transcript
     view.scrollTo(chime.window.transcript_model.index(row))
-    layout = view.layout_of(row)
+    layout = view.parts.delegate.layout_at(row)
     assert layout is not None
     piece = layout.pieces[-1]
     local = QPoint(piece.x + 8, piece.y + piece.height // 2)
     assert layout.anchor_at(local.x(), local.y(), {}) == "https://example.org/resource/1"
-    at = view.row_origin(row) + local
+    at = view.parts.hits.row_origin(row) + local
     chime.inside(lambda: chime.qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=at))
     chime.until(lambda: chime.window.findChild(QMessageBox, "open-link-question") is not None)
     box = chime.window.findChild(QMessageBox, "open-link-question")

@@ -75,7 +75,7 @@ def answer_row(chime: RealApp) -> int:
 
 
 def thinking_button(chime: RealApp, row: int) -> str:
-    layout = chime.window.transcript.layout_of(row)
+    layout = chime.window.transcript.parts.delegate.layout_at(row)
     assert layout is not None
     button = layout.button(THINKING)
     assert button is not None
@@ -93,7 +93,7 @@ def test_thinking_streams_folded_then_reads_thought_for_and_opens_by_click_and_k
         chime.window.composer.editor.setPlainText("how hot should the oven be?")
         chime.inside(chime.window.composer.send_button.click)
         chime.until(lambda: chime.kinds()[-1:] == ["streaming"] and bool(rows(chime)[-1].reasoning))
-        chime.window.transcript_model.flush_stream()
+        chime.window.transcript_model.stream.flush()
         streaming = len(rows(chime)) - 1
         assert rows(chime)[streaming].reasoning == "weighing the oven"
         assert rows(chime)[streaming].text == ""
@@ -102,7 +102,7 @@ def test_thinking_streams_folded_then_reads_thought_for_and_opens_by_click_and_k
         assert not wait.isHidden()
         wait.elapsed_ms = lambda: 15000  # thinking for 12 s now: the next tick says so
         chime.inside(wait._tick.timeout.emit)
-        chime.inside(chime.window.transcript_model.flush_stream)
+        chime.inside(chime.window.transcript_model.stream.flush)
         assert wait.text() == "Thinking… 12 s"
         assert thinking_button(chime, streaming).endswith("Thinking… 12 s")
         chime.inside(gate.set)
@@ -116,27 +116,27 @@ def test_thinking_streams_folded_then_reads_thought_for_and_opens_by_click_and_k
         )
         assert wait.isHidden()
         assert thinking_button(chime, row) == "▸  Thought for 12 s"
-        layout = chime.window.transcript.layout_of(row)
+        layout = chime.window.transcript.parts.delegate.layout_at(row)
         assert layout is not None
         assert not any(piece.aside for piece in layout.pieces)
 
         press(chime, row, THINKING)  # a click opens it
-        layout = chime.window.transcript.layout_of(row)
+        layout = chime.window.transcript.parts.delegate.layout_at(row)
         assert layout is not None
         assert layout.pieces[0].aside
         assert layout.pieces[0].doc.toPlainText() == "weighing the oven"
         assert thinking_button(chime, row) == "▾  Thought for 12 s"
 
         chime.inside(lambda: chime.qtbot.keyClick(chime.window.transcript, Qt.Key.Key_Return))
-        layout = chime.window.transcript.layout_of(row)
+        layout = chime.window.transcript.parts.delegate.layout_at(row)
         assert layout is not None
         assert not any(piece.aside for piece in layout.pieces)
         assert thinking_button(chime, row) == "▸  Thought for 12 s"
-        menu = chime.window.transcript.menu.build(row, "")
+        menu = chime.window.transcript.parts.menu.build(row, "")
         show = next(a for a in menu.actions() if a.text() == "Show &thinking")
         chime.inside(show.trigger)  # the context menu, for the keyboard
         assert chime.window.transcript_model.is_expanded(row)
-        menu = chime.window.transcript.menu.build(row, "")
+        menu = chime.window.transcript.parts.menu.build(row, "")
         assert any(a.text() == "Hide &thinking" for a in menu.actions())
 
 
@@ -158,7 +158,7 @@ def test_copy_and_find_leave_the_thinking_out(open_app: Opener) -> None:
         chime.inside(lambda: bar.edit.setText("oven"))
         # "oven" is in the question and the (open) thinking: only the question counts
         chime.until(lambda: bar.count_label.text() == "1 of 1")
-        layout = chime.window.transcript.layout_of(row)
+        layout = chime.window.transcript.parts.delegate.layout_at(row)
         assert layout is not None
         assert layout.pieces[0].aside
         assert marks_in(layout, "oven") == []
@@ -175,7 +175,7 @@ def test_a_reminder_answered_in_words_offers_set_it_which_asks_then_creates_it(
         chime.until(lambda: chime.idle() and chime.kinds()[-1:] == ["unset"])
         line = len(rows(chime)) - 1
         assert chime.window.transcript_model.index(line).data() == ""
-        layout = chime.window.transcript.layout_of(line)
+        layout = chime.window.transcript.parts.delegate.layout_at(line)
         assert layout is not None
         assert layout.pieces[0].doc.toPlainText() == (
             "No reminder was set: this model answered in words."
@@ -189,7 +189,7 @@ def test_a_reminder_answered_in_words_offers_set_it_which_asks_then_creates_it(
         press(chime, line, "set-reminder")
         chime.until(lambda: rows(chime)[line].result is not None)
         assert rows(chime)[line].result == "schedule-1"
-        layout = chime.window.transcript.layout_of(line)
+        layout = chime.window.transcript.parts.delegate.layout_at(line)
         assert layout is not None
         assert layout.button("set-reminder") is None
         assert layout.pieces[0].doc.toPlainText() == "Reminder set: “check the oven” · schedule-1"

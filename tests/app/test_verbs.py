@@ -76,14 +76,14 @@ def press(chime: RealApp, row: int, name: str) -> None:
         view.setFocus()
         view.setCurrentIndex(model.index(row))
         view.scrollTo(model.index(row))
-        layout = view.layout_of(row)
+        layout = view.parts.delegate.layout_at(row)
         assert layout is not None
         button = layout.button(name)
         assert button is not None, f"row {row} has no {name} button"
         chime.qtbot.mouseClick(
             view.viewport(),
             Qt.MouseButton.LeftButton,
-            pos=button.rect.center() + view.row_origin(row),
+            pos=button.rect.center() + view.parts.hits.row_origin(row),
         )
 
     chime.inside(click)
@@ -170,7 +170,7 @@ def test_an_earlier_message_edited_is_answered_and_its_switcher_goes_back_to_the
         assert len(texts) == 2
         assert "Tokyo" in texts[1]
         assert rows(chime)[0].version == (2, 2)
-        layout = chime.window.transcript.layout_of(0)
+        layout = chime.window.transcript.parts.delegate.layout_at(0)
         assert layout is not None
         assert layout.switcher_text == "2/2"
         assert [b.name for b in layout.buttons] == ["version-previous", "version-next"]
@@ -296,7 +296,7 @@ def test_a_failed_rows_retry_edit_and_discard_act_on_that_message(open_app: Open
         send(chime, "hello")  # a failure never blocks
         assert chime.kinds() == ["user", "error", "user", "assistant"]
         assert chime.transcript_texts()[1] == "The endpoint refused “boom one”."
-        layout = chime.window.transcript.layout_of(1)
+        layout = chime.window.transcript.parts.delegate.layout_at(1)
         assert layout is not None
         assert [b.name for b in layout.buttons] == ["retry", "edit", "discard", "settings"]
         provider.failing = False
@@ -364,12 +364,14 @@ def test_the_usage_of_an_answer_is_a_quiet_line_under_it(
 ) -> None:
     with open_app() as chime:
         send(chime, "what time is it?")
-        plain = chime.window.transcript.layout_of(1)
+        plain = chime.window.transcript.parts.delegate.layout_at(1)
         assert plain is not None
         assert "tokens" not in plain.footer_text
         chime.controller.set_provider(lambda: Reporting(clock))
         send(chime, "count this")
-        layout = chime.window.transcript.layout_of(chime.window.transcript_model.rowCount() - 1)
+        layout = chime.window.transcript.parts.delegate.layout_at(
+            chime.window.transcript_model.rowCount() - 1
+        )
         assert layout is not None
         # The rate is over the writing (82 tokens in 2 s), not the prompt's reading.
         assert layout.footer_text.endswith(
@@ -403,7 +405,7 @@ def test_find_counts_steps_through_highlights_and_closes(open_app: Opener) -> No
         target = flow.current_match()
         assert target is not None
         row = chime.window.transcript_model.row_of_message(target[0])
-        marks, current = view.matches.marks(row)
+        marks, current = view.parts.matches.marks(row)
         assert marks
         assert current >= 0
         chime.inside(lambda: chime.qtbot.keyClick(bar.edit, Qt.Key.Key_Return))
@@ -418,7 +420,7 @@ def test_find_counts_steps_through_highlights_and_closes(open_app: Opener) -> No
         assert bar.count_label.text() == f"{first % total + 1} of {total}"
         chime.inside(lambda: chime.qtbot.keyClick(bar.edit, Qt.Key.Key_Escape))
         assert not bar.isVisible()
-        assert view.matches.marks(row) == ([], -1)
+        assert view.parts.matches.marks(row) == ([], -1)
         assert chime.idle()  # Esc closed the bar, it did not reach Stop
 
 
@@ -445,7 +447,7 @@ def test_find_in_a_long_session_says_plus_while_it_searches_and_loads_a_far_matc
         assert bar.count_label.text() == "1 of 2"
         row = chime.window.transcript_model.row_of_message(4 * 3)
         assert row >= 0  # loaded to be shown
-        assert chime.window.transcript.matches.marks(row)[1] == 0
+        assert chime.window.transcript.parts.matches.marks(row)[1] == 0
 
 
 # -- against a real endpoint ---------------------------------------------------------------
@@ -483,7 +485,7 @@ def test_a_refused_message_does_not_block_the_next_one_against_a_real_endpoint(
             assert kinds == ["user", "error", "user", "assistant"]
             assert texts[2:] == ["a short one", "Answered: a short one"]
             assert "The conversation is too long for this model's context (400)" in texts[1]
-            layout = chime.window.transcript.layout_of(1)
+            layout = chime.window.transcript.parts.delegate.layout_at(1)
             assert layout is not None
             assert [b.text for b in layout.buttons] == [
                 "Retry (Enter)",

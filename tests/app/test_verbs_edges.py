@@ -321,7 +321,7 @@ def test_a_failed_reminder_turn_offers_retry_and_discard_but_no_edit(
         advance_and_fire(chime, clock, timedelta(minutes=2))  # a RealApp has what it reads
         chime.until(lambda: chime.idle() and chime.kinds()[-1] == "error")
         row = len(chime.kinds()) - 1
-        layout = chime.window.transcript.layout_of(row)
+        layout = chime.window.transcript.parts.delegate.layout_at(row)
         assert layout is not None
         assert [b.name for b in layout.buttons] == ["retry", "discard", "settings"]
         value = chime.window.transcript_model.row_at(row)

@@ -57,7 +57,7 @@ def test_the_bar_stands_for_the_whole_conversation_and_the_list_bar_is_hidden(
 ) -> None:
     view = window.transcript
     bar = view.position.bar
-    first, stop, known = window.transcript_model.loaded_span()
+    first, stop, known = window.transcript_model.history.span()
     assert first > 0  # only the tail is loaded
     assert known == EVENTS
     assert view.verticalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
@@ -89,7 +89,7 @@ def test_dragging_the_bar_to_the_top_shows_the_first_message(qtbot, window: Main
     bar.setValue(0)
     qtbot.waitUntil(lambda: "question 0" in shown_texts(view))
     bar.setSliderDown(False)
-    assert window.transcript_model.loaded_span()[0] == 0
+    assert window.transcript_model.history.span()[0] == 0
     assert bar.value() == 0
 
 

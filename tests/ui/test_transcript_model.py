@@ -3,18 +3,20 @@ answer in place, queued messages after the answer they wait for, lazy older hist
 
 from __future__ import annotations
 
-import pytest
-from PySide6.QtCore import QModelIndex
+from datetime import timedelta
 
-from tests.ui.events import EventScript, create_call, view
-from ui.transcript_model import (
-    FETCH_EVENTS,
-    INITIAL_EVENTS,
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+
+from tests.ui.events import T0, EventScript, create_call, view
+from ui.transcript_model import FETCH_EVENTS, INITIAL_EVENTS, MAX_ROWS, TranscriptModel
+from ui.transcript_roles import (
+    CAPTION_ROLE,
+    EXPANDED_ROLE,
     KIND_ROLE,
-    MAX_ROWS,
     QUEUED_ROLE,
+    SEQ_ROLE,
     TITLE_ROLE,
-    TranscriptModel,
 )
 
 
@@ -28,13 +30,13 @@ def test_the_model_passes_the_qt_model_tester(qapp, qtmodeltester) -> None:
         script.turn(f"question {n}", f"answer {n}")
     model = TranscriptModel()
     model.reset(script.events, "UTC")
-    model.want_older()
+    model.history.want_older()
     qtmodeltester.check(model, force_py=True)
     more = script.user("more")
     model.append_event(more)
     model.append_event(script.start(more.seq))
-    model.append_stream("partial")
-    model.flush_stream()
+    model.stream.add_text("partial")
+    model.stream.flush()
     model.append_event(script.user("queued meanwhile"))
     model.append_event(script.answer("done"))
     model.toggle_expanded(0)
@@ -60,6 +62,28 @@ def test_a_tool_result_updates_its_call_row_instead_of_adding_one(qtbot) -> None
     assert model.index(1).data(TITLE_ROLE) == "Create reminder — stretch, 12:02 · schedule-1"
 
 
+def test_each_role_reads_its_part_of_the_row_and_no_row_reads_nothing(qapp) -> None:
+    script = EventScript()
+    script.turn("hi", "hello")
+    reminder = script.reminder("schedule-1", "stretch", T0, T0 + timedelta(minutes=30))
+    model = TranscriptModel()
+    model.reset(script.events, "UTC")
+    assert kinds(model) == ["user", "assistant", "reminder"]
+    card, answer = model.index(2), model.index(1)
+    assert card.data(CAPTION_ROLE) == "Reminder · due 12:00 · delivered 12:30 (late)"
+    assert card.data(SEQ_ROLE) == reminder.seq
+    assert answer.data(CAPTION_ROLE) == ""  # only a reminder card has a caption
+    assert answer.data(Qt.ItemDataRole.DisplayRole) == "hello"
+    assert answer.data(Qt.ItemDataRole.ToolTipRole) is None  # a role the model has not
+    assert answer.data(EXPANDED_ROLE) is False
+    model.toggle_expanded(1)
+    assert answer.data(EXPANDED_ROLE) is True
+    assert model.roleNames()[CAPTION_ROLE].data() == b"caption"
+    assert model.data(model.index(3)) is None  # past the last row
+    model.toggle_expanded(3)  # no row there: nothing to expand
+    assert not model.is_expanded(3)
+
+
 def test_the_streamed_answer_grows_in_its_own_row_which_the_recorded_answer_takes_over(
     qtbot,
 ) -> None:
@@ -69,11 +93,11 @@ def test_the_streamed_answer_grows_in_its_own_row_which_the_recorded_answer_take
     question = script.user("hi")
     model.append_event(question)
     model.append_event(script.start(question.seq))
-    model.append_stream("Hel")
+    model.stream.add_text("Hel")
     qtbot.waitUntil(lambda: kinds(model) == ["user", "streaming"])
     uid = model.uid_at(1)
     with qtbot.waitSignal(model.dataChanged):
-        model.append_stream("lo")
+        model.stream.add_text("lo")
     assert model.rowCount() == 2
     assert model.index(1).data() == "Hello"
     model.append_event(script.answer("Hello there"))
@@ -85,10 +109,10 @@ def test_the_streamed_answer_grows_in_its_own_row_which_the_recorded_answer_take
 def test_a_stream_ended_without_an_answer_leaves_no_row(qapp) -> None:
     model = TranscriptModel()
     model.reset([], "UTC")
-    model.append_stream("partial")
-    model.flush_stream()
+    model.stream.add_text("partial")
+    model.stream.flush()
     assert kinds(model) == ["streaming"]
-    model.end_stream()
+    model.stream.end()
     assert model.rowCount() == 0
 
 
@@ -99,8 +123,8 @@ def test_a_message_typed_while_an_answer_streams_is_shown_after_it_marked_queued
     first = script.user("first question")
     model.append_event(first)
     model.append_event(script.start(first.seq))
-    model.append_stream("Working on it")
-    model.flush_stream()
+    model.stream.add_text("Working on it")
+    model.stream.flush()
     queued = script.user("second question")
     model.append_event(queued)
     assert kinds(model) == ["user", "streaming", "user"]
@@ -160,26 +184,26 @@ def test_a_long_session_opens_with_its_tail_and_loads_older_turns_on_demand() ->
     assert first <= INITIAL_EVENTS
     assert model.index(first - 1).data() == "answer 999"
     assert not model.canFetchMore(QModelIndex())  # Qt's bottom-visible probing loads nothing
-    model.want_older()
+    model.history.want_older()
     assert model.canFetchMore(QModelIndex())
     model.fetchMore(QModelIndex())
     assert model.rowCount() > first
     assert model.index(model.rowCount() - 1).data() == "answer 999"
-    while model.has_older():
-        model.want_older()
+    while model.history.has_older():
+        model.history.want_older()
         model.fetchMore(QModelIndex())
         assert model.rowCount() <= MAX_ROWS + 2 * FETCH_EVENTS
     assert model.index(0).data() == "question 0"
-    assert model.has_newer()  # the newest rows were unloaded past the cap
+    assert model.history.has_newer()  # the newest rows were unloaded past the cap
     typed = script.user("typed while reading old history")
     model.append_event(typed)
     model.append_event(script.start(typed.seq))
     assert model.index(model.rowCount() - 1).data() != "typed while reading old history"
-    while model.has_newer():
-        model.fetch_newer()
+    while model.history.has_newer():
+        model.history.fetch_newer()
         assert model.rowCount() <= MAX_ROWS + 2 * FETCH_EVENTS
     assert model.index(model.rowCount() - 1).data() == "typed while reading old history"
-    assert model.has_older()
+    assert model.history.has_older()
     model.append_event(script.answer("and its answer"))
     assert model.index(model.rowCount() - 1).data() == "and its answer"
 
@@ -229,9 +253,9 @@ def test_a_group_appended_at_once_is_shown_and_the_model_stays_at_the_tail() -> 
         "schedule/change", {"version": 1, "operation": "dispatch", "id": "schedule-1"}
     )
     model.append_event(reminder)  # the log already holds ``change`` when this is announced
-    assert not model.has_newer()
+    assert not model.history.has_newer()
     model.append_event(change)
-    assert not model.has_newer()
+    assert not model.history.has_newer()
     assert kinds(model)[-1] == "reminder"
 
 
@@ -258,8 +282,8 @@ def test_a_tail_off_the_shown_path_loads_back_to_the_rows_before_the_edited_mess
     model.reset(script.events, "UTC", conversation=script.conversation())
     texts = [model.index(r).data() for r in range(model.rowCount())]
     assert texts == ["question 2, edited", "answer to the edit"]  # 4,400 events off the path
-    assert model.has_older()
-    model.want_older()
+    assert model.history.has_older()
+    model.history.want_older()
     model.fetchMore(QModelIndex())  # one fetch crosses the rest of the stretch
     texts = [model.index(r).data() for r in range(model.rowCount())]
     assert texts == [

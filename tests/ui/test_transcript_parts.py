@@ -39,7 +39,7 @@ def show_rows(window: MainWindow) -> None:
 
 def code_row_height(window: MainWindow) -> int:
     view = window.transcript
-    layout = view.layout_of(view.model().rowCount() - 1)
+    layout = view.parts.delegate.layout_at(view.model().rowCount() - 1)
     assert layout is not None
     return layout.height
 
@@ -53,10 +53,10 @@ def test_an_empty_transcript_paints_without_its_parts_which_come_with_the_first_
     assert view._parts is None
     show_rows(window)
     assert view._parts is not None
-    assert view.itemDelegate() is view.delegate
+    assert view.itemDelegate() is view.parts.delegate
     shortcuts = {action.shortcut() for action in view.actions()}
     assert QKeySequence(QKeySequence.StandardKey.Copy) in shortcuts
-    assert view.layout_of(0) is not None
+    assert view.parts.delegate.layout_at(0) is not None
 
 
 def test_what_the_window_said_before_the_first_row_holds_for_it(window: MainWindow) -> None:
@@ -64,7 +64,7 @@ def test_what_the_window_said_before_the_first_row_holds_for_it(window: MainWind
     view.set_writable(False)
     view.set_wrap_code(True)
     show_rows(window)
-    assert view.delegate.layouts.writable is False
+    assert view.parts.delegate.layouts.writable is False
     wrapped = code_row_height(window)
     view.set_wrap_code(False)
     QApplication.processEvents()

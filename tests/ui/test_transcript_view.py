@@ -53,9 +53,9 @@ def row_of(view: TranscriptView, text: str) -> int:
 
 def point(view: TranscriptView, row: int, position: int) -> QPoint:
     """The viewport point of a text position of a row."""
-    layout = view.layout_of(row)
+    layout = view.parts.delegate.layout_at(row)
     assert layout is not None
-    return (layout.point_of(position) + view.row_origin(row).toPointF()).toPoint()
+    return (layout.point_of(position) + view.parts.hits.row_origin(row).toPointF()).toPoint()
 
 
 def hover(view: TranscriptView, at: QPoint) -> None:
@@ -90,7 +90,7 @@ def test_dragging_over_part_of_an_answer_selects_it_and_ctrl_c_copies_that_text(
     converse(window, ("hi", "The quick brown fox jumps over the lazy dog."))
     row = row_of(view, "The quick brown fox jumps over the lazy dog.")
     drag(qtbot, view, point(view, row, 4), point(view, row, 19))
-    assert view.selection.selected_text() == "quick brown fox"
+    assert view.parts.selection.selected_text() == "quick brown fox"
     qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     assert QGuiApplication.clipboard().text() == "quick brown fox"
 
@@ -104,13 +104,14 @@ def test_a_selection_can_run_across_messages_and_copies_as_plain_text_or_markdow
     last = row_of(view, "Last.")
     drag(qtbot, view, point(view, first, 6), point(view, last, 4))
     assert (
-        view.selection.selected_text() == "question\n\nAn answer with bold words.\n\nsecond\n\nLast"
+        view.parts.selection.selected_text()
+        == "question\n\nAn answer with bold words.\n\nsecond\n\nLast"
     )
-    markdown = view.selection.selected_text(markdown=True)
+    markdown = view.parts.selection.selected_text(markdown=True)
     assert "An answer with **bold** words." in markdown
-    view.copying.copy_selection()
+    view.parts.copying.copy_selection()
     data = QGuiApplication.clipboard().mimeData()
-    assert data.text() == view.selection.selected_text()
+    assert data.text() == view.parts.selection.selected_text()
     assert bytes(data.data("text/markdown").data()).decode() == markdown
 
 
@@ -121,25 +122,27 @@ def test_double_click_selects_a_word_and_a_click_clears_the_selection(
     converse(window, ("hi", "Reminders come back as turns."))
     row = row_of(view, "Reminders come back as turns.")
     qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point(view, row, 12))
-    assert view.selection.selected_text() == "come"
+    assert view.parts.selection.selected_text() == "come"
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point(view, row, 2))
-    assert not view.selection.has_selection()
+    assert not view.parts.selection.has_selection()
 
 
 def test_the_code_box_copy_button_copies_exactly_the_code(qtbot, window: MainWindow) -> None:
     view = window.transcript
     converse(window, ("write a function", ANSWER))
     row = row_of(view, ANSWER)
-    layout = view.layout_of(row)
+    layout = view.parts.delegate.layout_at(row)
     assert layout is not None
     [box] = layout.boxes
     assert box.label == "python"
     QGuiApplication.clipboard().setText("something else")
     qtbot.mouseClick(
-        view.viewport(), Qt.MouseButton.LeftButton, pos=box.copy.center() + view.row_origin(row)
+        view.viewport(),
+        Qt.MouseButton.LeftButton,
+        pos=box.copy.center() + view.parts.hits.row_origin(row),
     )
     assert QGuiApplication.clipboard().text() == CODE
-    assert view.copying.copied_box(view.model().uid_at(row)) == 0  # the button says "Copied"
+    assert view.parts.copying.copied_box(view.model().uid_at(row)) == 0  # the button says "Copied"
 
 
 def test_code_is_highlighted_in_readable_colours_and_a_user_message_renders_markdown_too(
@@ -152,7 +155,7 @@ def test_code_is_highlighted_in_readable_colours_and_a_user_message_renders_mark
         row_of(view, f"what does this do?\n\n```python\n{CODE}\n```"),
         row_of(view, ANSWER),
     ):
-        layout = view.layout_of(row)
+        layout = view.parts.delegate.layout_at(row)
         assert layout is not None
         [box] = layout.boxes
         assert box.code == CODE  # the fence is a code box in a user message as in an answer
@@ -174,13 +177,13 @@ def test_a_long_code_line_scrolls_sideways_with_shift_and_the_wheel(
     answer = f"```python\n{long_line}\n```"
     converse(window, ("long", answer))
     row = row_of(view, answer)
-    layout = view.layout_of(row)
+    layout = view.parts.delegate.layout_at(row)
     assert layout is not None
     [box] = layout.boxes
     assert box.overflow > 0
     assert box.scrollbar is not None
     uid = view.model().uid_at(row)
-    inside = box.body.center() + view.row_origin(row)
+    inside = box.body.center() + view.parts.hits.row_origin(row)
     event = QWheelEvent(
         QPointF(inside),
         QPointF(view.viewport().mapToGlobal(inside)),
@@ -192,9 +195,9 @@ def test_a_long_code_line_scrolls_sideways_with_shift_and_the_wheel(
         False,
     )
     QApplication.sendEvent(view.viewport(), event)
-    assert view.code_scroll.offsets(uid)[0] > 0
+    assert view.parts.code_scroll.offsets(uid)[0] > 0
     window.window_actions.action("wrap_code").trigger()  # View > Wrap long code lines
-    wrapped = view.layout_of(row)
+    wrapped = view.parts.delegate.layout_at(row)
     assert wrapped is not None
     assert wrapped.boxes[0].overflow == 0
     assert wrapped.height > layout.height
@@ -235,14 +238,14 @@ def test_hovering_a_message_shows_its_copy_button_which_copies_the_message_as_wr
     view = window.transcript
     converse(window, ("hi", "Some *emphasis* here."))
     row = row_of(view, "Some *emphasis* here.")
-    layout = view.layout_of(row)
+    layout = view.parts.delegate.layout_at(row)
     assert layout is not None
     [copy] = [b for b in layout.footer_buttons if b.name == "copy"]
     uid = view.model().uid_at(row)
-    assert not view.hover.shows_actions(uid)
-    at = copy.rect.center() + view.row_origin(row)
+    assert not view.parts.hover.shows_actions(uid)
+    at = copy.rect.center() + view.parts.hits.row_origin(row)
     hover(view, at)
-    assert view.hover.shows_actions(uid)
+    assert view.parts.hover.shows_actions(uid)
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=at)
     assert QGuiApplication.clipboard().text() == "Some *emphasis* here."
 
@@ -254,13 +257,13 @@ def test_the_keyboard_reaches_a_messages_actions_through_its_menu(
     converse(window, ("hi", ANSWER))
     view.setFocus()
     view.select_last()
-    menu = view.menu.build(view.currentIndex().row(), "")
+    menu = view.parts.menu.build(view.currentIndex().row(), "")
     texts = [action.text() for action in menu.actions()]
     assert "&Copy message" in texts
     assert "Copy code (python)" in texts
-    assert view.hover.shows_actions(view.model().uid_at(view.currentIndex().row()))
+    assert view.parts.hover.shows_actions(view.model().uid_at(view.currentIndex().row()))
     qtbot.keyClick(view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
-    assert view.selection.selected_text().startswith("hi")
+    assert view.parts.selection.selected_text().startswith("hi")
 
 
 def test_a_streamed_answer_grows_in_its_own_row_and_the_view_follows_it(
@@ -285,7 +288,7 @@ def test_a_streamed_answer_grows_in_its_own_row_and_the_view_follows_it(
     assert view.follow.is_following()
     bar = view.verticalScrollBar()
     assert bar.value() == bar.maximum()
-    layout = view.layout_of(rows - 1)
+    layout = view.parts.delegate.layout_at(rows - 1)
     assert layout is not None
     assert len(layout.boxes) == 4  # rendered as Markdown while it streams
     bar.setValue(bar.maximum() // 2)  # the user scrolls up to read
@@ -330,30 +333,30 @@ def test_a_tool_call_expands_on_click_and_an_error_row_offers_retry_and_settings
     QApplication.processEvents()
     model = window.transcript_model
     tool = next(r for r in range(model.rowCount()) if model.row_at(r).kind == "tool")  # type: ignore[union-attr]
-    layout = view.layout_of(tool)
+    layout = view.parts.delegate.layout_at(tool)
     assert layout is not None
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point(view, tool, 3))
     assert model.is_expanded(tool)
-    expanded = view.layout_of(tool)
+    expanded = view.parts.delegate.layout_at(tool)
     assert expanded is not None
     assert "Arguments:" in expanded.text(0, expanded.length)
     error = model.rowCount() - 1
-    buttons = {b.name: b for b in view.layout_of(error).buttons}  # type: ignore[union-attr]
+    buttons = {b.name: b for b in view.parts.delegate.layout_at(error).buttons}  # type: ignore[union-attr]
     with qtbot.waitSignal(view.row_action) as retried:
         qtbot.mouseClick(
             view.viewport(),
             Qt.MouseButton.LeftButton,
-            pos=buttons["retry"].rect.center() + view.row_origin(error),
+            pos=buttons["retry"].rect.center() + view.parts.hits.row_origin(error),
         )
     assert retried.args == ["retry", question.seq]  # THAT input, not the newest failed one
     with qtbot.waitSignal(view.settings_requested):
         qtbot.mouseClick(
             view.viewport(),
             Qt.MouseButton.LeftButton,
-            pos=buttons["settings"].rect.center() + view.row_origin(error),
+            pos=buttons["settings"].rect.center() + view.parts.hits.row_origin(error),
         )
     view.setCurrentIndex(model.index(error))
-    menu = view.menu.build(error, "")
+    menu = view.parts.menu.build(error, "")
     assert "&Retry" in [action.text() for action in menu.actions()]
     with qtbot.waitSignal(view.row_action) as entered:
         qtbot.keyClick(view, Qt.Key.Key_Return)

@@ -25,21 +25,21 @@ def test_dragging_a_code_boxs_bar_scrolls_the_code_sideways_until_released(
     answer = f"```python\n{LONG}\n```"
     converse(window, ("long", answer))
     row = row_of(view, answer)
-    layout = view.layout_of(row)
+    layout = view.parts.delegate.layout_at(row)
     assert layout is not None
     [box] = layout.boxes
     assert box.scrollbar is not None
     uid = window.transcript_model.uid_at(row)
-    start = box.scrollbar.center() + view.row_origin(row)
+    start = box.scrollbar.center() + view.parts.hits.row_origin(row)
     viewport = view.viewport()
     qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=start)
     qtbot.mouseMove(viewport, pos=start + QPoint(80, 0))
-    moved = view.code_scroll.offsets(uid)[0]
+    moved = view.parts.code_scroll.offsets(uid)[0]
     assert moved > 0
     qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=start + QPoint(80, 0))
     qtbot.mouseMove(viewport, pos=start + QPoint(160, 0))
-    assert view.code_scroll.offsets(uid)[0] == moved  # released: the box no longer follows
-    assert not view.selection.has_selection()  # a drag of the bar selects nothing
+    assert view.parts.code_scroll.offsets(uid)[0] == moved  # released: the box no longer follows
+    assert not view.parts.selection.has_selection()  # a drag of the bar selects nothing
 
 
 def test_the_pointer_shows_what_is_under_it_and_forgets_it_when_it_leaves(
@@ -57,21 +57,21 @@ def test_the_pointer_shows_what_is_under_it_and_forgets_it_when_it_leaves(
     assert view.viewport().cursor().shape() == Qt.CursorShape.IBeamCursor
     hover(view, point(view, row, 6))
     uid = window.transcript_model.uid_at(row)
-    assert view.hover.shows_actions(uid)
+    assert view.parts.hover.shows_actions(uid)
     QApplication.sendEvent(view, QEvent(QEvent.Type.Leave))
     assert hovered == ["https://example.com/docs", "", "https://example.com/docs", ""]
     view.clearFocus()
-    assert not view.hover.shows_actions(uid)
+    assert not view.parts.hover.shows_actions(uid)
 
 
 def test_a_buttons_tooltip_is_its_tip(qtbot, window: MainWindow) -> None:
     view = window.transcript
     converse(window, ("hi", "An answer."))
     row = row_of(view, "An answer.")
-    layout = view.layout_of(row)
+    layout = view.parts.delegate.layout_at(row)
     assert layout is not None
     button = next(b for b in layout.footer_buttons if b.tip)
-    at = button.rect.center() + view.row_origin(row)
+    at = button.rect.center() + view.parts.hits.row_origin(row)
     hover(view, at)
     viewport = view.viewport()
     event = QHelpEvent(QEvent.Type.ToolTip, at, viewport.mapToGlobal(at))
@@ -89,20 +89,20 @@ def test_a_triple_click_selects_the_text_block_and_shift_click_extends_a_selecti
     viewport = view.viewport()
     at = point(view, row, 3)
     qtbot.mouseDClick(viewport, Qt.MouseButton.LeftButton, pos=at)
-    assert view.selection.selected_text() == "First"
+    assert view.parts.selection.selected_text() == "First"
     qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=at)
     qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=at)
-    assert view.selection.selected_text() == "First paragraph here."
+    assert view.parts.selection.selected_text() == "First paragraph here."
     qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=point(view, row, 30))
     drag(qtbot, view, point(view, row, 0), point(view, row, 2))
-    assert view.selection.selected_text() == "Fi"
+    assert view.parts.selection.selected_text() == "Fi"
     qtbot.mouseClick(
         viewport,
         Qt.MouseButton.LeftButton,
         Qt.KeyboardModifier.ShiftModifier,
         pos=point(view, row, 5),
     )
-    assert view.selection.selected_text() == "First"
+    assert view.parts.selection.selected_text() == "First"
 
 
 @pytest.mark.parametrize("key", [Qt.Key.Key_Menu, Qt.Key.Key_F10])
@@ -144,7 +144,7 @@ def test_a_links_context_menu_opens_or_copies_it(qtbot, window: MainWindow) -> N
     answer = "See [the docs](https://example.com/docs) for more."
     converse(window, ("where?", answer))
     row = row_of(view, answer)
-    menu = view.menu.build(row, "https://example.com/docs")
+    menu = view.parts.menu.build(row, "https://example.com/docs")
     actions = {action.text(): action for action in menu.actions()}
     actions["Copy &link address"].trigger()
     assert QGuiApplication.clipboard().text() == "https://example.com/docs"
@@ -173,4 +173,4 @@ def test_a_drag_past_the_last_row_selects_to_the_end_of_the_text(qtbot, window: 
     below = QPoint(view.viewport().width() // 2, view.viewport().height() - 20)
     assert view.indexAt(below).row() == -1  # under the rows: no row there
     drag(qtbot, view, point(view, row, 4), below)
-    assert view.selection.selected_text() == "last words."
+    assert view.parts.selection.selected_text() == "last words."
