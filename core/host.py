@@ -156,8 +156,7 @@ class SessionHost:
         """The staged check of a warm open ended: what its next-due index held is checked now,
         or a re-scan replaced it; the owner decides again."""
         await session.verification()
-        if not self._disposed:
-            self.owner.request_drive()
+        self.owner.request_drive()  # dispose cancels this wait before it disposes the owner
 
     async def dispose(self) -> None:
         """Stops for good: owner, then agent, then flush and close the session. Idempotent."""

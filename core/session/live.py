@@ -421,8 +421,9 @@ class LiveSession:
     async def _hold_writes(self) -> None:
         """Hold new writes and wait for the one in flight: the re-scan reads a still file."""
         self._gate = asyncio.get_running_loop().create_future()
-        if self._writer is not None:
-            await self._writer.quiet()
+        writer = self._writer
+        assert writer is not None  # only a session on disk opens warm, and it has a writer
+        await writer.quiet()
 
     def _adopt(self, fresh: Rescan) -> None:
         """The re-scan's state replaces the checkpoint's; what follows is ``reconcile.decide``."""

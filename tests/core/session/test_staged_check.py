@@ -507,3 +507,12 @@ def test_a_write_on_a_warm_open_not_started_yet_starts_its_check_first(tmp_path:
         await session.close()
 
     asyncio.run(main())
+
+
+def test_a_session_without_storage_has_no_staged_barrier_to_pass(clock: FakeClock) -> None:
+    async def main() -> None:
+        session = LiveSession.detached("s-1", clock)
+        assert session.verified
+        assert not await session.flush_staged()
+
+    asyncio.run(main())
