@@ -91,4 +91,10 @@ def load_style(app: QApplication) -> None:
     the chosen theme)."""
     apply_style_sheet(app, palette_for("light"))
     app.setPalette(palette_for("light"))
+    set_window_icon(app)
+
+
+def set_window_icon(app: QApplication) -> None:
+    """Chime's icon on every window. A start sets only this before ``apply_appearance``: the light
+    sheet ``load_style`` sets first would be replaced before any widget read it."""
     app.setWindowIcon(QIcon(str(resource("icons", "chime.svg"))))

@@ -1,5 +1,6 @@
-"""The process around one run of Chime: its command-line arguments, SIGTERM/SIGINT waking the Qt
-loop, the start trace of ``bench/start_bench.py``, and replacing the process to start again.
+"""The process around one run of Chime: its command-line arguments, the wait for the window's first
+paint, SIGTERM/SIGINT waking the Qt loop, the start trace of ``bench/start_bench.py``, and
+replacing the process to start again.
 
 Used by ``app.main.run``; builds no window and imports no engine module.
 """
@@ -12,15 +13,23 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSocketNotifier
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEventLoop, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QWidget
 
 from app import __version__
 from app.system import monotonic_seconds
 from ui.main_window import MainWindow
 
+if TYPE_CHECKING:  # after the first paint (``install_signal_quit``)
+    from PySide6.QtCore import QSocketNotifier
+
 _log = logging.getLogger("app")
+
+FIRST_PAINT_WAIT_MS = 2000
+"""How long a start waits for the window to be exposed before it goes on loading the engine (a
+window manager that keeps a new window unmapped, on another workspace, must not stop the start)."""
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -44,6 +53,25 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return parser.parse_args(list(argv))
 
 
+def paint_first(app: QApplication, window: QWidget) -> None:
+    """Turn Qt's event loop until the shown window is exposed and painted, at most
+    ``FIRST_PAINT_WAIT_MS``. On X the server (and its window manager) map a new window in their
+    own time: one ``processEvents`` often ran before the expose arrived, and the window stayed
+    blank until the engine had loaded. Qt marks an exposed widget window ``WA_Mapped`` (asking
+    its ``windowHandle`` would build QWindow's enum classes)."""
+    if not window.isVisible():  # a background start: nothing to paint yet
+        app.processEvents()
+        return
+    deadline = QTimer()  # wakes the wait below when nothing else does
+    deadline.setSingleShot(True)
+    deadline.start(FIRST_PAINT_WAIT_MS)
+    mapped = Qt.WidgetAttribute.WA_Mapped
+    while not window.testAttribute(mapped) and deadline.isActive():
+        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+    deadline.stop()
+    app.processEvents()  # the paint the expose asked for
+
+
 def trace_start(window: MainWindow, milestone: str) -> None:
     """For ``bench/start_bench.py``: with ``CHIME_START_TRACE`` set to a file, append the
     milestone, the monotonic time and what the window shows (sessions listed, transcript rows)."""
@@ -57,8 +85,10 @@ def trace_start(window: MainWindow, milestone: str) -> None:
 
 def install_signal_quit(app: QApplication, quit_now: Callable[[], object]) -> QSocketNotifier:
     """SIGTERM/SIGINT wake the Qt loop through a socket, then ``quit_now()`` runs on it."""
-    import signal  # both after the first paint
+    import signal  # all three after the first paint
     import socket
+
+    from PySide6.QtCore import QSocketNotifier
 
     reader, writer = socket.socketpair()
     reader.setblocking(False)

@@ -32,9 +32,9 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from app import __version__, qt_feature  # first: its import keeps PySide6 from reading sources
-from app.appearance import apply_appearance, load_style, make_application
+from app.appearance import apply_appearance, make_application, set_window_icon
 from app.language import install_language, language_for
-from app.launch import install_signal_quit, parse_args, restart, trace_start
+from app.launch import install_signal_quit, paint_first, parse_args, restart, trace_start
 from app.owner_timer import ClockJumpWatch
 from app.paths import chosen_data_dir, config_dir, resource, writable_problem
 from app.run_log import EarlyRecords, install_excepthook, setup_logging
@@ -375,13 +375,13 @@ def run(argv: Sequence[str] | None = None) -> int:
     if hand_over(folder, args.session):  # the running Chime of this data folder raised its window
         print(f"Chime is already running for {folder}: its window was brought forward.")
         return 0
-    load_style(app)
+    set_window_icon(app)
     settings = read_settings(folder)
     apply_appearance(app, settings.settings)  # before the window is built: it is polished once
     chime = Application(app, folder, args.session, settings=settings)
     install_excepthook([chime.window])
     chime.show_window(background=args.background)
-    app.processEvents()  # first paint before asyncio, qasync and the engine are imported
+    paint_first(app, chime.window)  # before asyncio, qasync and the engine are imported
     trace_start(chime.window, "first_paint")
     if not setup_logging(folder, early):
         install_excepthook([chime.window], logged_to_file=False)

@@ -28,15 +28,15 @@ bits come back as floats either way (Chime never writes one).
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate
 from types import ModuleType
 from typing import Any
+
+from core.frozen import frozen
 
 MAX_DEPTH = 256
 """Levels of nesting any entry point accepts: Chime's own JSON nests at most five deep."""
@@ -55,7 +55,7 @@ class JsonRefusedError(ValueError):
         self.detail = detail or reason
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class JsonLimits:
     """The bounds of one entry point: ``max_size`` bytes (characters for ``str``), and nesting."""
 
@@ -135,6 +135,8 @@ def _check_bounds(raw: bytes | str, limits: JsonLimits) -> None:
 
 def _standard(raw: bytes | str) -> Any:
     """What the standard library reads, with orjson's refusals (numbers, NaN, Infinity)."""
+    import json  # only for what orjson refuses: a start reading no JSON does not load it
+
     try:
         text = raw if isinstance(raw, str) else raw.decode("utf-8")
     except UnicodeDecodeError:

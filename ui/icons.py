@@ -8,7 +8,7 @@ draws 📎 as an empty box."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QColor, QIcon, QPainter
 
 SEARCH_PREFIX = "icons"
 """The ``QDir`` search path prefix the app registers for ``resources/icons``."""
@@ -23,13 +23,17 @@ def tinted(name: str, color: QColor, size: int, ratio: float = 1.0) -> QIcon:
         return QIcon()
     painter = QPainter(pixmap)
     painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceIn)
-    painter.fillRect(pixmap.rect(), color)
+    # A rectangle drawn with the colour as its brush, not ``fillRect``: PySide6 weighs that call's
+    # overloads by building QGradient's enum classes (~12 M instructions before the first paint).
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(color)
+    painter.drawRect(pixmap.rect())
     painter.end()
     pixmap.setDevicePixelRatio(ratio)
     icon = QIcon()
     for mode in (QIcon.Mode.Normal, QIcon.Mode.Active, QIcon.Mode.Selected):
         icon.addPixmap(pixmap, mode)
-    faded = QPixmap(pixmap)
+    faded = pixmap.copy()  # not QPixmap(pixmap): its overloads build QImage's enum classes
     faded.fill(Qt.GlobalColor.transparent)
     painter = QPainter(faded)
     painter.setOpacity(0.45)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
@@ -49,16 +49,18 @@ from PySide6.QtWidgets import (
     QPushButton,
     QStackedWidget,
     QStyledItemDelegate,
-    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
 
 from core.instant import format_instant
-from ui.late_qt import item_state
+from ui.late_qt import item_state, own_viewport
 from ui.screen import DeliveredView, ReminderView
 from ui.theme import CardColors, card_colors
 from ui.timefmt import day_time, every_label, relative
+
+if TYPE_CHECKING:  # handed in by Qt with the first painted row (its enum classes: ~6 M)
+    from PySide6.QtWidgets import QStyleOptionViewItem
 
 Index = QModelIndex | QPersistentModelIndex
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -245,6 +247,7 @@ class RemindersPanel(QWidget):
         self.setAccessibleName(self.tr("Reminders"))
         self.model = RemindersModel(clock, self)
         self.list = QListView(self)
+        self.list.setViewport(own_viewport())  # before anything asks for it (ui.late_qt)
         self.list.setObjectName("reminders-list")
         self.list.setAccessibleName(self.tr("Active reminders"))
         self.list.setModel(self.model)

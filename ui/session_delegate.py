@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QLineEdit, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtWidgets import QLineEdit, QStyledItemDelegate, QWidget
 
 from core.organise import Heading
 from core.visible_text import visible_name
@@ -23,6 +23,9 @@ from ui.late_qt import item_state
 from ui.session_rows import SessionListItem, fork_parts
 from ui.theme import CardColors, card_colors
 from ui.timefmt import since
+
+if TYPE_CHECKING:  # handed in by Qt with the first painted row (its enum classes: ~6 M)
+    from PySide6.QtWidgets import QStyleOptionViewItem
 
 Index = QModelIndex | QPersistentModelIndex
 

@@ -167,7 +167,6 @@ class SessionListPanel(QWidget):
         self.filter.setObjectName("session-filter")
         self.filter.setPlaceholderText(self.tr("Search all sessions"))
         self.filter.setAccessibleName(self.tr("Search sessions by title or message text"))
-        self.filter.setClearButtonEnabled(True)
         self.list = SessionListView(self.empty_text, self)
         self._build_list(clock, bell or QIcon())
         self.archived_button = QPushButton(self)
@@ -274,6 +273,10 @@ class SessionListPanel(QWidget):
         self.list.viewport().update()
 
     def _on_filter_text(self, text: str) -> None:
+        if text and not self.filter.isClearButtonEnabled():
+            # Added with the first text (an empty box shows none): the button's style icon cost
+            # ~30 M instructions before the first paint on X.
+            self.filter.setClearButtonEnabled(True)
         flat = bool(text.strip())
         if flat != self.model.flat:
             self.model.flat = flat

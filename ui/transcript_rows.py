@@ -13,11 +13,11 @@ numbers.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 from PySide6.QtCore import QCoreApplication
 
 from core.events import Entry, ToolResult
+from core.frozen import replace
 from core.jsonread import TOOL_TEXT, parse_json
 from core.readable import format_clock
 from core.transcript import rows as core_rows

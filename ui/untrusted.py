@@ -18,23 +18,31 @@ Must not: decide what text means (Markdown cut into blocks is ``ui.markdown_bloc
 
 from __future__ import annotations
 
-from typing import TypeVar
+from functools import cache
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import Qt as GuiQt  # mightBeRichText and convertFromPlainText live in QtGui
-from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel
 
-_Feature = QTextDocument.MarkdownFeature
-MARKDOWN = _Feature.MarkdownDialectGitHub | _Feature.MarkdownNoHTML
-"""What Chime reads of Markdown: GitHub's dialect without its raw HTML."""
+if TYPE_CHECKING:  # with the first Markdown shown: the labels before the first paint need none
+    from PySide6.QtGui import QTextDocument
 
 L = TypeVar("L", bound=QLabel)
 
 
 def set_markdown(doc: QTextDocument, text: str) -> None:
     """``doc`` holds ``text`` read as Markdown, raw HTML shown as text."""
-    doc.setMarkdown(text, MARKDOWN)
+    doc.setMarkdown(text, _markdown())
+
+
+@cache
+def _markdown() -> QTextDocument.MarkdownFeature:
+    """What Chime reads of Markdown: GitHub's dialect without its raw HTML."""
+    from PySide6.QtGui import QTextDocument
+
+    feature = QTextDocument.MarkdownFeature
+    return feature.MarkdownDialectGitHub | feature.MarkdownNoHTML
 
 
 def plain(label: L) -> L:

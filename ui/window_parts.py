@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QCoreApplication, QRect, Qt
-from PySide6.QtGui import QAction, QActionEvent, QTextDocument
+from PySide6.QtGui import QAction, QActionEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFrame,
@@ -194,7 +194,8 @@ def fit_rect(rect: QRect, available: QRect) -> QRect:
 
 def show_shortcuts(parent: QWidget, lines: Sequence[tuple[str, str]]) -> None:
     """Every shortcut, (what it does, its keys) a row, in a box that is not modal."""
-    from PySide6.QtWidgets import QMessageBox  # when asked for, not at every start
+    from PySide6.QtGui import QTextDocument  # when asked for, not at every start
+    from PySide6.QtWidgets import QMessageBox
 
     rows = "".join(
         f"<tr><td>{label}</td><td>&nbsp;&nbsp;<b>{keys}</b></td></tr>" for label, keys in lines

@@ -11,7 +11,6 @@ calls still waiting or running.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import assert_never
 
 from core.events import (
@@ -33,6 +32,7 @@ from core.events import (
     UnknownEvent,
     UserMessage,
 )
+from core.frozen import replace
 from core.transcript.build import mark_unset
 from core.transcript.loading import LoadedRows
 from core.transcript.patch import Patch

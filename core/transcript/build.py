@@ -13,7 +13,6 @@ only move a batch's edges to a turn's start or end.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from typing import assert_never
 
 from core.events import (
@@ -35,6 +34,7 @@ from core.events import (
     UnknownEvent,
     UserMessage,
 )
+from core.frozen import replace
 from core.transcript.path import EVERYTHING, PathView
 from core.transcript.queue import TurnQueue
 from core.transcript.rows import (
@@ -54,28 +54,40 @@ MAX_TURN_SCAN = 4000
 """How far a batch edge may move to reach a turn's start or end."""
 
 
-@dataclass(slots=True)
 class Built:
     """Rows built for a range of events; when the range reaches the tail, the seqs of the
     messages that wait for a turn (their rows are the last ones); results whose call row was
-    built before the range (a batch that begins mid-turn)."""
+    built before the range (a batch that begins mid-turn). A plain slotted class: a dataclass
+    costs a start more to define (``core.frozen``)."""
 
-    rows: list[TranscriptRow]
-    waiting: list[int] = field(default_factory=list)
-    results: list[ToolResult] = field(default_factory=list)
+    __slots__ = ("results", "rows", "waiting")
+
+    def __init__(
+        self,
+        rows: list[TranscriptRow],
+        waiting: list[int] | None = None,
+        results: list[ToolResult] | None = None,
+    ) -> None:
+        self.rows = rows
+        self.waiting: list[int] = [] if waiting is None else waiting
+        self.results: list[ToolResult] = [] if results is None else results
 
 
-@dataclass(slots=True)
 class Reading:
-    """The session as the transcript reads it (see the module docstring)."""
+    """The session as the transcript reads it (see the module docstring): ``events``, the
+    ``zone_name``, the shown ``path``, ``show_context``, ``known_end`` and ``queue``, which
+    messages a turn took and the newest turn, as of ``known_end``. Changed in place by the
+    projection."""
 
-    events: Sequence[Entry] = ()
-    zone_name: str | None = None
-    path: PathView = field(default_factory=lambda: PathView(EVERYTHING))
-    show_context: bool = False
-    known_end: int = 0
-    queue: TurnQueue = field(default_factory=TurnQueue)
-    """Which messages a turn took and the newest turn, as of ``known_end``."""
+    __slots__ = ("events", "known_end", "path", "queue", "show_context", "zone_name")
+
+    def __init__(self) -> None:
+        self.events: Sequence[Entry] = ()
+        self.zone_name: str | None = None
+        self.path = PathView(EVERYTHING)
+        self.show_context = False
+        self.known_end = 0
+        self.queue = TurnQueue()
 
     @property
     def tail_input(self) -> int:

@@ -11,9 +11,8 @@ changes, ``core.transcript.projection``'s.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from core.events import ToolResult
+from core.frozen import replace
 from core.transcript.build import Built, Reading
 from core.transcript.patch import Anchor, Patch, PatchedRows
 from core.transcript.rows import TranscriptRow, is_call_row, merge_tool_result, message_seq

@@ -40,7 +40,6 @@ when the row is placed), read by the painted buttons, the context menu and the k
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Literal, assert_never
@@ -68,6 +67,7 @@ from core.events import (
     UserMessage,
 )
 from core.framing import DueReminder
+from core.frozen import frozen, replace
 from core.instant import read_instant
 from core.jsonread import TOOL_TEXT, parse_json
 from core.readable import ToolOutcome, tool_outcome
@@ -104,7 +104,7 @@ class Note(StrEnum):
     INTERRUPTED = "interrupted"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TranscriptRow:
     """One visible transcript row.
 

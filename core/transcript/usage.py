@@ -12,15 +12,14 @@ step without tool calls); nothing when no step reported usage.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 from core.events import AssistantMessage
+from core.frozen import frozen, replace
 
 MIN_WRITING_MS = 100
 """A step written faster than this (its text came whole) says nothing about the model's speed."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TurnUsage:
     """Tokens an answer's steps cost (see the module docstring): ``written`` completion tokens
     over ``writing_ms`` (the steps timed from their first text to their end); ``first_text_ms``,

@@ -10,7 +10,7 @@ from typing import ClassVar
 
 import pytest
 
-from core.frozen import frozen
+from core.frozen import frozen, replace
 
 
 @frozen
@@ -75,3 +75,66 @@ def test_a_value_survives_pickling_and_copying() -> None:
     assert pickle.loads(pickle.dumps(point)) == point
     assert copy.copy(point) == point
     assert copy.deepcopy(Point(1, [3])) == Point(1, [3])  # type: ignore[arg-type]  # any value
+
+
+def test_classes_with_as_many_fields_share_code_but_keep_their_own_names() -> None:
+    """``__init__``, ``__eq__`` and ``__hash__`` come from code shared by field count: each class
+    still takes and compares its own fields."""
+
+    @frozen
+    class Span:
+        start: int
+        end: int = 9
+
+    assert (Pair(y=5, x=1).x, Span(end=3, start=2).end, Span(1).end) == (1, 3, 9)
+    assert str(inspect.signature(Span)) == "(start: 'int', end: 'int' = 9) -> None"
+    assert Span(1, 2) == Span(1, 2)
+    assert Span(1, 2) != Span(1, 3)
+    assert hash(Span(1, 2)) == hash(Span(1, 2)) != hash(Span(2, 1))
+    assert Span.__init__.__qualname__.endswith("Span.__init__")
+    with pytest.raises(TypeError):
+        Span(end=1)  # type: ignore[call-arg]  # the missing field under test
+
+
+def test_a_required_field_after_a_defaulted_one_is_refused_as_a_dataclass_does() -> None:
+    class Late:
+        first: int = 0
+        second: int
+
+    with pytest.raises(TypeError, match="second"):
+        frozen(Late)
+
+
+def test_a_value_without_fields_is_built_compared_and_shown() -> None:
+    @frozen
+    class Nothing:
+        pass
+
+    assert Nothing() == Nothing()
+    assert hash(Nothing()) == hash(Nothing())
+    assert repr(Nothing()).endswith("Nothing()")
+
+
+def test_replace_copies_a_value_with_some_fields_changed_and_refuses_unknown_ones() -> None:
+    point = Point(1, 2)
+    assert replace(point, y=5) == Point(1, 5)
+    assert replace(point) == point
+    assert point == Point(1, 2)  # the value itself is unchanged
+    with pytest.raises(TypeError, match="z"):
+        replace(point, z=3)
+
+
+def test_a_value_is_checked_by_its_post_init_when_built_and_when_replaced() -> None:
+    @frozen
+    class Positive:
+        n: int
+
+        def __post_init__(self) -> None:
+            if self.n <= 0:
+                raise ValueError("n must be positive")
+
+    assert Positive(2).n == 2
+    with pytest.raises(ValueError, match="positive"):
+        Positive(0)
+    with pytest.raises(ValueError, match="positive"):
+        replace(Positive(1), n=-1)

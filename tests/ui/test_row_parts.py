@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import UTC, datetime
 
+from core.frozen import replace
 from core.transcript.rows import TranscriptRow
 from ui.row_parts import offer_words, set_it_tip, thinking_label, unset_line
 

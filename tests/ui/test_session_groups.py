@@ -9,13 +9,14 @@ from datetime import timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 from PySide6.QtCore import QEvent, QMimeData, QModelIndex, QPointF, Qt
-from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QFont
+from PySide6.QtGui import QAction, QDragEnterEvent, QDragMoveEvent, QDropEvent, QFont
 from PySide6.QtWidgets import (
     QAbstractItemDelegate,
     QAbstractItemView,
     QApplication,
     QMenu,
     QStyleOptionViewItem,
+    QToolButton,
 )
 
 from core.organise import Group, Heading, Listed, Organisation
@@ -270,3 +271,19 @@ def test_f2_in_the_list_renames_the_row_the_keyboard_is_on(qtbot, clock: FakeClo
     panel.list.setCurrentIndex(index_of(panel, "Beta"))
     assert panel.edit_current("a")
     assert panel.list.focusWidget().text() == "Beta"
+
+
+def test_the_filter_offers_its_clear_button_once_it_holds_text(qtbot, clock: FakeClock) -> None:
+    """The clear button is added with the first text (the empty box shows none either way), so
+    the first paint does not load its style icon; from then on it clears the box."""
+    panel = panel_with(qtbot, clock, Organisation())
+    assert not panel.filter.isClearButtonEnabled()
+    qtbot.keyClicks(panel.filter, "al")
+    assert panel.filter.isClearButtonEnabled()
+    clear = panel.filter.findChild(QAction, "_q_qlineeditclearaction")
+    assert clear is not None
+    button = next(b for b in panel.filter.findChildren(QToolButton) if b.defaultAction() is clear)
+    qtbot.waitUntil(button.isVisible)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert panel.filter.text() == ""
+    assert shown(panel)[:1] != []  # the whole list is back
