@@ -5,7 +5,9 @@ clock or zone (both injected). This is the embedding API: see docs/embedding.md.
 Wiring (schedule.md §10.1-§10.2): the tools' ``on_change`` and the waker's expiry request a drive;
 the agent reporting ``idle`` and ``request_drive()`` (app activation, resume from sleep) request
 one only when the log holds a ``schedule/change``; each write of the log is reported to the owner
-(``notify_persisted``), so a successful one after a failed barrier drives at once. ``dispose()`` disposes the owner (clears its
+(``notify_persisted``), so a successful one after a failed barrier drives at once; a session still
+checking its checkpoint in stages (``StagedLog``) drives once more when the check ends (the
+reminders it held are checked, or a re-scan replaced them). ``dispose()`` disposes the owner (clears its
 timer, ends its idle wait, awaits its drive), then the agent (a running turn ends
 ``interrupted``), then flushes and closes the session (releasing its lock).
 
@@ -30,6 +32,7 @@ from core.errors import SessionReadOnlyError
 from core.events import Attachment, Entry
 from core.llm.provider import ModelProvider
 from core.schedule import ScheduleTools
+from core.schedule.log import StagedLog
 from core.schedule.owner import ScheduleOwner, Waker
 from core.session.port import SessionPort
 from core.time_context import sample_zone
@@ -132,6 +135,7 @@ class SessionHost:
             session, clock, self.tools.queue, self.agent, self.waker, is_live=self._is_live
         )
         self._unsubscribe = self.agent.on_status(self._on_agent_status)
+        self._checked: asyncio.Future[None] | None = None
         self._unsubscribe_writes = session.subscribe_persistence(self.owner.notify_persisted)
 
     # --- lifetime -------------------------------------------------------------------------
@@ -144,6 +148,15 @@ class SessionHost:
         self._started = True
         self.owner.start()
         self.agent.start()
+        session = self.session
+        if isinstance(session, StagedLog) and not session.verified:
+            self._checked = asyncio.ensure_future(self._drive_when_checked(session))
+
+    async def _drive_when_checked(self, session: StagedLog) -> None:
+        """The staged check of a warm open ended: what its next-due index held is checked now,
+        or a re-scan replaced it; the owner decides again."""
+        await session.verification()
+        self.owner.request_drive()  # dispose cancels this wait before it disposes the owner
 
     async def dispose(self) -> None:
         """Stops for good: owner, then agent, then flush and close the session. Idempotent."""
@@ -152,8 +165,14 @@ class SessionHost:
         self._disposed = True
         self._unsubscribe()
         self._unsubscribe_writes()
+        checked = self._checked
+        if checked is not None:
+            checked.cancel()  # only this wait (the check itself is shielded); no await before
+            # the agent's dispose: a turn resuming meanwhile would run on
         await self.owner.dispose()
         await self.agent.dispose()
+        if checked is not None:
+            await asyncio.gather(checked, return_exceptions=True)
         try:
             await self.session.flush()
         except Exception:

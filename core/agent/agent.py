@@ -25,11 +25,15 @@ Choices the spec leaves open (written down here):
   retries asked for and before pending input: a turn whose ``turn/start`` names the answer it
   goes on from (``continues``) and whose answer is the whole text (``core.agent.continuation``).
 - A barrier (``flush``) that fails before a model request or a tool does not stop the turn: the
-  events stay queued in the live log and the session reports the warning to its observers.
+  events stay queued in the live log and the session reports the warning to its observers. On a
+  log checked in stages after a warm open (``StagedLog``) it is ``flush_staged``: a turn reads no
+  reminder (the schedule tools take the whole check's barrier themselves), so it need not wait
+  for the check of reminders due later.
 - The provider is read once per turn: a provider swapped meanwhile answers from the next turn.
 - Unexpected exceptions inside a turn end it ``failed`` with kind ``internal`` (and are logged).
-- A log that turns read-only under a running turn (``SessionReadOnlyError`` from an append, e.g.
-  after a failed verification of a warm open) stops the agent for good: nothing more can be
+- A log that turns read-only under a running turn (``SessionReadOnlyError`` from an append, or a
+  barrier that failed because of it, e.g. after a failed verification of a warm open, whichever
+  the turn meets first) stops the agent for good: nothing more can be
   recorded, not even ``turn/end``. The pump ends without an exception, the status observers see
   ``idle``, the turn observers see ``(turn, "interrupted")`` (what recovery will record when the
   session next opens writable), ``stopped`` holds the reason, and later input is refused by the
@@ -79,6 +83,7 @@ from core.events import (
 )
 from core.failures import Failure, FailureCode, english
 from core.llm.provider import ModelProvider
+from core.schedule.log import StagedLog
 from core.schedule.owner import FollowupBuildError
 from core.session.conversation import parent_of
 from core.session.port import SessionPort
@@ -137,6 +142,8 @@ class Agent:
         new_id: NewId,
     ) -> None:
         self._log = log
+        # reading no reminder, a turn needs only the first stage of a warm open's check
+        self._flush = log.flush_staged if isinstance(log, StagedLog) else log.flush
         self.provider = provider
         self._tools = tools
         self._clock = clock
@@ -506,10 +513,13 @@ class Agent:
 
     async def _barrier(self) -> None:
         try:
-            ok = await self._log.flush()
+            ok = await self._flush()
         except Exception:  # a barrier failure is a warning for the window, not a turn failure
             _log.warning("persistence barrier raised", exc_info=True)
             return
+        reason = None if ok else self._log.read_only_reason
+        if reason is not None:  # e.g. a warm open's check found the log corrupt
+            raise SessionReadOnlyError(reason)
         if not ok:
             _log.warning("persistence barrier failed; events stay queued in the live log")
 

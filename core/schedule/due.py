@@ -13,6 +13,10 @@ Deletion is lazy: an entry is live while the fold's active map holds a record of
 target (an id is never re-created, and an every record's target only moves forward, so the pair
 names one state). Stale entries are dropped when they reach a top, and both heaps are rebuilt
 from the live records once the stale ones outnumber them, so memory stays O(active).
+
+A hold (``hold_after``): while a warm open's checkpoint is verified in stages, only the records
+due by the first stage's bound are checked against the log; the index then never answers a record
+after that bound as due, nor as the earliest (the owner drives again once the whole check ends).
 Must not decide anything itself (that is ``plan_delivery``) nor mutate the active map.
 """
 
@@ -35,10 +39,17 @@ _SLACK = 64
 class DueIndex:
     """The heaps of one fold's ``active`` map (read, never written) and its creation ordinals."""
 
-    __slots__ = ("_active", "_every", "_ids", "_one_shots", "_stale")
+    __slots__ = ("_active", "_every", "_held", "_ids", "_one_shots", "_stale")
 
-    def __init__(self, active: Mapping[str, Record], ordinals: Mapping[str, int]) -> None:
+    def __init__(
+        self,
+        active: Mapping[str, Record],
+        ordinals: Mapping[str, int],
+        held_after: int | None = None,
+    ) -> None:
         self._active = active
+        self._held = held_after
+        """Records whose target is after this (ms) are not answered (None: no hold)."""
         self._ids: list[str] = []
         """Each ordinal's id (``seen_ids`` in creation order)."""
         self._one_shots: list[int] = []
@@ -54,7 +65,12 @@ class DueIndex:
         twin._one_shots = list(self._one_shots)
         twin._every = list(self._every)
         twin._stale = self._stale
+        twin._held = self._held
         return twin
+
+    def hold_after(self, bound_ms: int | None) -> None:
+        """Answer no record whose target is after ``bound_ms`` (None: lift the hold)."""
+        self._held = bound_ms
 
     # -- maintenance (the fold calls these after changing its active map) ------------------
 
@@ -78,13 +94,13 @@ class DueIndex:
     def first_due_one_shot(self, now_ms: int) -> Record | None:
         """The due one-shot with the smallest (scheduledAt, creation order), or None."""
         top = self._top(self._one_shots)
-        return top if top is not None and top.scheduled_ms <= now_ms else None
+        return top if top is not None and top.scheduled_ms <= self._bound(now_ms) else None
 
     def due_every(self, now_ms: int) -> list[EveryRecord]:
         """The due every records sorted by (scheduledAt, creation order)."""
         heap, found, pending = self._every, [], [0]
         self._top(heap)
-        size, bound = len(heap), (now_ms + 1) << _ORDINAL_BITS
+        size, bound = len(heap), (self._bound(now_ms) + 1) << _ORDINAL_BITS
         while pending:  # the entries <= now form a subtree at the root: walk only that
             index = pending.pop()
             if index < size and (key := heap[index]) < bound:
@@ -94,13 +110,19 @@ class DueIndex:
         return [record for key in found if isinstance(record := self._live(key), EveryRecord)]
 
     def earliest(self) -> int | None:
-        """The smallest target over all active records, or None when none is active."""
+        """The smallest target over all active records, or None when none is active (or, under
+        a hold, when it lies after the hold's bound)."""
         tops = [
             top.scheduled_ms for top in (self._top(self._one_shots), self._top(self._every)) if top
         ]
-        return min(tops) if tops else None
+        first = min(tops) if tops else None
+        return None if first is None or first > self._bound(first) else first
 
     # -- internals ----------------------------------------------------------------------------
+
+    def _bound(self, now_ms: int) -> int:
+        held = self._held
+        return now_ms if held is None or now_ms <= held else held
 
     def _live(self, key: int) -> Record | None:
         """The active record ``key`` stands for, or None when the entry is stale."""

@@ -119,7 +119,7 @@ class ScheduleFolder:
     without building change values); anything else goes through the strict ``decode_change``, so
     every error is the strict decoder's. Both end in the same transition methods."""
 
-    __slots__ = ("_active", "_due", "_seen", "_snapshot")
+    __slots__ = ("_active", "_due", "_held", "_seen", "_snapshot")
 
     def __init__(self) -> None:
         self._active: dict[str, Record] = {}
@@ -127,6 +127,9 @@ class ScheduleFolder:
         self._snapshot: ScheduleFold | None = ScheduleFold()
         # the next-due index: built by from_json or on first use (an owner), then kept
         self._due: DueIndex | None = None
+        self._held: int | None = (
+            None  # the index's hold (DueIndex.hold_after), kept across rebuilds
+        )
 
     def feed(self, data: object) -> None:
         """Decode and apply one payload. On ScheduleLogError the state is unchanged, so an
@@ -210,8 +213,15 @@ class ScheduleFolder:
     def due_index(self) -> DueIndex:
         """The next-due index of the current state (built once, then kept up to date)."""
         if self._due is None:
-            self._due = DueIndex(self._active, self._seen)
+            self._due = DueIndex(self._active, self._seen, self._held)
         return self._due
+
+    def hold_after(self, bound_ms: int | None) -> None:
+        """Until lifted (None), the next-due index answers no record after ``bound_ms``: the
+        records a staged check of a warm open has not reached yet (``DueIndex.hold_after``)."""
+        self._held = bound_ms
+        if self._due is not None:
+            self._due.hold_after(bound_ms)
 
     def copy(self) -> ScheduleFolder:
         """An independent folder with the same state (for trial feeding)."""
@@ -219,6 +229,7 @@ class ScheduleFolder:
         twin._active = dict(self._active)
         twin._seen = dict(self._seen)
         twin._snapshot = self._snapshot
+        twin._held = self._held
         if self._due is not None:
             twin._due = self._due.copy_for(twin._active)
         return twin

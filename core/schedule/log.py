@@ -36,3 +36,20 @@ class FoldingLog(SessionLog, Protocol):
     definition ``fold_schedule(events, seed_length)`` and raises ScheduleLogError like it."""
 
     def schedule_fold(self) -> ScheduleFold: ...
+
+
+@runtime_checkable
+class StagedLog(FoldingLog, Protocol):
+    """A FoldingLog that may have opened from a checkpoint it checks against the log in stages
+    (session-log.md §8). ``flush`` waits for the whole check; ``flush_staged`` only for the
+    first stage (the digest, the pending inputs, the reminders due soon): the barrier of the
+    owner and of the agent's turns, never of the schedule tools. Until the whole check ends,
+    ``schedule_fold()``'s next-due index answers no reminder the first stage did not check, and
+    the owner must drive again when ``verification()`` resolves."""
+
+    @property
+    def verified(self) -> bool: ...
+
+    async def verification(self) -> bool: ...
+
+    async def flush_staged(self) -> bool: ...

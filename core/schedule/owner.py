@@ -30,6 +30,10 @@ Choices the spec leaves open (written down here):
   the log after a failed barrier (``notify_persisted(True)``: the disk healed) is a trigger too.
   Only the first failure of a run is logged. This extends the activity-driven triggers of
   §10.2 (schedule.md says how), so due work resumes by itself once saving works again.
+- A log checked in stages after a warm open (``StagedLog``): the barrier is its
+  ``flush_staged``, which waits only for the check of the reminders due soon; the log's
+  next-due index answers no other reminder until the whole check ends, and the host drives
+  again then.
 - The idle-trigger condition "the log has a ``schedule/change`` event anywhere" is answered
   without reading a long log: an unforked log has one exactly when its (incremental) fold has
   seen an id or fails; a fork's inherited prefix is scanned once (it never changes).
@@ -48,7 +52,7 @@ from core.events import EventType
 from core.instant import datetime_to_ms, ms_to_datetime
 from core.schedule.delivery import Delivery, plan_delivery, timer_delay_ms
 from core.schedule.fold import ScheduleFold, fold_reader
-from core.schedule.log import SessionLog
+from core.schedule.log import SessionLog, StagedLog
 from core.schedule.tools import TransactionQueue
 
 _log = logging.getLogger(__name__)
@@ -106,6 +110,8 @@ class ScheduleOwner:
     ) -> None:
         self._log = log
         self._read_fold = fold_reader(log)
+        # a staged log's own barrier: due reminders need not wait for all to be checked
+        self._flush = log.flush_staged if isinstance(log, StagedLog) else log.flush
         self._clock = clock
         self._queue = queue
         self._agent = agent
@@ -294,7 +300,7 @@ class ScheduleOwner:
 
     async def _barrier(self) -> bool:
         try:
-            ok = await self._log.flush() is True
+            ok = await self._flush() is True
         except Exception:
             if not self._failed_barriers:
                 _log.exception("schedule owner: persistence barrier raised")

@@ -17,7 +17,9 @@ A derived file must never change what the log means, so a checkpoint is believed
   of its latest ``dispatch``) that ``scheduleSources`` names, and each pending input is a
   ``user/message`` line in scope. So even a checkpoint forged with a correct seal cannot invent a
   reminder or move one in time; it could still hide one, or bring back one deleted later, which
-  only a full fold would see (docs/guarantees.md). The conversation tree (with the transcript's
+  only a full fold would see (docs/guarantees.md). A live open checks them in two stages (``Stage``):
+  the reminders due soon (with the pending inputs) first, so the owner may deliver those while
+  the rest are checked (``core.session.live``). The conversation tree (with the transcript's
   queue: which inputs a turn took) and the session's choices are taken as sealed: a forger could
   change which version is shown, where a message stands or which model answers next, never what
   the log holds.
@@ -198,27 +200,54 @@ class Claims:
         return cls(schedule.fold().active, tuple(folds.pending), folds.seed_length)
 
 
-def claims_hold(checkpoint: Checkpoint, claims: Claims | None, line_of: LineOf) -> bool:
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """One part of ``claims_hold``, for a check in stages (session-log.md §8): the ``first``
+    part checks which records are claimed, the pending inputs and each record due by ``soon_ms``
+    (the ones the owner may deliver first); the other part checks each record after it. With
+    ``soon_ms`` None the first part checks every record and the other nothing."""
+
+    first: bool
+    soon_ms: int | None = None
+
+
+WHOLE = Stage(first=True)
+"""Every claim at once."""
+
+
+def claims_hold(
+    checkpoint: Checkpoint, claims: Claims | None, line_of: LineOf, stage: Stage = WHOLE
+) -> bool:
     """True when every active reminder and pending input ``claims`` (decoded from
-    ``checkpoint``) name is what the log's own lines say; False at the first doubt."""
+    ``checkpoint``) name, within ``stage``, is what the log's own lines say; False at the first
+    doubt."""
     if claims is None:
         return False
     try:
         seed = claims.seed_length
-        records = _records_hold(claims.records, checkpoint, seed, line_of)
-        return records and _inputs_hold(claims.pending, checkpoint, seed, line_of)
+        if stage.first and not _claimed_ids_match(claims.records, checkpoint):
+            return False
+        if stage.first and not _inputs_hold(claims.pending, checkpoint, seed, line_of):
+            return False
+        return _records_hold(claims.records, checkpoint, seed, line_of, stage)
     except (ValueError, IndexError, ScheduleLogError):
         return False
 
 
+def _claimed_ids_match(active: Sequence[Record], checkpoint: Checkpoint) -> bool:
+    return checkpoint.sources.keys() == {record.id for record in active}
+
+
 def _records_hold(
-    active: Sequence[Record], checkpoint: Checkpoint, seed: int, line_of: LineOf
+    active: Sequence[Record], checkpoint: Checkpoint, seed: int, line_of: LineOf, stage: Stage
 ) -> bool:
-    sources = checkpoint.sources
-    if sources.keys() != {record.id for record in active}:
-        return False
+    sources, first, bound = checkpoint.sources, stage.first, stage.soon_ms
+    if bound is None and not first:
+        return True  # the first part checked them all
     written = _written_forms(checkpoint, len(active))
     for record, form in zip(active, written, strict=True):
+        if bound is not None and (record.scheduled_ms <= bound) is not first:
+            continue  # the other part's
         create, dispatch = sources[record.id]
         last = create if dispatch is None else dispatch
         if not seed <= create <= last < checkpoint.count:

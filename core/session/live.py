@@ -11,10 +11,17 @@ drops what is queued. It is the api.md ``SessionLog`` (``events`` as JSON envelo
 ``flush``) and ``core.session.port.SessionPort`` (typed ``entries``, ``append_event(s)``, the folds).
 
 Verification (session-log.md §8): until ``verified`` the folds come from the unverified
-checkpoint and are for DISPLAY only. Every barrier first awaits the verification and no
-checkpoint is written before it, so the tools and the owner, which fold only after a barrier,
-never answer from unverified state. On a mismatch the whole log is re-scanned in a worker thread
-and replaces the checkpoint's state in place (``entries`` stays the same object); what follows is
+checkpoint and are for DISPLAY only. It runs in two stages in worker threads: first the digest,
+the pending inputs and the reminders due within ``SOON_SECONDS`` of the open; then the other
+reminders. Writes wait for the first stage. ``flush`` (the tools' barrier, and every barrier of
+a caller that is not the owner or a turn) waits for both, and no checkpoint is written before
+both, so the tools never answer from unverified state. ``flush_staged``, the owner's and the
+agent's barrier, waits for the first stage only (a turn reads no reminder): until the second
+ends, the schedule's next-due index holds every reminder after the first stage's bound
+(``DueIndex.hold_after``), so the owner delivers only reminders already checked against their
+own lines, and the host drives it again when the check ends. On a mismatch, writes are held
+(and the write in flight awaited), the whole log is re-scanned in a worker thread and replaces
+the checkpoint's state in place (``entries`` stays the same object); what follows is
 ``reconcile.decide``. ``await verification()`` tells the window when to refresh what it showed.
 
 Choices where the spec is silent: ``flush`` of a read-only, closed or detached (storage-less)
@@ -33,9 +40,9 @@ from typing import Any
 from core.clock import Clock
 from core.errors import SessionError, SessionReadOnlyError
 from core.events import Attachment, Entry, Event, decode_event
-from core.instant import format_instant
+from core.instant import datetime_to_ms, format_instant
 from core.jsonvalue import compact_json
-from core.schedule.fold import ScheduleFold
+from core.schedule.fold import ScheduleFold, ScheduleFolder
 from core.session.attachments import AttachmentStore, classify
 from core.session.checkpoint import Checkpoint
 from core.session.checkpointer import CHECKPOINT_EVERY, Checkpointer
@@ -43,15 +50,18 @@ from core.session.conversation import Conversation
 from core.session.event_list import EventList, JsonEvents
 from core.session.folds import InputState, OpenTurn, SessionChoices, SessionFolds
 from core.session.lines import SessionHeader
-from core.session.loaded import Checked, LoadedSession, ReadOnly, Unchecked, Writable
+from core.session.loaded import Checked, LoadedSession, ReadOnly, Unchecked, Verifier, Writable
 from core.session.memory import SessionMemory, Unsubscribe
-from core.session.reconcile import Before, CarryOn, decide, refold
+from core.session.reconcile import Before, CarryOn, Rescan, decide, refold
 from core.session.refusal import RefusalCode, Refused
 from core.session.writer import WRITE_BEHIND_SECONDS, GroupCommit, Scheduler, loop_scheduler
 
 _log = logging.getLogger(__name__)
 
 UNVERIFIED = "The session log could not be verified ({why}). It is open read-only; reopen it."
+SOON_SECONDS = 30
+"""A warm open's first stage checks the reminders due within this many seconds of its start; the
+owner may deliver those while the others are checked (10^5 of them take about a second)."""
 
 
 class LiveSession:
@@ -72,10 +82,14 @@ class LiveSession:
             loaded.access.reason if isinstance(loaded.access, ReadOnly) else None
         )
         self._memory = SessionMemory(loaded.header, loaded.entries, loaded.folds, clock)
+        self._clock = clock
         self._events = JsonEvents(loaded.entries)
         self._closed = False
         self._closed_ok = True
         self._verifying: asyncio.Future[bool] | None = None
+        self._gate: asyncio.Future[bool] | None = None
+        """Writes wait on it while a warm open's first stage or a re-scan runs; its result says
+        whether they may go at all (False: the check was cancelled with its loop)."""
         disk = loaded.disk
         self._writer = (
             None
@@ -117,7 +131,11 @@ class LiveSession:
         """Begin the deferred verification of a warm open (needs a running loop); idempotent."""
         check = self._loaded.check
         if isinstance(check, Unchecked) and self._verifying is None:
-            self._verifying = asyncio.ensure_future(self._verify(check))
+            self._gate = asyncio.get_running_loop().create_future()
+            self._verifying = asyncio.ensure_future(self._verify(check.verifier))
+            # the last release once the check is done, after its own waiters: who awaits the
+            # verification (the window stopping a turn on a corrupt log) hears of it first
+            self._verifying.add_done_callback(self._checked)
 
     # -- what it is ----------------------------------------------------------------------
 
@@ -331,28 +349,84 @@ class LiveSession:
 
     async def flush(self) -> bool:
         """The persistence barrier: True only when every event appended so far is durable.
-        Awaits the open's verification first: the state a barrier vouches for is verified."""
+        Awaits the open's whole verification first: the state a barrier vouches for is verified."""
+        if self._writer is None:
+            return False
+        if self._verifying is not None and not self._verifying.done():
+            await asyncio.shield(self._verifying)
+        return self.verified and await self._writer.flush()
+
+    async def flush_staged(self) -> bool:
+        """The owner's and the agent's barrier (``core.schedule.log.StagedLog``): ``flush``,
+        waiting only for the first stage of a warm open's check; until the second ends, the
+        next-due index holds the reminders that stage did not reach, so the owner decides only
+        on checked ones."""
         if self._writer is None:
             return False
         return await self._writer.flush()
 
     async def _may_write(self) -> bool:
-        if self._verifying is not None and not self._verifying.done():
-            await asyncio.shield(self._verifying)
-        return not (self.read_only or self._closed or not self.verified)
+        self.start()  # a warm open's check runs before anything is written, started or not
+        while (gate := self._gate) is not None and not gate.done():
+            await asyncio.shield(gate)
+        allowed = gate is None or (not gate.cancelled() and gate.result())
+        return allowed and not (self.read_only or self._closed)
 
     # -- verification --------------------------------------------------------------------
 
-    async def _verify(self, check: Unchecked) -> bool:
+    async def _verify(self, verifier: Verifier) -> bool:
         try:
-            fresh = await asyncio.to_thread(check.verifier.run)
+            return await self._stages(verifier)
         except Exception as error:  # the log vanished or cannot be read: trust nothing
             reason = UNVERIFIED.format(why=error)
             self.read_only_reason = self.read_only_reason or reason
             self._memory.folds.fail_schedule(reason)
             return False
-        if fresh is None:
-            return True
+
+    def _checked(self, verifying: asyncio.Future[bool]) -> None:
+        self._let_writes(not verifying.cancelled())
+
+    async def _stages(self, verifier: Verifier) -> bool:
+        """The two stages; True when the checkpoint stood, False when a re-scan replaced it."""
+        soon = self._soon()
+        if await asyncio.to_thread(verifier.first, soon):
+            self._hold(soon)
+            self._let_writes(True)
+            if await asyncio.to_thread(verifier.rest, soon):
+                self._hold(None)
+                return True
+            await self._hold_writes()
+        self._adopt(await asyncio.to_thread(verifier.fall_back))
+        return False
+
+    def _soon(self) -> int | None:
+        """The first stage's bound; None (every reminder in the first stage) when the clock
+        cannot be read."""
+        try:
+            return datetime_to_ms(self._clock()) + SOON_SECONDS * 1000
+        except Exception:  # a failing clock must not make the check fail: check all at once
+            _log.exception("the clock failed; the checkpoint is checked in one stage")
+            return None
+
+    def _hold(self, bound_ms: int | None) -> None:
+        schedule = self._memory.folds.schedule
+        if isinstance(schedule, ScheduleFolder):
+            schedule.hold_after(bound_ms)
+
+    def _let_writes(self, allowed: bool) -> None:
+        gate = self._gate
+        if gate is not None and not gate.done():
+            gate.set_result(allowed)
+
+    async def _hold_writes(self) -> None:
+        """Hold new writes and wait for the one in flight: the re-scan reads a still file."""
+        self._gate = asyncio.get_running_loop().create_future()
+        writer = self._writer
+        assert writer is not None  # only a session on disk opens warm, and it has a writer
+        await writer.quiet()
+
+    def _adopt(self, fresh: Rescan) -> None:
+        """The re-scan's state replaces the checkpoint's; what follows is ``reconcile.decide``."""
         entries = self._memory.entries
         folds = self._memory.folds
         before = Before(
@@ -370,7 +444,6 @@ class LiveSession:
                 self.append_event(closer)
         elif verdict.reason is not None:
             self.read_only_reason = verdict.reason
-        return False
 
     # -- checkpoint and close ------------------------------------------------------------
 

@@ -46,11 +46,19 @@ Access: TypeAlias = Writable | ReadOnly
 
 
 class Verifier(Protocol):
-    """The deferred digest check of a warm open (built by ``recovery``)."""
+    """The deferred check of a warm open, in two stages (built by ``recovery``). Each blocks (a
+    worker thread runs it)."""
 
-    def run(self) -> Rescan | None:
-        """Blocks (a worker thread runs it): None when the checkpoint's bytes still match, else
-        a full re-scan of the log."""
+    def first(self, soon_ms: int | None) -> bool:
+        """The digest, the pending inputs and the reminders due by ``soon_ms`` (None: all)."""
+        ...
+
+    def rest(self, soon_ms: int | None) -> bool:
+        """The reminders due after ``soon_ms``."""
+        ...
+
+    def fall_back(self) -> Rescan:
+        """A full re-scan of the log (a stage found the checkpoint wrong)."""
         ...
 
 

@@ -32,6 +32,11 @@ class SessionPort(FoldingLog, Protocol):
     def read_only(self) -> bool: ...
 
     @property
+    def read_only_reason(self) -> str | None:
+        """Why it is read-only (the sentence the window shows), else None."""
+        ...
+
+    @property
     def entries(self) -> Sequence[Entry]:
         """Every entry so far, oldest first (the same events as ``events``, decoded)."""
         ...

@@ -11,7 +11,9 @@ open fed on (``refold``). ``decide`` says what follows:
   turn under queued entries, a schedule change the strict fold refuses now): read-only with
   ``DRIFTED``; the queued entries stay in memory and are never written;
 - else it carries on, and when nothing was queued, a turn the re-scan finds open gets its closers
-  (session-log.md §4.4) appended.
+  (session-log.md §4.4) appended, unless the session had that very turn open already (writes go
+  on during a staged check's second stage, so a running turn may be on disk: the agent running
+  it, or the open's recovery, ends it).
 """
 
 from __future__ import annotations
@@ -116,8 +118,8 @@ def decide(
     moved = bool(queued) and (before.open_turn, before.open_calls) != after
     if not fits or before.durable_count != len(fresh.tail) or moved:
         return TurnReadOnly(DRIFTED)
-    if queued or folds.open_turn is None:
-        return CarryOn()
+    if queued or folds.open_turn is None or after == (before.open_turn, before.open_calls):
+        return CarryOn()  # none open, or the very turn the session had open: its runner ends it
     return CarryOn(
         tuple(closers(folds.open_turn.turn, folds.open_calls, frozenset(folds.started_calls)))
     )

@@ -14,8 +14,10 @@ file operation goes through ``jsonl_store``. Implements session-log.md §4 and �
 The checkpoint's digest (session-log.md §8: it vouches only for bytes whose digest still matches)
 is off the path to the first screen. When the bytes after the checkpoint scan clean and the last
 ``WARM_TURNS`` turns decode where its offsets say, the open returns without it: the session is
-``Unchecked`` with a ``CheckpointVerifier`` that ``LiveSession`` runs in a worker thread and that
-every barrier awaits (the folds are for display until then). Otherwise (a torn or corrupt tail,
+``Unchecked`` with a ``CheckpointVerifier`` that ``LiveSession`` runs in worker threads, in two
+stages: the digest, the pending inputs and the reminders due soon first (then the owner may
+deliver those), the other reminders after; every other barrier awaits both (the folds are for
+display until then). Otherwise (a torn or corrupt tail,
 misplaced lines) the open hashes before acting on the tail, and a mismatch means a cold open. A
 verifier that finds a mismatch deletes the checkpoint files (live sessions only) and re-scans the
 whole log.
@@ -31,7 +33,7 @@ from pathlib import Path
 from core.errors import SessionFormatError
 from core.jsonread import CHECKPOINT, LOG_HEADER
 from core.session.block_scan import scan_blocks
-from core.session.checkpoint import Checkpoint, Claims, claims_hold, decode_checkpoint
+from core.session.checkpoint import Checkpoint, Claims, Stage, claims_hold, decode_checkpoint
 from core.session.event_list import EventList
 from core.session.folds import SessionFolds
 from core.session.jsonl_store import (
@@ -214,7 +216,7 @@ def read_checkpoint(folder: Path) -> Checkpoint | None:
 
 @dataclass(frozen=True)
 class CheckpointVerifier:
-    """The deferred half of a warm open (``LiveSession`` runs ``run`` in a worker thread)."""
+    """The deferred half of a warm open (``LiveSession`` runs its stages in worker threads)."""
 
     log: LogFile
     checkpoint: Checkpoint
@@ -226,23 +228,30 @@ class CheckpointVerifier:
     claims: Claims | None
     """What its folds claimed when they were decoded."""
 
-    def run(self) -> Rescan | None:
-        """None when the checkpoint stands; else a full re-scan of the log (after deleting the
-        stale checkpoint files of a live session). Hashing starts here, once the window has what
-        it shows: it would only compete with the open for the cores."""
-        if self.stands():
-            return None
-        if self.live:
-            discard_checkpoint(self.folder)
-        return rescan(self.folder, self.header)
-
-    def stands(self) -> bool:
-        """True when the log still has the digest the checkpoint covers and what it claims
-        about reminders and input holds against the log's own lines."""
+    def first(self, soon_ms: int | None) -> bool:
+        """The first stage: the log still has the digest the checkpoint covers, and which
+        reminders it claims, its pending inputs and each reminder due by ``soon_ms`` (None:
+        every one) are what the log's own lines say. Hashing starts here, once the window has
+        what it shows: it would only compete with the open for the cores."""
         checkpoint = self.checkpoint
         if self.log.start_digest(checkpoint.length).result() != checkpoint.digest:
             return False
-        return claims_hold(checkpoint, self.claims, self._line)
+        return claims_hold(checkpoint, self.claims, self._line, Stage(True, soon_ms))
+
+    def rest(self, soon_ms: int | None) -> bool:
+        """The second stage: each reminder due after ``soon_ms`` is what the log says."""
+        return claims_hold(self.checkpoint, self.claims, self._line, Stage(False, soon_ms))
+
+    def stands(self) -> bool:
+        """Both stages at once: the whole check."""
+        return self.first(None)
+
+    def fall_back(self) -> Rescan:
+        """A full re-scan of the log, after deleting the stale checkpoint files of a live
+        session (a stage found the checkpoint wrong)."""
+        if self.live:
+            discard_checkpoint(self.folder)
+        return rescan(self.folder, self.header)
 
     def _line(self, seq: int) -> bytes:
         offsets, count = self.offsets, self.checkpoint.count

@@ -10,7 +10,8 @@ each failure in a row, at most ``RETRY_MAX_SECONDS``), so retained entries are w
 own soon after the disk has room again, without hammering a full disk or its log; the next
 successful flush writes them once. Only the first failure of a run is logged as a warning (and
 the recovery once). Whether writing is allowed at all (verified, writable, open) is the session's
-``may_write``.
+``may_write``, asked before each write starts; ``quiet`` waits for the write in flight, so a
+session that holds writes (to re-scan its log) knows the file is still.
 
 A log that vanished (``LogVanishedError``: its file was deleted, e.g. with the data folder, or
 moved or replaced while the session was open) is not a failure to retry: nothing written to it
@@ -100,7 +101,18 @@ class GroupCommit:
         while self._entries.durable_count < target:
             if not await self._join_batch():
                 return False
+            if self._entries.durable_count < target and not await self._may_write():
+                return False  # asked again before each new write: the session may hold writes
         return True
+
+    async def quiet(self) -> None:
+        """Wait until no write is in flight (the session holds new ones first: ``may_write``
+        is asked right before each write starts)."""
+        if self._batch is not None:
+            waiter = asyncio.get_running_loop().create_future()
+            self._batch.append(waiter)
+            with contextlib.suppress(Exception):  # its flush reports how it ended
+                await waiter
 
     def wake(self, delay: float | None = None) -> None:
         """Entries were queued: flush them within ``write_behind_seconds`` (or ``delay``) unless a

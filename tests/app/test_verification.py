@@ -2,7 +2,8 @@
 no longer matches the log: the re-scanned reminders, or (a corrupt log) the read-only banner with
 the owner and agent stopped; a turn that was running then just stops, with no traceback.
 
-The deferred digest check is held back by a gate (``CheckpointVerifier.run`` waits on it), so
+The deferred digest check is held back by a gate (``CheckpointVerifier.first``, the stage that
+checks the digest, waits on it), so
 each test sees the checkpoint's state first and the refreshed state after it, in that order."""
 
 from __future__ import annotations
@@ -27,13 +28,13 @@ from tests.fakes import FakeClock
 def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     """Verifications wait (in their worker thread) until the test sets the gate."""
     opened = threading.Event()
-    original = recovery.CheckpointVerifier.run
+    original = recovery.CheckpointVerifier.first
 
-    def held(self: recovery.CheckpointVerifier) -> Any:
+    def held(self: recovery.CheckpointVerifier, soon_ms: int | None) -> Any:
         opened.wait(10)
-        return original(self)
+        return original(self, soon_ms)
 
-    monkeypatch.setattr(recovery.CheckpointVerifier, "run", held)
+    monkeypatch.setattr(recovery.CheckpointVerifier, "first", held)
     yield opened
     opened.set()  # never leave a worker thread waiting
 

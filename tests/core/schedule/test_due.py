@@ -169,3 +169,49 @@ def test_the_heaps_answer_what_a_linear_scan_of_the_active_records_answers(
             assert index.first_due_one_shot(now_ms) == first
             assert [r.id for r in index.due_every(now_ms)] == every
             assert index.earliest() == earliest
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None)
+@given(st.lists(changes(), max_size=30), st.integers(-1, 7), st.integers(-2, 9))
+def test_a_hold_answers_only_the_records_due_by_its_bound(
+    sequence: list[dict[str, Any]], bound_step: int, now_step: int
+) -> None:
+    """Under ``hold_after(B)`` the index answers what a scan of the records due by B answers;
+    the earliest only when it is by B (a warm open's staged check: the rest are not checked)."""
+    folder = ScheduleFolder()
+    folder.due_index()
+    bound, now_ms = T0 + bound_step * STEP, T0 + now_step * STEP
+    folder.hold_after(bound)
+    for change in sequence:
+        with contextlib.suppress(ScheduleLogError):
+            folder.feed(change)
+    fold, index = folder.fold(), folder.due_index()
+    by_bound = ScheduleFold(tuple(r for r in fold.active if r.scheduled_ms <= bound))
+    first, every, _ = linear_next_due(by_bound, now_ms)
+    earliest = linear_next_due(fold, now_ms)[2]
+    assert index.first_due_one_shot(now_ms) == first
+    assert [r.id for r in index.due_every(now_ms)] == every
+    assert index.earliest() == (earliest if earliest is not None and earliest <= bound else None)
+    folder.hold_after(None)
+    assert index.earliest() == earliest
+    assert index.first_due_one_shot(now_ms) == linear_next_due(fold, now_ms)[0]
+
+
+def test_a_hold_outlives_a_rebuilt_index_and_goes_with_a_copy() -> None:
+    folder = ScheduleFolder()
+    folder.feed(create("early", "at", 1))
+    folder.feed(create("late", "at", 5))
+    folder.hold_after(T0 + 2 * STEP)
+    twin = folder.copy()
+    with pytest.raises(ScheduleLogError):  # a refused group drops the index: rebuilt on demand
+        folder.feed_all([{"version": 1, "operation": "delete", "id": "early"}, {"version": 2}])
+    for held in (folder, twin):
+        assert held.due_index().earliest() == T0 + STEP
+        now_ms = T0 + 9 * STEP
+        assert held.due_index().first_due_one_shot(now_ms).id == "early"  # type: ignore[union-attr]  # due
+        held.feed({"version": 1, "operation": "dispatch", "id": "early"})
+        assert held.due_index().first_due_one_shot(now_ms) is None  # "late" is held
+        assert held.due_index().earliest() is None
+        held.hold_after(None)
+        assert held.due_index().first_due_one_shot(now_ms).id == "late"  # type: ignore[union-attr]  # due
