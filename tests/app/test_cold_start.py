@@ -4,7 +4,6 @@ reports at the main window's first paint."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -13,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QApplication
+
+from tests.app.probes import start_report
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,17 +61,7 @@ run()
 
 
 def test_the_first_paint_waits_for_nothing_it_does_not_show(tmp_path: Path) -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen")
-    env.pop("CHIME_DATA_DIR", None)
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE, str(tmp_path / "data")],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = start_report(PROBE, tmp_path / "data", timeout=120)
     assert report["loaded"] == []
     assert not report["transcript_parts"]  # no row yet: the painting parts wait for the first
     assert not report["find_bar"]

@@ -5,16 +5,12 @@ imported. A subprocess runs Chime and reports at ``engine_ready``."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from app.settings import SETTINGS_FILE
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.app.probes import start_report
 
 PROBE = """
 import json, os, sys, threading
@@ -47,15 +43,5 @@ def test_the_sdk_loads_off_the_main_thread_and_only_for_an_endpoint(
     if endpoint:  # a port nothing listens on: the start asks it nothing
         settings = {"provider": "openai-compatible", "base_url": "http://127.0.0.1:9/v1"}
         (data / SETTINGS_FILE).write_text(json.dumps({**settings, "model": "m"}), "utf-8")
-    env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen")
-    env.pop("CHIME_DATA_DIR", None)
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE, str(data)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=180,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = start_report(PROBE, data)
     assert report["on_main_thread"] == ([False] if endpoint else [])
