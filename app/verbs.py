@@ -73,14 +73,8 @@ class ConversationVerbs(QObject):
     def retry(self, seq: int) -> None:
         """Run a new turn on the failed input ``seq`` (the error row's Retry)."""
         live = self._live()
-        if live is None:
-            return
-        if live[1].retry(seq):
-            self.window.scroll_to_end()
-        else:  # it did not fail, or its retry is queued already
-            self.window.notify(
-                self.tr("This message has no failed answer to retry."), 5000, conversation=True
-            )
+        if live is not None:  # refused: it did not fail, or its retry is queued already
+            self._queued(live[1].retry(seq), self.tr("This message has no failed answer to retry."))
 
     def edit(self, seq: int) -> None:
         """Put input ``seq``'s text into the message box in edit mode."""
@@ -124,16 +118,19 @@ class ConversationVerbs(QObject):
     def continue_answer(self, seq: int) -> None:
         """Go on from the cut answer of input ``seq`` (a new turn that continues it)."""
         live = self._live()
-        if live is None:
-            return
-        if live[1].continue_answer(seq):
-            self.window.scroll_to_end()
-        else:  # its answer is whole, or its Continue is queued already
-            self.window.notify(
+        if live is not None:  # refused: its answer is whole, or its Continue is queued already
+            self._queued(
+                live[1].continue_answer(seq),
                 self.tr("This answer was not cut off: there is nothing to continue."),
-                5000,
-                conversation=True,
             )
+
+    def _queued(self, queued: bool, refused: str) -> None:
+        """After asking for a new turn: show the end of the conversation, where it will run, or
+        say ``refused`` in the message bar."""
+        if queued:
+            self.window.scroll_to_end()
+        else:
+            self.window.notify(refused, 5000, conversation=True)
 
     def regenerate_last(self) -> None:
         """Edit → Regenerate last answer (Ctrl+Alt+R)."""

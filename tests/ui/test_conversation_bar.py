@@ -4,15 +4,13 @@ shows that part of a conversation far longer than the loaded window."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from core.transcript.rows import message_seq
 from tests.ui.events import EventScript
+from tests.ui.windows import shown_window
 from ui.main_window import MainWindow
 from ui.transcript_view import TranscriptView
 
@@ -21,17 +19,9 @@ EVENTS = 5 * TURNS
 """A turn is a message, its start, a time reading, the answer and its end."""
 
 
-def clock() -> datetime:
-    return datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
-
-
 @pytest.fixture
 def window(qtbot) -> MainWindow:
-    shown = MainWindow(clock, QIcon())
-    qtbot.addWidget(shown)
-    shown.resize(1000, 700)
-    shown.show()
-    qtbot.waitExposed(shown)
+    shown = shown_window(qtbot, 1000, 700)
     script = EventScript()
     for turn in range(TURNS):
         script.turn(f"question {turn}", f"answer {turn}")

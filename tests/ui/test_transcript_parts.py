@@ -4,30 +4,20 @@ existed (read-only, wrapped code) holds once they do."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
-from PySide6.QtGui import QIcon, QKeySequence
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from tests.ui.events import EventScript
+from tests.ui.windows import shown_window
 from ui.main_window import MainWindow
 
 LONG_CODE = "```python\nvalue = " + " + ".join(f"term_{n}" for n in range(60)) + "\n```"
 
 
-def clock() -> datetime:
-    return datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
-
-
 @pytest.fixture
 def window(qtbot) -> MainWindow:
-    shown = MainWindow(clock, QIcon())
-    qtbot.addWidget(shown)
-    shown.resize(1000, 700)
-    shown.show()
-    qtbot.waitExposed(shown)
-    return shown
+    return shown_window(qtbot, 1000, 700)
 
 
 def show_rows(window: MainWindow) -> None:

@@ -4,15 +4,14 @@ links, row actions, and the streamed answer growing in its own row."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QGuiApplication, QIcon, QMouseEvent, QWheelEvent
+from PySide6.QtGui import QGuiApplication, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from core.transcript.patch import Anchor
 from tests.ui.events import EventScript
+from tests.ui.windows import shown_window
 from ui.main_window import MainWindow
 from ui.transcript_view import TranscriptView
 
@@ -22,18 +21,9 @@ ANSWER = (
 )
 
 
-def clock() -> datetime:
-    return datetime(2026, 8, 5, 12, 0, tzinfo=UTC)
-
-
 @pytest.fixture
 def window(qtbot) -> MainWindow:
-    shown = MainWindow(clock, QIcon())
-    qtbot.addWidget(shown)
-    shown.resize(1200, 800)
-    shown.show()
-    qtbot.waitExposed(shown)
-    return shown
+    return shown_window(qtbot, 1200, 800)
 
 
 def converse(window: MainWindow, *turns: tuple[str, str]) -> EventScript:

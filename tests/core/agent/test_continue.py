@@ -202,17 +202,22 @@ def test_onward_drops_a_restatement_and_passes_a_real_continuation() -> None:
     assert going.text(" a time") == "Once upon a time"
 
 
+def offline_agent(log: MemoryLog) -> Agent:
+    """An agent on ``log`` answered by the built-in offline assistant."""
+    return Agent(
+        log,
+        OfflineAssistant(FakeClock(START)),
+        ToolRegistry([EchoTools()]),
+        FakeClock(START),
+        lambda: "UTC",
+        system_prompt="You are Chime.",
+        new_id=counter_ids(),
+    )
+
+
 def test_the_offline_assistant_finishes_a_stopped_answer_without_saying_it_twice() -> None:
     async def answer_of(log: MemoryLog) -> str:
-        agent = Agent(
-            log,
-            OfflineAssistant(FakeClock(START)),
-            ToolRegistry([EchoTools()]),
-            FakeClock(START),
-            lambda: "UTC",
-            system_prompt="You are Chime.",
-            new_id=counter_ids(),
-        )
+        agent = offline_agent(log)
         agent.submit("hello", "UTC")
         await agent.when_idle()
         return _answers(log)[-1].text
@@ -232,15 +237,7 @@ def test_the_offline_assistant_finishes_a_stopped_answer_without_saying_it_twice
         cut = AssistantMessage("a1", whole[:12], (), ModelRef("offline", "x"), "interrupted")
         stopped.append_event(cut)
         stopped.append_event(TurnEnd(1, "cancelled"))
-        agent = Agent(
-            stopped,
-            OfflineAssistant(FakeClock(START)),
-            ToolRegistry([EchoTools()]),
-            FakeClock(START),
-            lambda: "UTC",
-            system_prompt="You are Chime.",
-            new_id=counter_ids(),
-        )
+        agent = offline_agent(stopped)
         assert agent.continue_answer(0)
         await agent.when_idle()
         return _answers(stopped)[-1].text

@@ -14,7 +14,7 @@ import asyncio
 import dataclasses
 import json
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -331,6 +331,17 @@ class HeldWrite(FailingOps):
         super().sync(fd)
 
 
+async def held_write(
+    session: LiveSession, ops: HeldWrite, flush: Callable[[], Awaitable[bool]]
+) -> asyncio.Future[bool]:
+    """Append "one" and start ``flush``: its write is on disk, its fsync held by ``ops``."""
+    session.append(v.USER_MESSAGE, user("one", "x1"))
+    ops.hold = True
+    first = asyncio.ensure_future(flush())
+    assert await asyncio.to_thread(ops.entered.wait, 60)
+    return first
+
+
 def test_a_later_mismatch_waits_for_the_write_in_flight_and_holds_the_next_until_the_rescan(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -344,10 +355,7 @@ def test_a_later_mismatch_waits_for_the_write_in_flight_and_holds_the_next_until
         try:
             await second.reached()
             assert await session.flush_staged()  # the first stage passed: writes may go
-            session.append(v.USER_MESSAGE, user("one", "x1"))
-            ops.hold = True
-            first = asyncio.ensure_future(session.flush_staged())
-            assert await asyncio.to_thread(ops.entered.wait, 60)
+            first = await held_write(session, ops, session.flush_staged)
             session.append(v.USER_MESSAGE, user("two", "x2"))
             after = asyncio.ensure_future(session.flush_staged())  # joins it, then asks again
             await settle()
@@ -433,11 +441,8 @@ def test_a_flush_asks_again_before_each_new_write(tmp_path: Path) -> None:
     async def main() -> None:
         run = Run(tmp_path, ops)
         session = await run.store.create()
-        session.append(v.USER_MESSAGE, user("one", "x1"))
-        ops.hold = True
-        first = asyncio.ensure_future(session.flush())
+        first = await held_write(session, ops, session.flush)
         try:
-            assert await asyncio.to_thread(ops.entered.wait, 60)
             session.append(v.USER_MESSAGE, user("two", "x2"))
             after = asyncio.ensure_future(session.flush())  # joins the write in flight
             await settle()
@@ -468,11 +473,8 @@ def test_holding_writes_waits_for_the_write_in_flight(tmp_path: Path) -> None:
     async def main() -> None:
         run = Run(tmp_path, ops)
         session = await run.store.create()
-        session.append(v.USER_MESSAGE, user("one", "x1"))
-        ops.hold = True
-        first = asyncio.ensure_future(session.flush())
+        first = await held_write(session, ops, session.flush)
         try:
-            assert await asyncio.to_thread(ops.entered.wait, 60)
             holding = asyncio.ensure_future(session._hold_writes())
             await settle()
             assert not holding.done()
