@@ -114,19 +114,31 @@ odd_lines = st.sampled_from(ODD_LINES)
 
 def fold_both(log: bytes, start: int = 0, block: int = 300, seed: int = 0) -> tuple[Any, Any]:
     """What the line scan and the block scan (in blocks of ``block`` bytes: many in a short log)
-    make of ``log``: verdict, offsets and fold state."""
-    found = []
-    for blocks in (False, True):
-        folds, offsets = SessionFolds(seed), array("Q")
-        if blocks:
-            with mock.patch.object(block_scan, "BLOCK", block):
-                result = scan_blocks(log, start=start, first_seq=0, sink=folds, offsets=offsets)
-        else:
-            result = scan(log, start=start, first_seq=0, sink=folds.read, offsets=offsets)
-        schedule = folds.schedule
-        state = schedule.fold().to_json() if isinstance(schedule, ScheduleFolder) else schedule
-        found.append((result, list(offsets), folds.to_json(), state, folds.schedule_sources))
-    return found[0], found[1]
+    make of ``log``: verdict, offsets and fold state. The block scan runs with its compiled
+    checks (where this install has them) and with its pure-Python ones alone, which must agree."""
+    strict = _fold(log, start, block, seed, None)
+    fast = _fold(log, start, block, seed, False)
+    if block_scan.compiled_check is not None:
+        assert _fold(log, start, block, seed, True) == fast
+    return strict, fast
+
+
+def _fold(log: bytes, start: int, block: int, seed: int, compiled: bool | None) -> Any:
+    """The line scan's reading (``compiled`` None), or the block scan's, with or without its
+    compiled checks."""
+    folds, offsets = SessionFolds(seed), array("Q")
+    if compiled is None:
+        result = scan(log, start=start, first_seq=0, sink=folds.read, offsets=offsets)
+    else:
+        check = block_scan.compiled_check if compiled else None
+        with (
+            mock.patch.object(block_scan, "BLOCK", block),
+            mock.patch.object(block_scan, "compiled_check", check),
+        ):
+            result = scan_blocks(log, start=start, first_seq=0, sink=folds, offsets=offsets)
+    schedule = folds.schedule
+    state = schedule.fold().to_json() if isinstance(schedule, ScheduleFolder) else schedule
+    return result, list(offsets), folds.to_json(), state, folds.schedule_sources
 
 
 @settings(max_examples=60, deadline=None)
@@ -402,7 +414,8 @@ def test_a_run_of_plain_exchanges_is_folded_at_once(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(SessionFolds, "_exchanges", spy)
     strict, fast = fold_both(log, block=1 << 16)
     assert fast == strict
-    assert folded == [False, True]  # the first run waits for the first message
+    block_scans = 1 if block_scan.compiled_check is None else 2  # pure, and compiled
+    assert folded == [False, True] * block_scans  # the first run waits for the first message
     assert fast[2]["lastTurn"] == 61
     assert fast[2]["pending"] == []
 
