@@ -39,6 +39,16 @@ from core.schedule.records import (
 )
 from core.schedule.wire import TRIM_CHARS, safe_int
 
+try:
+    from core.schedule.plainfeed import feed_plain
+except ImportError:  # installed without a C compiler: ``feed`` alone
+    compiled_feed: Callable[[list[object], int, dict[str, Record], dict[str, int]], int] | None = (
+        None
+    )
+else:
+    compiled_feed = feed_plain
+"""The compiled feed of plain changes, or None (tests set it to None to run ``feed`` alone)."""
+
 _CHANGE = EventType.SCHEDULE_CHANGE.value  # a plain str: the fold compares it 10^6 times
 _MISSING: Any = object()
 _GET_DATA = methodcaller("get", "data", _MISSING)
@@ -157,6 +167,21 @@ class ScheduleFolder:
                     self._dispatch(sid, accepted)
                     return
         self.apply(decode_change(data))
+
+    def feed_many(self, payloads: list[object]) -> None:
+        """``feed`` each payload in order (the first that fails raises, those before it stay
+        applied). Runs of plain changes go through the compiled feed where the install has it
+        (``core/schedule/plainfeed.pyx``): the payload it stops at is fed here, so every error
+        and every unusual shape is ``feed``'s own."""
+        done, size = 0, len(payloads)
+        while done < size:
+            if compiled_feed is not None and self._due is None:
+                self._snapshot = None
+                done = compiled_feed(payloads, done, self._active, self._seen)
+                if done == size:
+                    return
+            self.feed(payloads[done])
+            done += 1
 
     def feed_all(self, payloads: Iterable[object]) -> None:
         """Feed ``payloads`` all or none: on ScheduleLogError the state is as before (the
@@ -372,7 +397,7 @@ def fold_schedule(events: Sequence[Mapping[str, Any]], seed_length: object = 0) 
     start = check_seed_length(seed_length, len(events))
     folder = ScheduleFolder()
     if (type(events) is list or type(events) is tuple) and set(map(type, events)) <= {dict}:
-        deque(map(folder.feed, _exact_dict_payloads(events, start)), 0)
+        folder.feed_many(list(_exact_dict_payloads(events, start)))
         return _plain(folder)
     if type(events) is list or type(events) is tuple:
         try:

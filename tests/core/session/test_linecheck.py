@@ -1,14 +1,11 @@
 """The compiled checks of a block of log lines (core/session/linecheck.pyx) against the bounded
-decode: what they accept reads as ``parse_line`` reads it, what Chime writes they accept, and they
-are built wherever a C compiler is."""
+decode: what they accept reads as ``parse_line`` reads it, and what Chime writes they accept
+(tests/core/test_compiled.py checks they are built)."""
 
 from __future__ import annotations
 
 import json
-import shutil
-import sysconfig
 from itertools import accumulate
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -64,19 +61,6 @@ def _parts(block: bytes, first_seq: int) -> list[tuple[str, str, Any]] | None:
     assert list(offsets) == list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
     assert len(kinds) == len(ats) == len(datas) == len(lines)
     return [(ats[i], kinds[i], orjson.loads(datas[i])) for i in range(len(lines))]
-
-
-def test_the_compiled_checks_are_built_where_a_compiler_is() -> None:
-    source = Path(block_scan.__file__).with_name("linecheck.pyx")
-    headers = Path(sysconfig.get_paths()["include"], "Python.h")
-    if not (shutil.which("cc") or shutil.which("gcc")) or not headers.exists():
-        pytest.skip("no C compiler or no Python headers: the pure checks run alone")
-    assert check_block is not None, "linecheck.pyx was not compiled: pip install -e . builds it"
-    module = next(source.parent.glob("linecheck.*.so"), None)
-    assert module is not None, f"no compiled linecheck beside {source}"
-    assert module.stat().st_mtime >= source.stat().st_mtime, (
-        "the compiled linecheck is older than linecheck.pyx: python3 scripts/test.py rebuilds it"
-    )
 
 
 @needs_compiled
