@@ -6,7 +6,8 @@ Each round runs, each in a fresh process and one after the other (so a busy mach
 alike): the floor (``orjson.loads`` of every line of the log, cyclic GC off: ``memory_bench``'s
 FLOOR), then the cold open of the same log (no checkpoint: the real store opens it, folds its
 schedule, decodes the last 50 turns and waits for its verification: ``memory_bench``'s PROBE) with
-this tree and, with ``--before DIR``, with another tree (e.g. main exported with
+this tree, with this tree's compiled fast paths left out ("pure Python") and, with ``--before
+DIR``, with another tree (e.g. main exported with
 ``git archive main | tar -x -C DIR``). Reported: CPU seconds (the machine is shared: CPU time is
 the comparable one) and each round's ratio to its own floor, with the median. Goal (issue 23):
 cold open <= 1x the floor. Nothing is asserted.
@@ -35,8 +36,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=None)
     args = parser.parse_args()
     data = args.data or Path(tempfile.mkdtemp(prefix="chime-cold-bench-", dir=ROOT))
-    trees = [("after", ROOT)] + ([("before", args.before)] if args.before else [])
-    ratios: dict[str, list[float]] = {name: [] for name, _tree in trees}
+    trees = [("after", ROOT, "cold"), ("pure Python", ROOT, "cold-pure")]
+    trees += [("before", args.before, "cold")] if args.before else []
+    ratios: dict[str, list[float]] = {name: [] for name, _tree, _what in trees}
     try:
         sid = build(data, args.events)
         log = data / "sessions" / sid / "session.jsonl"
@@ -44,8 +46,8 @@ def main() -> None:
         for number in range(1, args.rounds + 1):
             orjson_s = floor(log)
             line = f"round {number}: orjson every line {orjson_s:.2f} s CPU"
-            for name, tree in trees:
-                cpu = probe(tree, data, sid, "cold")["cpu"]
+            for name, tree, what in trees:
+                cpu = probe(tree, data, sid, what)["cpu"]
                 ratios[name].append(cpu / orjson_s)
                 line += f"; {name} cold open {cpu:.2f} s = {cpu / orjson_s:.2f}x"
             print(line)

@@ -12,7 +12,9 @@ slows both alike. Install the reference once, outside the repository's tracked f
 (``bench/.reference/`` is gitignored; ``--reference`` names another folder). Without ``node`` or the
 package the Node rows are skipped with a sentence. Also reported: a plain Python loop reading each
 event's ``type`` and ``data`` (the floor of any Python fold) and the incremental ScheduleFolder's
-cost per fed payload. Goal (issue 23): fold_schedule / reference <= 1.0. Nothing is asserted.
+cost per fed payload, and in the reference rounds the same fold in pure Python (its compiled feed,
+``core/schedule/plainfeed.pyx``, left out). Goal (issue 23): fold_schedule / reference <= 1.0.
+Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
+from unittest import mock
 
 # This checkout's code, not whichever one an editable install of a shared venv points at.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -35,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from core.events import EventType
 from core.instant import format_instant_ms
 from core.schedule import ScheduleFolder, fold_schedule
+from core.schedule import fold as fold_module
 
 CHANGE_TYPE = EventType.SCHEDULE_CHANGE.value
 EVENTS = 200_000
@@ -200,6 +204,11 @@ def against_reference(events: list[dict[str, Any]], folder: Path, rounds: int) -
         print(why)
         return
     fold = fold_schedule(events)
+
+    def pure() -> None:  # the same fold without its compiled feed (core/schedule/plainfeed.pyx)
+        with mock.patch.object(fold_module, "compiled_feed", None):
+            fold_schedule(events)
+
     with tempfile.TemporaryDirectory(prefix="chime-fold-bench-") as name:
         log = Path(name) / "log.json"
         log.write_text(json.dumps(events), "utf-8")
@@ -209,18 +218,20 @@ def against_reference(events: list[dict[str, Any]], folder: Path, rounds: int) -
             for _ in range(rounds):
                 theirs, active, seen = reference.fold()
                 assert (active, seen) == (len(fold.active), len(fold.seen_ids)), "folds differ"
-                pairs.append((theirs, timed(lambda: fold_schedule(events))))
+                pairs.append((theirs, timed(lambda: fold_schedule(events)), timed(pure)))
         finally:
             reference.close()
     for what in ("cpu", "wall"):
         theirs = [getattr(pair[0], what) for pair in pairs]
-        ours = [getattr(pair[1], what) for pair in pairs]
-        ratios = sorted(o / t for t, o in zip(theirs, ours, strict=True))
-        print(
-            f"{what:4} reference (node) best {min(theirs) * 1e3:6.1f} ms, fold_schedule best "
-            f"{min(ours) * 1e3:6.1f} ms; ratio per round median {statistics.median(ratios):.2f}x "
-            f"(range {ratios[0]:.2f}-{ratios[-1]:.2f}x), best/best {min(ours) / min(theirs):.2f}x"
-        )
+        for name, column in (("fold_schedule", 1), ("pure Python", 2)):
+            ours = [getattr(pair[column], what) for pair in pairs]
+            ratios = sorted(o / t for t, o in zip(theirs, ours, strict=True))
+            print(
+                f"{what:4} reference (node) best {min(theirs) * 1e3:6.1f} ms, {name} best "
+                f"{min(ours) * 1e3:6.1f} ms; ratio per round median "
+                f"{statistics.median(ratios):.2f}x (range {ratios[0]:.2f}-{ratios[-1]:.2f}x), "
+                f"best/best {min(ours) / min(theirs):.2f}x"
+            )
     print("goal: fold_schedule / reference <= 1.0")
 
 
