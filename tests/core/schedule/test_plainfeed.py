@@ -133,7 +133,7 @@ def test_each_odd_change_after_plain_ones_is_feed_s_to_judge(kind: str, odd: int
         assert _bulk([changes], compiled) == expected
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.one_of(LONG_RUNS, LONG_RUNS, CHANGES), st.lists(st.integers(1, 12), max_size=8))
 def test_a_bulk_feed_folds_or_fails_as_feeding_one_by_one(
     changes: list[Any], sizes: list[int]
@@ -168,7 +168,7 @@ INSTANT_LIKE = st.builds(
 
 
 @needs_compiled
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(
     st.one_of(
         st.integers(MIN_MS, MAX_MS).map(format_instant_ms),

@@ -64,7 +64,7 @@ def _parts(block: bytes, first_seq: int) -> list[tuple[str, str, Any]] | None:
 
 
 @needs_compiled
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     st.lists(
         st.tuples(
