@@ -13,42 +13,62 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.find_flow import FindFlow
-from core.events import AssistantMessage, ModelRef, TurnEnd, TurnStart, UserMessage, UserSource
+from core.events import (
+    AssistantMessage,
+    Entry,
+    ModelRef,
+    TurnEnd,
+    TurnStart,
+    UserMessage,
+    UserSource,
+)
 from core.session.find_lines import RawLines
+from core.session.jsonl_store import publish_session
+from core.session.lines import SessionHeader, encode_entry
 from tests.app.window import Opener, RealApp, running
 from tests.fakes import FakeClock
 
 EXCHANGES = 500
+SESSION = "long"
 CTRL = Qt.KeyboardModifier.ControlModifier
 
 
 @pytest.fixture
-def open_app(qtbot, qapp, loop, tmp_path: Path, clock: FakeClock) -> Opener:
-    return functools.partial(running, qtbot, qapp, loop, tmp_path, clock)
+def open_long(qtbot, qapp, loop, tmp_path: Path, clock: FakeClock) -> Opener:
+    """The app started on a folder holding ``write_long_session``'s session, shown."""
+    write_long_session(tmp_path)
+    return functools.partial(running, qtbot, qapp, loop, tmp_path, clock, session_arg=SESSION)
 
 
-def write_long_session(chime: RealApp) -> None:
-    """``EXCHANGES`` answered questions, the first one holding "aardvark", made durable, and the
-    session shown again (its end loaded)."""
+def write_long_session(folder: Path) -> None:
+    """``EXCHANGES`` answered questions, the first one holding "aardvark", written as the store
+    writes a session (one durable log), before the app starts: it opens the log cold and loads
+    only its end."""
+    model, at = ModelRef("test", "test"), "2026-08-05T12:00:00.000Z"
+    entries: list[Entry] = []
+    for n in range(EXCHANGES):
+        seq = len(entries)
+        words = "the aardvark" if n == 0 else "a question"
+        events = [
+            UserMessage(f"u{n}", f"question {n}: {words}", UserSource("UTC")),
+            TurnStart(n + 1, seq),
+            AssistantMessage(f"a{n}", f"answer {n}", (), model, "stop"),
+            TurnEnd(n + 1, "completed"),
+        ]
+        entries += [Entry(seq + i, at, event) for i, event in enumerate(events)]
+    header = SessionHeader(SESSION, at).line()
+    publish_session(folder / "sessions" / SESSION, header, map(encode_entry, entries))
+
+
+def shown_long_session(chime: RealApp) -> None:
+    """The long session is the one shown, and find can read its lines undecoded."""
     opened = chime.controller.current_session()
     assert opened is not None
-    model = ModelRef("test", "test")
-    for n in range(EXCHANGES):
-        seq = len(opened.session.entries)
-        words = "the aardvark" if n == 0 else "a question"
-        opened.session.append_events(
-            [
-                UserMessage(f"u{n}", f"question {n}: {words}", UserSource("UTC")),
-                TurnStart(n + 1, seq),
-                AssistantMessage(f"a{n}", f"answer {n}", (), model, "stop"),
-                TurnEnd(n + 1, "completed"),
-            ]
-        )
-    assert chime.run(opened.session.flush())
+    assert opened.id == SESSION
     entries = opened.session.entries
     assert isinstance(entries, RawLines)
-    assert entries.durable_count == len(entries)  # find reads these lines undecoded
-    chime.controller.show_session(opened.id)
+    assert len(entries) == 4 * EXCHANGES
+    assert entries.durable_count == len(entries)
 
 
 def on_screen(chime: RealApp, seq: int) -> bool:
@@ -58,9 +78,9 @@ def on_screen(chime: RealApp, seq: int) -> bool:
     return row >= 0 and view.visualRect(model.index(row)).intersects(view.viewport().rect())
 
 
-def test_ctrl_home_ctrl_end_and_the_bar_reach_both_ends(open_app: Opener) -> None:
-    with open_app() as chime:
-        write_long_session(chime)
+def test_ctrl_home_ctrl_end_and_the_bar_reach_both_ends(open_long: Opener) -> None:
+    with open_long() as chime:
+        shown_long_session(chime)
         view = chime.window.transcript
         newest = 4 * (EXCHANGES - 1) + 2
         chime.until(lambda: on_screen(chime, newest))
@@ -84,9 +104,9 @@ def test_ctrl_home_ctrl_end_and_the_bar_reach_both_ends(open_app: Opener) -> Non
         assert bar.value() == 0
 
 
-def test_find_reaches_a_word_only_in_the_first_message(open_app: Opener) -> None:
-    with open_app() as chime:
-        write_long_session(chime)
+def test_find_reaches_a_word_only_in_the_first_message(open_long: Opener) -> None:
+    with open_long() as chime:
+        shown_long_session(chime)
         chime.activate()
         chime.inside(lambda: chime.qtbot.keyClick(chime.window, Qt.Key.Key_F, CTRL))
         flow = chime.controller.findChild(FindFlow)
