@@ -216,9 +216,9 @@ def against_reference(events: list[dict[str, Any]], folder: Path, rounds: int) -
         try:
             pairs = []
             for _ in range(rounds):
-                theirs, active, seen = reference.fold()
+                node, active, seen = reference.fold()
                 assert (active, seen) == (len(fold.active), len(fold.seen_ids)), "folds differ"
-                pairs.append((theirs, timed(lambda: fold_schedule(events)), timed(pure)))
+                pairs.append((node, timed(lambda: fold_schedule(events)), timed(pure)))
         finally:
             reference.close()
     for what in ("cpu", "wall"):

@@ -180,10 +180,10 @@ def main() -> None:
             for what in ("cold", "warm"):
                 if (name, f"{what}{big}") not in steady:
                     continue
-                ratio = steady[(name, f"{what}{big}")] / steady[(name, f"{what}{small}")]
+                share = steady[(name, f"{what}{big}")] / steady[(name, f"{what}{small}")]
                 print(
                     f"{name}: {what} open, RSS of the big session / the 10,000-message one:"
-                    f" {ratio:.2f} (goal <= 1.3); its peak / its RSS:"
+                    f" {share:.2f} (goal <= 1.3); its peak / its RSS:"
                     f" {peaks[(name, f'{what}{big}')] / steady[(name, f'{what}{big}')]:.2f}"
                     " (goal <= 1.2)"
                 )

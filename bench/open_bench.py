@@ -28,6 +28,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -94,7 +95,8 @@ def schedule_item(turn: int) -> Event | None:
     return None
 
 
-def generate(count: int):  # type: ignore[no-untyped-def]
+def generate(count: int) -> Iterator[bytes]:
+    """The lines of a log of ``count`` events, in chunks of about 10,000."""
     seq = turn = 0
     chunk: list[bytes] = []
     while seq < count:
