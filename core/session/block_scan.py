@@ -25,7 +25,7 @@ offsets get are ``scan``'s own: the two agree on every log (a differential hypot
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import accumulate, repeat
 from operator import add, itemgetter
 from typing import Any, Protocol
@@ -57,7 +57,7 @@ would (what orjson refuses, a lone surrogate's escape, goes to the line scan).""
 _SEQ, _AT, _TYPE, _DATA = (itemgetter(key) for key in ("seq", "at", "type", "data"))
 
 
-Parts = tuple["array[int]", list[str], list[str], list[bytes]]
+Parts = tuple["array[int]", list[str], Sequence[str], Sequence[bytes]]
 """A block's lines as ``core.session.linecheck`` reads them: each one's offset in the buffer, its
 ``type``, its ``at`` and the bytes of its ``data``."""
 
@@ -72,8 +72,8 @@ class BlockSink(Protocol):
         self,
         first_seq: int,
         kinds: list[str],
-        ats: list[str],
-        datas: list[Any],
+        ats: Sequence[str],
+        datas: Sequence[Any],
         *,
         raw: bool = False,
     ) -> None: ...

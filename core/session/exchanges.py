@@ -12,6 +12,7 @@ to it, ``tests/core/session/test_block_scan.py``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress, count, repeat
 from operator import add, attrgetter
@@ -61,7 +62,7 @@ def exchange_runs(kinds: list[str]) -> list[tuple[int, int]]:
     return runs
 
 
-def read_exchanges(first_seq: int, indices: list[int], datas: list[Any]) -> Exchanges | None:
+def read_exchanges(first_seq: int, indices: list[int], datas: Sequence[Any]) -> Exchanges | None:
     """The run of exchanges at ``indices`` (each exchange's three events, in order; ``datas``
     the block's data as msgspec kept it), or None when one is not plain: a message that is not
     the usual typed one, a ``turn/start`` that does not run on the message just before it (or is

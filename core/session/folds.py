@@ -40,7 +40,7 @@ unknown events are ignored (core.events); so is a reminder follow-up as a title.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress
 from typing import Any, TypeAlias, assert_never
@@ -198,8 +198,8 @@ class SessionFolds:
         self,
         first_seq: int,
         kinds: list[str],
-        ats: list[str],
-        datas: list[Any],
+        ats: Sequence[str],
+        datas: Sequence[Any],
         *,
         raw: bool = False,
     ) -> None:
@@ -532,7 +532,7 @@ class SessionFolds:
         return folds
 
 
-def _calls_from(kinds: list[str], datas: list[Any], value: Callable[[Any], Any]) -> int:
+def _calls_from(kinds: list[str], datas: Sequence[Any], value: Callable[[Any], Any]) -> int:
     """Where the block's calls start to matter: at its last ``turn/start`` (one that decodes),
     which forgets the open calls before it; nowhere (the block's end) when a ``turn/end`` of that
     turn follows it, which forgets them all; else at the block's start."""

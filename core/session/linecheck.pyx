@@ -22,6 +22,8 @@ runs the pure-Python path alone. ``tests/core/session/test_linecheck.py`` holds 
 same verdicts and parts.
 """
 
+from collections.abc import Sequence
+
 from cpython.array cimport array, clone
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeUTF8
@@ -397,12 +399,10 @@ cdef class Ats:
     def __len__(self):
         return self.count
 
-    def __getitem__(self, Py_ssize_t index):
-        if index < 0:
-            index += self.count
-        if not 0 <= index < self.count:
-            raise IndexError("no such line in the block")
-        return self.text[24 * index : 24 * index + 24]
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.count))]
+        return self.text[24 * _line(index, self.count) : 24 * _line(index, self.count) + 24]
 
 
 cdef class Datas:
@@ -419,11 +419,23 @@ cdef class Datas:
     def __len__(self):
         return self.count
 
-    def __getitem__(self, Py_ssize_t index):
-        if index < 0:
-            index += self.count
-        if not 0 <= index < self.count:
-            raise IndexError("no such line in the block")
-        cdef Py_ssize_t first = self.spans.data.as_ulonglongs[2 * index]
-        cdef Py_ssize_t last = self.spans.data.as_ulonglongs[2 * index + 1]
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.count))]
+        cdef Py_ssize_t line = _line(index, self.count)
+        cdef Py_ssize_t first = self.spans.data.as_ulonglongs[2 * line]
+        cdef Py_ssize_t last = self.spans.data.as_ulonglongs[2 * line + 1]
         return PyBytes_FromStringAndSize(<const char*>self.block + first, last - first)
+
+
+cdef Py_ssize_t _line(Py_ssize_t index, Py_ssize_t count) except -1:
+    """``index`` of a sequence of ``count`` lines as a list reads it (negative from the end)."""
+    if index < 0:
+        index += count
+    if not 0 <= index < count:
+        raise IndexError("no such line in the block")
+    return index
+
+
+Sequence.register(Ats)  # both are read-only sequences: index, slice, len, iterate
+Sequence.register(Datas)

@@ -5,6 +5,7 @@ decode: what they accept reads as ``parse_line`` reads it, and what Chime writes
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from itertools import accumulate
 from typing import Any
 
@@ -158,7 +159,9 @@ def test_the_parts_are_sequences_a_fold_can_index() -> None:
     assert kinds[0] is kinds[2]  # each type made once a block
     assert (len(ats), ats[-1], ats[0]) == (3, AT, AT)
     assert (len(datas), datas[-1], list(map(datas.__getitem__, [0, 1]))) == (3, b"2", [b"0", b"1"])
+    assert (ats[1:], datas[::-2], list(datas)) == ([AT, AT], [b"2", b"0"], [b"0", b"1", b"2"])
     for sequence in (ats, datas):
+        assert isinstance(sequence, Sequence)
         with pytest.raises(IndexError):
             sequence[3]
         with pytest.raises(IndexError):
