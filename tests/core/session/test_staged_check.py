@@ -56,12 +56,16 @@ class SecondStage:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.entered = threading.Event()
         self.released = threading.Event()
+        self.checked = threading.Event()
         original = CheckpointVerifier.rest
 
         def rest(verifier: CheckpointVerifier, soon_ms: int | None) -> bool:
             self.entered.set()
             self.released.wait(60)
-            return original(verifier, soon_ms)
+            try:
+                return original(verifier, soon_ms)
+            finally:
+                self.checked.set()
 
         monkeypatch.setattr(CheckpointVerifier, "rest", rest)
 
@@ -70,6 +74,11 @@ class SecondStage:
 
     def release(self) -> None:
         self.released.set()
+
+    async def done(self) -> None:
+        """Until the released stage's check has returned in its thread (what it decides is then
+        the loop's to apply, a few steps later)."""
+        assert await asyncio.to_thread(self.checked.wait, 60)
 
 
 class HeldModel:
@@ -360,6 +369,7 @@ def test_a_later_mismatch_waits_for_the_write_in_flight_and_holds_the_next_until
             after = asyncio.ensure_future(session.flush_staged())  # joins it, then asks again
             await settle()
             second.release()  # the second stage finds the forgery: writes are held
+            await second.done()
             for _ in range(10_000):
                 if not session._gate or not session._gate.done():
                     break
