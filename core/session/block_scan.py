@@ -38,6 +38,11 @@ from core.jsonread import LOG_LINE, bounded_reader
 from core.session.envelopes import read_envelopes
 from core.session.scan import RELEASE_EVERY, ByteSource, ScanResult, scan
 
+Parts = tuple["array[int]", list[str], Sequence[str], Sequence[bytes]]
+"""A block's lines as ``core.session.linecheck`` reads them: each one's offset in the buffer, its
+``type``, its ``at`` and the bytes of its ``data``."""
+
+
 try:
     from core.session.linecheck import check_block
 except ImportError:  # installed without a C compiler: the pure-Python checks alone
@@ -55,11 +60,6 @@ _SHALLOW = 2 * LOG_LINE.max_depth
 """A line this short is within every bound of a log line: orjson alone reads it as ``_read_line``
 would (what orjson refuses, a lone surrogate's escape, goes to the line scan)."""
 _SEQ, _AT, _TYPE, _DATA = (itemgetter(key) for key in ("seq", "at", "type", "data"))
-
-
-Parts = tuple["array[int]", list[str], Sequence[str], Sequence[bytes]]
-"""A block's lines as ``core.session.linecheck`` reads them: each one's offset in the buffer, its
-``type``, its ``at`` and the bytes of its ``data``."""
 
 
 class BlockSink(Protocol):

@@ -4,8 +4,6 @@ from typing import overload
 
 from core.session.scan import ByteSource
 
-MAX_DEPTH: int
-
 class Ats(Sequence[str]):
     def __len__(self) -> int: ...
     @overload

@@ -13,7 +13,7 @@ the block the pure-Python way, which gives the usual verdict. None, never a diff
   (orjson refuses a lone one), a key holding an escape;
 - a number with an exponent or of more than ``_MOST_DIGITS`` digits (out of a double's range
   needs 309), ``NaN``, ``Infinity``, anything else RFC 8259 does not allow;
-- nesting deeper than ``MAX_DEPTH`` (the log line's bound);
+- nesting deeper than ``LOG_LINE.max_depth`` (``core.jsonread``: the log line's bound);
 - ``seq`` written otherwise than as its index's digits, an ``at`` with an escape, ``type`` or
   ``at`` not strings, a ``group``, a key of the envelope twice.
 
@@ -29,14 +29,13 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.string cimport memchr, memcmp, memcpy
 
-MAX_DEPTH = 256
-"""Levels of arrays and objects a log line may nest (``core.jsonread.LOG_LINE.max_depth``)."""
+from core.jsonread import LOG_LINE
 
-cdef int _MAX_DEPTH = MAX_DEPTH
+cdef int _MAX_DEPTH = LOG_LINE.max_depth
 cdef int _MOST_DIGITS = 300
 cdef Py_ssize_t _UNSURE = -1
 """What a skip returns for a text it is not sure the bounded decode reads as JSON."""
-cdef array _OFFSETS = array("Q")
+cdef array _WHOLES = array("Q")  # the template of the offsets and spans arrays
 cdef bytes _SHAPE = b"0000-00-00T00:00:00.000Z"
 cdef int _KINDS_KEPT = 32
 
@@ -270,8 +269,8 @@ def check_block(buffer, Py_ssize_t start, Py_ssize_t end, Py_ssize_t first_seq):
             PyUnicode_DecodeUTF8(<const char*>(s + start), end - start, "strict")
         except UnicodeDecodeError:
             return None
-    offsets = clone(_OFFSETS, lines, False)
-    spans = clone(_OFFSETS, 2 * lines, False)
+    offsets = clone(_WHOLES, lines, False)
+    spans = clone(_WHOLES, 2 * lines, False)
     at_bytes = PyBytes_FromStringAndSize(NULL, 24 * lines)
     at_text = <char*>at_bytes
     kinds = [None] * lines
